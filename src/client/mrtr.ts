@@ -1,0 +1,71 @@
+/**
+ * One MRTR round: surface the `inputRequests`, wait until every key has an answer, and hand back the
+ * `inputResponses` for the retry. (CLIENT-REQUIREMENTS 4.2–4.5)
+ *
+ * @module
+ * @internal
+ */
+import { InputRequiredError } from '../errors.js';
+import type { InputRequests, InputResponses } from '../protocol/input.js';
+import { InputScope, type InputHandlers, type InputRequiredEvent } from '../tasks/input-broker.js';
+
+/** Inputs of {@link answerRound}. */
+export interface RoundOptions {
+  method: string;
+  inputRequests: InputRequests;
+  handlers: InputHandlers | undefined;
+  /** Emits to the client's `inputRequired` listeners. */
+  emit: (event: InputRequiredEvent) => void;
+  /** Number of `inputRequired` listeners on the client. */
+  listenerCount: () => number;
+  signal: AbortSignal | undefined;
+}
+
+/**
+ * Resolves with an answer for every key. Each round is its own scope (5.5).
+ *
+ * @throws {@link InputRequiredError} when a key has neither a handler nor a listener.
+ * @throws a handler's error, or `signal.reason` on abort.
+ */
+export function answerRound({ method, inputRequests, handlers, emit, listenerCount, signal }: RoundOptions): Promise<InputResponses> {
+  const keys = Object.keys(inputRequests);
+  const responses: InputResponses = {};
+  return new Promise<InputResponses>((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    if (keys.length === 0) {
+      resolve(responses);
+      return;
+    }
+    const onAbort = (): void => finish(() => reject(signal?.reason));
+    let done = false;
+    const finish = (action: () => void): void => {
+      if (done) return;
+      done = true;
+      signal?.removeEventListener('abort', onAbort);
+      action();
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const scope = new InputScope({
+      method,
+      taskId: undefined,
+      handlers,
+      deliver: async (key, response) => {
+        responses[key] = response;
+        if (keys.every((k) => k in responses)) finish(() => resolve(responses));
+      },
+      emit,
+      onHandlerError: (error) => finish(() => reject(error)),
+    });
+    const unanswerable = Object.fromEntries(
+      Object.entries(inputRequests).filter(([, request]) => !scope.canHandle(request) && listenerCount() === 0),
+    );
+    if (Object.keys(unanswerable).length > 0) {
+      finish(() => reject(new InputRequiredError(method, unanswerable)));
+      return;
+    }
+    scope.offer(inputRequests);
+  });
+}

@@ -1,0 +1,116 @@
+/**
+ * `TaskClient` options, their defaults, and validation at the boundary (STYLE 3, 4).
+ *
+ * @module
+ */
+import { z } from 'zod';
+import { DEFAULT_TASK_METHODS } from '../protocol/constants.js';
+import type { InputHandlers } from '../tasks/input-broker.js';
+import { DEFAULT_MAX_POLL_RETRIES } from '../tasks/poll-errors.js';
+import { DEFAULT_MAX_POLL_INTERVAL_MS, DEFAULT_MIN_POLL_INTERVAL_MS, DEFAULT_POLL_INTERVAL_MS } from '../tasks/poll-interval.js';
+import { DEFAULT_JITTER_RATIO, DEFAULT_MAX_CONCURRENT_POLLS } from '../tasks/scheduler.js';
+import type { Transport } from '../transport/transport.js';
+import { VERSION } from '../version.js';
+import type { ClientCapabilities, ClientInfo } from './meta.js';
+
+/** Default per-request time budget, in milliseconds (one POST and its response). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+/** Default cap on MRTR rounds for one call (4.5). */
+export const DEFAULT_MAX_INPUT_ROUNDS = 10;
+/** Default number of -32602 answers tolerated right after creation before `TaskNotFoundError('not-yet-visible')`. */
+export const DEFAULT_NOT_YET_VISIBLE_RETRIES = 2;
+/** Default `clientInfo`. */
+export const DEFAULT_CLIENT_INFO: ClientInfo = { name: 'mcp-tasks-client', version: VERSION };
+
+/** Options of `new TaskClient(options)`. */
+export interface TaskClientOptions {
+  /** How messages reach the server, e.g. `new StreamableHttpTransport(url)`. */
+  transport: Transport;
+  /** Sent as `io.modelcontextprotocol/clientInfo` on every request (1.2); `false` sends none. @default DEFAULT_CLIENT_INFO */
+  clientInfo?: ClientInfo | false;
+  /** Handlers that answer input requests automatically; each also declares its capability (1.3). */
+  handlers?: InputHandlers;
+  /** Extra capabilities declared on every request (e.g. `{ elicitation: { form: {}, url: {} } }`). */
+  capabilities?: ClientCapabilities;
+  /** Poll interval when the server gives none, ms. @default DEFAULT_POLL_INTERVAL_MS (1000) */
+  defaultPollIntervalMs?: number;
+  /** Floor for any poll interval, ms; bad server values are raised to it. @default DEFAULT_MIN_POLL_INTERVAL_MS (100) */
+  minPollIntervalMs?: number;
+  /** Cap for any poll interval, ms. @default DEFAULT_MAX_POLL_INTERVAL_MS (300000) */
+  maxPollIntervalMs?: number;
+  /** Methods whose result may be a task. @default DEFAULT_TASK_METHODS (`tools/call`, `resources/read`, `prompts/get`) */
+  taskMethods?: readonly string[];
+  /** Per-request time budget, ms. @default DEFAULT_REQUEST_TIMEOUT_MS (60000) */
+  timeoutMs?: number;
+  /** Cap on MRTR rounds per call. @default DEFAULT_MAX_INPUT_ROUNDS (10) */
+  maxInputRounds?: number;
+  /** Consecutive transient poll failures tolerated per task. @default DEFAULT_MAX_POLL_RETRIES (5) */
+  maxPollRetries?: number;
+  /** -32602 answers tolerated right after creation. @default DEFAULT_NOT_YET_VISIBLE_RETRIES (2) */
+  notYetVisibleRetries?: number;
+  /** Cap on concurrent `tasks/get` per server. @default DEFAULT_MAX_CONCURRENT_POLLS (16) */
+  maxConcurrentPolls?: number;
+  /** Random jitter above each poll floor, as a fraction of the interval. @default DEFAULT_JITTER_RATIO (0.05) */
+  jitterRatio?: number;
+  /** When false, nothing polls by itself: call `client.tick()`. @default true */
+  autoPoll?: boolean;
+  /** Clock, epoch ms. @default Date.now */
+  now?: () => number;
+}
+
+const positiveMs = z.number().finite().positive();
+const OptionsSchema = z.object({
+  transport: z.custom<Transport>((v) => v !== null && typeof v === 'object' && typeof (v as Transport).request === 'function', {
+    message: 'transport must implement request()',
+  }),
+  defaultPollIntervalMs: positiveMs.optional(),
+  minPollIntervalMs: z.number().finite().nonnegative().optional(),
+  maxPollIntervalMs: positiveMs.max(2_147_483_647).optional(),
+  taskMethods: z.array(z.string()).optional(),
+  timeoutMs: positiveMs.optional(),
+  maxInputRounds: z.number().int().positive().optional(),
+  maxPollRetries: z.number().int().nonnegative().optional(),
+  notYetVisibleRetries: z.number().int().nonnegative().optional(),
+  maxConcurrentPolls: z.number().int().positive().optional(),
+  jitterRatio: z.number().min(0).max(1).optional(),
+});
+
+/** Options after defaults. */
+export type ResolvedOptions = Required<Omit<TaskClientOptions, 'clientInfo' | 'handlers' | 'capabilities'>> &
+  Pick<TaskClientOptions, 'handlers' | 'capabilities'> & { clientInfo: ClientInfo | undefined };
+
+/**
+ * Validates and fills in defaults once.
+ *
+ * @throws TypeError naming the option and the value it got.
+ */
+export function resolveOptions(options: TaskClientOptions): ResolvedOptions {
+  const parsed = OptionsSchema.safeParse(options);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const path = issue?.path.join('.') ?? '';
+    const got = path ? (options as unknown as Record<string, unknown>)[path] : options;
+    throw new TypeError(`TaskClient: option "${path}" is invalid (${issue?.message}); got ${String(got)}`);
+  }
+  const min = options.minPollIntervalMs ?? DEFAULT_MIN_POLL_INTERVAL_MS;
+  const max = options.maxPollIntervalMs ?? DEFAULT_MAX_POLL_INTERVAL_MS;
+  if (min > max) throw new TypeError(`TaskClient: minPollIntervalMs (${min}) exceeds maxPollIntervalMs (${max})`);
+  return {
+    transport: options.transport,
+    clientInfo: options.clientInfo === false ? undefined : (options.clientInfo ?? DEFAULT_CLIENT_INFO),
+    handlers: options.handlers,
+    capabilities: options.capabilities,
+    defaultPollIntervalMs: options.defaultPollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
+    minPollIntervalMs: min,
+    maxPollIntervalMs: max,
+    taskMethods: options.taskMethods ?? DEFAULT_TASK_METHODS,
+    timeoutMs: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    maxInputRounds: options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
+    maxPollRetries: options.maxPollRetries ?? DEFAULT_MAX_POLL_RETRIES,
+    notYetVisibleRetries: options.notYetVisibleRetries ?? DEFAULT_NOT_YET_VISIBLE_RETRIES,
+    maxConcurrentPolls: options.maxConcurrentPolls ?? DEFAULT_MAX_CONCURRENT_POLLS,
+    jitterRatio: options.jitterRatio ?? DEFAULT_JITTER_RATIO,
+    autoPoll: options.autoPoll ?? true,
+    now: options.now ?? Date.now,
+  };
+}

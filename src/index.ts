@@ -1,0 +1,119 @@
+/**
+ * mcp-tasks-client: a task-aware MCP client (revision 2026-07-28 + the Tasks extension).
+ *
+ * @example
+ * import { TaskClient, StreamableHttpTransport } from 'mcp-tasks-client';
+ * const client = new TaskClient({ transport: new StreamableHttpTransport('http://127.0.0.1:3000/mcp') });
+ * const result = await client.callTool('reindex_corpus', { documents: 5000 });
+ *
+ * @module
+ */
+
+// client
+export { TaskClient } from './client/task-client.js';
+export type { AttachOptions, CallOptions, CallStart, TaskClientEvents } from './client/task-client.js';
+export type { RequestOptions } from './client/request-pipeline.js';
+export {
+  DEFAULT_CLIENT_INFO,
+  DEFAULT_MAX_INPUT_ROUNDS,
+  DEFAULT_NOT_YET_VISIBLE_RETRIES,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+} from './client/options.js';
+export type { TaskClientOptions } from './client/options.js';
+export type { ClientCapabilities, ClientInfo } from './client/meta.js';
+
+// tasks
+export { TaskHandle } from './tasks/task-handle.js';
+export type { CancelOptions, TaskHandleEvents } from './tasks/task-handle.js';
+export type { InputContext, InputHandlers, InputRequiredEvent } from './tasks/input-broker.js';
+export {
+  DEFAULT_MAX_POLL_INTERVAL_MS,
+  DEFAULT_MIN_POLL_INTERVAL_MS,
+  DEFAULT_POLL_INTERVAL_MS,
+  effectivePollIntervalMs,
+} from './tasks/poll-interval.js';
+export type { PollIntervalPolicy } from './tasks/poll-interval.js';
+export { DEFAULT_MAX_POLL_RETRIES } from './tasks/poll-errors.js';
+export { DEFAULT_JITTER_RATIO, DEFAULT_MAX_CONCURRENT_POLLS, PollScheduler } from './tasks/scheduler.js';
+export type { Pollable, PollSchedulerOptions } from './tasks/scheduler.js';
+
+// transport
+export { DEFAULT_MAX_RESPONSE_BYTES, StreamableHttpTransport } from './transport/streamable-http.js';
+export type { StreamableHttpTransportOptions } from './transport/streamable-http.js';
+export type { Transport, TransportRequestOptions } from './transport/transport.js';
+export { encodeHeaderValue } from './transport/header-encoding.js';
+
+// errors
+export {
+  ClientClosedError,
+  HttpError,
+  InputRequiredError,
+  InvalidResponseError,
+  isMcpClientError,
+  McpClientError,
+  McpError,
+  NetworkError,
+  OutcomeUnknownError,
+  redactTaskId,
+  RequestTimeoutError,
+  ResponseTooLargeError,
+  StreamEndedError,
+  TaskCancelledError,
+  TaskError,
+  TaskExpiredError,
+  TaskFailedError,
+  TaskNotFoundError,
+  TooManyRoundsError,
+  UnsupportedProtocolVersionError,
+} from './errors.js';
+export type { McpClientErrorCode, TaskNotFoundReason } from './errors.js';
+
+// protocol
+export {
+  DEFAULT_TASK_METHODS,
+  ErrorCode,
+  HEADERS,
+  LEGACY_PROTOCOL_VERSION,
+  META_KEYS,
+  METHODS,
+  PROTOCOL_VERSION,
+  SPEC_TASK_METHODS,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  TASKS_EXTENSION_ID,
+} from './protocol/constants.js';
+export { isTerminalStatus, parseCreateTaskResult, parseDetailedTask } from './protocol/tasks.js';
+export type {
+  CancelledTask,
+  CompletedTask,
+  CreateTaskResult,
+  DetailedTask,
+  FailedTask,
+  InputRequiredTask,
+  Task,
+  TaskStatus,
+  WorkingTask,
+} from './protocol/tasks.js';
+export type {
+  CreateMessageResult,
+  ElicitInputRequest,
+  ElicitRequestParams,
+  ElicitResult,
+  InputRequest,
+  InputRequests,
+  InputResponse,
+  InputResponses,
+  ListRootsResult,
+} from './protocol/input.js';
+export type {
+  CallToolResult,
+  ContentBlock,
+  DiscoverResult,
+  GetPromptResult,
+  InputRequiredResult,
+  Progress,
+  ReadResourceResult,
+  ResultType,
+  Tool,
+} from './protocol/results.js';
+export type { JsonRpcErrorObject, JsonRpcNotification, JsonRpcRequest, RequestId } from './protocol/jsonrpc.js';
+export { VERSION } from './version.js';

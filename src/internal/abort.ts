@@ -1,0 +1,62 @@
+/**
+ * Abort and time helpers built on setTimeout and AbortController (not AbortSignal.timeout, which fake timers do not
+ * advance; STYLE 10). Every listener is removed when its work ends.
+ *
+ * @module
+ * @internal
+ */
+
+/** Resolves after `ms` milliseconds; rejects with `signal.reason` untouched if the signal aborts first. */
+export function delay(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** A controller that aborts when any input signal aborts or after `timeoutMs`; `dispose()` removes every listener. */
+export interface LinkedAbort {
+  readonly signal: AbortSignal;
+  /** True when the timeout (not an input signal) caused the abort. */
+  readonly timedOut: boolean;
+  dispose(): void;
+}
+
+/**
+ * Links the caller's signal with an optional timeout. On timeout the signal aborts with `onTimeout()` as reason.
+ */
+export function linkAbort(signal: AbortSignal | undefined, timeoutMs: number | undefined, onTimeout: () => unknown): LinkedAbort {
+  const controller = new AbortController();
+  let timedOut = false;
+  const onAbort = (): void => controller.abort(signal?.reason);
+  if (signal?.aborted) controller.abort(signal.reason);
+  else signal?.addEventListener('abort', onAbort, { once: true });
+  const timer =
+    timeoutMs !== undefined && Number.isFinite(timeoutMs)
+      ? setTimeout(() => {
+          timedOut = true;
+          controller.abort(onTimeout());
+        }, timeoutMs)
+      : undefined;
+  return {
+    signal: controller.signal,
+    get timedOut() {
+      return timedOut;
+    },
+    dispose() {
+      if (timer !== undefined) clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    },
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * Protocol constants: versions, the Tasks extension id, reserved `_meta` keys, method names, header names and
+ * JSON-RPC error codes. Pure data; no I/O.
+ *
+ * @module
+ */
+
+/** The protocol revision this client speaks natively. (CLIENT-REQUIREMENTS 1.1) */
+export const PROTOCOL_VERSION = '2026-07-28';
+
+/** The previous revision, with experimental tasks, `initialize` and sessions. */
+export const LEGACY_PROTOCOL_VERSION = '2025-11-25';
+
+/** Versions this client can speak over the modern (stateless) wire, newest first. (CLIENT-REQUIREMENTS 1.8) */
+export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [PROTOCOL_VERSION];
+
+/** Identifier of the Tasks extension (SEP-2663), used as the key under `extensions`. (CLIENT-REQUIREMENTS 1.4, 5.1) */
+export const TASKS_EXTENSION_ID = 'io.modelcontextprotocol/tasks';
+
+/** Reserved `_meta` keys of 2026-07-28 requests. (docs/specification/2026-07-28/basic/index.mdx § `_meta`) */
+export const META_KEYS = {
+  protocolVersion: 'io.modelcontextprotocol/protocolVersion',
+  clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
+  clientInfo: 'io.modelcontextprotocol/clientInfo',
+  logLevel: 'io.modelcontextprotocol/logLevel',
+  subscriptionId: 'io.modelcontextprotocol/subscriptionId',
+} as const;
+
+/** Method names used by this client. */
+export const METHODS = {
+  discover: 'server/discover',
+  listTools: 'tools/list',
+  callTool: 'tools/call',
+  readResource: 'resources/read',
+  getPrompt: 'prompts/get',
+  tasksGet: 'tasks/get',
+  tasksUpdate: 'tasks/update',
+  tasksCancel: 'tasks/cancel',
+  progress: 'notifications/progress',
+  message: 'notifications/message',
+  tasksStatus: 'notifications/tasks',
+} as const;
+
+/** Methods the 2026-07-28 specification lets create tasks. (CLIENT-REQUIREMENTS 5.3) */
+export const SPEC_TASK_METHODS: readonly string[] = [METHODS.callTool];
+
+/**
+ * Methods this project accepts a task result for by default: the mission asks for all three.
+ * Narrow with the `taskMethods` client option. (CLIENT-REQUIREMENTS 5.3, "Project decision")
+ */
+export const DEFAULT_TASK_METHODS: readonly string[] = [METHODS.callTool, METHODS.readResource, METHODS.getPrompt];
+
+/** Methods whose result may be `input_required` (MRTR). (CLIENT-REQUIREMENTS 4.1) */
+export const MRTR_METHODS: readonly string[] = [METHODS.callTool, METHODS.readResource, METHODS.getPrompt];
+
+/** Kinds of embedded server-to-client request that may appear in `inputRequests`. (CLIENT-REQUIREMENTS 4.2) */
+export const INPUT_METHODS = {
+  elicitation: 'elicitation/create',
+  sampling: 'sampling/createMessage',
+  roots: 'roots/list',
+} as const;
+
+/** HTTP header names of the 2026-07-28 Streamable HTTP transport. (CLIENT-REQUIREMENTS 2.2–2.7) */
+export const HEADERS = {
+  protocolVersion: 'MCP-Protocol-Version',
+  method: 'Mcp-Method',
+  name: 'Mcp-Name',
+  paramPrefix: 'Mcp-Param-',
+  sessionId: 'Mcp-Session-Id',
+} as const;
+
+/**
+ * JSON-RPC and MCP error codes the client acts on. (CLIENT-REQUIREMENTS §7)
+ */
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  /** Invalid params; on `tasks/*` it means the task is unknown or expired (5.16). */
+  InvalidParams: -32602,
+  InternalError: -32603,
+  /** Legacy (2025-11-25) resource not found. */
+  ResourceNotFound: -32002,
+  /** HTTP headers disagree with the body (2.3, 2.13). */
+  HeaderMismatch: -32020,
+  /** A capability the request needs was not declared; `data.requiredCapabilities` (5.1). */
+  MissingRequiredClientCapability: -32021,
+  /** The protocol version is not supported; `data.supported`, `data.requested` (1.8). */
+  UnsupportedProtocolVersion: -32022,
+} as const;
+
+/** Error codes that only a modern (2026-07-28) server sends in a 400 body. (CLIENT-REQUIREMENTS 2.12) */
+export const MODERN_REJECTION_CODES: readonly number[] = [
+  ErrorCode.UnsupportedProtocolVersion,
+  ErrorCode.MissingRequiredClientCapability,
+  ErrorCode.HeaderMismatch,
+  ErrorCode.InvalidParams,
+];

@@ -1,0 +1,10 @@
+/**
+ * The protocol layer: wire shapes (zod schemas and inferred types) and constants. No I/O, no time.
+ *
+ * @module
+ */
+export * from './constants.js';
+export * from './jsonrpc.js';
+export * from './input.js';
+export * from './results.js';
+export * from './tasks.js';

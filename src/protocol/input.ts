@@ -1,0 +1,92 @@
+/**
+ * Embedded server-to-client requests (`inputRequests`) and the client's answers (`inputResponses`), shared by MRTR
+ * rounds and tasks. (CLIENT-REQUIREMENTS 4.2, 4.6, 4.7, 5.11; schema/2026-07-28/schema.ts § InputRequests)
+ *
+ * @module
+ */
+import { z } from 'zod';
+
+/** A JSON Schema object of primitive fields, as used by form-mode elicitation (`requestedSchema`). */
+export const RequestedSchemaSchema = z.looseObject({
+  type: z.literal('object').optional(),
+  properties: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+  required: z.array(z.string()).optional(),
+});
+
+/** `elicitation/create` params. No `mode` means form mode. (CLIENT-REQUIREMENTS 4.6) */
+export const ElicitRequestParamsSchema = z.looseObject({
+  mode: z.enum(['form', 'url']).optional(),
+  message: z.string(),
+  requestedSchema: RequestedSchemaSchema.optional(),
+  url: z.string().optional(),
+  elicitationId: z.string().optional(),
+});
+/** Parameters of an elicitation request. */
+export type ElicitRequestParams = z.infer<typeof ElicitRequestParamsSchema>;
+
+/** An embedded `elicitation/create` request. */
+export const ElicitInputRequestSchema = z.looseObject({
+  method: z.literal('elicitation/create'),
+  params: ElicitRequestParamsSchema,
+});
+/** An embedded `sampling/createMessage` request (deprecated in 2026-07-28, still answered). (4.8) */
+export const SamplingInputRequestSchema = z.looseObject({
+  method: z.literal('sampling/createMessage'),
+  params: z.looseObject({ messages: z.array(z.unknown()), maxTokens: z.number() }),
+});
+/** An embedded `roots/list` request (deprecated in 2026-07-28, still answered). (4.8) */
+export const RootsInputRequestSchema = z.looseObject({
+  method: z.literal('roots/list'),
+  params: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** One embedded request, discriminated by `method`. */
+export const InputRequestSchema = z.discriminatedUnion('method', [
+  ElicitInputRequestSchema,
+  SamplingInputRequestSchema,
+  RootsInputRequestSchema,
+]);
+/** One embedded request: `elicitation/create`, `sampling/createMessage` or `roots/list`. */
+export type InputRequest = z.infer<typeof InputRequestSchema>;
+/** An embedded elicitation request. */
+export type ElicitInputRequest = z.infer<typeof ElicitInputRequestSchema>;
+/** An embedded sampling request. */
+export type SamplingInputRequest = z.infer<typeof SamplingInputRequestSchema>;
+/** An embedded roots request. */
+export type RootsInputRequest = z.infer<typeof RootsInputRequestSchema>;
+
+/** `inputRequests`: server-assigned key → embedded request. */
+export const InputRequestsSchema = z.record(z.string(), InputRequestSchema);
+/** Map of server-assigned key to embedded request. */
+export type InputRequests = z.infer<typeof InputRequestsSchema>;
+
+/** The answer to an elicitation: `accept` with `content` (form mode), or `decline` / `cancel`. (4.7) */
+export interface ElicitResult {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, string | number | boolean | string[]>;
+  [key: string]: unknown;
+}
+/** The answer to a sampling request. (4.7) */
+export interface CreateMessageResult {
+  role: 'assistant' | 'user';
+  content: unknown;
+  model: string;
+  stopReason?: string;
+  [key: string]: unknown;
+}
+/** The answer to a roots request. (4.7) */
+export interface ListRootsResult {
+  roots: Array<{ uri: string; name?: string }>;
+  [key: string]: unknown;
+}
+/** Any answer; never carries `resultType`. (CLIENT-REQUIREMENTS 4.7) */
+export type InputResponse = ElicitResult | CreateMessageResult | ListRootsResult;
+/** `inputResponses`: the same keys as the `inputRequests` they answer. */
+export type InputResponses = Record<string, InputResponse>;
+
+/** Schema of one answer, checked before it goes on the wire. */
+export const InputResponseSchema = z.union([
+  z.looseObject({ action: z.enum(['accept', 'decline', 'cancel']), content: z.record(z.string(), z.unknown()).optional() }),
+  z.looseObject({ role: z.enum(['assistant', 'user']), content: z.unknown(), model: z.string() }),
+  z.looseObject({ roots: z.array(z.looseObject({ uri: z.string(), name: z.string().optional() })) }),
+]);

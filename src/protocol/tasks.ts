@@ -1,0 +1,159 @@
+/**
+ * Tasks extension shapes: `Task`, the five `DetailedTask` variants, and the flat `CreateTaskResult`.
+ * Parsing is tolerant where the checklist says so ("Seed vs spec" 2, 3, 5, 16) and strict where a silent default
+ * would hide a broken server (`completed` without `result`).
+ * (ext-tasks specification/draft/tasks.md § Task Creation, § Task Status; CLIENT-REQUIREMENTS 5.4, 5.8, 5.10)
+ *
+ * @module
+ */
+import { z } from 'zod';
+import { InputRequestsSchema, type InputRequests } from './input.js';
+import { JsonRpcErrorObjectSchema, type JsonRpcErrorObject } from './jsonrpc.js';
+
+/** Task statuses. `working` and `input_required` alternate; the other three are terminal. (5.8) */
+export const TaskStatusSchema = z.enum(['working', 'input_required', 'completed', 'failed', 'cancelled']);
+/** A task's status. */
+export type TaskStatus = z.infer<typeof TaskStatusSchema>;
+
+/** Statuses after which a task never changes again. */
+export const TERMINAL_STATUSES: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
+
+/** True for `completed`, `failed` and `cancelled`. */
+export function isTerminalStatus(status: TaskStatus): boolean {
+  return TERMINAL_STATUSES.has(status);
+}
+
+/**
+ * Fields common to every task shape, after normalisation.
+ * `ttlMs` is retention in milliseconds from creation, `null` = unlimited (5.10); `pollIntervalMs` is the server's
+ * minimum polling interval in milliseconds, `undefined` when the server gave none (5.7). A value that is present but
+ * not a number is kept as `NaN`, which the poller raises to its floor.
+ */
+export interface Task {
+  taskId: string;
+  status: TaskStatus;
+  statusMessage?: string;
+  /** ISO 8601 timestamp from the server; absent when the server omitted it (tolerated, "Seed vs spec" 3). */
+  createdAt?: string;
+  lastUpdatedAt?: string;
+  ttlMs: number | null;
+  pollIntervalMs?: number;
+}
+
+/** A task that is running. */
+export interface WorkingTask extends Task {
+  status: 'working';
+}
+/** A task waiting for the answers to `inputRequests` (keyed; may be empty on a misbehaving server). */
+export interface InputRequiredTask extends Task {
+  status: 'input_required';
+  inputRequests: InputRequests;
+}
+/** A finished task; `result` has the original method's result shape. */
+export interface CompletedTask extends Task {
+  status: 'completed';
+  result: Record<string, unknown>;
+}
+/** A task that failed with a JSON-RPC error; `error` is absent only when a server broke the schema. */
+export interface FailedTask extends Task {
+  status: 'failed';
+  error?: JsonRpcErrorObject;
+}
+/** A cancelled task. */
+export interface CancelledTask extends Task {
+  status: 'cancelled';
+}
+/** A task with its status-specific fields: what `tasks/get` and `notifications/tasks` carry. (5.8) */
+export type DetailedTask = WorkingTask | InputRequiredTask | CompletedTask | FailedTask | CancelledTask;
+
+/** The flat result a server returns instead of the method's result when it made a task. (5.4) */
+export type CreateTaskResult = Task & { resultType: 'task' };
+
+const numberOrNaN = z.unknown().transform((v) => (typeof v === 'number' ? v : Number.NaN));
+
+const TaskWireSchema = z.looseObject({
+  taskId: z.string().min(1),
+  status: TaskStatusSchema,
+  statusMessage: z.string().optional().catch(undefined),
+  createdAt: z.string().optional().catch(undefined),
+  lastUpdatedAt: z.string().optional().catch(undefined),
+  ttlMs: z.number().int().nonnegative().nullable().optional(),
+  ttl: z.number().int().nonnegative().nullable().optional().catch(undefined),
+  pollIntervalMs: numberOrNaN.optional(),
+  pollInterval: numberOrNaN.optional(),
+  inputRequests: InputRequestsSchema.optional(),
+  result: z.record(z.string(), z.unknown()).optional(),
+  error: JsonRpcErrorObjectSchema.optional(),
+});
+
+function toTask(wire: z.infer<typeof TaskWireSchema>): DetailedTask {
+  // "Seed vs spec" 5: legacy `ttl` / `pollInterval` were already milliseconds; read them only when new keys are absent.
+  const ttlMs = wire.ttlMs !== undefined ? wire.ttlMs : (wire.ttl ?? null);
+  const pollIntervalMs = wire.pollIntervalMs ?? wire.pollInterval;
+  const base: Task = { taskId: wire.taskId, status: wire.status, ttlMs };
+  if (wire.statusMessage !== undefined) base.statusMessage = wire.statusMessage;
+  if (wire.createdAt !== undefined) base.createdAt = wire.createdAt;
+  if (wire.lastUpdatedAt !== undefined) base.lastUpdatedAt = wire.lastUpdatedAt;
+  if (pollIntervalMs !== undefined) base.pollIntervalMs = pollIntervalMs;
+  switch (wire.status) {
+    case 'input_required':
+      return { ...base, status: 'input_required', inputRequests: wire.inputRequests ?? {} };
+    case 'completed':
+      if (wire.result === undefined) {
+        throw new TaskShapeError(`task ${wire.taskId} is "completed" but has no "result"`);
+      }
+      return { ...base, status: 'completed', result: wire.result };
+    case 'failed':
+      return wire.error === undefined
+        ? { ...base, status: 'failed' }
+        : { ...base, status: 'failed', error: wire.error };
+    case 'working':
+      return { ...base, status: 'working' };
+    case 'cancelled':
+      return { ...base, status: 'cancelled' };
+  }
+}
+
+/** Thrown by the parsers when a task shape is unusable; the client wraps it in `InvalidResponseError`. */
+export class TaskShapeError extends Error {
+  override readonly name = 'TaskShapeError';
+  constructor(
+    message: string,
+    readonly issues?: readonly z.core.$ZodIssue[],
+  ) {
+    super(message);
+  }
+}
+
+function parseWire(value: unknown, what: string): DetailedTask {
+  const parsed = TaskWireSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new TaskShapeError(`${what}: ${z.prettifyError(parsed.error)}`, parsed.error.issues);
+  }
+  return toTask(parsed.data);
+}
+
+/**
+ * Parses a `resultType: "task"` result into a normalised task. Flat per the specification; a nested `task`
+ * wrapper is unwrapped ("Seed vs spec" 2) and reported through `onNested`.
+ *
+ * @throws {@link TaskShapeError} when no usable task is present.
+ */
+export function parseCreateTaskResult(result: Record<string, unknown>, onNested?: () => void): DetailedTask {
+  let source: unknown = result;
+  if (typeof result.taskId !== 'string' && result.task !== null && typeof result.task === 'object') {
+    onNested?.();
+    source = result.task;
+  }
+  return parseWire(source, 'invalid CreateTaskResult');
+}
+
+/**
+ * Parses a `tasks/get` result (or `notifications/tasks` params) into a `DetailedTask`. Switches on `status`
+ * and accepts `resultType` `complete` or `task` ("Seed vs spec" 16).
+ *
+ * @throws {@link TaskShapeError} when the shape is unusable (e.g. `completed` without `result`).
+ */
+export function parseDetailedTask(result: unknown): DetailedTask {
+  return parseWire(result, 'invalid tasks/get result');
+}

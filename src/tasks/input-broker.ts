@@ -1,0 +1,183 @@
+/**
+ * The input broker: turns `inputRequests` into `inputRequired` events and handler calls, deduplicated by key, and
+ * sends each answer at most once. One broker type serves MRTR rounds and tasks; each round or task is its own scope
+ * (CLIENT-REQUIREMENTS 4.2, 5.5, 5.11–5.13).
+ *
+ * @module
+ */
+import { INPUT_METHODS } from '../protocol/constants.js';
+import type {
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  InputRequest,
+  InputRequests,
+  InputResponse,
+  ListRootsResult,
+} from '../protocol/input.js';
+
+/** What a handler knows about the question it answers. */
+export interface InputContext {
+  /** The server's key for this request, unique within its task or round. */
+  key: string;
+  /** The task that asks, or `undefined` for an MRTR round. */
+  taskId: string | undefined;
+  /** The original method, e.g. `tools/call`. */
+  method: string;
+}
+
+/**
+ * Handlers that answer embedded requests automatically. Registering one also declares the matching client
+ * capability on every request (1.3). Sampling and roots are deprecated in 2026-07-28 (4.8).
+ */
+export interface InputHandlers {
+  /** Answers `elicitation/create` (form mode when `params.mode` is absent, 4.6). */
+  elicitation?: (params: ElicitRequestParams, context: InputContext) => Promise<ElicitResult> | ElicitResult;
+  /** Answers `sampling/createMessage`. */
+  sampling?: (params: Record<string, unknown>, context: InputContext) => Promise<CreateMessageResult> | CreateMessageResult;
+  /** Answers `roots/list`. */
+  roots?: (params: Record<string, unknown>, context: InputContext) => Promise<ListRootsResult> | ListRootsResult;
+}
+
+/**
+ * One question from the server, emitted once per key as `inputRequired` on the client (and on the task's handle).
+ * Call `respond` to answer; the first answer wins and later calls resolve `false`.
+ */
+export interface InputRequiredEvent extends InputContext {
+  /** The embedded request: `{ method, params }`. */
+  readonly request: InputRequest;
+  /** True once an answer was accepted for sending. */
+  readonly answered: boolean;
+  /**
+   * Answers the question. Resolves `true` when this answer was sent, `false` if the key was already answered.
+   * Rejects when sending failed (the key can then be answered again).
+   */
+  respond(response: InputResponse): Promise<boolean>;
+}
+
+/** How a scope delivers one answer: MRTR collects it for the retry; tasks send `tasks/update`. */
+export type DeliverAnswer = (key: string, response: InputResponse) => Promise<void>;
+
+/** Options of one {@link InputScope}. */
+export interface InputScopeOptions {
+  method: string;
+  taskId: string | undefined;
+  handlers: InputHandlers | undefined;
+  deliver: DeliverAnswer;
+  /** Emits an event to every listener (handle and client). */
+  emit: (event: InputRequiredEvent) => void;
+  /** Reports a handler's failure; the key stays open. */
+  onHandlerError: (error: unknown, event: InputRequiredEvent) => void;
+}
+
+function handlerFor(handlers: InputHandlers | undefined, request: InputRequest): ((context: InputContext) => Promise<InputResponse>) | undefined {
+  switch (request.method) {
+    case INPUT_METHODS.elicitation: {
+      const h = handlers?.elicitation;
+      return h && (async (c) => h(request.params, c));
+    }
+    case INPUT_METHODS.sampling: {
+      const h = handlers?.sampling;
+      return h && (async (c) => h(request.params, c));
+    }
+    case INPUT_METHODS.roots: {
+      const h = handlers?.roots;
+      return h && (async (c) => h(request.params ?? {}, c));
+    }
+  }
+}
+
+/**
+ * The questions of one task (or one MRTR round): which keys were seen and which answered. Keys are never emitted or
+ * answered twice, even when a server re-issues them after an answer (5.13).
+ */
+export class InputScope {
+  readonly #options: InputScopeOptions;
+  readonly #seen = new Set<string>();
+  readonly #answered = new Set<string>();
+
+  constructor(options: InputScopeOptions, answeredKeys: Iterable<string> = []) {
+    this.#options = options;
+    for (const key of answeredKeys) {
+      this.#seen.add(key);
+      this.#answered.add(key);
+    }
+  }
+
+  /** Keys answered so far (for persistence and resume). */
+  get answeredKeys(): ReadonlySet<string> {
+    return this.#answered;
+  }
+
+  /** True when `key` was answered. */
+  isAnswered(key: string): boolean {
+    return this.#answered.has(key);
+  }
+
+  /**
+   * Takes the latest `inputRequests`; emits one event for each key not seen before and starts its handler.
+   * Returns the new events.
+   */
+  offer(inputRequests: InputRequests): InputRequiredEvent[] {
+    const events: InputRequiredEvent[] = [];
+    for (const [key, request] of Object.entries(inputRequests)) {
+      if (this.#seen.has(key)) continue;
+      this.#seen.add(key);
+      const event = this.#event(key, request);
+      events.push(event);
+      this.#options.emit(event);
+      const handler = handlerFor(this.#options.handlers, request);
+      if (handler && !this.#answered.has(key)) {
+        handler(event)
+          .then((response) => event.respond(response))
+          .catch((error: unknown) => this.#options.onHandlerError(error, event));
+      }
+    }
+    return events;
+  }
+
+  /** Answers several keys at once (e.g. `handle.respond({...})`); keys already answered are skipped. */
+  async respondAll(responses: Record<string, InputResponse>): Promise<string[]> {
+    const sent: string[] = [];
+    await Promise.all(
+      Object.entries(responses).map(async ([key, response]) => {
+        if (await this.#answer(key, response)) sent.push(key);
+      }),
+    );
+    return sent;
+  }
+
+  /** True when some handler can answer `request` automatically. */
+  canHandle(request: InputRequest): boolean {
+    return handlerFor(this.#options.handlers, request) !== undefined;
+  }
+
+  async #answer(key: string, response: InputResponse): Promise<boolean> {
+    if (this.#answered.has(key)) return false;
+    this.#answered.add(key);
+    this.#seen.add(key);
+    try {
+      await this.#options.deliver(key, response);
+      return true;
+    } catch (error) {
+      this.#answered.delete(key);
+      throw error;
+    }
+  }
+
+  #event(key: string, request: InputRequest): InputRequiredEvent {
+    const { method, taskId } = this.#options;
+    const answer = (response: InputResponse): Promise<boolean> => this.#answer(key, response);
+    const isAnswered = (): boolean => this.#answered.has(key);
+    return {
+      key,
+      taskId,
+      method,
+      request,
+      get answered() {
+        return isAnswered();
+      },
+      respond: answer,
+    };
+  }
+}

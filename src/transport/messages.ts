@@ -1,0 +1,84 @@
+/**
+ * Sorting what a server sent into responses, notifications and (dropped) requests, and turning a response into a
+ * result or an error. (CLIENT-REQUIREMENTS 2.8, 2.9, 7.1)
+ *
+ * @module
+ * @internal
+ */
+import { InvalidResponseError, McpError } from '../errors.js';
+import {
+  JsonRpcErrorResponseSchema,
+  JsonRpcNotificationSchema,
+  JsonRpcResultResponseSchema,
+  type JsonRpcNotification,
+  type RequestId,
+} from '../protocol/jsonrpc.js';
+
+/** One message from a server, classified. */
+export type IncomingMessage =
+  | { kind: 'result'; id: RequestId; result: Record<string, unknown> }
+  | { kind: 'error'; id: RequestId | null | undefined; error: { code: number; message: string; data?: unknown } }
+  | { kind: 'notification'; notification: JsonRpcNotification }
+  | { kind: 'request'; method: string }
+  | { kind: 'invalid'; detail: string };
+
+/** Classifies one parsed JSON value. */
+export function classifyMessage(value: unknown): IncomingMessage {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return { kind: 'invalid', detail: `expected a JSON-RPC object, got ${Array.isArray(value) ? 'an array' : typeof value}` };
+  }
+  const record = value as Record<string, unknown>;
+  if ('method' in record) {
+    if ('id' in record && record.id !== undefined) return { kind: 'request', method: String(record.method) };
+    const n = JsonRpcNotificationSchema.safeParse(record);
+    return n.success ? { kind: 'notification', notification: n.data } : { kind: 'invalid', detail: 'malformed notification' };
+  }
+  if ('error' in record) {
+    const e = JsonRpcErrorResponseSchema.safeParse(record);
+    return e.success ? { kind: 'error', id: e.data.id, error: e.data.error } : { kind: 'invalid', detail: 'malformed JSON-RPC error response' };
+  }
+  const r = JsonRpcResultResponseSchema.safeParse(record);
+  return r.success ? { kind: 'result', id: r.data.id, result: r.data.result } : { kind: 'invalid', detail: 'malformed JSON-RPC response' };
+}
+
+/** Parses JSON text, failing with `InvalidResponseError` naming the method and an excerpt. */
+export function parseJson(text: string, method: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const head = text.replace(/\s+/g, ' ').slice(0, 80);
+    throw new InvalidResponseError(method, `body is not JSON: ${head || '(empty)'}`, undefined, { cause: error });
+  }
+}
+
+/** True when the response's id is the request's id (string and number ids are distinct). */
+export function idMatches(responseId: RequestId | null | undefined, requestId: RequestId): boolean {
+  return responseId === requestId;
+}
+
+/**
+ * Turns a classified response into the result, or throws.
+ *
+ * @throws {@link McpError} for a JSON-RPC error (also one with a null id: the server could not read ours).
+ * @throws {@link InvalidResponseError} for anything that is not the response to `requestId`.
+ */
+export function settleResponse(message: IncomingMessage, requestId: RequestId, method: string, httpStatus?: number): Record<string, unknown> {
+  switch (message.kind) {
+    case 'result':
+      if (!idMatches(message.id, requestId)) {
+        throw new InvalidResponseError(method, `response id ${JSON.stringify(message.id)} does not match request id ${JSON.stringify(requestId)}`);
+      }
+      return message.result;
+    case 'error':
+      if (message.id !== null && message.id !== undefined && !idMatches(message.id, requestId)) {
+        throw new InvalidResponseError(method, `error response id ${JSON.stringify(message.id)} does not match request id ${JSON.stringify(requestId)}`);
+      }
+      throw new McpError(method, message.error, { httpStatus });
+    case 'notification':
+      throw new InvalidResponseError(method, `expected a response, got notification ${message.notification.method}`);
+    case 'request':
+      throw new InvalidResponseError(method, `expected a response, got a server request ${message.method}`);
+    case 'invalid':
+      throw new InvalidResponseError(method, message.detail);
+  }
+}

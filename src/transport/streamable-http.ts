@@ -1,0 +1,236 @@
+/**
+ * Streamable HTTP transport for MCP 2026-07-28: one POST per message to one endpoint, JSON or SSE replies, the
+ * standard request headers, no sessions, no GET stream, no resumption.
+ * (CLIENT-REQUIREMENTS §2; docs/specification/2026-07-28/basic/transports/streamable-http.mdx)
+ *
+ * @module
+ */
+import { createParser } from 'eventsource-parser';
+import { HttpError, InvalidResponseError, McpClientError, NetworkError, RequestTimeoutError, StreamEndedError } from '../errors.js';
+import { linkAbort } from '../internal/abort.js';
+import { HEADERS, META_KEYS } from '../protocol/constants.js';
+import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
+import { encodeHeaderValue } from './header-encoding.js';
+import { classifyMessage, idMatches, parseJson, settleResponse } from './messages.js';
+import { excerpt, readText, readTextChunks } from './read-body.js';
+import type { Transport, TransportRequestOptions } from './transport.js';
+
+/** Default cap on one response body or SSE stream, in bytes (16 MiB). */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+/** Options of {@link StreamableHttpTransport}. */
+export interface StreamableHttpTransportOptions {
+  /** Static headers sent on every POST (e.g. `Authorization`). Protocol headers always win. */
+  headers?: Record<string, string>;
+  /**
+   * Called before every POST for headers that change (short-lived bearer tokens). When given, a 401 is retried once
+   * with freshly fetched headers.
+   */
+  getHeaders?: () => Promise<Record<string, string>> | Record<string, string>;
+  /** The fetch implementation. @default globalThis.fetch */
+  fetch?: typeof fetch;
+  /** Cap on one response body or SSE stream, in bytes. @default DEFAULT_MAX_RESPONSE_BYTES */
+  maxResponseBytes?: number;
+}
+
+/** Methods whose `Mcp-Name` header is taken from a param. (CLIENT-REQUIREMENTS 2.4, 2.5) */
+const NAME_PARAM: Record<string, string> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+};
+
+function isRequest(message: JsonRpcRequest | JsonRpcNotification): message is JsonRpcRequest {
+  return typeof message.id === 'string' || typeof message.id === 'number';
+}
+
+function retryAfterMs(value: string | null): number | undefined {
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+/**
+ * A {@link Transport} over MCP Streamable HTTP.
+ *
+ * @example
+ * const transport = new StreamableHttpTransport('http://127.0.0.1:3000/mcp', { headers: { Authorization: `Bearer ${token}` } });
+ */
+export class StreamableHttpTransport implements Transport {
+  readonly serverKey: string;
+  readonly url: URL;
+  readonly #options: StreamableHttpTransportOptions;
+  readonly #fetch: typeof fetch;
+  readonly #maxBytes: number;
+  readonly #inflight = new Set<AbortController>();
+
+  /** @throws TypeError when `url` is not an absolute http(s) URL or `maxResponseBytes` is not a positive number. */
+  constructor(url: string | URL, options: StreamableHttpTransportOptions = {}) {
+    this.url = new URL(url);
+    if (this.url.protocol !== 'http:' && this.url.protocol !== 'https:') {
+      throw new TypeError(`StreamableHttpTransport: url must be http(s), got ${this.url.protocol}`);
+    }
+    const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    if (!(maxBytes > 0)) throw new TypeError(`StreamableHttpTransport: maxResponseBytes must be > 0, got ${maxBytes}`);
+    this.serverKey = `${this.url.origin}${this.url.pathname}`;
+    this.#options = options;
+    this.#fetch = options.fetch ?? ((...args) => globalThis.fetch(...args));
+    this.#maxBytes = maxBytes;
+  }
+
+  async request(message: JsonRpcRequest, options: TransportRequestOptions = {}): Promise<Record<string, unknown>> {
+    const response = await this.#post(message, options, async (res, link) => {
+      const contentType = res.headers.get('content-type') ?? '';
+      if (contentType.includes('text/event-stream')) {
+        return this.#readSse(res, message, options, link.signal);
+      }
+      const text = await readText(res.body, this.#maxBytes, message.method);
+      if (!contentType.includes('application/json') && !contentType.includes('+json')) {
+        throw new InvalidResponseError(message.method, `unexpected content-type "${contentType || 'none'}": ${excerpt(text, 80)}`);
+      }
+      return settleResponse(classifyMessage(parseJson(text, message.method)), message.id, message.method, res.status);
+    });
+    return response;
+  }
+
+  async notify(message: JsonRpcNotification, options: TransportRequestOptions = {}): Promise<void> {
+    await this.#post(message, options, async (res) => {
+      await res.body?.cancel().catch(() => undefined);
+    });
+  }
+
+  async close(): Promise<void> {
+    for (const controller of this.#inflight) controller.abort(new StreamEndedError('close'));
+    this.#inflight.clear();
+  }
+
+  async #headers(message: JsonRpcRequest | JsonRpcNotification, extra: Record<string, string> | undefined): Promise<Headers> {
+    const headers = new Headers(this.#options.headers);
+    if (this.#options.getHeaders) for (const [k, v] of Object.entries(await this.#options.getHeaders())) headers.set(k, v);
+    for (const [k, v] of Object.entries(extra ?? {})) headers.set(k, v);
+    headers.set('Content-Type', 'application/json');
+    headers.set('Accept', 'application/json, text/event-stream');
+    const params = (message.params ?? {}) as Record<string, unknown>;
+    const meta = params._meta as Record<string, unknown> | undefined;
+    const version = meta?.[META_KEYS.protocolVersion];
+    if (typeof version === 'string') headers.set(HEADERS.protocolVersion, version);
+    headers.set(HEADERS.method, message.method);
+    const nameParam = NAME_PARAM[message.method];
+    const name = nameParam ? params[nameParam] : undefined;
+    if (typeof name === 'string') headers.set(HEADERS.name, encodeHeaderValue(name));
+    headers.delete(HEADERS.sessionId); // 2.14: never echo a session id
+    return headers;
+  }
+
+  async #post<T>(
+    message: JsonRpcRequest | JsonRpcNotification,
+    options: TransportRequestOptions,
+    read: (res: Response, link: { signal: AbortSignal }) => Promise<T>,
+  ): Promise<T> {
+    const method = message.method;
+    const link = linkAbort(options.signal, options.timeoutMs, () => new RequestTimeoutError(method, options.timeoutMs ?? 0));
+    const controller = new AbortController();
+    const onAbort = (): void => controller.abort(link.signal.reason);
+    link.signal.addEventListener('abort', onAbort, { once: true });
+    this.#inflight.add(controller);
+    try {
+      const body = JSON.stringify(message);
+      let res = await this.#fetchOnce(method, body, await this.#headers(message, options.headers), controller.signal);
+      if (res.status === 401 && this.#options.getHeaders) {
+        await res.body?.cancel().catch(() => undefined);
+        res = await this.#fetchOnce(method, body, await this.#headers(message, options.headers), controller.signal);
+      }
+      if (res.status === 202 || res.status === 204) {
+        await res.body?.cancel().catch(() => undefined);
+        if (isRequest(message)) throw new InvalidResponseError(method, `HTTP ${res.status} without a response body`);
+        return undefined as T;
+      }
+      if (!res.ok) await this.#throwHttp(res, message);
+      return await read(res, controller);
+    } catch (error) {
+      if (controller.signal.aborted) throw controller.signal.reason;
+      throw error;
+    } finally {
+      link.signal.removeEventListener('abort', onAbort);
+      link.dispose();
+      this.#inflight.delete(controller);
+    }
+  }
+
+  async #fetchOnce(method: string, body: string, headers: Headers, signal: AbortSignal): Promise<Response> {
+    try {
+      return await this.#fetch(this.url, { method: 'POST', headers, body, signal });
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      throw new NetworkError(method, { cause: error });
+    }
+  }
+
+  /** A non-2xx: a JSON-RPC error body outranks the status (2.12, 7.1); otherwise `HttpError`. */
+  async #throwHttp(res: Response, message: JsonRpcRequest | JsonRpcNotification): Promise<never> {
+    const method = message.method;
+    let text = '';
+    try {
+      text = await readText(res.body, Math.min(this.#maxBytes, 1024 * 1024), method);
+    } catch (error) {
+      if (!(error instanceof McpClientError)) throw error;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    const incoming = classifyMessage(parsed);
+    if (incoming.kind === 'error' && isRequest(message)) settleResponse(incoming, message.id, method, res.status);
+    throw new HttpError(method, res.status, excerpt(text), retryAfterMs(res.headers.get('retry-after')));
+  }
+
+  /**
+   * Reads an SSE reply: notifications go to `onNotification`, server requests are dropped (2.9), comments are
+   * skipped, and the matching response settles the call even if the stream lingers (2.8). A stream that ends first
+   * is a lost request (2.10).
+   */
+  async #readSse(res: Response, message: JsonRpcRequest, options: TransportRequestOptions, signal: AbortSignal): Promise<Record<string, unknown>> {
+    if (!res.body) throw new StreamEndedError(message.method);
+    let settled: { result: Record<string, unknown> } | { error: unknown } | undefined;
+    const parser = createParser({
+      onEvent: (event) => {
+        if (settled || (event.event && event.event !== 'message')) return;
+        let value: unknown;
+        try {
+          value = JSON.parse(event.data);
+        } catch (error) {
+          settled = { error: new InvalidResponseError(message.method, `SSE data is not JSON: ${excerpt(event.data, 80)}`, undefined, { cause: error }) };
+          return;
+        }
+        const incoming = classifyMessage(value);
+        if (incoming.kind === 'notification') options.onNotification?.(incoming.notification);
+        else if (incoming.kind === 'request') return; // 2.9: servers' requests come only as inputRequests
+        else if ((incoming.kind === 'result' || incoming.kind === 'error') && incoming.id != null && !idMatches(incoming.id, message.id)) return; // not ours
+        else {
+          try {
+            settled = { result: settleResponse(incoming, message.id, message.method, res.status) };
+          } catch (error) {
+            settled = { error };
+          }
+        }
+      },
+    });
+    for await (const chunk of readTextChunks(res.body, this.#maxBytes, message.method)) {
+      parser.feed(chunk);
+      if (settled || signal.aborted) break; // leaving the loop cancels the stream
+    }
+    if (!settled) {
+      if (signal.aborted) throw signal.reason;
+      throw new StreamEndedError(message.method);
+    }
+    if ('error' in settled) throw settled.error;
+    return settled.result;
+  }
+}
