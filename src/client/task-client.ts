@@ -33,14 +33,14 @@ import { RequestPipeline, type RequestOptions } from './request-pipeline.js';
 import { parserFor } from './result-parsers.js';
 
 /** Options of `callTool`, `readResource`, `getPrompt` and `startTool`. */
-export interface CallOptions extends RequestOptions {
+export interface CallOptions<T = unknown> extends RequestOptions {
   /**
    * Budget for the whole call, ms: every round, the task's wait and its polls. On expiry the call fails with
    * `RequestTimeoutError` (and the task is cancelled unless `onAbort: 'detach'`).
    */
   maxTotalTimeoutMs?: number;
   /** Called once if the call became a task, before its first poll. */
-  onTask?: (handle: TaskHandle<never>) => void;
+  onTask?: (handle: TaskHandle<T>) => void;
   /** A poll interval in ms that may raise the server's `pollIntervalMs` (never lower it). */
   pollIntervalMs?: number;
   /**
@@ -171,22 +171,22 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
    *   for task outcomes; {@link McpError} for a JSON-RPC error; {@link InputRequiredError} when nobody can answer;
    *   {@link TooManyRoundsError}; {@link InvalidResponseError}; transport errors; `signal.reason` on abort.
    */
-  async callTool(name: string, args?: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
+  async callTool(name: string, args?: Record<string, unknown>, options: CallOptions<CallToolResult> = {}): Promise<CallToolResult> {
     return this.#callAndWait<CallToolResult>(METHODS.callTool, this.#toolParams(name, args), options, paramHeaders(this.#tools.get(name), args));
   }
 
   /** Like {@link callTool}, but resolves as soon as the outcome is known: the result, or a task handle. */
-  async startTool(name: string, args?: Record<string, unknown>, options: CallOptions = {}): Promise<CallStart<CallToolResult>> {
+  async startTool(name: string, args?: Record<string, unknown>, options: CallOptions<CallToolResult> = {}): Promise<CallStart<CallToolResult>> {
     return this.#start<CallToolResult>(METHODS.callTool, this.#toolParams(name, args), options, paramHeaders(this.#tools.get(name), args));
   }
 
   /** `resources/read`, resolved to its final result (inline, MRTR or task; 5.3). Throws as {@link callTool}. */
-  async readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
+  async readResource(uri: string, options: CallOptions<ReadResourceResult> = {}): Promise<ReadResourceResult> {
     return this.#callAndWait<ReadResourceResult>(METHODS.readResource, { uri }, options);
   }
 
   /** `prompts/get`, resolved to its final result (inline, MRTR or task; 5.3). Throws as {@link callTool}. */
-  async getPrompt(name: string, args?: Record<string, string>, options: CallOptions = {}): Promise<GetPromptResult> {
+  async getPrompt(name: string, args?: Record<string, string>, options: CallOptions<GetPromptResult> = {}): Promise<GetPromptResult> {
     return this.#callAndWait<GetPromptResult>(METHODS.getPrompt, args ? { name, arguments: args } : { name }, options);
   }
 
@@ -256,13 +256,18 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
     return Number.isNaN(parsed) ? this.#options.now() : Math.min(parsed, this.#options.now());
   }
 
+  /** Checks a result of a method without MRTR or tasks: only `complete` (or no `resultType`) is valid there (1.7, 4.1). */
   #validate<T>(method: string, schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: unknown[]; message: string } } }, value: unknown): T {
+    const resultType = (value as { resultType?: unknown } | null)?.resultType;
+    if (resultType !== undefined && resultType !== 'complete') {
+      throw new InvalidResponseError(method, `unexpected resultType ${JSON.stringify(resultType)} for ${method}`);
+    }
     const parsed = schema.safeParse(value);
     if (parsed.success) return parsed.data;
     throw new InvalidResponseError(method, `result does not match the schema: ${parsed.error.message.slice(0, 300)}`, parsed.error.issues);
   }
 
-  async #callAndWait<T>(method: string, params: Record<string, unknown>, options: CallOptions, headers?: Record<string, string>): Promise<T> {
+  async #callAndWait<T>(method: string, params: Record<string, unknown>, options: CallOptions<T>, headers?: Record<string, string>): Promise<T> {
     const total = options.maxTotalTimeoutMs;
     const link = linkAbort(options.signal, total, () => new RequestTimeoutError(method, total ?? 0));
     try {
@@ -272,7 +277,10 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
       const onAbort = (): void => {
         if (options.onAbort !== 'detach') handle.cancel().catch((error: unknown) => handle.emit('error', error));
       };
-      link.signal.addEventListener('abort', onAbort, { once: true });
+      // The abort may have landed while the creation result was already on its way: the task exists and the
+      // caller holds no handle, so act on it now instead of leaving it polling (STYLE 9).
+      if (link.signal.aborted) onAbort();
+      else link.signal.addEventListener('abort', onAbort, { once: true });
       try {
         return await handle.result({ signal: link.signal });
       } finally {
@@ -284,7 +292,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
   }
 
   /** Sends the request, runs MRTR rounds, and returns the final result or the new task's handle (4.4, 4.5, 5.5). */
-  async #start<T>(method: string, params: Record<string, unknown>, options: CallOptions, headers?: Record<string, string>): Promise<CallStart<T>> {
+  async #start<T>(method: string, params: Record<string, unknown>, options: CallOptions<T>, headers?: Record<string, string>): Promise<CallStart<T>> {
     const parse = parserFor(method) as (raw: Record<string, unknown>) => T;
     let retry: { inputResponses?: InputResponses; requestState?: string } = {};
     for (let round = 0; ; round++) {
@@ -315,7 +323,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
     }
   }
 
-  #adopt<T>(method: string, result: Record<string, unknown>, parse: (raw: Record<string, unknown>) => T, options: CallOptions): TaskHandle<T> {
+  #adopt<T>(method: string, result: Record<string, unknown>, parse: (raw: Record<string, unknown>) => T, options: CallOptions<T>): TaskHandle<T> {
     const localCreatedAt = this.#options.now();
     let task;
     try {
@@ -327,7 +335,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
     const handle = new TaskHandle<T>(this.#driver, { task, method, localCreatedAt, parseResult: parse, justCreated: true, pollIntervalMs: options.pollIntervalMs, firstPoll: 'after-interval' });
     handle.on('serverViolation', (detail) => this.emit('serverViolation', detail));
     this.emit('task', handle as TaskHandle<unknown>);
-    options.onTask?.(handle as unknown as TaskHandle<never>);
+    options.onTask?.(handle);
     handle.start();
     return handle;
   }

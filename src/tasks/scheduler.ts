@@ -144,9 +144,17 @@ export class PollScheduler {
     return this.#servers.get(serverKey)?.pausedUntil ?? 0;
   }
 
-  /** Due time (epoch ms) of the next scheduled poll, or `undefined` when none is scheduled. */
+  /**
+   * Due time (epoch ms) of the next poll, or `undefined` when none is scheduled. Items already due but queued
+   * behind the concurrency cap or a server pause count too (at the later of their due time and the pause's end), so
+   * a host driving {@link tick} never sleeps past them.
+   */
   nextDueAt(): number | undefined {
-    return this.#heap.peek()?.dueAt;
+    let at = this.#heap.peek()?.dueAt ?? Number.POSITIVE_INFINITY;
+    for (const server of this.#servers.values()) {
+      for (const entry of server.ready) at = Math.min(at, Math.max(entry.dueAt, server.pausedUntil));
+    }
+    return at === Number.POSITIVE_INFINITY ? undefined : at;
   }
 
   /**

@@ -189,22 +189,27 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
 
   /**
    * Asks the server to cancel (`tasks/cancel`, sent once). Cancellation is cooperative (5.14): with `waitMs` the
-   * handle keeps polling that long and settles with whatever terminal status arrives; otherwise polling stops and
-   * the outcome is `TaskCancelledError` at once.
+   * handle keeps polling that long and settles with whatever terminal status arrives; otherwise polling stops once
+   * the server acknowledged (or the request failed) and the outcome is `TaskCancelledError`.
    *
    * @throws the `tasks/cancel` request's error (the task may still be running on the server).
    */
   async cancel(options: CancelOptions = {}): Promise<void> {
     if (this.done) return;
-    this.#cancel ??= this.#driver.cancelTask(this.taskId);
     const waitMs = options.waitMs ?? 0;
-    if (waitMs <= 0) {
-      this.#settle({ ok: false, error: new TaskCancelledError(this.taskId, this.#task) });
-    } else {
-      const timer = setTimeout(() => this.#settle({ ok: false, error: new TaskCancelledError(this.taskId, this.#task) }), waitMs);
+    const cancelled = (): void => this.#settle({ ok: false, error: new TaskCancelledError(this.taskId, this.#task) });
+    this.#cancel ??= this.#driver.cancelTask(this.taskId);
+    if (waitMs > 0) {
+      const timer = setTimeout(cancelled, waitMs);
       this.#outcome.catch(() => undefined).finally(() => clearTimeout(timer));
+      await this.#cancel;
+      return;
     }
-    await this.#cancel;
+    try {
+      await this.#cancel;
+    } finally {
+      cancelled();
+    }
   }
 
   /**

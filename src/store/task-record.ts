@@ -1,0 +1,64 @@
+/**
+ * The persisted record of one task: enough to find it again after a crash, tell "expired" from "unknown", and never
+ * ask an answered question twice. Validated with zod on every read. (CLIENT-REQUIREMENTS 5.6; issue 6)
+ *
+ * @module
+ */
+import { z } from 'zod';
+import { JsonRpcErrorObjectSchema } from '../protocol/jsonrpc.js';
+import { TaskStatusSchema } from '../protocol/tasks.js';
+
+/** Version of the record format. Bumped on incompatible changes; older records are reported and skipped. */
+export const TASK_RECORD_VERSION = 1;
+
+/** The terminal outcome of a task once known locally. */
+export const TaskOutcomeSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('completed'), result: z.record(z.string(), z.unknown()) }),
+  z.object({ status: z.literal('failed'), error: JsonRpcErrorObjectSchema.optional() }),
+  z.object({ status: z.literal('cancelled') }),
+  z.object({ status: z.literal('expired') }),
+  z.object({ status: z.literal('unknown') }),
+]);
+/** A task's terminal outcome: the server's three, plus `expired` and `unknown` (lost). */
+export type TaskOutcome = z.infer<typeof TaskOutcomeSchema>;
+
+/** Schema of a stored {@link TaskRecord}. */
+export const TaskRecordSchema = z.object({
+  version: z.literal(TASK_RECORD_VERSION),
+  /** Server identity: the endpoint URL without credentials, query or fragment. */
+  server: z.string(),
+  /** The method that created the task, e.g. `tools/call`. */
+  method: z.string(),
+  /** Tool or prompt name, or resource URI, for display. */
+  name: z.string().optional(),
+  /** A redacted summary of the params (the `redactParams` hook decides; never secrets). */
+  params: z.record(z.string(), z.unknown()).optional(),
+  taskId: z.string().min(1),
+  idempotencyKey: z.string().optional(),
+  /** Local time the creation result arrived, epoch ms: the start of `ttlMs`. */
+  localCreatedAt: z.number(),
+  /** Retention in ms from creation; `null` = unlimited. */
+  ttlMs: z.number().nullable(),
+  /** The server's latest `pollIntervalMs`, if any. */
+  pollIntervalMs: z.number().optional(),
+  status: TaskStatusSchema,
+  statusMessage: z.string().optional(),
+  /** Input-request keys already answered. */
+  answeredKeys: z.array(z.string()),
+  outcome: TaskOutcomeSchema.optional(),
+  /** Last write, epoch ms. */
+  updatedAt: z.number(),
+});
+/** One persisted task. */
+export type TaskRecord = z.infer<typeof TaskRecordSchema>;
+
+/** When the server may forget the task (epoch ms), or `null` for never. */
+export function recordExpiresAt(record: Pick<TaskRecord, 'localCreatedAt' | 'ttlMs'>): number | null {
+  return record.ttlMs === null ? null : record.localCreatedAt + record.ttlMs;
+}
+
+/** The endpoint URL without credentials, query or fragment: the server identity stored in records. */
+export function serverIdentity(url: string | URL): string {
+  const u = new URL(url);
+  return `${u.protocol}//${u.host}${u.pathname}`;
+}

@@ -1,0 +1,65 @@
+/**
+ * The `TaskStore` contract and the in-memory store. (issue 6)
+ *
+ * @module
+ */
+import { recordExpiresAt, type TaskRecord } from './task-record.js';
+
+/** Persisted task records. Every method is async so a store may live on disk or in a database. */
+export interface TaskStore {
+  /** Writes (creates or replaces) the record of `record.taskId` on `record.server`. */
+  put(record: TaskRecord): Promise<void>;
+  /** The record, or `undefined`. With no `server`, the first record with that id. */
+  get(taskId: string, server?: string): Promise<TaskRecord | undefined>;
+  /** Every readable record. Unreadable ones are reported (store-specific) and skipped. */
+  list(): Promise<TaskRecord[]>;
+  /** Removes the record; no error when absent. */
+  delete(taskId: string, server?: string): Promise<void>;
+  /** Removes records whose TTL has passed (epoch ms `now`); returns how many. */
+  prune(now?: number): Promise<number>;
+}
+
+/** True when the record's TTL has passed at `now` (epoch ms). */
+export function isRecordExpired(record: TaskRecord, now: number): boolean {
+  const expiresAt = recordExpiresAt(record);
+  return expiresAt !== null && now >= expiresAt;
+}
+
+/** A {@link TaskStore} in memory: for tests and short-lived hosts. Records are copied in and out. */
+export class MemoryTaskStore implements TaskStore {
+  readonly #records = new Map<string, TaskRecord>();
+
+  async put(record: TaskRecord): Promise<void> {
+    this.#records.set(`${record.server}\n${record.taskId}`, structuredClone(record));
+  }
+
+  async get(taskId: string, server?: string): Promise<TaskRecord | undefined> {
+    if (server !== undefined) {
+      const found = this.#records.get(`${server}\n${taskId}`);
+      return found && structuredClone(found);
+    }
+    for (const record of this.#records.values()) if (record.taskId === taskId) return structuredClone(record);
+    return undefined;
+  }
+
+  async list(): Promise<TaskRecord[]> {
+    return [...this.#records.values()].map((r) => structuredClone(r));
+  }
+
+  async delete(taskId: string, server?: string): Promise<void> {
+    for (const [key, record] of this.#records) {
+      if (record.taskId === taskId && (server === undefined || record.server === server)) this.#records.delete(key);
+    }
+  }
+
+  async prune(now: number = Date.now()): Promise<number> {
+    let removed = 0;
+    for (const [key, record] of this.#records) {
+      if (isRecordExpired(record, now)) {
+        this.#records.delete(key);
+        removed++;
+      }
+    }
+    return removed;
+  }
+}

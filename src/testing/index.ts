@@ -1,0 +1,43 @@
+/**
+ * `mcp-tasks-client/testing`: a real, stateless MCP 2026-07-28 server with the Tasks extension, over Streamable HTTP
+ * on loopback, for integration tests, demos and the conformance suite. Node only. It uses the protocol layer of this
+ * package and nothing of the client.
+ *
+ * @example
+ * ```ts
+ * import { createTaskServer } from 'mcp-tasks-client/testing';
+ * const server = await createTaskServer({ inlineBudgetMs: 20, pollIntervalMs: 50, timeScale: 0.1 });
+ * // call server.url with a client; then inspect server.stats.taskGetTimes(taskId)
+ * await server.close();
+ * ```
+ *
+ * @module
+ */
+export { createTaskServer } from './http-server.js';
+export type { TaskServer, TaskServerOptions } from './http-server.js';
+export { TaskServerCore } from './server-core.js';
+export type { HandleOptions } from './server-core.js';
+export { httpStatusForError } from './core-reply.js';
+export type { CoreReply } from './core-reply.js';
+export {
+  DEFAULT_INLINE_BUDGET_MS,
+  DEFAULT_INPUT_TIMEOUT_MS,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_POLL_INTERVAL_MS,
+  DEFAULT_SERVER_INFO,
+  DEFAULT_TASK_TTL_MS,
+  resolveCoreOptions,
+} from './options.js';
+export type { ResolvedCoreOptions, TaskServerCoreOptions } from './options.js';
+export { ServerStats } from './stats.js';
+export type { RecordedTaskCancel, RecordedTaskUpdate } from './stats.js';
+export { TaskRegistry, canTransition } from './task-registry.js';
+export type { CreateTaskParams, TaskRecord, TaskRegistryOptions } from './task-registry.js';
+export { JobError, JobRun, sleep } from './job.js';
+export type { Job, JobContext, JobProgress, JobRunOptions } from './job.js';
+export { elicitForm, mergeCatalogs, numberArg, readElicitAnswer, stringArg, textResult } from './catalog.js';
+export type { Catalog, PromptDefinition, ResourceDefinition, TaskSupport, ToolAnnotations, ToolDefinition } from './catalog.js';
+export { demoCatalog, REINDEX_MS_PER_DOCUMENT } from './tools.js';
+export { conformanceCatalog } from './conformance-fixtures.js';
+export { decodeHeaderValue, findHeaderMismatch, mcpNameFor } from './headers.js';
+export { RequestStateCodec } from './request-state.js';

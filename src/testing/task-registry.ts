@@ -1,0 +1,176 @@
+/**
+ * In-memory task store of the reference server: creation (stored before the `CreateTaskResult` is built), TTL
+ * expiry measured from creation, the status transition rule, and the wire shapes `CreateTaskResult` and
+ * `DetailedTask`. (ext-tasks specification/draft/tasks.md § Task Creation, § Task Status, § Task Polling)
+ *
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import { isTerminalStatus, TaskStatusSchema, type TaskStatus } from '../protocol/index.js';
+import type { JobRun } from './job.js';
+
+/**
+ * Whether a task may move from `from` to `to`. `working` and `input_required` alternate freely and may end in any
+ * terminal status; `completed`, `failed` and `cancelled` never change again. Staying in the same status is allowed
+ * (e.g. a new `statusMessage`).
+ */
+export function canTransition(from: TaskStatus, to: TaskStatus): boolean {
+  if (isTerminalStatus(from)) return false;
+  return TaskStatusSchema.options.includes(to);
+}
+
+/** One stored task. Its live status, input requests and outcome are read from `run` (the single source of truth). */
+export interface TaskRecord {
+  /** Unguessable id (random UUID). */
+  readonly taskId: string;
+  /** The request method that created the task (`tools/call`, `resources/read` or `prompts/get`). */
+  readonly method: string;
+  /** Creation time, ms from the server clock. */
+  readonly createdAtMs: number;
+  /** Last status change, ms from the server clock. */
+  lastUpdatedAtMs: number;
+  /** Retention in ms from `createdAtMs`; `null` = never expires. */
+  ttlMs: number | null;
+  /** Minimum polling interval the server asks for, in ms. */
+  pollIntervalMs: number;
+  /** The running (or finished) job behind the task. */
+  readonly run: JobRun;
+}
+
+/** Options of {@link TaskRegistry}. */
+export interface TaskRegistryOptions {
+  /** Clock in ms since the epoch. @default Date.now */
+  now?: () => number;
+}
+
+/** Parameters of {@link TaskRegistry.create}. */
+export interface CreateTaskParams {
+  method: string;
+  /** ms from creation, `null` = unlimited. */
+  ttlMs: number | null;
+  /** ms, a positive integer. */
+  pollIntervalMs: number;
+}
+
+/**
+ * The task store. Expiry is lazy: a lookup past `createdAtMs + ttlMs` deletes the task, tells its job to stop and
+ * answers `undefined` (the core then replies -32602, like for an unknown id).
+ *
+ * @example
+ * ```ts
+ * const registry = new TaskRegistry({ now: () => clock });
+ * const record = registry.create(run, { method: 'tools/call', ttlMs: 60_000, pollIntervalMs: 250 });
+ * registry.get(record.taskId); // the record, until 60 s of clock time have passed
+ * ```
+ */
+export class TaskRegistry {
+  readonly #tasks = new Map<string, TaskRecord>();
+  readonly #now: () => number;
+
+  constructor(options: TaskRegistryOptions = {}) {
+    this.#now = options.now ?? Date.now;
+  }
+
+  /**
+   * Stores a new task for `run` and returns it. The record is in the map when this returns, so a `tasks/get` sent
+   * right after the `CreateTaskResult` resolves (§ Task Creation: durable create). Status changes of the run update
+   * `lastUpdatedAtMs` from then on.
+   */
+  create(run: JobRun, params: CreateTaskParams): TaskRecord {
+    this.sweep();
+    const at = this.#now();
+    const record: TaskRecord = {
+      taskId: randomUUID(),
+      method: params.method,
+      createdAtMs: at,
+      lastUpdatedAtMs: at,
+      ttlMs: params.ttlMs,
+      pollIntervalMs: params.pollIntervalMs,
+      run,
+    };
+    this.#tasks.set(record.taskId, record);
+    run.onChange = () => {
+      record.lastUpdatedAtMs = Math.max(record.lastUpdatedAtMs, this.#now());
+    };
+    return record;
+  }
+
+  /** The live task with this id, or `undefined` when unknown or expired (an expired task is removed and stopped). */
+  get(taskId: string): TaskRecord | undefined {
+    const record = this.#tasks.get(taskId);
+    if (record === undefined) return undefined;
+    if (this.#isExpired(record)) {
+      this.#remove(record);
+      return undefined;
+    }
+    return record;
+  }
+
+  /** Expiry time in ms (server clock), or `null` when the task never expires. */
+  expiresAt(record: TaskRecord): number | null {
+    return record.ttlMs === null ? null : record.createdAtMs + record.ttlMs;
+  }
+
+  /** Number of stored tasks, expired ones not yet swept included. */
+  get size(): number {
+    return this.#tasks.size;
+  }
+
+  /** Removes every expired task. */
+  sweep(): void {
+    for (const record of this.#tasks.values()) {
+      if (this.#isExpired(record)) this.#remove(record);
+    }
+  }
+
+  /** Stops every job and forgets all tasks (server shutdown). */
+  clear(): void {
+    for (const record of this.#tasks.values()) record.run.cancel('server closed');
+    this.#tasks.clear();
+  }
+
+  /**
+   * The flat `CreateTaskResult` for a stored task: `resultType:"task"`, `taskId`, `status`, `createdAt`,
+   * `lastUpdatedAt` (ISO 8601), `ttlMs`, `pollIntervalMs`, optional `statusMessage`. Never `result`, `error`,
+   * `inputRequests` or `requestState`. (§ Task Creation; CLIENT-REQUIREMENTS 5.4)
+   */
+  createTaskResult(record: TaskRecord): Record<string, unknown> {
+    return { resultType: 'task', ...this.#base(record) };
+  }
+
+  /**
+   * The `tasks/get` result: `resultType:"complete"` plus the DetailedTask for the current status: `inputRequests`
+   * (outstanding only) when `input_required`, `result` when `completed`, `error` when `failed`. (§ Task Status)
+   */
+  detailedTask(record: TaskRecord): Record<string, unknown> {
+    const out: Record<string, unknown> = { resultType: 'complete', ...this.#base(record) };
+    const run = record.run;
+    if (run.status === 'input_required') out.inputRequests = Object.fromEntries(run.pending);
+    if (run.status === 'completed') out.result = run.result ?? { content: [] };
+    if (run.status === 'failed') out.error = run.error ?? { code: -32603, message: 'Internal error' };
+    return out;
+  }
+
+  #base(record: TaskRecord): Record<string, unknown> {
+    const base: Record<string, unknown> = {
+      taskId: record.taskId,
+      status: record.run.status,
+      createdAt: new Date(record.createdAtMs).toISOString(),
+      lastUpdatedAt: new Date(record.lastUpdatedAtMs).toISOString(),
+      ttlMs: record.ttlMs,
+      pollIntervalMs: record.pollIntervalMs,
+    };
+    if (record.run.statusMessage !== undefined) base.statusMessage = record.run.statusMessage;
+    return base;
+  }
+
+  #isExpired(record: TaskRecord): boolean {
+    const expiresAt = this.expiresAt(record);
+    return expiresAt !== null && this.#now() >= expiresAt;
+  }
+
+  #remove(record: TaskRecord): void {
+    this.#tasks.delete(record.taskId);
+    record.run.cancel('task expired');
+  }
+}
