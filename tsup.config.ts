@@ -1,23 +1,19 @@
+import { existsSync } from 'node:fs';
 import { defineConfig } from 'tsup';
+
+// Entry points. The main entry runs anywhere (fetch, Web Streams, timers); the others are Node only.
+const entries: Record<string, string> = {
+  index: 'src/index.ts',
+  'testing/index': 'src/testing/index.ts',
+  'testing/reference-server': 'src/testing/reference-server-cli.ts',
+  stdio: 'src/stdio.ts',
+  'file-store': 'src/file-store.ts',
+  'cli/main': 'src/cli/main.ts',
+};
+const entry = Object.fromEntries(Object.entries(entries).filter(([, file]) => existsSync(file)));
 
 // ESM + CJS + .d.ts for every entry. p-retry is ESM-only, so the CJS build bundles it (STYLE 23).
 export default defineConfig([
-  {
-    entry: { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts' },
-    format: ['esm'],
-    dts: true,
-    sourcemap: true,
-    clean: true,
-    target: 'node20',
-    outDir: 'dist',
-  },
-  {
-    entry: { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts' },
-    format: ['cjs'],
-    dts: true,
-    sourcemap: true,
-    target: 'node20',
-    outDir: 'dist',
-    noExternal: ['p-retry', 'is-network-error'],
-  },
+  { entry, format: ['esm'], dts: true, sourcemap: true, clean: true, target: 'node20', outDir: 'dist' },
+  { entry, format: ['cjs'], dts: true, sourcemap: true, target: 'node20', outDir: 'dist', noExternal: ['p-retry', 'is-network-error'] },
 ]);
