@@ -136,9 +136,12 @@ export class StreamableHttpTransport implements Transport {
     const link = linkAbort(options.signal, options.timeoutMs, () => new RequestTimeoutError(method, options.timeoutMs ?? 0));
     const controller = new AbortController();
     const onAbort = (): void => controller.abort(link.signal.reason);
-    link.signal.addEventListener('abort', onAbort, { once: true });
+    // An abort event never fires for a signal that is already aborted: carry it over now.
+    if (link.signal.aborted) onAbort();
+    else link.signal.addEventListener('abort', onAbort, { once: true });
     this.#inflight.add(controller);
     try {
+      if (controller.signal.aborted) throw controller.signal.reason; // never POST for an aborted request
       const body = JSON.stringify(message);
       let res = await this.#fetchOnce(method, body, await this.#headers(message, options.headers), controller.signal);
       if (res.status === 401 && this.#options.getHeaders) {

@@ -23,8 +23,9 @@ export class ScriptedTransport implements Transport {
     this.sent.push({ message: structuredClone(message), at: Date.now() });
     if (options.signal?.aborted) throw options.signal.reason;
     const reply = await this.handler(message.method, (message.params ?? {}) as Record<string, unknown>, message);
-    if ('error' in reply && reply.error && typeof reply.error === 'object' && 'code' in reply.error) {
-      throw new McpError(message.method, reply.error as { code: number; message: string });
+    // A JSON-RPC error reply is `{ error }` alone; a failed task's `tasks/get` result also has an `error` member.
+    if (Object.keys(reply).length === 1 && 'error' in reply && reply.error && typeof reply.error === 'object' && 'code' in reply.error) {
+      throw new McpError(message.method, reply.error as { code: number; message: string; data?: unknown });
     }
     return reply as Record<string, unknown>;
   }
