@@ -35,7 +35,8 @@ export type McpClientErrorCode =
   | 'TASK_EXPIRED'
   | 'TASK_NOT_FOUND'
   | 'OUTCOME_UNKNOWN'
-  | 'CLIENT_CLOSED';
+  | 'CLIENT_CLOSED'
+  | 'SERVER_EXITED';
 
 /**
  * Base class of every error this package throws. `code` is a {@link McpClientErrorCode}, except on
@@ -297,4 +298,30 @@ export class ClientClosedError extends McpClientError {
  */
 export function isMcpClientError(value: unknown, code?: McpClientErrorCode | number): value is McpClientError {
   return value instanceof McpClientError && (code === undefined || value.code === code);
+}
+
+/**
+ * A stdio server process exited, was killed, or could not be started, while calls were pending (or before a
+ * call could be sent). `exitCode` and `signal` come from the child process; both are `null` when it never started
+ * (the spawn error is `cause`). `stderrTail` holds the last few hundred characters the server wrote to stderr.
+ */
+export class ServerExitedError extends McpClientError {
+  static override readonly [kBrand]: string = 'ServerExitedError';
+  override readonly code = 'SERVER_EXITED' as const;
+  constructor(
+    /** The command line, e.g. `node server.js --stdio`. */
+    readonly command: string,
+    readonly exitCode: number | null,
+    readonly signal: string | null,
+    readonly stderrTail = '',
+    options?: ErrorOptions,
+  ) {
+    const how =
+      exitCode === null && signal === null
+        ? `could not be started${options?.cause instanceof Error ? `: ${options.cause.message}` : ''}`
+        : signal !== null
+          ? `was killed by ${signal}`
+          : `exited with code ${exitCode}`;
+    super(`stdio server "${command}" ${how}`, options);
+  }
 }

@@ -19,12 +19,21 @@ export {
   DEFAULT_NOT_YET_VISIBLE_RETRIES,
   DEFAULT_REQUEST_TIMEOUT_MS,
 } from './client/options.js';
-export type { TaskClientOptions } from './client/options.js';
+export { DEFAULT_IDEMPOTENCY_KEY_IN, defaultRedactParams } from './client/options.js';
+export type { IdempotencyKeyPlacement, RedactParams, TaskClientOptions } from './client/options.js';
+export { DEFAULT_CREATION_RETRY, isLostBeforeResponse } from './client/creation-retry.js';
+export type { CreationRetryOptions } from './client/creation-retry.js';
+
+// store
+export { isRecordExpired, MemoryTaskStore } from './store/task-store.js';
+export type { TaskStore } from './store/task-store.js';
+export { recordExpiresAt, serverIdentity, TASK_RECORD_VERSION, TaskOutcomeSchema, TaskRecordSchema } from './store/task-record.js';
+export type { TaskOutcome, TaskRecord } from './store/task-record.js';
 export type { ClientCapabilities, ClientInfo } from './client/meta.js';
 
 // tasks
 export { TaskHandle } from './tasks/task-handle.js';
-export type { CancelOptions, TaskHandleEvents } from './tasks/task-handle.js';
+export type { CancelOptions, Settled, TaskHandleEvents } from './tasks/task-handle.js';
 export type { InputContext, InputHandlers, InputRequiredEvent } from './tasks/input-broker.js';
 export {
   DEFAULT_MAX_POLL_INTERVAL_MS,
@@ -57,6 +66,7 @@ export {
   redactTaskId,
   RequestTimeoutError,
   ResponseTooLargeError,
+  ServerExitedError,
   StreamEndedError,
   TaskCancelledError,
   TaskError,
@@ -73,6 +83,7 @@ export {
   DEFAULT_TASK_METHODS,
   ErrorCode,
   HEADERS,
+  IDEMPOTENCY_META_KEY,
   LEGACY_PROTOCOL_VERSION,
   META_KEYS,
   METHODS,

@@ -4,13 +4,15 @@
  * @module
  */
 import { z } from 'zod';
-import { DEFAULT_TASK_METHODS } from '../protocol/constants.js';
+import { DEFAULT_TASK_METHODS, IDEMPOTENCY_META_KEY } from '../protocol/constants.js';
+import type { TaskStore } from '../store/task-store.js';
 import type { InputHandlers } from '../tasks/input-broker.js';
 import { DEFAULT_MAX_POLL_RETRIES } from '../tasks/poll-errors.js';
 import { DEFAULT_MAX_POLL_INTERVAL_MS, DEFAULT_MIN_POLL_INTERVAL_MS, DEFAULT_POLL_INTERVAL_MS } from '../tasks/poll-interval.js';
 import { DEFAULT_JITTER_RATIO, DEFAULT_MAX_CONCURRENT_POLLS } from '../tasks/scheduler.js';
 import type { Transport } from '../transport/transport.js';
 import { VERSION } from '../version.js';
+import { DEFAULT_CREATION_RETRY, type CreationRetryOptions } from './creation-retry.js';
 import type { ClientCapabilities, ClientInfo } from './meta.js';
 
 /** Default per-request time budget, in milliseconds (one POST and its response). */
@@ -19,6 +21,23 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_INPUT_ROUNDS = 10;
 /** Default number of -32602 answers tolerated right after creation before `TaskNotFoundError('not-yet-visible')`. */
 export const DEFAULT_NOT_YET_VISIBLE_RETRIES = 2;
+/** Where an idempotency key travels: a `_meta` key, or a tool argument the server reads. */
+export type IdempotencyKeyPlacement = { meta: string } | { argument: string };
+/** Default placement: `_meta` under our own namespace, ignored by servers that do not know it (issue 6). */
+export const DEFAULT_IDEMPOTENCY_KEY_IN: IdempotencyKeyPlacement = { meta: IDEMPOTENCY_META_KEY };
+
+/**
+ * Decides what of a request's params is stored in a task record. Return `undefined` to store nothing.
+ * The default keeps only the argument names, never their values.
+ */
+export type RedactParams = (method: string, params: Record<string, unknown>) => Record<string, unknown> | undefined;
+
+/** Default {@link RedactParams}: `{ argumentKeys: [...] }` — names only, no values. */
+export const defaultRedactParams: RedactParams = (_method, params) => {
+  const args = params.arguments;
+  return args !== null && typeof args === 'object' ? { argumentKeys: Object.keys(args as object).sort() } : undefined;
+};
+
 /** Default `clientInfo`. */
 export const DEFAULT_CLIENT_INFO: ClientInfo = { name: 'mcp-tasks-client', version: VERSION };
 
@@ -56,6 +75,14 @@ export interface TaskClientOptions {
   autoPoll?: boolean;
   /** Clock, epoch ms. @default Date.now */
   now?: () => number;
+  /** Where task records are kept; without one, nothing is persisted and `resume` has nothing to find. */
+  store?: TaskStore;
+  /** What of the params a record keeps. @default defaultRedactParams (argument names only) */
+  redactParams?: RedactParams;
+  /** Where `callTool(…, { idempotencyKey })` puts the key. @default DEFAULT_IDEMPOTENCY_KEY_IN */
+  idempotencyKeyIn?: IdempotencyKeyPlacement;
+  /** Bounds for re-sending a creation request that got no response. @default DEFAULT_CREATION_RETRY */
+  creationRetry?: CreationRetryOptions;
 }
 
 const positiveMs = z.number().finite().positive();
@@ -73,11 +100,20 @@ const OptionsSchema = z.object({
   notYetVisibleRetries: z.number().int().nonnegative().optional(),
   maxConcurrentPolls: z.number().int().positive().optional(),
   jitterRatio: z.number().min(0).max(1).optional(),
+  idempotencyKeyIn: z.union([z.object({ meta: z.string().min(1) }), z.object({ argument: z.string().min(1) })]).optional(),
+  creationRetry: z
+    .object({
+      retries: z.number().int().nonnegative().optional(),
+      minTimeoutMs: z.number().finite().nonnegative().optional(),
+      maxTimeoutMs: z.number().finite().nonnegative().optional(),
+      maxRetryTimeMs: z.number().finite().nonnegative().optional(),
+    })
+    .optional(),
 });
 
 /** Options after defaults. */
-export type ResolvedOptions = Required<Omit<TaskClientOptions, 'clientInfo' | 'handlers' | 'capabilities'>> &
-  Pick<TaskClientOptions, 'handlers' | 'capabilities'> & { clientInfo: ClientInfo | undefined };
+export type ResolvedOptions = Required<Omit<TaskClientOptions, 'clientInfo' | 'handlers' | 'capabilities' | 'store' | 'creationRetry'>> &
+  Pick<TaskClientOptions, 'handlers' | 'capabilities' | 'store'> & { clientInfo: ClientInfo | undefined; creationRetry: Required<CreationRetryOptions> };
 
 /**
  * Validates and fills in defaults once.
@@ -112,5 +148,9 @@ export function resolveOptions(options: TaskClientOptions): ResolvedOptions {
     jitterRatio: options.jitterRatio ?? DEFAULT_JITTER_RATIO,
     autoPoll: options.autoPoll ?? true,
     now: options.now ?? Date.now,
+    store: options.store,
+    redactParams: options.redactParams ?? defaultRedactParams,
+    idempotencyKeyIn: options.idempotencyKeyIn ?? DEFAULT_IDEMPOTENCY_KEY_IN,
+    creationRetry: { ...DEFAULT_CREATION_RETRY, ...options.creationRetry },
   };
 }

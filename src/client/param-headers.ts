@@ -11,7 +11,10 @@ import { encodeHeaderValue } from '../transport/header-encoding.js';
 
 /** RFC 9110 token characters: the only ones allowed in a header name. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const PRIMITIVE_TYPES = new Set(['string', 'number', 'integer', 'boolean']);
+// `number` is not allowed: SEP-2243 restricts x-mcp-header to string, integer and boolean properties (a float's
+// decimal text is not stable across languages). Conformance `http-invalid-tool-headers` serves an
+// `invalid_number_header` tool that a client must drop.
+const PRIMITIVE_TYPES = new Set(['string', 'integer', 'boolean']);
 
 function properties(tool: Tool): Record<string, Record<string, unknown>> {
   const props = tool.inputSchema.properties;
@@ -20,7 +23,7 @@ function properties(tool: Tool): Record<string, Record<string, unknown>> {
 
 /**
  * Why a tool's `x-mcp-header` annotations are invalid, or `undefined` when they are fine: names must be non-empty
- * tokens, unique without regard to case, on primitive-typed properties only.
+ * tokens, unique without regard to case, on `string`, `integer` or `boolean` properties only.
  */
 export function invalidHeaderReason(tool: Tool): string | undefined {
   const seen = new Set<string>();
@@ -33,7 +36,7 @@ export function invalidHeaderReason(tool: Tool): string | undefined {
     if (seen.has(lower)) return `property "${prop}": x-mcp-header "${name}" is used twice`;
     seen.add(lower);
     const type = schema.type;
-    if (typeof type !== 'string' || !PRIMITIVE_TYPES.has(type)) return `property "${prop}": x-mcp-header on a non-primitive type`;
+    if (typeof type !== 'string' || !PRIMITIVE_TYPES.has(type)) return `property "${prop}": x-mcp-header on type ${JSON.stringify(type)} (only string, integer, boolean)`;
   }
   return undefined;
 }

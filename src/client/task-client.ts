@@ -6,7 +6,7 @@
  * @module
  */
 import { EventEmitter } from 'eventemitter3';
-import { InvalidResponseError, McpError, RequestTimeoutError, TaskExpiredError, TaskNotFoundError, TooManyRoundsError } from '../errors.js';
+import { InvalidResponseError, McpError, redactTaskId, RequestTimeoutError, TaskExpiredError, TaskNotFoundError, TooManyRoundsError } from '../errors.js';
 import { linkAbort } from '../internal/abort.js';
 import { ErrorCode, METHODS, MRTR_METHODS } from '../protocol/constants.js';
 import type { InputResponses } from '../protocol/input.js';
@@ -25,7 +25,12 @@ import {
 import { parseCreateTaskResult, parseDetailedTask, TaskShapeError, type DetailedTask } from '../protocol/tasks.js';
 import type { InputRequiredEvent } from '../tasks/input-broker.js';
 import { PollScheduler } from '../tasks/scheduler.js';
-import { TaskHandle, type TaskDriver } from '../tasks/task-handle.js';
+import type { TaskRecord } from '../store/task-record.js';
+import type { TaskStore } from '../store/task-store.js';
+import { TaskHandle, type Settled, type TaskDriver } from '../tasks/task-handle.js';
+import { sendCreation } from './creation-retry.js';
+import { settledFromRecord } from './resume.js';
+import { newRecord, recordHandle } from './task-recorder.js';
 import { answerRound } from './mrtr.js';
 import { resolveOptions, type ResolvedOptions, type TaskClientOptions } from './options.js';
 import { invalidHeaderReason, paramHeaders } from './param-headers.js';
@@ -48,6 +53,13 @@ export interface CallOptions<T = unknown> extends RequestOptions {
    * `tasks/cancel` once (the caller holds no handle, STYLE 9); `'detach'` leaves it running. @default 'cancel'
    */
   onAbort?: 'cancel' | 'detach';
+  /**
+   * A caller-chosen key that makes re-sending this call safe: a creation request that got no response is re-sent
+   * (new JSON-RPC id, same key) and a server honouring the key returns the same task (issue 6). Sent where
+   * `idempotencyKeyIn` says. Without it, a lost creation is re-sent only for tools annotated idempotent or
+   * read-only; otherwise the call fails with `OutcomeUnknownError`.
+   */
+  idempotencyKey?: string;
 }
 
 /** What `startTool` (and friends) returns: the final result, or the handle of a task. */
@@ -172,12 +184,14 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
    *   {@link TooManyRoundsError}; {@link InvalidResponseError}; transport errors; `signal.reason` on abort.
    */
   async callTool(name: string, args?: Record<string, unknown>, options: CallOptions<CallToolResult> = {}): Promise<CallToolResult> {
-    return this.#callAndWait<CallToolResult>(METHODS.callTool, this.#toolParams(name, args), options, paramHeaders(this.#tools.get(name), args));
+    const call = this.#toolCall(name, args, options);
+    return this.#callAndWait<CallToolResult>(METHODS.callTool, call.params, call.options, call.headers);
   }
 
   /** Like {@link callTool}, but resolves as soon as the outcome is known: the result, or a task handle. */
   async startTool(name: string, args?: Record<string, unknown>, options: CallOptions<CallToolResult> = {}): Promise<CallStart<CallToolResult>> {
-    return this.#start<CallToolResult>(METHODS.callTool, this.#toolParams(name, args), options, paramHeaders(this.#tools.get(name), args));
+    const call = this.#toolCall(name, args, options);
+    return this.#start<CallToolResult>(METHODS.callTool, call.params, call.options, call.headers);
   }
 
   /** `resources/read`, resolved to its final result (inline, MRTR or task; 5.3). Throws as {@link callTool}. */
@@ -247,8 +261,25 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
     await this.#options.transport.close();
   }
 
-  #toolParams(name: string, args: Record<string, unknown> | undefined): Record<string, unknown> {
-    return args === undefined ? { name } : { name, arguments: args };
+  /** Params, options and `Mcp-Param-*` headers of one `tools/call`, with the idempotency key placed (issue 6). */
+  #toolCall<T>(name: string, args: Record<string, unknown> | undefined, options: CallOptions<T>) {
+    const key = options.idempotencyKey;
+    const placement = this.#options.idempotencyKeyIn;
+    let callArgs = args;
+    let callOptions = options;
+    if (key !== undefined && 'argument' in placement) callArgs = { ...args, [placement.argument]: key };
+    if (key !== undefined && 'meta' in placement) callOptions = { ...options, meta: { ...options.meta, [placement.meta]: key } };
+    const params: Record<string, unknown> = callArgs === undefined ? { name } : { name, arguments: callArgs };
+    return { params, options: callOptions, headers: paramHeaders(this.#tools.get(name), callArgs) };
+  }
+
+  /** Whether a lost creation request may be re-sent: reads always; a tool call with a key, or a tool hinted safe. */
+  async #mayResend(method: string, params: Record<string, unknown>, options: CallOptions<unknown>): Promise<boolean> {
+    if (method !== METHODS.callTool || options.idempotencyKey !== undefined) return true;
+    const name = String(params.name);
+    if (this.#tools.size === 0) await this.listTools().catch(() => undefined);
+    const hints = this.#tools.get(name)?.annotations;
+    return hints?.idempotentHint === true || hints?.readOnlyHint === true;
   }
 
   #localCreatedAtFrom(createdAt: string | undefined): number {
@@ -296,7 +327,13 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
     const parse = parserFor(method) as (raw: Record<string, unknown>) => T;
     let retry: { inputResponses?: InputResponses; requestState?: string } = {};
     for (let round = 0; ; round++) {
-      const result = await this.#pipeline.send(method, { ...params, ...retry }, { ...options, headers: { ...headers, ...options.headers } });
+      const sendOptions = { ...options, headers: { ...headers, ...options.headers } };
+      const result = await sendCreation(() => this.#pipeline.send(method, { ...params, ...retry }, sendOptions), {
+        method,
+        mayResend: () => this.#mayResend(method, params, options as CallOptions<unknown>),
+        retry: this.#options.creationRetry,
+        signal: options.signal,
+      });
       const resultType = result.resultType ?? 'complete';
       if (resultType === 'complete') return { resultType: 'complete', result: parse(result) };
       if (resultType === 'input_required' && MRTR_METHODS.includes(method)) {
@@ -318,12 +355,13 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
         if (requestState !== undefined) retry.requestState = requestState;
         continue;
       }
-      if (resultType === 'task' && this.#options.taskMethods.includes(method)) return { resultType: 'task', task: this.#adopt<T>(method, result, parse, options) };
+      if (resultType === 'task' && this.#options.taskMethods.includes(method)) return { resultType: 'task', task: await this.#adopt<T>(method, params, result, parse, options) };
       throw new InvalidResponseError(method, `unexpected resultType ${JSON.stringify(resultType)} for ${method}`);
     }
   }
 
-  #adopt<T>(method: string, result: Record<string, unknown>, parse: (raw: Record<string, unknown>) => T, options: CallOptions<T>): TaskHandle<T> {
+  /** Makes the handle of a new task, stores its record first (5.6), then starts polling. */
+  async #adopt<T>(method: string, params: Record<string, unknown>, result: Record<string, unknown>, parse: (raw: Record<string, unknown>) => T, options: CallOptions<T>): Promise<TaskHandle<T>> {
     const localCreatedAt = this.#options.now();
     let task;
     try {
@@ -334,8 +372,90 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
     }
     const handle = new TaskHandle<T>(this.#driver, { task, method, localCreatedAt, parseResult: parse, justCreated: true, pollIntervalMs: options.pollIntervalMs, firstPoll: 'after-interval' });
     handle.on('serverViolation', (detail) => this.emit('serverViolation', detail));
-    this.emit('task', handle as TaskHandle<unknown>);
+    const store = this.#options.store;
+    if (store) {
+      const { _meta: _, ...plain } = params;
+      const record = newRecord(task, localCreatedAt, {
+        server: this.#driver.serverKey,
+        method,
+        name: typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined,
+        params: this.#options.redactParams(method, plain),
+        idempotencyKey: options.idempotencyKey,
+      }, this.#options.now());
+      await store.put(record).catch((error: unknown) => this.emit('warning', `task store: could not write ${redactTaskId(task.taskId)}: ${String(error)}`));
+      this.#record(handle, record);
+    }
+    this.emit('task', handle);
     options.onTask?.(handle);
+    handle.start();
+    return handle;
+  }
+
+  #record(handle: TaskHandle<unknown>, record: TaskRecord): void {
+    const store = this.#options.store;
+    if (!store) return;
+    recordHandle(store, handle, record, this.#options.now, (error) => this.emit('warning', `task store: ${String(error)}`));
+  }
+
+  /**
+   * Re-attaches to a stored task of this server after a restart (issue 6): answered keys are remembered, a stored
+   * terminal outcome is returned as it is, and a task the server lost is reported (its record updated).
+   *
+   * @returns a handle whose `result()` gives the outcome.
+   * @throws TypeError without a `store`; {@link TaskNotFoundError} when the store has no such task.
+   */
+  async resume<T = CallToolResult>(taskId: string): Promise<TaskHandle<T>> {
+    const store = this.#requireStore('resume');
+    const record = await store.get(taskId, this.#driver.serverKey);
+    if (!record) throw new TaskNotFoundError(taskId, 'unknown');
+    return this.#resumeRecord<T>(record);
+  }
+
+  /**
+   * Re-attaches to every stored task of this server that has no terminal outcome yet. Tasks whose TTL passed while
+   * nobody watched come back settled with `TaskExpiredError`; none is dropped silently.
+   *
+   * @throws TypeError without a `store`.
+   */
+  async resumeAll<T = CallToolResult>(): Promise<Array<TaskHandle<T>>> {
+    const store = this.#requireStore('resumeAll');
+    const records = (await store.list()).filter((r) => r.server === this.#driver.serverKey && !r.outcome);
+    return Promise.all(records.map((r) => this.#resumeRecord<T>(r)));
+  }
+
+  #requireStore(method: string): TaskStore {
+    if (!this.#options.store) throw new TypeError(`TaskClient.${method}: no store was configured (option "store")`);
+    return this.#options.store;
+  }
+
+  async #resumeRecord<T>(record: TaskRecord): Promise<TaskHandle<T>> {
+    const parse = parserFor(record.method) as (raw: Record<string, unknown>) => T;
+    if (!record.outcome) {
+      try {
+        const handle = await this.task<T>(record.taskId, { method: record.method, localCreatedAt: record.localCreatedAt, ttlMs: record.ttlMs, answeredKeys: record.answeredKeys });
+        this.#record(handle, record);
+        return handle;
+      } catch (error) {
+        if (!(error instanceof TaskExpiredError) && !(error instanceof TaskNotFoundError)) throw error;
+        return this.#settledHandle<T>(record, parse, { ok: false, error }, true);
+      }
+    }
+    return this.#settledHandle<T>(record, parse, settledFromRecord(record, parse), false);
+  }
+
+  /** A handle whose outcome is already known; with `persist`, that outcome is written to the record. */
+  #settledHandle<T>(record: TaskRecord, parse: (raw: Record<string, unknown>) => T, outcome: Settled<T>, persist: boolean): TaskHandle<T> {
+    const handle = new TaskHandle<T>(this.#driver, {
+      task: { taskId: record.taskId, status: record.status === 'input_required' ? 'working' : record.status, ttlMs: record.ttlMs, statusMessage: record.statusMessage } as DetailedTask,
+      method: record.method,
+      localCreatedAt: record.localCreatedAt,
+      parseResult: parse,
+      justCreated: false,
+      answeredKeys: record.answeredKeys,
+      firstPoll: 'now',
+      outcome,
+    });
+    if (persist) this.#record(handle, record);
     handle.start();
     return handle;
   }

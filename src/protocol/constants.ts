@@ -96,3 +96,10 @@ export const MODERN_REJECTION_CODES: readonly number[] = [
   ErrorCode.HeaderMismatch,
   ErrorCode.InvalidParams,
 ];
+
+/**
+ * The `_meta` key this client uses, by default, to send a caller's idempotency key on `tools/call`. The protocol
+ * defines no idempotency field ("Seed vs spec" 9), so the key lives in our own namespace; a server that does not
+ * know it ignores it. (issue 6)
+ */
+export const IDEMPOTENCY_META_KEY = 'io.github.mcp-tasks-client/idempotencyKey';

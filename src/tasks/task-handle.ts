@@ -19,6 +19,8 @@ export interface TaskHandleEvents {
   status: [task: DetailedTask];
   /** A new input request (once per key). */
   inputRequired: [event: InputRequiredEvent];
+  /** The server acknowledged the answer to `key` (`tasks/update`). */
+  answered: [key: string];
   /** The task reached `completed`, `failed` or `cancelled`. */
   terminal: [task: DetailedTask];
   /** A non-fatal problem: a handler failed, a poll failed and will be retried. Never thrown. */
@@ -62,6 +64,8 @@ export interface TaskHandleInit<TResult> {
   pollIntervalMs?: number;
   /** Due time of the first poll: after one interval (creation), or now (attach). */
   firstPoll: 'after-interval' | 'now';
+  /** An outcome already known (a stored terminal record, a lost task): the handle starts settled and never polls. */
+  outcome?: Settled<TResult>;
 }
 
 /** Options of {@link TaskHandle.cancel}. */
@@ -73,7 +77,8 @@ export interface CancelOptions {
   waitMs?: number;
 }
 
-type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+/** A known outcome: the result, or the error `result()` rejects with. */
+export type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
 /**
  * A long-running task on the server. Not thenable (STYLE 7): await {@link TaskHandle.result}.
@@ -93,7 +98,8 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
   readonly #outcome: Promise<TResult>;
   #task: DetailedTask;
   #settled: Settled<TResult> | undefined;
-  #resolve!: (value: TResult) => void;
+  // Typed without TResult so TaskHandle<T> stays assignable to TaskHandle<unknown> (covariant in T).
+  #resolve!: (value: unknown) => void;
   #reject!: (error: unknown) => void;
   #scope: InputScope | undefined;
   #polls = 0;
@@ -113,7 +119,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
     this.serverKey = driver.serverKey;
     this.#task = init.task;
     this.#outcome = new Promise<TResult>((resolve, reject) => {
-      this.#resolve = resolve;
+      this.#resolve = resolve as (value: unknown) => void;
       this.#reject = reject;
     });
     this.#outcome.catch(() => undefined); // failures reach callers of result(); never an unhandled rejection
@@ -161,6 +167,10 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
 
   /** @internal Emits the first state and schedules the first poll. */
   start(): void {
+    if (this.#init.outcome) {
+      this.#settle(this.#init.outcome);
+      return;
+    }
     this.emit('status', this.#task);
     this.#apply(this.#task, true);
     if (this.done) return;
@@ -325,7 +335,10 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
         method: this.method,
         taskId: this.taskId,
         handlers: this.#driver.handlers,
-        deliver: (key, response) => this.#driver.updateTask(this.taskId, { [key]: response }),
+        deliver: async (key, response) => {
+          await this.#driver.updateTask(this.taskId, { [key]: response });
+          this.emit('answered', key);
+        },
         emit: (event) => {
           this.emit('inputRequired', event);
           this.#driver.emitInput(event);

@@ -10,6 +10,7 @@ import {
   McpError,
   NetworkError,
   OutcomeUnknownError,
+  ServerExitedError,
   redactTaskId,
   RequestTimeoutError,
   ResponseTooLargeError,
@@ -45,6 +46,7 @@ const samples: Array<[McpClientError, string | number, string]> = [
   [new TaskNotFoundError('t1'), 'TASK_NOT_FOUND', 'TaskNotFoundError'],
   [new OutcomeUnknownError('tools/call'), 'OUTCOME_UNKNOWN', 'OutcomeUnknownError'],
   [new ClientClosedError(), 'CLIENT_CLOSED', 'ClientClosedError'],
+  [new ServerExitedError('node server.js --stdio', 1, null), 'SERVER_EXITED', 'ServerExitedError'],
   [new McpError('tools/call', { code: -32602, message: 'bad params' }), -32602, 'McpError'],
 ];
 

@@ -392,7 +392,7 @@ describe('StreamableHttpTransport', () => {
             properties: {
               region: { type: 'string', 'x-mcp-header': 'Region' },
               count: { type: 'integer', 'x-mcp-header': 'Count' },
-              ratio: { type: 'number', 'x-mcp-header': 'Ratio' },
+              ratio: { type: 'number' },
               dry: { type: 'boolean', 'x-mcp-header': 'Dry' },
               note: { type: 'string', 'x-mcp-header': 'Note' },
               city: { type: 'string', 'x-mcp-header': 'City' },
@@ -404,6 +404,7 @@ describe('StreamableHttpTransport', () => {
         { name: 'bad_empty', inputSchema: { type: 'object', properties: { v: { type: 'string', 'x-mcp-header': '' } } } },
         { name: 'bad_dup', inputSchema: { type: 'object', properties: { a: { type: 'string', 'x-mcp-header': 'X' }, b: { type: 'string', 'x-mcp-header': 'x' } } } },
         { name: 'bad_type', inputSchema: { type: 'object', properties: { o: { type: 'object', 'x-mcp-header': 'Obj' } } } },
+        { name: 'bad_number', inputSchema: { type: 'object', properties: { n: { type: 'number', 'x-mcp-header': 'N' } } } },
       ];
       const { fetch, calls } = fakeFetch((call) =>
         jsonResponse({ jsonrpc: '2.0', id: call.body.id, result: call.body.method === 'tools/list' ? { tools } : { content: [] } }),
@@ -418,7 +419,8 @@ describe('StreamableHttpTransport', () => {
         'tools/list: dropped tool "bad_space": property "v": x-mcp-header "Bad Name" has characters not allowed in a header name',
         'tools/list: dropped tool "bad_empty": property "v": x-mcp-header is empty',
         'tools/list: dropped tool "bad_dup": property "b": x-mcp-header "x" is used twice',
-        'tools/list: dropped tool "bad_type": property "o": x-mcp-header on a non-primitive type',
+        'tools/list: dropped tool "bad_type": property "o": x-mcp-header on type "object" (only string, integer, boolean)',
+        'tools/list: dropped tool "bad_number": property "n": x-mcp-header on type "number" (only string, integer, boolean)',
       ]);
       await client.callTool('valid_tool', args);
       const params = (c: FetchCall): Record<string, string> => {
@@ -432,7 +434,6 @@ describe('StreamableHttpTransport', () => {
       expect(params(calls[2]!)).toEqual({
         'mcp-param-region': 'eu-west 1',
         'mcp-param-count': '42',
-        'mcp-param-ratio': '0.5',
         'mcp-param-dry': 'false',
         'mcp-param-city': '=?base64?WsO8cmljaA==?=',
       });

@@ -1,0 +1,86 @@
+/**
+ * Re-sending a creation request that got no response, only when that cannot start the same work twice: the caller
+ * gave an idempotency key, or the tool says it is idempotent or read-only. Otherwise the caller learns that the
+ * outcome is unknown. (CLIENT-REQUIREMENTS 2.10; "Seed vs spec" 9; issue 6)
+ *
+ * @module
+ */
+import pRetry from 'p-retry';
+import { HttpError, NetworkError, OutcomeUnknownError, RequestTimeoutError, StreamEndedError } from '../errors.js';
+
+/** Bounds of creation re-sends. All times in milliseconds. */
+export interface CreationRetryOptions {
+  /** Re-sends after the first attempt. @default 4 */
+  retries?: number;
+  /** First backoff delay, ms (doubled each time, randomised by up to ×2). @default 500 */
+  minTimeoutMs?: number;
+  /** Largest backoff delay, ms. @default 8000 */
+  maxTimeoutMs?: number;
+  /** Total time for all attempts, ms. @default 30000 */
+  maxRetryTimeMs?: number;
+}
+
+/** Defaults of {@link CreationRetryOptions}. */
+export const DEFAULT_CREATION_RETRY: Required<CreationRetryOptions> = {
+  retries: 4,
+  minTimeoutMs: 500,
+  maxTimeoutMs: 8_000,
+  maxRetryTimeMs: 30_000,
+};
+
+/**
+ * True when a request failed before any response arrived, so the server may or may not have acted on it: network
+ * errors, a stream cut before its response, a per-request timeout, and 502/503/504 from an intermediary.
+ */
+export function isLostBeforeResponse(error: unknown): boolean {
+  if (error instanceof HttpError) return error.status === 502 || error.status === 503 || error.status === 504;
+  return error instanceof NetworkError || error instanceof StreamEndedError || error instanceof RequestTimeoutError;
+}
+
+/** Inputs of {@link sendCreation}. */
+export interface SendCreationOptions {
+  method: string;
+  /** Decides (once, on the first lost attempt) whether a re-send is safe. */
+  mayResend: () => boolean | Promise<boolean>;
+  retry: Required<CreationRetryOptions>;
+  signal: AbortSignal | undefined;
+}
+
+/**
+ * Runs `attempt` (which must send a new request, with a new id, each time). A lost attempt is re-sent with
+ * exponential backoff and jitter while `mayResend()` allows it.
+ *
+ * @throws {@link OutcomeUnknownError} (the lost attempt's error as `cause`) when a lost request may not be re-sent,
+ *   or every re-send was lost too; otherwise the attempt's own error, or `signal.reason`.
+ */
+export async function sendCreation<T>(attempt: () => Promise<T>, options: SendCreationOptions): Promise<T> {
+  let permitted: boolean | undefined;
+  // A response that arrives after an abort still counts: it may be a task the caller must be able to cancel.
+  let answered: { value: T } | undefined;
+  const tracked = async (): Promise<T> => {
+    const value = await attempt();
+    answered = { value };
+    return value;
+  };
+  try {
+    return await pRetry(tracked, {
+      retries: options.retry.retries,
+      factor: 2,
+      minTimeout: options.retry.minTimeoutMs,
+      maxTimeout: options.retry.maxTimeoutMs,
+      maxRetryTime: options.retry.maxRetryTimeMs,
+      randomize: true,
+      signal: options.signal,
+      shouldRetry: async ({ error }) => {
+        if (options.signal?.aborted || !isLostBeforeResponse(error)) return false;
+        permitted ??= await options.mayResend();
+        return permitted;
+      },
+    });
+  } catch (error) {
+    if (answered) return answered.value;
+    if (options.signal?.aborted) throw options.signal.reason;
+    if (isLostBeforeResponse(error)) throw new OutcomeUnknownError(options.method, { cause: error });
+    throw error;
+  }
+}
