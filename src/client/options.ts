@@ -13,6 +13,7 @@ import { DEFAULT_JITTER_RATIO, DEFAULT_MAX_CONCURRENT_POLLS } from '../tasks/sch
 import type { Transport } from '../transport/transport.js';
 import { VERSION } from '../version.js';
 import { DEFAULT_CREATION_RETRY, type CreationRetryOptions } from './creation-retry.js';
+import type { EraMode } from './era-router.js';
 import type { ClientCapabilities, ClientInfo } from './meta.js';
 
 /** Default per-request time budget, in milliseconds (one POST and its response). */
@@ -83,6 +84,11 @@ export interface TaskClientOptions {
   idempotencyKeyIn?: IdempotencyKeyPlacement;
   /** Bounds for re-sending a creation request that got no response. @default DEFAULT_CREATION_RETRY */
   creationRetry?: CreationRetryOptions;
+  /**
+   * Which protocol era to speak: `auto` detects it on first contact (cached per server); `modern` is 2026-07-28
+   * only; `legacy` is 2025-11-25 through the official SDK 1.x (optional peer dependency). @default 'auto'
+   */
+  era?: EraMode;
 }
 
 const positiveMs = z.number().finite().positive();
@@ -100,6 +106,7 @@ const OptionsSchema = z.object({
   notYetVisibleRetries: z.number().int().nonnegative().optional(),
   maxConcurrentPolls: z.number().int().positive().optional(),
   jitterRatio: z.number().min(0).max(1).optional(),
+  era: z.enum(['auto', 'modern', 'legacy']).optional(),
   idempotencyKeyIn: z.union([z.object({ meta: z.string().min(1) }), z.object({ argument: z.string().min(1) })]).optional(),
   creationRetry: z
     .object({
@@ -152,5 +159,6 @@ export function resolveOptions(options: TaskClientOptions): ResolvedOptions {
     redactParams: options.redactParams ?? defaultRedactParams,
     idempotencyKeyIn: options.idempotencyKeyIn ?? DEFAULT_IDEMPOTENCY_KEY_IN,
     creationRetry: { ...DEFAULT_CREATION_RETRY, ...options.creationRetry },
+    era: options.era ?? 'auto',
   };
 }

@@ -8,7 +8,7 @@
 import { EventEmitter } from 'eventemitter3';
 import { InvalidResponseError, McpError, redactTaskId, RequestTimeoutError, TaskExpiredError, TaskNotFoundError, TooManyRoundsError } from '../errors.js';
 import { linkAbort } from '../internal/abort.js';
-import { ErrorCode, METHODS, MRTR_METHODS } from '../protocol/constants.js';
+import { ErrorCode, LEGACY_PROTOCOL_VERSION, METHODS, MRTR_METHODS } from '../protocol/constants.js';
 import type { InputResponses } from '../protocol/input.js';
 import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
 import {
@@ -23,12 +23,15 @@ import {
   type Tool,
 } from '../protocol/results.js';
 import { parseCreateTaskResult, parseDetailedTask, TaskShapeError, type DetailedTask } from '../protocol/tasks.js';
+import type { Era } from '../legacy/era.js';
+import type { LegacyBackend } from '../legacy/legacy-backend.js';
 import type { InputRequiredEvent } from '../tasks/input-broker.js';
 import { PollScheduler } from '../tasks/scheduler.js';
 import type { TaskRecord } from '../store/task-record.js';
 import type { TaskStore } from '../store/task-store.js';
 import { TaskHandle, type Settled, type TaskDriver } from '../tasks/task-handle.js';
 import { sendCreation } from './creation-retry.js';
+import { EraRouter } from './era-router.js';
 import { settledFromRecord } from './resume.js';
 import { newRecord, recordHandle } from './task-recorder.js';
 import { answerRound } from './mrtr.js';
@@ -109,6 +112,8 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
   readonly #scheduler: PollScheduler;
   readonly #tools = new Map<string, Tool>();
   readonly #driver: TaskDriver;
+  readonly #router: EraRouter;
+  readonly #legacyDrivers = new WeakMap<LegacyBackend, TaskDriver>();
 
   /** @throws TypeError when an option is invalid (the message names it and the value). */
   constructor(options: TaskClientOptions) {
@@ -134,17 +139,35 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
       },
       emitInput: (event) => this.emit('inputRequired', event),
     };
+    const host = {
+      clientInfo: o.clientInfo,
+      handlers: o.handlers,
+      emitInput: (event: InputRequiredEvent) => this.emit('inputRequired', event),
+      listenerCount: () => this.listenerCount('inputRequired'),
+    };
+    this.#router = new EraRouter(o.transport, o.era, host, (signal) => this.#pipeline.send(METHODS.discover, {}, { signal }));
+  }
+
+  /**
+   * The protocol era of the server, once known: `modern` (2026-07-28) or `legacy` (2025-11-25, through the
+   * official SDK 1.x). Detected on the first call and cached per server (issue 4).
+   */
+  get era(): Era | undefined {
+    return this.#router.era;
   }
 
   /** The protocol version in use (after any -32022 renegotiation, 1.8). */
   get protocolVersion(): string {
-    return this.#pipeline.protocolVersion;
+    return this.era === 'legacy' ? LEGACY_PROTOCOL_VERSION : this.#pipeline.protocolVersion;
   }
 
   /** `server/discover`: versions, capabilities (tasks under `extensions`), instructions, server info (1.9). */
   async discover(options: RequestOptions = {}): Promise<DiscoverResult> {
-    const result = await this.#pipeline.send(METHODS.discover, {}, options);
-    return this.#validate(METHODS.discover, DiscoverResultSchema, result);
+    return this.#router.route(
+      async () => this.#validate(METHODS.discover, DiscoverResultSchema, await this.#pipeline.send(METHODS.discover, {}, options)),
+      async (legacy) => legacy.discover(),
+      options.signal,
+    );
   }
 
   /**
@@ -152,6 +175,14 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
    * dropped with a `warning` event (2.7). The list is cached for `Mcp-Param-*` headers.
    */
   async listTools(options: RequestOptions = {}): Promise<Tool[]> {
+    return this.#router.route(
+      () => this.#listModernTools(options),
+      (legacy) => legacy.listTools({ ...options, timeoutMs: options.timeoutMs ?? this.#options.timeoutMs }),
+      options.signal,
+    );
+  }
+
+  async #listModernTools(options: RequestOptions): Promise<Tool[]> {
     const tools: Tool[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < 100; page++) {
@@ -185,23 +216,24 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
    */
   async callTool(name: string, args?: Record<string, unknown>, options: CallOptions<CallToolResult> = {}): Promise<CallToolResult> {
     const call = this.#toolCall(name, args, options);
-    return this.#callAndWait<CallToolResult>(METHODS.callTool, call.params, call.options, call.headers);
+    return this.#callAndWait<CallToolResult>(METHODS.callTool, (o) => this.#startRouted(METHODS.callTool, call.params, o, call.headers), call.options);
   }
 
   /** Like {@link callTool}, but resolves as soon as the outcome is known: the result, or a task handle. */
   async startTool(name: string, args?: Record<string, unknown>, options: CallOptions<CallToolResult> = {}): Promise<CallStart<CallToolResult>> {
     const call = this.#toolCall(name, args, options);
-    return this.#start<CallToolResult>(METHODS.callTool, call.params, call.options, call.headers);
+    return this.#startRouted<CallToolResult>(METHODS.callTool, call.params, call.options, call.headers);
   }
 
   /** `resources/read`, resolved to its final result (inline, MRTR or task; 5.3). Throws as {@link callTool}. */
   async readResource(uri: string, options: CallOptions<ReadResourceResult> = {}): Promise<ReadResourceResult> {
-    return this.#callAndWait<ReadResourceResult>(METHODS.readResource, { uri }, options);
+    return this.#callAndWait<ReadResourceResult>(METHODS.readResource, (o) => this.#startRouted(METHODS.readResource, { uri }, o), options);
   }
 
   /** `prompts/get`, resolved to its final result (inline, MRTR or task; 5.3). Throws as {@link callTool}. */
   async getPrompt(name: string, args?: Record<string, string>, options: CallOptions<GetPromptResult> = {}): Promise<GetPromptResult> {
-    return this.#callAndWait<GetPromptResult>(METHODS.getPrompt, args ? { name, arguments: args } : { name }, options);
+    const params = args ? { name, arguments: args } : { name };
+    return this.#callAndWait<GetPromptResult>(METHODS.getPrompt, (o) => this.#startRouted(METHODS.getPrompt, params, o), options);
   }
 
   /**
@@ -210,7 +242,11 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
    * @throws {@link McpError} and transport errors.
    */
   async request(method: string, params: Record<string, unknown> = {}, options: RequestOptions = {}): Promise<Record<string, unknown>> {
-    return this.#pipeline.send(method, params, options);
+    return this.#router.route(
+      () => this.#pipeline.send(method, params, options),
+      (legacy) => legacy.request(method, params, { ...options, timeoutMs: options.timeoutMs ?? this.#options.timeoutMs }),
+      options.signal,
+    );
   }
 
   /**
@@ -219,10 +255,22 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
    * @throws {@link TaskNotFoundError} / {@link TaskExpiredError} when the server does not know it.
    */
   async task<T = CallToolResult>(taskId: string, options: AttachOptions = {}): Promise<TaskHandle<T>> {
+    return this.#router.route(
+      () => this.#attach<T>(taskId, options, this.#driver),
+      async (legacy) => {
+        const handle = await this.#attach<T>(taskId, options, this.#legacyDriver(legacy));
+        legacy.track(handle);
+        return handle;
+      },
+      options.signal,
+    );
+  }
+
+  async #attach<T>(taskId: string, options: AttachOptions, driver: TaskDriver): Promise<TaskHandle<T>> {
     const method = options.method ?? METHODS.callTool;
     let first: DetailedTask;
     try {
-      first = parseDetailedTask(await this.#pipeline.send(METHODS.tasksGet, { taskId }, { signal: options.signal }));
+      first = parseDetailedTask(await driver.getTask(taskId));
     } catch (error) {
       if (error instanceof TaskShapeError) throw new InvalidResponseError(METHODS.tasksGet, error.message, error.issues, { cause: error });
       if (error instanceof McpError && error.code === ErrorCode.InvalidParams) {
@@ -233,7 +281,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
       }
       throw error;
     }
-    const handle = new TaskHandle<T>(this.#driver, {
+    const handle = new TaskHandle<T>(driver, {
       task: first,
       method,
       localCreatedAt: options.localCreatedAt ?? this.#localCreatedAtFrom(first.createdAt),
@@ -247,6 +295,15 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
     return handle;
   }
 
+  #legacyDriver(legacy: LegacyBackend): TaskDriver {
+    let driver = this.#legacyDrivers.get(legacy);
+    if (!driver) {
+      driver = { ...this.#driver, ...legacy.ops };
+      this.#legacyDrivers.set(legacy, driver);
+    }
+    return driver;
+  }
+
   /**
    * Polls every task that is due now and resolves with the next due time (epoch ms), or `undefined`.
    * For serverless hosts with `autoPoll: false`.
@@ -258,6 +315,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
   /** Stops polling and closes the transport. Pending waits stay pending; abort them with their signals. */
   async close(): Promise<void> {
     this.#scheduler.close();
+    await this.#router.close();
     await this.#options.transport.close();
   }
 
@@ -298,11 +356,11 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
     throw new InvalidResponseError(method, `result does not match the schema: ${parsed.error.message.slice(0, 300)}`, parsed.error.issues);
   }
 
-  async #callAndWait<T>(method: string, params: Record<string, unknown>, options: CallOptions<T>, headers?: Record<string, string>): Promise<T> {
+  async #callAndWait<T>(method: string, begin: (options: CallOptions<T>) => Promise<CallStart<T>>, options: CallOptions<T>): Promise<T> {
     const total = options.maxTotalTimeoutMs;
     const link = linkAbort(options.signal, total, () => new RequestTimeoutError(method, total ?? 0));
     try {
-      const start = await this.#start<T>(method, params, { ...options, signal: link.signal }, headers);
+      const start = await begin({ ...options, signal: link.signal });
       if (start.resultType === 'complete') return start.result;
       const handle = start.task;
       const onAbort = (): void => {
@@ -355,28 +413,62 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
         if (requestState !== undefined) retry.requestState = requestState;
         continue;
       }
-      if (resultType === 'task' && this.#options.taskMethods.includes(method)) return { resultType: 'task', task: await this.#adopt<T>(method, params, result, parse, options) };
+      if (resultType === 'task' && this.#options.taskMethods.includes(method)) {
+        const task = this.#parseCreated(method, result);
+        return { resultType: 'task', task: await this.#adopt<T>(method, params, task, parse, options, this.#driver) };
+      }
       throw new InvalidResponseError(method, `unexpected resultType ${JSON.stringify(resultType)} for ${method}`);
     }
   }
 
-  /** Makes the handle of a new task, stores its record first (5.6), then starts polling. */
-  async #adopt<T>(method: string, params: Record<string, unknown>, result: Record<string, unknown>, parse: (raw: Record<string, unknown>) => T, options: CallOptions<T>): Promise<TaskHandle<T>> {
-    const localCreatedAt = this.#options.now();
-    let task;
+  /** Routes a call to the era's pipeline: modern `#start`, or the legacy session. */
+  #startRouted<T>(method: string, params: Record<string, unknown>, options: CallOptions<T>, headers?: Record<string, string>): Promise<CallStart<T>> {
+    return this.#router.route(
+      () => this.#start<T>(method, params, options, headers),
+      (legacy) => this.#startLegacy<T>(legacy, method, params, options),
+      options.signal,
+    );
+  }
+
+  /** A call in the 2025-11-25 era: tools may become tasks (driven by our scheduler); other methods answer inline. */
+  async #startLegacy<T>(legacy: LegacyBackend, method: string, params: Record<string, unknown>, options: CallOptions<T>): Promise<CallStart<T>> {
+    const parse = parserFor(method) as (raw: Record<string, unknown>) => T;
+    const legacyOptions = { signal: options.signal, timeoutMs: options.timeoutMs ?? this.#options.timeoutMs, onProgress: options.onProgress };
+    if (method !== METHODS.callTool) return { resultType: 'complete', result: parse(await legacy.request(method, params, legacyOptions)) };
+    const started = await legacy.startTool(params, legacyOptions);
+    if ('result' in started) return { resultType: 'complete', result: parse(started.result) };
+    const handle = await this.#adopt<T>(method, params, started.task, parse, options, this.#legacyDriver(legacy), (h) => legacy.track(h));
+    return { resultType: 'task', task: handle };
+  }
+
+  #parseCreated(method: string, result: Record<string, unknown>): DetailedTask {
     try {
-      task = parseCreateTaskResult(result, () => this.emit('serverViolation', `${method}: CreateTaskResult nested under "task" (the specification makes it flat)`));
+      return parseCreateTaskResult(result, () => this.emit('serverViolation', `${method}: CreateTaskResult nested under "task" (the specification makes it flat)`));
     } catch (error) {
       if (error instanceof TaskShapeError) throw new InvalidResponseError(method, error.message, error.issues, { cause: error });
       throw error;
     }
-    const handle = new TaskHandle<T>(this.#driver, { task, method, localCreatedAt, parseResult: parse, justCreated: true, pollIntervalMs: options.pollIntervalMs, firstPoll: 'after-interval' });
+  }
+
+  /** Makes the handle of a new task, stores its record first (5.6), then starts polling. */
+  async #adopt<T>(
+    method: string,
+    params: Record<string, unknown>,
+    task: DetailedTask,
+    parse: (raw: Record<string, unknown>) => T,
+    options: CallOptions<T>,
+    driver: TaskDriver,
+    track?: (handle: TaskHandle<T>) => void,
+  ): Promise<TaskHandle<T>> {
+    const localCreatedAt = this.#options.now();
+    const handle = new TaskHandle<T>(driver, { task, method, localCreatedAt, parseResult: parse, justCreated: true, pollIntervalMs: options.pollIntervalMs, firstPoll: 'after-interval' });
+    track?.(handle);
     handle.on('serverViolation', (detail) => this.emit('serverViolation', detail));
     const store = this.#options.store;
     if (store) {
       const { _meta: _, ...plain } = params;
       const record = newRecord(task, localCreatedAt, {
-        server: this.#driver.serverKey,
+        server: driver.serverKey,
         method,
         name: typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined,
         params: this.#options.redactParams(method, plain),

@@ -6,7 +6,7 @@
  */
 import { EventEmitter } from 'eventemitter3';
 import { InvalidResponseError, TaskCancelledError, TaskExpiredError, TaskFailedError, TaskNotFoundError } from '../errors.js';
-import type { InputResponses } from '../protocol/input.js';
+import type { InputRequests, InputResponses } from '../protocol/input.js';
 import { isTerminalStatus, parseDetailedTask, TaskShapeError, type DetailedTask } from '../protocol/tasks.js';
 import { InputScope, type InputHandlers, type InputRequiredEvent } from './input-broker.js';
 import { classifyPollError, pollRetryDelayMs } from './poll-errors.js';
@@ -240,6 +240,14 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
     return new Promise<DetailedTask>((resolve, reject) => {
       this.#waiters.push((t) => (t instanceof Error ? reject(t) : resolve(t)));
     });
+  }
+
+  /**
+   * @internal Offers questions that reached the client outside `tasks/get` (a legacy server's elicitation request
+   * tied to this task): same events, same dedupe, answers delivered through the driver's `updateTask`.
+   */
+  offerInput(inputRequests: InputRequests): InputRequiredEvent[] {
+    return this.#inputScope().offer(inputRequests);
   }
 
   /** @internal One `tasks/get`; called by the scheduler. */

@@ -13,7 +13,7 @@ import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js
 import { encodeHeaderValue } from './header-encoding.js';
 import { classifyMessage, idMatches, parseJson, settleResponse } from './messages.js';
 import { excerpt, readText, readTextChunks } from './read-body.js';
-import type { Transport, TransportRequestOptions } from './transport.js';
+import type { LegacyCapableTransport, LegacyTarget, TransportRequestOptions } from './transport.js';
 
 /** Default cap on one response body or SSE stream, in bytes (16 MiB). */
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
@@ -61,7 +61,7 @@ function retryAfterMs(value: string | null): number | undefined {
  * @example
  * const transport = new StreamableHttpTransport('http://127.0.0.1:3000/mcp', { headers: { Authorization: `Bearer ${token}` } });
  */
-export class StreamableHttpTransport implements Transport {
+export class StreamableHttpTransport implements LegacyCapableTransport {
   readonly serverKey: string;
   readonly url: URL;
   readonly #options: StreamableHttpTransportOptions;
@@ -81,6 +81,21 @@ export class StreamableHttpTransport implements Transport {
     this.#options = options;
     this.#fetch = options.fetch ?? ((...args) => globalThis.fetch(...args));
     this.#maxBytes = maxBytes;
+  }
+
+  /**
+   * The same endpoint for a 2025-11-25 server, through the official SDK's `StreamableHTTPClientTransport` (loaded
+   * lazily; `@modelcontextprotocol/sdk` is an optional peer dependency). Static headers and `fetch` carry over.
+   */
+  get legacyTarget(): LegacyTarget {
+    return {
+      probe: 'request',
+      createSdkTransport: async () => {
+        const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+        const headers = { ...this.#options.headers, ...(this.#options.getHeaders ? await this.#options.getHeaders() : {}) };
+        return new StreamableHTTPClientTransport(this.url, { requestInit: { headers }, fetch: this.#options.fetch });
+      },
+    };
   }
 
   async request(message: JsonRpcRequest, options: TransportRequestOptions = {}): Promise<Record<string, unknown>> {
@@ -225,10 +240,16 @@ export class StreamableHttpTransport implements Transport {
         }
       },
     });
+    let endsWithCr = false;
     for await (const chunk of readTextChunks(res.body, this.#maxBytes, message.method)) {
       parser.feed(chunk);
+      if (chunk.length > 0) endsWithCr = chunk.endsWith('\r');
       if (settled || signal.aborted) break; // leaving the loop cancels the stream
     }
+    // A stream that ends in a bare CR has finished its last line, but the parser holds the CR back in case an LF
+    // follows. Feeding that LF now (CR LF is the same line end) dispatches an event the server completed; an event
+    // without its blank line stays undispatched, as the SSE spec requires. (Found by test/fuzz/transport.test.ts.)
+    if (!settled && !signal.aborted && endsWithCr) parser.feed('\n');
     if (!settled) {
       if (signal.aborted) throw signal.reason;
       throw new StreamEndedError(message.method);

@@ -35,3 +35,25 @@ export interface Transport {
   /** Releases resources; pending requests reject. */
   close(): Promise<void>;
 }
+
+/**
+ * How to reach the same server in the 2025-11-25 era (`initialize`, sessions) through the official SDK 1.x client,
+ * should era detection find a legacy server. The factory returns an SDK `Transport` (typed loosely so that this
+ * package does not depend on the SDK's types). (issue 4)
+ */
+export interface LegacyTarget {
+  /** `request`: on HTTP the first modern request tells the era; `discover`: probe with `server/discover` (stdio). */
+  readonly probe: 'request' | 'discover';
+  /** Creates the SDK transport; called once, lazily, when a legacy server was detected. */
+  createSdkTransport(): Promise<unknown>;
+}
+
+/** A transport that can also reach a legacy (2025-11-25) server through the official SDK. */
+export interface LegacyCapableTransport extends Transport {
+  readonly legacyTarget: LegacyTarget;
+}
+
+/** True when `transport` can fall back to the legacy era. */
+export function hasLegacyTarget(transport: Transport): transport is LegacyCapableTransport {
+  return typeof (transport as Partial<LegacyCapableTransport>).legacyTarget?.createSdkTransport === 'function';
+}

@@ -1,0 +1,101 @@
+/**
+ * Chooses the era for each call: modern (our own pipeline) or legacy (the official SDK 1.x session), detecting it
+ * on first contact and caching it per server. (issue 4; CLIENT-REQUIREMENTS 2.12, 3.6)
+ *
+ * @module
+ * @internal
+ */
+import { cachedEra, eraFromError, rememberEra, type Era } from '../legacy/era.js';
+import { LegacyBackend, type LegacyHost } from '../legacy/legacy-backend.js';
+import { METHODS } from '../protocol/constants.js';
+import { hasLegacyTarget, type Transport } from '../transport/transport.js';
+
+/** Which eras a client may use: detect (`auto`), or insist on one. */
+export type EraMode = 'auto' | Era;
+
+/** Routes calls to the modern pipeline or the legacy backend. */
+export class EraRouter {
+  readonly #transport: Transport;
+  readonly #mode: EraMode;
+  readonly #host: LegacyHost;
+  readonly #probe: (signal?: AbortSignal) => Promise<unknown>;
+  #legacy: Promise<LegacyBackend> | undefined;
+  #era: Era | undefined;
+
+  /**
+   * @param probe - sends a modern `server/discover` (used when the transport asks for a probe, i.e. stdio).
+   */
+  constructor(transport: Transport, mode: EraMode, host: LegacyHost, probe: (signal?: AbortSignal) => Promise<unknown>) {
+    this.#transport = transport;
+    this.#mode = mode;
+    this.#host = host;
+    this.#probe = probe;
+    if (mode !== 'auto') this.#era = mode;
+    else if (!hasLegacyTarget(transport)) this.#era = 'modern';
+  }
+
+  /** The era in use, once known. */
+  get era(): Era | undefined {
+    return this.#era ?? cachedEra(this.#transport.serverKey);
+  }
+
+  /** The legacy session, if one was opened. */
+  get legacy(): Promise<LegacyBackend> | undefined {
+    return this.#legacy;
+  }
+
+  /**
+   * Runs `modern`, or `legacy` with the session. While the era is unknown, the modern attempt decides it: a legacy
+   * signature switches to the legacy era and re-issues the call there (the server rejected the modern one, so
+   * nothing ran twice).
+   */
+  async route<R>(modern: () => Promise<R>, legacy: (backend: LegacyBackend) => Promise<R>, signal?: AbortSignal): Promise<R> {
+    let era = this.era;
+    if (era === undefined && hasLegacyTarget(this.#transport) && this.#transport.legacyTarget.probe === 'discover') {
+      era = await this.#probeDiscover(signal);
+    }
+    if (era === 'legacy') return legacy(await this.#backend());
+    if (era === 'modern') return modern();
+    try {
+      const result = await modern();
+      this.#set('modern');
+      return result;
+    } catch (error) {
+      const detected = eraFromError(error, 'request');
+      if (detected) this.#set(detected);
+      if (detected !== 'legacy') throw error;
+      return legacy(await this.#backend());
+    }
+  }
+
+  /** Closes the legacy session, if any. */
+  async close(): Promise<void> {
+    const legacy = this.#legacy;
+    this.#legacy = undefined;
+    if (legacy) await (await legacy.catch(() => undefined))?.close();
+  }
+
+  async #probeDiscover(signal?: AbortSignal): Promise<Era> {
+    try {
+      await this.#probe(signal);
+      this.#set('modern');
+    } catch (error) {
+      this.#set(eraFromError(error, 'discover') ?? 'legacy');
+    }
+    return this.#era as Era;
+  }
+
+  #set(era: Era): void {
+    this.#era = era;
+    rememberEra(this.#transport.serverKey, era);
+  }
+
+  #backend(): Promise<LegacyBackend> {
+    if (!hasLegacyTarget(this.#transport)) {
+      return Promise.reject(new TypeError(`${METHODS.callTool}: the transport cannot reach a 2025-11-25 server`));
+    }
+    this.#legacy ??= LegacyBackend.connect(this.#transport.legacyTarget, this.#host);
+    this.#legacy.catch(() => (this.#legacy = undefined));
+    return this.#legacy;
+  }
+}
