@@ -5,10 +5,18 @@
  * @module
  * @internal
  */
+import { RequestTimeoutError } from '../errors.js';
+import { linkAbort } from '../internal/abort.js';
 import { cachedEra, eraFromError, rememberEra, type Era } from '../legacy/era.js';
 import { LegacyBackend, type LegacyHost } from '../legacy/legacy-backend.js';
 import { METHODS } from '../protocol/constants.js';
 import { hasLegacyTarget, type Transport } from '../transport/transport.js';
+
+/**
+ * How long the stdio `server/discover` probe waits for an answer, in ms, before taking the server for a legacy one
+ * (a 2025-11-25 server may ignore a request sent before `initialize`).
+ */
+export const DISCOVER_PROBE_TIMEOUT_MS = 5_000;
 
 /** Which eras a client may use: detect (`auto`), or insist on one. */
 export type EraMode = 'auto' | Era;
@@ -19,17 +27,22 @@ export class EraRouter {
   readonly #mode: EraMode;
   readonly #host: LegacyHost;
   readonly #probe: (signal?: AbortSignal) => Promise<unknown>;
+  readonly #probeTimeoutMs: number;
   #legacy: Promise<LegacyBackend> | undefined;
+  #probing: Promise<Era> | undefined;
   #era: Era | undefined;
 
   /**
-   * @param probe - sends a modern `server/discover` (used when the transport asks for a probe, i.e. stdio).
+   * @param probe - sends a modern `server/discover` (used when the transport asks for a probe, i.e. stdio); the
+   *   signal it gets also carries the probe's own timeout.
+   * @param probeTimeoutMs - the probe's time budget. @default DISCOVER_PROBE_TIMEOUT_MS
    */
-  constructor(transport: Transport, mode: EraMode, host: LegacyHost, probe: (signal?: AbortSignal) => Promise<unknown>) {
+  constructor(transport: Transport, mode: EraMode, host: LegacyHost, probe: (signal?: AbortSignal) => Promise<unknown>, probeTimeoutMs = DISCOVER_PROBE_TIMEOUT_MS) {
     this.#transport = transport;
     this.#mode = mode;
     this.#host = host;
     this.#probe = probe;
+    this.#probeTimeoutMs = probeTimeoutMs;
     if (mode !== 'auto') this.#era = mode;
     else if (!hasLegacyTarget(transport)) this.#era = 'modern';
   }
@@ -75,12 +88,34 @@ export class EraRouter {
     if (legacy) await (await legacy.catch(() => undefined))?.close();
   }
 
-  async #probeDiscover(signal?: AbortSignal): Promise<Era> {
+  /**
+   * One `server/discover` for concurrent first calls. An answer means modern; a JSON-RPC error that is not a modern
+   * rejection, or no answer within the probe's timeout, means legacy. Anything else (the caller aborted, the server
+   * exited or could not be started) decides nothing: it is rethrown and the next call probes again.
+   */
+  #probeDiscover(signal?: AbortSignal): Promise<Era> {
+    this.#probing ??= this.#runProbe().finally(() => (this.#probing = undefined));
+    if (!signal) return this.#probing;
+    if (signal.aborted) return Promise.reject(signal.reason);
+    // The probe is shared: one caller's abort stops that caller's wait, not the probe.
+    return new Promise<Era>((resolve, reject) => {
+      const onAbort = (): void => reject(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      (this.#probing as Promise<Era>).then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
+  }
+
+  async #runProbe(): Promise<Era> {
+    const link = linkAbort(undefined, this.#probeTimeoutMs, () => new RequestTimeoutError(METHODS.discover, this.#probeTimeoutMs));
     try {
-      await this.#probe(signal);
+      await this.#probe(link.signal);
       this.#set('modern');
     } catch (error) {
-      this.#set(eraFromError(error, 'discover') ?? 'legacy');
+      const detected = eraFromError(link.timedOut ? link.signal.reason : error, 'discover');
+      if (detected === undefined) throw error;
+      this.#set(detected);
+    } finally {
+      link.dispose();
     }
     return this.#era as Era;
   }

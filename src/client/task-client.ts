@@ -22,7 +22,7 @@ import {
   type ReadResourceResult,
   type Tool,
 } from '../protocol/results.js';
-import { parseCreateTaskResult, parseDetailedTask, TaskShapeError, type DetailedTask } from '../protocol/tasks.js';
+import { isTerminalStatus, parseCreateTaskResult, parseDetailedTask, TaskShapeError, type DetailedTask } from '../protocol/tasks.js';
 import type { Era } from '../legacy/era.js';
 import type { LegacyBackend } from '../legacy/legacy-backend.js';
 import type { InputRequiredEvent } from '../tasks/input-broker.js';
@@ -114,6 +114,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
   readonly #driver: TaskDriver;
   readonly #router: EraRouter;
   readonly #legacyDrivers = new WeakMap<LegacyBackend, TaskDriver>();
+  readonly #drains = new WeakMap<TaskHandle<unknown>, () => Promise<void>>();
 
   /** @throws TypeError when an option is invalid (the message names it and the value). */
   constructor(options: TaskClientOptions) {
@@ -374,6 +375,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
         return await handle.result({ signal: link.signal });
       } finally {
         link.signal.removeEventListener('abort', onAbort);
+        await this.#drained(handle); // the stored outcome is on disk before the caller sees it (issue 6)
       }
     } finally {
       link.dispose();
@@ -414,8 +416,8 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
         continue;
       }
       if (resultType === 'task' && this.#options.taskMethods.includes(method)) {
-        const task = this.#parseCreated(method, result);
-        return { resultType: 'task', task: await this.#adopt<T>(method, params, task, parse, options, this.#driver) };
+        const { task, terminal } = this.#parseCreated(method, result);
+        return { resultType: 'task', task: await this.#adopt<T>(method, params, task, parse, options, this.#driver, undefined, terminal) };
       }
       throw new InvalidResponseError(method, `unexpected resultType ${JSON.stringify(resultType)} for ${method}`);
     }
@@ -441,9 +443,15 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
     return { resultType: 'task', task: handle };
   }
 
-  #parseCreated(method: string, result: Record<string, unknown>): DetailedTask {
+  /** The new task, and whether it was already terminal (then the first poll runs at once). */
+  #parseCreated(method: string, result: Record<string, unknown>): { task: DetailedTask; terminal: boolean } {
+    let terminal = false;
     try {
-      return parseCreateTaskResult(result, () => this.emit('serverViolation', `${method}: CreateTaskResult nested under "task" (the specification makes it flat)`));
+      const task = parseCreateTaskResult(result, {
+        onNested: () => this.emit('serverViolation', `${method}: CreateTaskResult nested under "task" (the specification makes it flat)`),
+        onTerminal: () => (terminal = true),
+      });
+      return { task, terminal };
     } catch (error) {
       if (error instanceof TaskShapeError) throw new InvalidResponseError(method, error.message, error.issues, { cause: error });
       throw error;
@@ -459,9 +467,11 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
     options: CallOptions<T>,
     driver: TaskDriver,
     track?: (handle: TaskHandle<T>) => void,
+    pollNow = false,
   ): Promise<TaskHandle<T>> {
     const localCreatedAt = this.#options.now();
-    const handle = new TaskHandle<T>(driver, { task, method, localCreatedAt, parseResult: parse, justCreated: true, pollIntervalMs: options.pollIntervalMs, firstPoll: 'after-interval' });
+    const firstPoll = pollNow ? 'now' : 'after-interval';
+    const handle = new TaskHandle<T>(driver, { task, method, localCreatedAt, parseResult: parse, justCreated: true, pollIntervalMs: options.pollIntervalMs, firstPoll });
     track?.(handle);
     handle.on('serverViolation', (detail) => this.emit('serverViolation', detail));
     const store = this.#options.store;
@@ -486,7 +496,12 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
   #record(handle: TaskHandle<unknown>, record: TaskRecord): void {
     const store = this.#options.store;
     if (!store) return;
-    recordHandle(store, handle, record, this.#options.now, (error) => this.emit('warning', `task store: ${String(error)}`));
+    this.#drains.set(handle, recordHandle(store, handle, record, this.#options.now, (error) => this.emit('warning', `task store: ${String(error)}`)));
+  }
+
+  /** Resolves once every record write queued so far for `handle` (its outcome included, once known) is done. */
+  async #drained(handle: TaskHandle<unknown>): Promise<void> {
+    await this.#drains.get(handle)?.();
   }
 
   /**
@@ -512,7 +527,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
   async resumeAll<T = CallToolResult>(): Promise<Array<TaskHandle<T>>> {
     const store = this.#requireStore('resumeAll');
     const records = (await store.list()).filter((r) => r.server === this.#driver.serverKey && !r.outcome);
-    return Promise.all(records.map((r) => this.#resumeRecord<T>(r)));
+    return records.map((r) => this.#resumeRecord<T>(r));
   }
 
   #requireStore(method: string): TaskStore {
@@ -520,34 +535,26 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
     return this.#options.store;
   }
 
-  async #resumeRecord<T>(record: TaskRecord): Promise<TaskHandle<T>> {
+  /**
+   * A handle for a stored task. With a stored outcome it starts settled and never polls; otherwise it is rebuilt
+   * from the record and polls at once, so a lost task (-32602: expired or unknown), a transient fault (retried) and
+   * a live task all take the normal polling path. Resume is modern-era only: a 2025-11-25 task belongs to the
+   * session that created it.
+   */
+  #resumeRecord<T>(record: TaskRecord): TaskHandle<T> {
     const parse = parserFor(record.method) as (raw: Record<string, unknown>) => T;
-    if (!record.outcome) {
-      try {
-        const handle = await this.task<T>(record.taskId, { method: record.method, localCreatedAt: record.localCreatedAt, ttlMs: record.ttlMs, answeredKeys: record.answeredKeys });
-        this.#record(handle, record);
-        return handle;
-      } catch (error) {
-        if (!(error instanceof TaskExpiredError) && !(error instanceof TaskNotFoundError)) throw error;
-        return this.#settledHandle<T>(record, parse, { ok: false, error }, true);
-      }
-    }
-    return this.#settledHandle<T>(record, parse, settledFromRecord(record, parse), false);
-  }
-
-  /** A handle whose outcome is already known; with `persist`, that outcome is written to the record. */
-  #settledHandle<T>(record: TaskRecord, parse: (raw: Record<string, unknown>) => T, outcome: Settled<T>, persist: boolean): TaskHandle<T> {
+    const stored = record.status === 'input_required' || isTerminalStatus(record.status) ? 'working' : record.status;
     const handle = new TaskHandle<T>(this.#driver, {
-      task: { taskId: record.taskId, status: record.status === 'input_required' ? 'working' : record.status, ttlMs: record.ttlMs, statusMessage: record.statusMessage } as DetailedTask,
+      task: { taskId: record.taskId, status: stored, ttlMs: record.ttlMs, statusMessage: record.statusMessage, pollIntervalMs: record.pollIntervalMs } as DetailedTask,
       method: record.method,
       localCreatedAt: record.localCreatedAt,
       parseResult: parse,
       justCreated: false,
       answeredKeys: record.answeredKeys,
       firstPoll: 'now',
-      outcome,
+      outcome: record.outcome ? settledFromRecord(record, parse) : undefined,
     });
-    if (persist) this.#record(handle, record);
+    if (!record.outcome) this.#record(handle, record);
     handle.start();
     return handle;
   }

@@ -50,10 +50,12 @@ export function newRecord(task: DetailedTask, localCreatedAt: number, facts: New
 }
 
 /**
- * Follows `handle` and writes `record` to `store` on each change. Store failures are reported through `onError`
- * and never break the call.
+ * Follows `handle` and writes `record` to `store` on each change; a state the handle already moved to before this
+ * call is written at once. Store failures are reported through `onError` and never break the call.
+ *
+ * @returns a function resolving once every write queued so far is done (the outcome's too, once the handle settled).
  */
-export function recordHandle(store: TaskStore, handle: TaskHandle<unknown>, initial: TaskRecord, now: () => number, onError: (error: unknown) => void): void {
+export function recordHandle(store: TaskStore, handle: TaskHandle<unknown>, initial: TaskRecord, now: () => number, onError: (error: unknown) => void): () => Promise<void> {
   let record = initial;
   let queue: Promise<void> = Promise.resolve();
   const write = (change: Partial<TaskRecord>): void => {
@@ -61,17 +63,23 @@ export function recordHandle(store: TaskStore, handle: TaskHandle<unknown>, init
     const snapshot = record;
     queue = queue.then(() => store.put(snapshot)).catch(onError);
   };
-  handle.on('status', (task) => {
+  const onStatus = (task: DetailedTask): void => {
     const change: Partial<TaskRecord> = { status: task.status, ttlMs: task.ttlMs, statusMessage: task.statusMessage };
     if (task.pollIntervalMs !== undefined && Number.isFinite(task.pollIntervalMs)) change.pollIntervalMs = task.pollIntervalMs;
     write(change);
-  });
+  };
+  handle.on('status', onStatus);
+  if (handle.task.status !== record.status || handle.task.statusMessage !== record.statusMessage) onStatus(handle.task);
   handle.on('answered', (key) => write({ answeredKeys: [...new Set([...record.answeredKeys, key])] }));
-  handle.result().then(
+  const settled = handle.result().then(
     (value) => write({ outcome: outcomeOf({ ok: true, value }) }),
     (error: unknown) => {
       const outcome = outcomeOf({ ok: false, error });
       if (outcome) write({ outcome, status: outcome.status === 'expired' || outcome.status === 'unknown' ? record.status : outcome.status });
     },
   );
+  return async () => {
+    if (handle.done) await settled;
+    await queue;
+  };
 }

@@ -133,17 +133,33 @@ function parseWire(value: unknown, what: string): DetailedTask {
   return toTask(parsed.data);
 }
 
+/** Callbacks of {@link parseCreateTaskResult}. */
+export interface CreateTaskResultHooks {
+  /** The task came nested under `task` ("Seed vs spec" 2). */
+  onNested?: () => void;
+  /** The task was already terminal; it is reported as `working` so that the first `tasks/get` fetches the outcome. */
+  onTerminal?: () => void;
+}
+
 /**
  * Parses a `resultType: "task"` result into a normalised task. Flat per the specification; a nested `task`
- * wrapper is unwrapped ("Seed vs spec" 2) and reported through `onNested`.
+ * wrapper is unwrapped ("Seed vs spec" 2). A `CreateTaskResult` carries no `result` or `error`, so a terminal status
+ * there (a keyed re-send that found the work already done) comes back as `working` with `onTerminal` called.
  *
+ * @param hooks - callbacks, or just `onNested`.
  * @throws {@link TaskShapeError} when no usable task is present.
  */
-export function parseCreateTaskResult(result: Record<string, unknown>, onNested?: () => void): DetailedTask {
+export function parseCreateTaskResult(result: Record<string, unknown>, hooks?: CreateTaskResultHooks | (() => void)): DetailedTask {
+  const { onNested, onTerminal } = typeof hooks === 'function' ? { onNested: hooks, onTerminal: undefined } : (hooks ?? {});
   let source: unknown = result;
   if (typeof result.taskId !== 'string' && result.task !== null && typeof result.task === 'object') {
     onNested?.();
     source = result.task;
+  }
+  const status = (source as { status?: unknown }).status;
+  if (status === 'completed' || status === 'failed' || status === 'cancelled') {
+    onTerminal?.();
+    source = { ...(source as Record<string, unknown>), status: 'working' };
   }
   return parseWire(source, 'invalid CreateTaskResult');
 }

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { recordExpiresAt, type TaskRecord } from './task-record.js';
+import { recordExpiresAt, TaskRecordSchema, type TaskRecord } from './task-record.js';
 
 /** Persisted task records. Every method is async so a store may live on disk or in a database. */
 export interface TaskStore {
@@ -29,8 +29,10 @@ export function isRecordExpired(record: TaskRecord, now: number): boolean {
 export class MemoryTaskStore implements TaskStore {
   readonly #records = new Map<string, TaskRecord>();
 
+  /** @throws ZodError when `record` is not a valid {@link TaskRecord} (the same contract as the file store). */
   async put(record: TaskRecord): Promise<void> {
-    this.#records.set(`${record.server}\n${record.taskId}`, structuredClone(record));
+    const valid = TaskRecordSchema.parse(record);
+    this.#records.set(`${valid.server}\n${valid.taskId}`, structuredClone(valid));
   }
 
   async get(taskId: string, server?: string): Promise<TaskRecord | undefined> {

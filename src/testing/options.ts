@@ -44,6 +44,11 @@ export interface TaskServerCoreOptions {
   serverInfo?: { name: string; version: string };
   /** `instructions` of `server/discover`. */
   instructions?: string;
+  /**
+   * Name of a tool argument that carries an idempotency key, besides `_meta[IDEMPOTENCY_META_KEY]` (always read).
+   * A repeated key returns the task it created instead of starting new work (see `idempotency.ts`). @default undefined
+   */
+  idempotencyArgument?: string;
 }
 
 /** {@link TaskServerCoreOptions} with every default applied. */
@@ -59,6 +64,7 @@ export interface ResolvedCoreOptions {
   now: () => number;
   serverInfo: { name: string; version: string };
   instructions: string;
+  idempotencyArgument: string | undefined;
 }
 
 const positiveInt = z.number().int().positive();
@@ -74,6 +80,7 @@ const CoreOptionsSchema = z.object({
   now: z.custom<() => number>((v) => typeof v === 'function').optional(),
   serverInfo: z.object({ name: z.string(), version: z.string() }).optional(),
   instructions: z.string().optional(),
+  idempotencyArgument: z.string().min(1).optional(),
 });
 
 /**
@@ -97,6 +104,7 @@ export function resolveCoreOptions(options: TaskServerCoreOptions = {}): Resolve
     instructions:
       parsed.instructions ??
       'Reference MCP server for the Tasks extension. Slow tools return a task; poll it with tasks/get.',
+    idempotencyArgument: parsed.idempotencyArgument,
   };
 }
 

@@ -20,6 +20,7 @@ import { mergeCatalogs, type Catalog } from './catalog.js';
 import { conformanceCatalog } from './conformance-fixtures.js';
 import { errorReply, resultReply, type CoreReply } from './core-reply.js';
 import { findHeaderMismatch, normalizeHeaders } from './headers.js';
+import { IdempotencyIndex, idempotencyKeyOf } from './idempotency.js';
 import { invoke, type Invocable, type InvokerSettings } from './invoke.js';
 import { JobError } from './job.js';
 import { resolveCoreOptions, type ResolvedCoreOptions, type TaskServerCoreOptions } from './options.js';
@@ -61,14 +62,18 @@ export class TaskServerCore {
   readonly registry: TaskRegistry;
   /** Everything the server offers (demo + fixtures + `options.catalog`). */
   readonly catalog: Catalog;
+  /** Idempotency keys seen, bound to the tasks they created (issue 6). */
+  readonly idempotency: IdempotencyIndex;
   readonly #settings: InvokerSettings;
   readonly #inflight = new Map<RequestId, AbortController>();
+  #tasksCreated = 0;
 
   /** @throws {TypeError} when an option is invalid (the message names it). */
   constructor(options: TaskServerCoreOptions = {}) {
     this.options = resolveCoreOptions(options);
     const o = this.options;
     this.registry = new TaskRegistry({ now: o.now });
+    this.idempotency = new IdempotencyIndex(this.registry);
     this.catalog = mergeCatalogs(
       o.demo ? demoCatalog() : { tools: [], resources: [], prompts: [] },
       o.fixtures === 'conformance' ? conformanceCatalog() : { tools: [], resources: [], prompts: [] },
@@ -129,10 +134,16 @@ export class TaskServerCore {
     }
   }
 
+  /** Number of tasks created since start (a replayed idempotency key creates none). */
+  get tasksCreated(): number {
+    return this.#tasksCreated;
+  }
+
   /** Stops every job and forgets all tasks. */
   close(): void {
     for (const controller of this.#inflight.values()) controller.abort();
     this.registry.clear();
+    this.idempotency.clear();
   }
 
   async #request(
@@ -171,8 +182,15 @@ export class TaskServerCore {
     const tasksDeclared = isObject(extensions) && isObject(extensions[TASKS_EXTENSION_ID]);
     const token = meta.progressToken;
     const progressToken = typeof token === 'string' || typeof token === 'number' ? token : undefined;
-    const call = (target: Invocable, args: Record<string, unknown>) =>
-      invoke(target, { method, args, params, clientCapabilities: caps, tasksDeclared, progressToken, emit, signal }, this.#settings);
+    const call = (target: Invocable, args: Record<string, unknown>) => {
+      const start = async () => {
+        const result = await invoke(target, { method, args, params, clientCapabilities: caps, tasksDeclared, progressToken, emit, signal }, this.#settings);
+        if (result.resultType === 'task') this.#tasksCreated++;
+        return result;
+      };
+      const key = idempotencyKeyOf(params, args, this.options.idempotencyArgument);
+      return key === undefined ? start() : this.idempotency.run(target.scope, key, args, start);
+    };
 
     switch (method) {
       case 'server/discover':

@@ -155,7 +155,9 @@ describe('task records and resume (issue 6)', () => {
     await store.put({ version: 1, server: 'scripted://server', method: 'tools/call', taskId: 'gone', localCreatedAt: 0, ttlMs: 500, status: 'working', answeredKeys: [], updatedAt: 0 });
     const client = new TaskClient({ transport: new ScriptedTransport(() => rpcError(-32602, 'unknown task')), store });
     const [handle] = await client.resumeAll();
-    await expect(handle?.result()).rejects.toBeInstanceOf(TaskExpiredError);
+    const outcome = handle?.result().catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(await outcome).toBeInstanceOf(TaskExpiredError);
     await vi.advanceTimersByTimeAsync(0);
     expect((await store.get('gone'))?.outcome).toEqual({ status: 'expired' });
     expect(await client.resumeAll()).toEqual([]);
