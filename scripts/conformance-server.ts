@@ -4,17 +4,22 @@
  * the `checks.json` each run writes, prints `name: N passed, M failed` per scenario (plus failure details), and exits
  * non-zero on any failed check or runner error.
  *
+ * Also the shared runner of `scripts/conformance.ts` (client + server scenarios): {@link runSuite},
+ * {@link runServerScenarios}, {@link report}.
+ *
  * Usage: `tsx scripts/conformance-server.ts [scenario …]` (default: all scenarios below).
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createTaskServer } from '../src/testing/index.js';
 
-const PACKAGE = '@modelcontextprotocol/conformance@0.2.0-alpha.12';
-const SPEC_VERSION = '2026-07-28';
-const SCENARIOS = [
+export const PACKAGE = '@modelcontextprotocol/conformance@0.2.0-alpha.12';
+export const SPEC_VERSION = '2026-07-28';
+/** Server scenarios run against the reference server. (`tasks-status-notifications` joins once push exists.) */
+export const SERVER_SCENARIOS = [
   'tasks-lifecycle',
   'tasks-capability-negotiation',
   'tasks-wire-fields',
@@ -28,26 +33,26 @@ const SCENARIOS = [
 ];
 const CONCURRENCY = 4;
 
-interface Check {
+export interface Check {
   id: string;
+  name?: string;
   status: string;
   description?: string;
   errorMessage?: string;
 }
 
-interface Outcome {
+export interface Outcome {
   scenario: string;
   checks: Check[];
   exitCode: number | null;
   output: string;
 }
 
-function runScenario(url: string, scenario: string, outDir: string): Promise<{ exitCode: number | null; output: string }> {
-  const args = ['-y', '-p', 'node@22', '-p', PACKAGE, 'conformance', 'server', '--url', url, '--scenario', scenario];
-  // Extension scenarios (tasks-*) are off the spec timeline, so the runner needs --force to run them at a dated version.
-  args.push('--spec-version', SPEC_VERSION, '--force', '-o', outDir);
+/** Runs `npx -y -p node@22 -p <PACKAGE> conformance <args…>` and collects its output. */
+export function runConformance(args: string[]): Promise<{ exitCode: number | null; output: string }> {
+  const full = ['-y', '-p', 'node@22', '-p', PACKAGE, 'conformance', ...args];
   return new Promise((resolve) => {
-    const child = spawn('npx', args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn('npx', full, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -66,48 +71,80 @@ async function readChecks(dir: string): Promise<Check[]> {
   return checks;
 }
 
-async function main(): Promise<void> {
-  const selected = process.argv.slice(2).length > 0 ? process.argv.slice(2) : SCENARIOS;
-  const server = await createTaskServer({ fixtures: 'conformance' });
+/**
+ * Runs each job (`scenario` + the runner's arguments given the output dir) with bounded concurrency and reads the
+ * checks each run wrote. Temporary output is removed afterwards.
+ */
+export async function runSuite(jobs: Array<{ scenario: string; args: (outDir: string) => string[] }>): Promise<Outcome[]> {
   const root = await mkdtemp(join(tmpdir(), 'mcp-conformance-'));
   const outcomes: Outcome[] = [];
   try {
-    console.log(`reference server at ${server.url}; ${PACKAGE}, spec ${SPEC_VERSION}`);
-    const queue = [...selected];
-    const worker = async () => {
-      for (let scenario = queue.shift(); scenario !== undefined; scenario = queue.shift()) {
-        const outDir = join(root, scenario);
-        const { exitCode, output } = await runScenario(server.url, scenario, outDir);
+    const queue = [...jobs];
+    const worker = async (): Promise<void> => {
+      for (let job = queue.shift(); job !== undefined; job = queue.shift()) {
+        const outDir = join(root, job.scenario.replace(/[^\w.-]/g, '_'));
+        const { exitCode, output } = await runConformance(job.args(outDir));
         const checks = await readChecks(outDir).catch(() => []);
-        outcomes.push({ scenario, checks, exitCode, output });
+        outcomes.push({ scenario: job.scenario, checks, exitCode, output });
       }
     };
-    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, selected.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, jobs.length) }, worker));
   } finally {
-    await server.close();
     await rm(root, { recursive: true, force: true });
   }
-
-  let failed = false;
-  for (const scenario of selected) {
-    const outcome = outcomes.find((o) => o.scenario === scenario);
-    if (outcome === undefined) continue;
-    const count = (status: string) => outcome.checks.filter((c) => c.status === status).length;
-    const failures = outcome.checks.filter((c) => c.status === 'FAILURE');
-    const extra = ['WARNING', 'SKIPPED', 'INFO'].filter((s) => count(s) > 0).map((s) => `${count(s)} ${s.toLowerCase()}`);
-    console.log(`${scenario}: ${count('SUCCESS')} passed, ${failures.length} failed${extra.length > 0 ? ` (${extra.join(', ')})` : ''}`);
-    for (const check of outcome.checks.filter((c) => c.status !== 'SUCCESS')) {
-      console.log(`  ${check.status} ${check.id}: ${check.errorMessage ?? check.description ?? ''}`);
-    }
-    if (outcome.checks.length === 0 || outcome.exitCode !== 0) {
-      console.log(`  runner exit code ${String(outcome.exitCode)}; output tail:\n${outcome.output.split('\n').slice(-15).join('\n')}`);
-    }
-    if (failures.length > 0 || outcome.checks.length === 0 || outcome.exitCode !== 0) failed = true;
-  }
-  process.exitCode = failed ? 1 : 0;
+  return jobs.map((job) => outcomes.find((o) => o.scenario === job.scenario)).filter((o): o is Outcome => o !== undefined);
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+/** Runs the server scenarios against a fresh reference server (conformance fixtures) on loopback. */
+export async function runServerScenarios(selected: readonly string[] = SERVER_SCENARIOS): Promise<Outcome[]> {
+  const server = await createTaskServer({ fixtures: 'conformance' });
+  try {
+    // Extension scenarios (tasks-*) are off the spec timeline, so the runner needs --force to run them at a dated version.
+    return await runSuite(
+      selected.map((scenario) => ({
+        scenario,
+        args: (outDir) => ['server', '--url', server.url, '--scenario', scenario, '--spec-version', SPEC_VERSION, '--force', '-o', outDir],
+      })),
+    );
+  } finally {
+    await server.close();
+  }
+}
+
+/**
+ * Prints `name: N passed, M failed` per outcome (with every non-success check and, on a runner error, the output
+ * tail) and returns true when everything passed: no FAILURE, at least one check, exit code 0.
+ */
+export function report(outcomes: readonly Outcome[], prefix = ''): boolean {
+  let ok = true;
+  for (const outcome of outcomes) {
+    const count = (status: string): number => outcome.checks.filter((c) => c.status === status).length;
+    const failures = count('FAILURE');
+    const extra = ['WARNING', 'SKIPPED', 'INFO'].filter((s) => count(s) > 0).map((s) => `${count(s)} ${s.toLowerCase()}`);
+    console.log(`${prefix}${outcome.scenario}: ${count('SUCCESS')} passed, ${failures} failed${extra.length > 0 ? ` (${extra.join(', ')})` : ''}`);
+    for (const check of outcome.checks.filter((c) => c.status !== 'SUCCESS' && c.status !== 'SKIPPED')) {
+      console.log(`  ${check.status} ${check.id}${check.name ? ` (${check.name})` : ''}: ${check.errorMessage ?? check.description ?? ''}`);
+    }
+    const runnerFailed = outcome.checks.length === 0 || outcome.exitCode !== 0;
+    if (runnerFailed) {
+      const tail = outcome.output.split('\n').filter((l) => !l.includes('EBADENGINE') && !l.startsWith('npm warn')).slice(-20);
+      console.log(`  runner exit code ${String(outcome.exitCode)}; output tail:\n${tail.join('\n')}`);
+    }
+    if (failures > 0 || runnerFailed) ok = false;
+  }
+  return ok;
+}
+
+async function main(): Promise<void> {
+  const selected = process.argv.slice(2).length > 0 ? process.argv.slice(2) : SERVER_SCENARIOS;
+  console.log(`${PACKAGE}, spec ${SPEC_VERSION}: server scenarios against the reference server`);
+  const outcomes = await runServerScenarios(selected);
+  process.exitCode = report(outcomes) ? 0 : 1;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
+}

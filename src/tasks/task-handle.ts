@@ -272,7 +272,10 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
     const previous = this.#task;
     this.#task = next;
     if (!first && (previous.status !== next.status || previous.statusMessage !== next.statusMessage)) this.emit('status', next);
-    if (next.status === 'input_required') this.#inputScope().offer(next.inputRequests);
+    if (next.status === 'input_required') {
+      if (Object.keys(next.inputRequests).length === 0 && !first) this.emit('serverViolation', `task ${this.taskId} is input_required with no inputRequests`);
+      this.#inputScope().offer(next.inputRequests);
+    }
     if (!isTerminalStatus(next.status)) return;
     this.emit('terminal', next);
     if (next.status === 'completed') {

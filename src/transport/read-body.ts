@@ -5,12 +5,12 @@
  * @module
  * @internal
  */
-import { ResponseTooLargeError } from '../errors.js';
+import { ResponseTooLargeError, StreamEndedError } from '../errors.js';
 
 /**
  * Yields the body's decoded text chunks, failing once more than `limitBytes` bytes arrived.
  *
- * @throws {@link ResponseTooLargeError}
+ * @throws {@link ResponseTooLargeError} past the limit; {@link StreamEndedError} when the connection breaks mid-body.
  */
 export async function* readTextChunks(body: ReadableStream<Uint8Array>, limitBytes: number, method: string): AsyncGenerator<string> {
   const reader = body.getReader();
@@ -18,7 +18,16 @@ export async function* readTextChunks(body: ReadableStream<Uint8Array>, limitByt
   let total = 0;
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      let next: ReadableStreamReadResult<Uint8Array>;
+      try {
+        next = await reader.read();
+      } catch (error) {
+        // The connection broke mid-body (undici rejects with `TypeError: terminated`): the response never arrived in
+        // full, so the request is lost (2.10). Typed, with the socket error as cause. (An abort also lands here; the
+        // transport reports the abort's reason instead, as it checks its signal first.)
+        throw new StreamEndedError(method, { cause: error });
+      }
+      const { done, value } = next;
       if (done) break;
       total += value.byteLength;
       if (total > limitBytes) throw new ResponseTooLargeError(method, limitBytes);

@@ -1,0 +1,79 @@
+/**
+ * `npm run conformance`: the official `@modelcontextprotocol/conformance` suite (0.2.0-alpha.12, on Node 22 via
+ * `npx -p node@22`, always `--spec-version 2026-07-28`) against this SDK:
+ *
+ * - client scenarios: the runner starts its mock server and runs `test/conformance/client.ts` (public API only) with
+ *   the server URL as the last argument;
+ * - server scenarios: against the reference task server (see scripts/conformance-server.ts).
+ *
+ * Prints one line per scenario, `name: N passed, M failed`, and exits non-zero on any failed check, a scenario with
+ * no checks, or a runner exit code other than 0. There is no expected-failures file. (issue 5)
+ *
+ * Usage: `tsx scripts/conformance.ts [--client-only | --server-only] [scenario …]`
+ */
+import { PACKAGE, report, runServerScenarios, runSuite, SERVER_SCENARIOS, SPEC_VERSION } from './conformance-server.js';
+
+/** The 2026-07-28 client scenarios in scope (the `auth/*` ones belong to the authorization issue). */
+export const CLIENT_SCENARIOS = [
+  'tools_call',
+  'request-metadata',
+  'sep-2322-client-request-state',
+  'http-standard-headers',
+  'http-custom-headers',
+  'http-invalid-tool-headers',
+  'json-schema-ref-no-deref',
+  'json-schema-2020-12-preservation',
+];
+
+/**
+ * How the runner starts our client. It splits this string on spaces and runs it through a shell from this directory
+ * (the repository root), with `node` being the Node 22 that `npx -p node@22` put first on PATH. `node --import tsx`
+ * starts in well under a second (no npx resolution, no build step).
+ */
+const CLIENT_COMMAND = 'node --import tsx test/conformance/client.ts';
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const clientOnly = args.includes('--client-only');
+  const serverOnly = args.includes('--server-only');
+  const named = args.filter((a) => !a.startsWith('--'));
+  const clientScenarios = serverOnly ? [] : named.length > 0 ? CLIENT_SCENARIOS.filter((s) => named.includes(s)) : CLIENT_SCENARIOS;
+  const serverScenarios = clientOnly ? [] : named.length > 0 ? SERVER_SCENARIOS.filter((s) => named.includes(s)) : SERVER_SCENARIOS;
+  const unknown = named.filter((s) => !CLIENT_SCENARIOS.includes(s) && !SERVER_SCENARIOS.includes(s));
+  if (unknown.length > 0) {
+    console.error(`unknown scenario(s): ${unknown.join(', ')}`);
+    process.exitCode = 2;
+    return;
+  }
+
+  const started = Date.now();
+  console.log(`${PACKAGE} on Node 22, --spec-version ${SPEC_VERSION}`);
+  // One suite after the other: both at once would put 8 runner processes on this 2-core machine.
+  const clientOutcomes = await runSuite(
+    clientScenarios.map((scenario) => ({
+      scenario,
+      args: (outDir) => ['client', '--command', CLIENT_COMMAND, '--scenario', scenario, '--spec-version', SPEC_VERSION, '-o', outDir],
+    })),
+  );
+  const serverOutcomes = serverScenarios.length > 0 ? await runServerScenarios(serverScenarios) : [];
+
+  let ok = true;
+  if (clientOutcomes.length > 0) {
+    console.log(`client scenarios (${CLIENT_COMMAND}):`);
+    ok = report(clientOutcomes, '  ') && ok;
+  }
+  if (serverOutcomes.length > 0) {
+    console.log('server scenarios (reference task server):');
+    ok = report(serverOutcomes, '  ') && ok;
+  }
+  const all = [...clientOutcomes, ...serverOutcomes];
+  const passed = all.reduce((n, o) => n + o.checks.filter((c) => c.status === 'SUCCESS').length, 0);
+  const failed = all.reduce((n, o) => n + o.checks.filter((c) => c.status === 'FAILURE').length, 0);
+  console.log(`${ok ? 'PASSED' : 'FAILED'}: ${all.length} scenarios, ${passed} checks passed, ${failed} failed (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  process.exitCode = ok ? 0 : 1;
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
