@@ -299,7 +299,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
   #legacyDriver(legacy: LegacyBackend): TaskDriver {
     let driver = this.#legacyDrivers.get(legacy);
     if (!driver) {
-      driver = { ...this.#driver, ...legacy.ops };
+      driver = { ...this.#driver, ...legacy.ops, questionsOutOfBand: true };
       this.#legacyDrivers.set(legacy, driver);
     }
     return driver;

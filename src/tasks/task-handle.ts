@@ -44,6 +44,8 @@ export interface TaskDriver {
   cancelTask(taskId: string): Promise<void>;
   /** Forwards an input event to the client's listeners. */
   emitInput(event: InputRequiredEvent): void;
+  /** True when questions arrive outside `tasks/get` (a 2025-11-25 server's elicitation requests). */
+  readonly questionsOutOfBand?: boolean;
 }
 
 /** How a handle starts. */
@@ -273,7 +275,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
     this.#task = next;
     if (!first && (previous.status !== next.status || previous.statusMessage !== next.statusMessage)) this.emit('status', next);
     if (next.status === 'input_required') {
-      if (Object.keys(next.inputRequests).length === 0 && !first) this.emit('serverViolation', `task ${this.taskId} is input_required with no inputRequests`);
+      if (Object.keys(next.inputRequests).length === 0 && !first && !this.#driver.questionsOutOfBand) this.emit('serverViolation', `task ${this.taskId} is input_required with no inputRequests`);
       this.#inputScope().offer(next.inputRequests);
     }
     if (!isTerminalStatus(next.status)) return;
