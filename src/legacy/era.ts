@@ -6,14 +6,19 @@
  *
  * @module
  */
-import { HttpError, McpError, RequestTimeoutError } from '../errors.js';
+import { HttpError, McpError, RequestTimeoutError, UnsupportedProtocolVersionError } from '../errors.js';
 import { ErrorCode, MODERN_REJECTION_CODES } from '../protocol/constants.js';
 
 /** The protocol era of a server: `modern` = 2026-07-28 (stateless); `legacy` = 2025-11-25 (sessions). */
 export type Era = 'modern' | 'legacy';
 
-/** What one failed modern request says about the era; `undefined` when it says nothing (e.g. a network error). */
+/**
+ * What one failed modern request says about the era; `undefined` when it says nothing (a network error, an exited
+ * server, an abort): the caller then rethrows and decides nothing.
+ */
 export function eraFromError(error: unknown, probe: 'request' | 'discover'): Era | undefined {
+  // -32022 that listed no version we speak: the server is modern (2025-11-25 servers do not know -32022).
+  if (error instanceof UnsupportedProtocolVersionError && error.cause instanceof McpError) return eraFromError(error.cause, probe);
   if (error instanceof McpError) {
     const status = error.httpStatus;
     if (status === undefined) {

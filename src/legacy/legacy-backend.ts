@@ -132,7 +132,9 @@ export class LegacyBackend {
    * inline otherwise. Returns the inline result or the new task.
    */
   async startTool(params: Record<string, unknown>, options: LegacyRequestOptions = {}): Promise<{ result: Record<string, unknown> } | { task: DetailedTask }> {
-    if (this.#tools.size === 0) await this.listTools(options);
+    // Re-list when the tool is unknown: servers may add tools after `initialize` (server-everything registers its
+    // task tools once it has seen the client's capabilities) or announce them with `list_changed`.
+    if (!this.#tools.has(String(params.name))) await this.listTools(options);
     const support = this.#tools.get(String(params.name))?.execution?.taskSupport;
     const { _meta: _, ...plain } = params;
     if (support !== 'required' && support !== 'optional') return { result: await this.request(METHODS.callTool, plain, options) };

@@ -15,8 +15,14 @@
  */
 export { createTaskServer } from './http-server.js';
 export type { TaskServer, TaskServerOptions } from './http-server.js';
+export { runStdioServer, STATS_METHOD } from './stdio-server.js';
+export type { StatsSnapshot, StdioServerOptions, StdioTaskServer } from './stdio-server.js';
 export { TaskServerCore } from './server-core.js';
 export type { HandleOptions } from './server-core.js';
+export { InMemoryTransport } from './in-memory-transport.js';
+export type { InMemoryTransportOptions } from './in-memory-transport.js';
+export { benchCatalog, SLEEP_MS_MAX } from './bench-tools.js';
+export type { BenchCatalog, BenchCompletion } from './bench-tools.js';
 export { httpStatusForError } from './core-reply.js';
 export type { CoreReply } from './core-reply.js';
 export {

@@ -1,11 +1,12 @@
 /**
- * The core flows over real HTTP on loopback against the reference task server (issue 2, "What it must show" 2).
+ * The core flows against the reference task server, over loopback HTTP and over stdio (issue 2, "What it must
+ * show" 2; issue 7, "What it must show" 1). Every test asserts the same client outcomes and the same server-side
+ * facts on both transports; see harness.ts for how server stats are read over stdio.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   InputRequiredError,
   McpError,
-  StreamableHttpTransport,
   TaskCancelledError,
   TaskClient,
   TaskExpiredError,
@@ -13,36 +14,39 @@ import {
   TaskNotFoundError,
   type InputRequiredEvent,
   type TaskHandle,
+  type Transport,
 } from '../../src/index.js';
-import { createTaskServer, type TaskServer } from '../../src/testing/index.js';
+import { httpHarness, stdioHarness, type Harness, type SuiteServerOptions } from './harness.js';
 
 const POLL_MS = 100;
-let server: TaskServer;
-const clients: TaskClient[] = [];
-
-function newClient(options: Partial<ConstructorParameters<typeof TaskClient>[0]> = {}): TaskClient {
-  const client = new TaskClient({ transport: new StreamableHttpTransport(server.url), jitterRatio: 0, ...options });
-  clients.push(client);
-  return client;
-}
+const SERVER: SuiteServerOptions = { pollIntervalMs: POLL_MS, ttlMs: 60_000, inputTimeoutMs: 5_000 };
+type ClientOptions = Partial<ConstructorParameters<typeof TaskClient>[0]>;
 
 function text(result: { content: Array<Record<string, unknown>> }): string {
   return result.content.map((c) => String(c.text)).join('');
 }
 
-beforeAll(async () => {
-  server = await createTaskServer({ pollIntervalMs: POLL_MS, ttlMs: 60_000, inputTimeoutMs: 5_000 });
-});
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
-afterAll(async () => {
-  await server.close();
-});
+describe.each([{ harness: httpHarness() }, { harness: stdioHarness() }])('core flows against the reference server over $harness.name', ({ harness }: { harness: Harness }) => {
+  const clients: TaskClient[] = [];
+  const transportOf = new WeakMap<TaskClient, Transport>();
 
-describe('core flows against the reference server over HTTP', () => {
+  async function newClient(options: ClientOptions = {}, server?: SuiteServerOptions): Promise<TaskClient> {
+    const transport = await harness.transport(server);
+    const client = new TaskClient({ transport, jitterRatio: 0, ...options });
+    clients.push(client);
+    transportOf.set(client, transport);
+    return client;
+  }
+  const stats = (client: TaskClient, taskId?: string) => harness.stats(transportOf.get(client) as Transport, taskId);
+
+  beforeAll(() => harness.setup(SERVER));
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+  });
+  afterAll(() => harness.teardown());
+
   it('returns an inline result (1.7)', async () => {
-    const client = newClient();
+    const client = await newClient();
     let tasks = 0;
     const result = await client.callTool('echo', { text: 'hello' }, { onTask: () => tasks++ });
     expect(text(result)).toBe('hello');
@@ -50,14 +54,22 @@ describe('core flows against the reference server over HTTP', () => {
     expect(tasks).toBe(0);
   });
 
+  it('delivers progress of an inline call to onProgress (6.4)', async () => {
+    const client = await newClient();
+    const progress: unknown[] = [];
+    const result = await client.callTool('echo', { text: 'p' }, { onProgress: (p) => progress.push(p) });
+    expect(text(result)).toBe('p');
+    expect(progress).toEqual([expect.objectContaining({ progress: 1, total: 1 })]);
+  });
+
   it('discovers the tasks extension under capabilities.extensions (1.9)', async () => {
-    const info = await newClient().discover();
+    const info = await (await newClient()).discover();
     expect(info.supportedVersions).toContain('2026-07-28');
     expect(info.capabilities.extensions).toHaveProperty(['io.modelcontextprotocol/tasks']);
   });
 
   it('turns a task into one promise that resolves when the task completes (5.8, 5.17)', async () => {
-    const client = newClient();
+    const client = await newClient();
     const statuses: string[] = [];
     let handle: TaskHandle<unknown> | undefined;
     const result = await client.callTool('reindex_corpus', { documents: 300 }, {
@@ -73,12 +85,12 @@ describe('core flows against the reference server over HTTP', () => {
   });
 
   it('polls no more often than pollIntervalMs allows (5.7)', async () => {
-    const client = newClient();
+    const client = await newClient();
     let taskId = '';
     const started = Date.now();
     await client.callTool('reindex_corpus', { documents: 500 }, { onTask: (h) => (taskId = h.taskId) }); // ≈ 1000 ms of work
     const elapsed = Date.now() - started;
-    const times = server.stats.taskGetTimes(taskId);
+    const times = (await stats(client, taskId)).taskGetTimes;
     const gaps = times.slice(1).map((t, i) => t - (times[i] as number));
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(POLL_MS - 1);
     // The first poll waits one interval, so the whole wait allows at most floor(elapsed / interval) polls.
@@ -87,7 +99,7 @@ describe('core flows against the reference server over HTTP', () => {
   });
 
   it('rejects with TaskFailedError carrying the JSON-RPC error (5.9)', async () => {
-    const error = await newClient().callTool('flaky_job', {}).catch((e: unknown) => e);
+    const error = await (await newClient()).callTool('flaky_job', {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TaskFailedError);
     const failed = error as TaskFailedError;
     expect(failed.code).toBe('TASK_FAILED');
@@ -96,21 +108,21 @@ describe('core flows against the reference server over HTTP', () => {
   });
 
   it('returns isError results instead of throwing (5.9)', async () => {
-    const result = await newClient().callTool('lint_file', { path: 'src/index.ts' });
+    const result = await (await newClient()).callTool('lint_file', { path: 'src/index.ts' });
     expect(result.isError).toBe(true);
     expect(text(result).length).toBeGreaterThan(0);
   });
 
   it('runs an MRTR round on the original request (4.2–4.4)', async () => {
-    const client = newClient({ handlers: { elicitation: () => ({ action: 'accept', content: { confirm: true } }) } });
-    const before = server.stats.count('tools/call');
+    const client = await newClient({ handlers: { elicitation: () => ({ action: 'accept', content: { confirm: true } }) } });
+    const before = (await stats(client)).counts['tools/call'] ?? 0;
     const result = await client.callTool('confirm_action', { action: 'rotate keys' });
     expect(text(result)).toBe('Performed "rotate keys"');
-    expect(server.stats.count('tools/call') - before).toBe(2);
+    expect(((await stats(client)).counts['tools/call'] ?? 0) - before).toBe(2);
   });
 
   it('fails an MRTR round nobody can answer with InputRequiredError', async () => {
-    const error = await newClient({ capabilities: { elicitation: { form: {} } } })
+    const error = await (await newClient({ capabilities: { elicitation: { form: {} } } }))
       .callTool('confirm_action', { action: 'x' })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputRequiredError);
@@ -118,7 +130,7 @@ describe('core flows against the reference server over HTTP', () => {
   });
 
   it('answers input_required with tasks/update exactly once and completes (5.11–5.13)', async () => {
-    const client = newClient();
+    const client = await newClient();
     const events: InputRequiredEvent[] = [];
     client.on('inputRequired', (event) => {
       events.push(event);
@@ -129,12 +141,13 @@ describe('core flows against the reference server over HTTP', () => {
     expect(text(result)).toContain('2.0.0');
     expect(events).toHaveLength(1);
     expect(events[0]?.taskId).toBe(taskId);
-    expect(server.stats.taskUpdates(taskId)).toHaveLength(1);
-    expect(server.stats.taskUpdates(taskId)[0]?.inputResponses).toEqual({ confirm: { action: 'accept', content: { confirm: true } } });
+    const { taskUpdates } = await stats(client, taskId);
+    expect(taskUpdates).toHaveLength(1);
+    expect(taskUpdates[0]?.inputResponses).toEqual({ confirm: { action: 'accept', content: { confirm: true } } });
   });
 
   it('cancels by handle: tasks/cancel once, TaskCancelledError, polling stops (5.14)', async () => {
-    const client = newClient();
+    const client = await newClient();
     const start = await client.startTool('reindex_corpus', { documents: 50_000 });
     expect(start.resultType).toBe('task');
     if (start.resultType !== 'task') return;
@@ -142,14 +155,14 @@ describe('core flows against the reference server over HTTP', () => {
     await handle.cancel();
     await handle.cancel();
     await expect(handle.result()).rejects.toBeInstanceOf(TaskCancelledError);
-    expect(server.stats.taskCancels(handle.taskId)).toHaveLength(1);
-    const polls = server.stats.taskGetTimes(handle.taskId).length;
+    expect((await stats(client, handle.taskId)).taskCancels).toHaveLength(1);
+    const polls = (await stats(client, handle.taskId)).taskGetTimes.length;
     await new Promise((r) => setTimeout(r, POLL_MS * 3));
-    expect(server.stats.taskGetTimes(handle.taskId)).toHaveLength(polls);
+    expect((await stats(client, handle.taskId)).taskGetTimes).toHaveLength(polls);
   });
 
   it('cancels by AbortSignal: tasks/cancel once and the signal reason (STYLE 9)', async () => {
-    const client = newClient();
+    const client = await newClient();
     const controller = new AbortController();
     const reason = new Error('host shutting down');
     let taskId = '';
@@ -161,29 +174,36 @@ describe('core flows against the reference server over HTTP', () => {
       },
     });
     await expect(call).rejects.toBe(reason);
-    await expect.poll(() => server.stats.taskCancels(taskId).length).toBe(1);
+    await expect.poll(async () => (await stats(client, taskId)).taskCancels.length).toBe(1);
+  });
+
+  it('abandons an inline call on abort, and the transport stays usable (2.11, 3.3)', async () => {
+    // A long inline budget keeps the slow job inline, so the abort hits the request itself, not a task.
+    const client = await newClient({}, { inlineBudgetMs: 10_000 });
+    const controller = new AbortController();
+    const reason = new Error('not needed any more');
+    let tasks = 0;
+    const call = client.callTool('reindex_corpus', { documents: 1_000 }, { signal: controller.signal, onTask: () => tasks++ });
+    setTimeout(() => controller.abort(reason), 100);
+    await expect(call).rejects.toBe(reason);
+    expect(tasks).toBe(0);
+    expect(text(await client.callTool('echo', { text: 'after' }))).toBe('after');
   });
 
   it('tells an expired task from an unknown one (5.10, 5.16)', async () => {
-    const shortLived = await createTaskServer({ pollIntervalMs: POLL_MS, ttlMs: 150 });
-    try {
-      const client = new TaskClient({ transport: new StreamableHttpTransport(shortLived.url), jitterRatio: 0, defaultPollIntervalMs: 400, minPollIntervalMs: 400 });
-      clients.push(client);
-      const expired = await client.callTool('reindex_corpus', { documents: 50_000 }).catch((e: unknown) => e);
-      expect(expired).toBeInstanceOf(TaskExpiredError);
-      expect((expired as TaskExpiredError).code).toBe('TASK_EXPIRED');
-      expect((expired as TaskExpiredError).cause).toBeInstanceOf(McpError);
+    const client = await newClient({ defaultPollIntervalMs: 400, minPollIntervalMs: 400 }, { ttlMs: 150 });
+    const expired = await client.callTool('reindex_corpus', { documents: 50_000 }).catch((e: unknown) => e);
+    expect(expired).toBeInstanceOf(TaskExpiredError);
+    expect((expired as TaskExpiredError).code).toBe('TASK_EXPIRED');
+    expect((expired as TaskExpiredError).cause).toBeInstanceOf(McpError);
 
-      const unknown = await client.task('no-such-task').catch((e: unknown) => e);
-      expect(unknown).toBeInstanceOf(TaskNotFoundError);
-      expect((unknown as TaskNotFoundError).reason).toBe('unknown');
-    } finally {
-      await shortLived.close();
-    }
+    const unknown = await client.task('no-such-task').catch((e: unknown) => e);
+    expect(unknown).toBeInstanceOf(TaskNotFoundError);
+    expect((unknown as TaskNotFoundError).reason).toBe('unknown');
   });
 
   it('reads a resource and gets a prompt through the same pipeline, as tasks when slow (5.3)', async () => {
-    const client = newClient();
+    const client = await newClient();
     const resource = await client.readResource('demo://slow-report');
     expect(resource.contents[0]).toMatchObject({ uri: 'demo://slow-report', text: 'Quarterly report: all green.' });
     const prompt = await client.getPrompt('slow_briefing', { topic: 'tasks' });

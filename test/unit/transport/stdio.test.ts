@@ -193,6 +193,19 @@ describe('StdioTransport', () => {
     await expect(t.request(req('echo'))).rejects.toBeInstanceOf(ServerExitedError); // restart: false
   });
 
+  it('fails pending calls soon after the exit even when a grandchild keeps stdout open', async () => {
+    const t = new StdioTransport({
+      command: process.execPath,
+      args: ['-e', `require('node:child_process').spawn('sleep', ['2'], { stdio: 'inherit' }); process.stdin.once('data', () => process.exit(4));`],
+      restart: false,
+    });
+    transports.push(t);
+    const started = Date.now();
+    const error = await t.request(req('echo')).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'SERVER_EXITED', exitCode: 4 });
+    expect(Date.now() - started).toBeLessThan(1_500);
+  });
+
   it('names the signal that killed the server, and restarts it on the next call (3.5)', async () => {
     const t = connect();
     const error = await t.request(req('kill')).catch((e: unknown) => e);

@@ -1,0 +1,426 @@
+/**
+ * stdio transport for MCP 2026-07-28 (Node only): the server is a child process; each JSON-RPC message is one line
+ * of UTF-8 JSON on its stdin (requests, notifications) or stdout (responses, notifications); stderr is only logs.
+ * (CLIENT-REQUIREMENTS §3; docs/specification/2026-07-28/basic/transports/stdio.mdx)
+ *
+ * Routing of what the server writes:
+ * - a response settles the pending request with the same id (string and number ids are distinct); a response for
+ *   an id not in flight (late, or already cancelled) is ignored (6.2);
+ * - `notifications/progress` goes to the request whose `_meta.progressToken` equals its `progressToken` (6.4);
+ * - a notification whose `_meta["io.modelcontextprotocol/subscriptionId"]` names a request in flight goes to that
+ *   request (listen streams, 3.2); a server `notifications/cancelled` naming one ends it with `StreamEndedError` (6.3);
+ * - any other notification (e.g. `notifications/message`) is delivered once: to the oldest request in flight, or
+ *   with none in flight to the `onNotification` option;
+ * - server-to-client JSON-RPC requests are dropped (2026-07-28 embeds them as `inputRequests`) and reported to
+ *   `onWarning`, like every other message that is dropped.
+ *
+ * @module
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { z } from 'zod';
+import { ClientClosedError, InvalidResponseError, RequestTimeoutError, ResponseTooLargeError, ServerExitedError, StreamEndedError } from '../errors.js';
+import { linkAbort } from '../internal/abort.js';
+import { META_KEYS, METHODS } from '../protocol/constants.js';
+import type { JsonRpcNotification, JsonRpcRequest, RequestId } from '../protocol/jsonrpc.js';
+import { classifyMessage, settleResponse } from './messages.js';
+import { excerpt } from './read-body.js';
+import { stdioLegacyTarget } from '../legacy/stdio-target.js';
+import type { LegacyCapableTransport, LegacyTarget, TransportRequestOptions } from './transport.js';
+
+/** Default wait after closing stdin before SIGTERM, and after SIGTERM before SIGKILL, in ms (3.4). */
+export const DEFAULT_CLOSE_GRACE_MS = 2_000;
+/** Default cap on one stdout line (one message), in bytes (16 MiB, as for HTTP bodies). */
+export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+/** How long after the process exits its stdout may still deliver lines before pending calls fail, in ms. */
+const EXIT_DRAIN_MS = 250;
+/** How many characters of the server's latest stderr a {@link ServerExitedError} keeps. */
+const STDERR_TAIL_CHARS = 1_000;
+
+/** Options of {@link StdioTransport}. */
+export interface StdioTransportOptions {
+  /** The server executable, e.g. `"node"` or `"npx"` (no shell is involved). */
+  command: string;
+  /** Its arguments. @default [] */
+  args?: readonly string[];
+  /** Environment entries, laid over `process.env` (or over nothing when `inheritEnv` is false). */
+  env?: Record<string, string | undefined>;
+  /** Start from a copy of `process.env`. @default true */
+  inheritEnv?: boolean;
+  /** Working directory of the server. @default process.cwd() */
+  cwd?: string;
+  /** Receives the server's stderr as decoded text chunks (logs). @default discarded */
+  onStderr?: (text: string) => void;
+  /** Receives notifications that belong to no request while none is in flight (see the module docs). */
+  onNotification?: (notification: JsonRpcNotification) => void;
+  /** Receives a one-line description of every message that was dropped (server requests, unknown ids, bad lines). */
+  onWarning?: (detail: string) => void;
+  /** ms to wait after closing stdin before SIGTERM, and again before SIGKILL. @default DEFAULT_CLOSE_GRACE_MS */
+  closeGraceMs?: number;
+  /** Largest accepted stdout line in bytes. @default DEFAULT_MAX_LINE_BYTES */
+  maxLineBytes?: number;
+  /** Start a new server on the next call after the previous one exited (3.5; calls in flight are lost). @default true */
+  restart?: boolean;
+}
+
+const fn = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', 'expected a function');
+const OptionsSchema = z.object({
+  command: z.string().min(1),
+  args: z.array(z.string()).optional(),
+  env: z.record(z.string(), z.string().optional()).optional(),
+  inheritEnv: z.boolean().optional(),
+  cwd: z.string().min(1).optional(),
+  onStderr: fn.optional(),
+  onNotification: fn.optional(),
+  onWarning: fn.optional(),
+  closeGraceMs: z.number().int().nonnegative().optional(),
+  maxLineBytes: z.number().int().positive().optional(),
+  restart: z.boolean().optional(),
+});
+
+interface Pending {
+  readonly id: RequestId;
+  readonly method: string;
+  readonly progressToken: unknown;
+  readonly onNotification: ((notification: JsonRpcNotification) => void) | undefined;
+  resolve(result: Record<string, unknown>): void;
+  reject(error: unknown): void;
+}
+
+interface Child {
+  readonly process: ChildProcessWithoutNullStreams;
+  readonly spawned: Promise<void>;
+  readonly exited: Promise<void>;
+  stderrTail: string;
+  gone: boolean;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * A {@link Transport} to an MCP server started as a child process, speaking newline-delimited JSON-RPC.
+ * The server starts on the first call (or on {@link StdioTransport.start}); `close()` ends it politely.
+ *
+ * @example
+ * import { TaskClient } from 'mcp-tasks-client';
+ * import { StdioTransport } from 'mcp-tasks-client/stdio';
+ * const client = new TaskClient({ transport: new StdioTransport({ command: 'npx', args: ['mcp-tasks-reference-server', '--stdio'] }) });
+ * const result = await client.callTool('echo', { text: 'hi' });
+ * await client.close();
+ */
+export class StdioTransport implements LegacyCapableTransport {
+  readonly serverKey: string;
+  readonly #options: StdioTransportOptions;
+  readonly #commandLine: string;
+  readonly #pending = new Map<RequestId, Pending>();
+  #child: Child | undefined;
+  #lastExit: ServerExitedError | undefined;
+  #closing: Promise<void> | undefined;
+  #parts: Buffer[] = [];
+  #partBytes = 0;
+  #skippingLine = false;
+
+  /** @throws TypeError naming the first invalid option and the value it got. */
+  constructor(options: StdioTransportOptions) {
+    const parsed = OptionsSchema.safeParse(options);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const field = String(issue?.path[0] ?? '');
+      const got = isObject(options) ? (options as unknown as Record<string, unknown>)[field] : options;
+      throw new TypeError(`StdioTransport: invalid option "${field}": ${issue?.message ?? 'invalid'} (got ${typeof got === 'function' ? 'a function' : JSON.stringify(got)})`);
+    }
+    this.#options = options;
+    this.#commandLine = [options.command, ...(options.args ?? [])].join(' ');
+    this.serverKey = `stdio:${this.#commandLine}`;
+  }
+
+  /**
+   * The same command for a 2025-11-25 server, through the official SDK's `StdioClientTransport` (3.6): the era is
+   * probed with `server/discover` first; if it is legacy, this transport's own child is closed and the SDK starts one.
+   */
+  get legacyTarget(): LegacyTarget {
+    return stdioLegacyTarget(this.#options, () => this.close());
+  }
+
+  /** The server's process id while it runs. */
+  get pid(): number | undefined {
+    return this.#child?.process.pid;
+  }
+
+  /**
+   * Starts the server now instead of on the first call.
+   *
+   * @throws {@link ServerExitedError} when it cannot be spawned (e.g. the command does not exist).
+   * @throws {@link ClientClosedError} after `close()`.
+   */
+  async start(): Promise<void> {
+    await this.#ensureChild().spawned;
+  }
+
+  async request(message: JsonRpcRequest, options: TransportRequestOptions = {}): Promise<Record<string, unknown>> {
+    const { id, method } = message;
+    if (options.signal?.aborted) throw options.signal.reason;
+    if (this.#pending.has(id)) throw new TypeError(`StdioTransport: request id ${JSON.stringify(id)} is already in flight`);
+    const child = this.#ensureChild();
+    const link = linkAbort(options.signal, options.timeoutMs, () => new RequestTimeoutError(method, options.timeoutMs ?? 0));
+    return new Promise<Record<string, unknown>>((resolve, reject) => {
+      const onAbort = (): void => {
+        if (this.#pending.get(id) !== pending) return;
+        this.#pending.delete(id);
+        this.#sendCancelled(id, link.signal.reason);
+        pending.reject(link.signal.reason);
+      };
+      const done = (): void => {
+        link.signal.removeEventListener('abort', onAbort);
+        link.dispose();
+      };
+      const meta = isObject(message.params) && isObject(message.params._meta) ? message.params._meta : undefined;
+      const pending: Pending = {
+        id,
+        method,
+        progressToken: meta?.progressToken,
+        onNotification: options.onNotification,
+        resolve: (result) => (done(), resolve(result)),
+        reject: (error) => (done(), reject(error)),
+      };
+      this.#pending.set(id, pending);
+      link.signal.addEventListener('abort', onAbort, { once: true });
+      // A write error means the pipe broke: the child's exit fails the call with ServerExitedError.
+      this.#write(child, message).catch((error: unknown) => this.#warn(`${method}: could not write to the server: ${String(error)}`));
+    });
+  }
+
+  async notify(message: JsonRpcNotification, options: TransportRequestOptions = {}): Promise<void> {
+    if (options.signal?.aborted) throw options.signal.reason;
+    const child = this.#ensureChild();
+    await child.spawned;
+    await this.#write(child, message);
+  }
+
+  /**
+   * Rejects pending calls with {@link ClientClosedError}, then ends the server: closes its stdin, waits
+   * `closeGraceMs`, sends SIGTERM, waits again, sends SIGKILL (3.4). Resolves once the process has exited.
+   */
+  close(): Promise<void> {
+    this.#closing ??= this.#shutdown();
+    return this.#closing;
+  }
+
+  async #shutdown(): Promise<void> {
+    this.#failAll(() => new ClientClosedError());
+    const child = this.#child;
+    if (child === undefined || child.gone) return;
+    const grace = this.#options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS;
+    child.process.stdin.end();
+    for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+      if (await exitsWithin(child.exited, grace)) return;
+      child.process.kill(signal);
+    }
+    await child.exited;
+  }
+
+  #ensureChild(): Child {
+    if (this.#closing) throw new ClientClosedError();
+    if (this.#child && !this.#child.gone) return this.#child;
+    if (this.#lastExit && this.#options.restart === false) throw this.#lastExit;
+    this.#child = this.#spawn();
+    return this.#child;
+  }
+
+  #spawn(): Child {
+    const o = this.#options;
+    const env = { ...(o.inheritEnv === false ? {} : process.env), ...o.env };
+    const proc = spawn(o.command, [...(o.args ?? [])], { cwd: o.cwd, env, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+    let onSpawn!: () => void;
+    let onSpawnError!: (error: unknown) => void;
+    let onExit!: () => void;
+    const child: Child = {
+      process: proc,
+      spawned: new Promise<void>((resolve, reject) => ((onSpawn = resolve), (onSpawnError = reject))),
+      exited: new Promise<void>((resolve) => (onExit = resolve)),
+      stderrTail: '',
+      gone: false,
+    };
+    child.spawned.catch(() => undefined);
+    this.#parts = [];
+    this.#partBytes = 0;
+    this.#skippingLine = false;
+    proc.stdin.on('error', () => undefined); // EPIPE: reported through the exit
+    proc.stdout.on('data', (chunk: Buffer) => this.#onStdout(chunk));
+    proc.stderr.setEncoding('utf8');
+    proc.stderr.on('data', (text: string) => {
+      child.stderrTail = (child.stderrTail + text).slice(-STDERR_TAIL_CHARS);
+      this.#callback(() => o.onStderr?.(text));
+    });
+    proc.once('spawn', onSpawn);
+    proc.once('exit', onExit);
+    proc.on('error', (error) => {
+      if (proc.pid !== undefined) return; // a failed kill(); the process lives on
+      const failure = new ServerExitedError(this.#commandLine, null, null, '', { cause: error });
+      onSpawnError(failure);
+      onExit();
+      this.#gone(child, failure);
+    });
+    // 'close' (not 'exit'): every line the server wrote before exiting has been read by then. A grandchild that
+    // inherited stdout can hold 'close' back, so 'exit' settles the calls after a short drain period regardless.
+    const exitedWith = (code: number | null, signal: NodeJS.Signals | null): void => this.#gone(child, new ServerExitedError(this.#commandLine, code, signal, child.stderrTail));
+    proc.once('close', exitedWith);
+    proc.once('exit', (code, signal) => setTimeout(() => exitedWith(code, signal), EXIT_DRAIN_MS).unref());
+    return child;
+  }
+
+  #gone(child: Child, error: ServerExitedError): void {
+    if (child.gone) return;
+    child.gone = true;
+    if (this.#child !== child) return;
+    this.#lastExit = error;
+    this.#failAll(() => error);
+  }
+
+  #write(child: Child, message: JsonRpcRequest | JsonRpcNotification): Promise<void> {
+    // JSON.stringify escapes control characters, so the line has no embedded newline (3.1).
+    const line = `${JSON.stringify(message)}\n`;
+    return new Promise((resolve, reject) => {
+      if (child.gone || !child.process.stdin.writable) return reject(new Error('stdin is closed'));
+      child.process.stdin.write(line, (error) => (error ? reject(error) : resolve()));
+    });
+  }
+
+  /** notifications/cancelled {requestId, reason} (3.3); best effort. */
+  #sendCancelled(requestId: RequestId, reason: unknown): void {
+    const child = this.#child;
+    if (child === undefined || child.gone) return;
+    const text = reason instanceof Error ? reason.message : String(reason ?? 'aborted');
+    const params = { requestId, reason: text };
+    this.#write(child, { jsonrpc: '2.0', method: 'notifications/cancelled', params }).catch(() => undefined);
+  }
+
+  #onStdout(chunk: Buffer): void {
+    const max = this.#options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    let start = 0;
+    for (let end = chunk.indexOf(10, start); end !== -1; end = chunk.indexOf(10, start)) {
+      const piece = chunk.subarray(start, end);
+      start = end + 1;
+      const bytes = this.#partBytes + piece.length;
+      const line = this.#parts.length === 0 ? piece : Buffer.concat([...this.#parts, piece]);
+      const skipped = this.#skippingLine;
+      this.#parts = [];
+      this.#partBytes = 0;
+      this.#skippingLine = false;
+      if (skipped) continue;
+      if (bytes > max) this.#tooLarge(max);
+      else this.#onLine(line.toString('utf8'));
+    }
+    if (start >= chunk.length || this.#skippingLine) return;
+    const rest = chunk.subarray(start);
+    this.#partBytes += rest.length;
+    if (this.#partBytes > max) {
+      this.#parts = [];
+      this.#partBytes = 0;
+      this.#skippingLine = true;
+      this.#tooLarge(max);
+    } else {
+      this.#parts.push(rest);
+    }
+  }
+
+  #tooLarge(max: number): void {
+    this.#warn(`stdout line exceeded ${max} bytes; dropped`);
+    this.#failAll((p) => new ResponseTooLargeError(p.method, max));
+  }
+
+  #onLine(raw: string): void {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (line.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (error) {
+      const shown = excerpt(line, 200);
+      this.#warn(`stdout line is not JSON: ${shown}`);
+      this.#failAll((p) => new InvalidResponseError(p.method, `the server wrote a line that is not JSON: ${shown}`, undefined, { cause: error }));
+      return;
+    }
+    const message = classifyMessage(value);
+    switch (message.kind) {
+      case 'result':
+      case 'error': {
+        const pending = message.id === null || message.id === undefined ? undefined : this.#pending.get(message.id);
+        if (pending === undefined) return this.#warn(`response for id ${JSON.stringify(message.id ?? null)} matches no request in flight; ignored`);
+        this.#pending.delete(pending.id);
+        try {
+          pending.resolve(settleResponse(message, pending.id, pending.method));
+        } catch (error) {
+          pending.reject(error);
+        }
+        return;
+      }
+      case 'notification':
+        return this.#route(message.notification);
+      case 'request':
+        return this.#warn(`dropped server request ${message.method}: 2026-07-28 servers ask through inputRequests`);
+      case 'invalid': {
+        const id = isObject(value) ? value.id : undefined;
+        const pending = typeof id === 'string' || typeof id === 'number' ? this.#pending.get(id) : undefined;
+        if (pending === undefined) return this.#warn(`dropped invalid message (${message.detail}): ${excerpt(line, 200)}`);
+        this.#pending.delete(pending.id);
+        pending.reject(new InvalidResponseError(pending.method, message.detail));
+      }
+    }
+  }
+
+  #route(notification: JsonRpcNotification): void {
+    const params = notification.params ?? {};
+    if (notification.method === METHODS.progress) {
+      const target = [...this.#pending.values()].find((p) => p.progressToken !== undefined && p.progressToken === params.progressToken);
+      if (target === undefined) return this.#warn(`progress for token ${JSON.stringify(params.progressToken)} matches no request in flight; dropped`);
+      return this.#callback(() => target.onNotification?.(notification));
+    }
+    const subscriptionId = isObject(params._meta) ? params._meta[META_KEYS.subscriptionId] : undefined;
+    if (typeof subscriptionId === 'string' || typeof subscriptionId === 'number') {
+      const target = this.#pending.get(subscriptionId);
+      if (target === undefined) return this.#warn(`${notification.method} for subscription ${JSON.stringify(subscriptionId)} matches no request in flight; dropped`);
+      return this.#callback(() => target.onNotification?.(notification));
+    }
+    if (notification.method === 'notifications/cancelled') {
+      const id = params.requestId;
+      const target = typeof id === 'string' || typeof id === 'number' ? this.#pending.get(id) : undefined;
+      if (target === undefined) return;
+      this.#pending.delete(target.id);
+      return target.reject(new StreamEndedError(target.method));
+    }
+    const oldest = this.#pending.values().next().value as Pending | undefined;
+    if (oldest !== undefined) return this.#callback(() => oldest.onNotification?.(notification));
+    if (this.#options.onNotification === undefined) return this.#warn(`${notification.method} arrived with no request in flight; dropped`);
+    this.#callback(() => this.#options.onNotification?.(notification));
+  }
+
+  #failAll(makeError: (pending: Pending) => unknown): void {
+    const all = [...this.#pending.values()];
+    this.#pending.clear();
+    for (const pending of all) pending.reject(makeError(pending));
+  }
+
+  #warn(detail: string): void {
+    this.#callback(() => this.#options.onWarning?.(`${this.serverKey}: ${detail}`));
+  }
+
+  /** Runs a caller's callback; its exceptions must not break the reader. */
+  #callback(fn: () => void): void {
+    try {
+      fn();
+    } catch {
+      // ignored: a listener's bug is not a transport failure
+    }
+  }
+}
+
+/** Resolves `true` when `exited` settles within `ms`, `false` otherwise; clears its timer either way. */
+function exitsWithin(exited: Promise<void>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    void exited.then(() => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
