@@ -7,6 +7,7 @@
  * @internal
  */
 import { HttpError, McpError, NetworkError, UnsupportedProtocolVersionError } from '../errors.js';
+import { importSdkModule } from '../internal/optional-sdk.js';
 import { LEGACY_PROTOCOL_VERSION, PROTOCOL_VERSION } from '../protocol/constants.js';
 
 /** Options the SDK's `request` takes. */
@@ -62,9 +63,10 @@ export interface Sdk {
  */
 export async function loadSdk(): Promise<Sdk> {
   try {
-    const [{ Client }, types] = await Promise.all([import('@modelcontextprotocol/sdk/client/index.js'), import('@modelcontextprotocol/sdk/types.js')]);
+    type ClientModule = { Client: new (info: unknown, options: unknown) => unknown };
+    const [{ Client }, types] = await Promise.all([importSdkModule<ClientModule>('client/index.js'), importSdkModule('types.js')]);
     return {
-      createClient: (info, capabilities) => new Client(info, { capabilities }) as unknown as SdkClient,
+      createClient: (info, capabilities) => new Client(info, { capabilities }) as SdkClient,
       schemas: types as unknown as SdkSchemas,
     };
   } catch (error) {

@@ -7,6 +7,7 @@
  * @internal
  */
 import type { LegacyTarget } from '../transport/transport.js';
+import { importSdkModule } from '../internal/optional-sdk.js';
 
 /** What the SDK's stdio transport needs: the subset of `StdioTransportOptions` that starts the server. */
 export interface StdioLegacyOptions {
@@ -43,7 +44,8 @@ export function stdioLegacyTarget(options: StdioLegacyOptions, release?: () => P
   return {
     probe: 'discover',
     createSdkTransport: async () => {
-      const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+      type StdioModule = typeof import('@modelcontextprotocol/sdk/client/stdio.js');
+      const { StdioClientTransport } = await importSdkModule<StdioModule>('client/stdio.js');
       release?.().catch(() => undefined);
       const transport = new StdioClientTransport({
         command: options.command,

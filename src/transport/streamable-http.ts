@@ -10,6 +10,7 @@ import { HttpError, InvalidResponseError, McpClientError, NetworkError, RequestT
 import { linkAbort } from '../internal/abort.js';
 import { HEADERS, META_KEYS } from '../protocol/constants.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
+import { importSdkModule } from '../internal/optional-sdk.js';
 import { encodeHeaderValue } from './header-encoding.js';
 import { classifyMessage, idMatches, parseJson, settleResponse } from './messages.js';
 import { excerpt, readText, readTextChunks } from './read-body.js';
@@ -91,7 +92,8 @@ export class StreamableHttpTransport implements LegacyCapableTransport {
     return {
       probe: 'request',
       createSdkTransport: async () => {
-        const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+        type HttpModule = { StreamableHTTPClientTransport: new (url: URL, options: unknown) => unknown };
+        const { StreamableHTTPClientTransport } = await importSdkModule<HttpModule>('client/streamableHttp.js');
         const headers = { ...this.#options.headers, ...(this.#options.getHeaders ? await this.#options.getHeaders() : {}) };
         return new StreamableHTTPClientTransport(this.url, { requestInit: { headers }, fetch: this.#options.fetch });
       },
