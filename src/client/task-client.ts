@@ -358,6 +358,16 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
   }
 
   async #callAndWait<T>(method: string, begin: (options: CallOptions<T>) => Promise<CallStart<T>>, options: CallOptions<T>): Promise<T> {
+    if (options.signal === undefined && options.maxTotalTimeoutMs === undefined) {
+      // Nothing can abort this call: no controller or listeners live as long as the task (issue 8, heap per task).
+      const start = await begin(options);
+      if (start.resultType === 'complete') return start.result;
+      try {
+        return await start.task.result();
+      } finally {
+        await this.#drained(start.task);
+      }
+    }
     const total = options.maxTotalTimeoutMs;
     const link = linkAbort(options.signal, total, () => new RequestTimeoutError(method, total ?? 0));
     try {

@@ -1,0 +1,136 @@
+/**
+ * Phase b: N concurrent tasks (`sleep_ms`, lifetimes spread over [FANOUT_MIN_LIFE, FANOUT_MAX_LIFE] intervals) on the
+ * reference server, over HTTP on loopback (server in another process) or the in-process transport (server core in
+ * this process). Measures poll discipline from the server's arrival times, completion-observation delay, memory and
+ * event-loop delay of this process.
+ */
+import { TaskClient } from '../../src/client/task-client.js';
+import { StreamableHttpTransport } from '../../src/transport/streamable-http.js';
+import { benchCatalog, InMemoryTransport, TaskServerCore } from '../../src/testing/index.js';
+import type { Transport } from '../../src/transport/transport.js';
+import { report, startServerProcess, type ServerProcess, type TaskTimes } from '../lib/child.js';
+import { discipline } from '../lib/discipline.js';
+import { envInt, LoopDelay, MemorySampler, retainedHeap, round } from '../lib/measure.js';
+import { lifetimes } from '../lib/random.js';
+
+const n = envInt('FANOUT_TASKS', 1_000);
+const mode = process.env.FANOUT_TRANSPORT === 'memory' ? 'memory' : 'http';
+const intervalMs = envInt('FANOUT_INTERVAL_MS', 1_000);
+const minLife = Number(process.env.FANOUT_MIN_LIFE ?? 1);
+const maxLife = Number(process.env.FANOUT_MAX_LIFE ?? 5);
+const serverOptions = { pollIntervalMs: intervalMs, inlineBudgetMs: 0, ttlMs: 3_600_000 };
+
+let server: ServerProcess | undefined;
+let core: TaskServerCore | undefined;
+let bench: ReturnType<typeof benchCatalog> | undefined;
+let transport: Transport;
+if (mode === 'http') {
+  server = await startServerProcess(serverOptions);
+  transport = new StreamableHttpTransport(server.url);
+} else {
+  bench = benchCatalog();
+  core = new TaskServerCore({ ...serverOptions, catalog: bench.catalog });
+  transport = new InMemoryTransport(core);
+}
+const client = new TaskClient({ transport });
+// Warm the code paths (JIT, sockets) before measuring; these tasks are not counted.
+await Promise.all(Array.from({ length: 20 }, () => client.callTool('echo', { text: 'warm-up' })));
+server?.reset();
+core?.stats.reset();
+
+const life = lifetimes(n, minLife * intervalMs, maxLife * intervalMs, 0x5eed + n);
+const baseHeap = await retainedHeap();
+const baseRss = process.memoryUsage().rss;
+const loop = new LoopDelay();
+const memory = new MemorySampler();
+const taskIds: string[] = new Array(n);
+const receivedAt: number[] = new Array(n);
+const resolvedAt: number[] = new Array(n);
+let created = 0;
+let allCreated!: () => void;
+const creation = new Promise<void>((resolve) => (allCreated = resolve));
+const started = Date.now();
+const cpu0 = process.cpuUsage();
+// Creations are started through a window of FANOUT_WINDOW calls in flight (a host starting work as it comes, and
+// what a connection pool would allow); every task stays outstanding until it completes, so all N overlap.
+const windowSize = envInt('FANOUT_WINDOW', 100);
+const calls: Array<Promise<void>> = new Array(n);
+let slots = windowSize;
+let waiting: (() => void) | undefined;
+const launch = async (): Promise<void> => {
+  for (let i = 0; i < n; i++) {
+    if (slots === 0) await new Promise<void>((resolve) => (waiting = resolve));
+    slots--;
+    const ms = life[i] as number;
+    calls[i] = client
+      .callTool('sleep_ms', { ms, key: `k${i}` }, {
+        onTask: (h) => {
+          taskIds[i] = h.taskId;
+          receivedAt[i] = h.localCreatedAt;
+          slots++;
+          waiting?.();
+          waiting = undefined;
+          if (++created === n) allCreated();
+        },
+      })
+      .then(() => {
+        resolvedAt[i] = Date.now();
+      });
+  }
+};
+await launch();
+await Promise.race([creation, Promise.all(calls)]);
+const creationMs = Date.now() - started;
+const creationLoop = loop.summary();
+const creationCpu = process.cpuUsage(cpu0);
+loop.pause();
+const heapAllOutstanding = await retainedHeap();
+loop.reset();
+loop.resume();
+const cpu1 = process.cpuUsage();
+await Promise.all(calls);
+const totalMs = Date.now() - started;
+const pollingCpu = process.cpuUsage(cpu1);
+memory.stop();
+loop.stop();
+
+const keyed = taskIds.map((taskId, i) => ({ taskId, key: `k${i}` }));
+let times: TaskTimes[];
+let counts: Record<string, number>;
+if (server) {
+  ({ tasks: times, counts } = await server.collect(keyed));
+  await server.close();
+} else {
+  const c = core as TaskServerCore;
+  times = keyed.map(({ taskId, key }) => ({
+    taskId,
+    createdAtMs: c.registry.get(taskId)?.createdAtMs ?? Number.NaN,
+    completedAtMs: bench?.completions.get(key)?.completedAt ?? Number.NaN,
+    gets: c.stats.taskGetTimes(taskId),
+  }));
+  counts = c.stats.counts();
+  c.close();
+}
+await client.close();
+
+const kb = (bytes: number): number => round(bytes / 1024 / n, 2);
+report({
+  phase: 'fanout',
+  transport: mode,
+  intervalMs,
+  lifetimeIntervals: [minLife, maxLife],
+  creationWindow: windowSize,
+  creationMs,
+  totalMs,
+  tasksGetTotal: counts['tasks/get'] ?? 0,
+  ...discipline(
+    times.map((t, i) => ({ ...t, receivedAtMs: receivedAt[i] ?? Number.NaN, resolvedAtMs: resolvedAt[i] ?? Number.NaN })),
+    intervalMs,
+  ),
+  cpuMs: { creation: round((creationCpu.user + creationCpu.system) / 1e3, 0), polling: round((pollingCpu.user + pollingCpu.system) / 1e3, 0) },
+  heapPerTaskKb: { retainedAllOutstanding: kb(heapAllOutstanding - baseHeap), peakSampled: kb(memory.peakHeap - baseHeap) },
+  rssPerTaskKb: kb(memory.peakRss - baseRss),
+  peakRssMb: round(memory.peakRss / 2 ** 20, 1),
+  eventLoop: { creation: creationLoop, polling: loop.summary() },
+  serverInProcess: mode === 'memory',
+});

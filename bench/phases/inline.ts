@@ -1,0 +1,82 @@
+/**
+ * Phase a: INLINE_CALLS sequential `tools/call echo` per client against one reference server (its own process, HTTP
+ * on loopback), ours (TaskClient + StreamableHttpTransport) and the official @modelcontextprotocol/client
+ * (Client + StreamableHTTPClientTransport, pinned to 2026-07-28), alternating blocks of INLINE_BLOCK calls, the
+ * order within each pair of blocks swapped every time (ABBA…).
+ */
+import { readFileSync } from 'node:fs';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { TaskClient } from '../../src/client/task-client.js';
+import { StreamableHttpTransport } from '../../src/transport/streamable-http.js';
+import { report, startServerProcess } from '../lib/child.js';
+import { envInt, percentile, round } from '../lib/measure.js';
+
+const calls = envInt('INLINE_CALLS', 2_000);
+const block = envInt('INLINE_BLOCK', 100);
+const warmup = envInt('INLINE_WARMUP', 200);
+const officialVersion = (
+  JSON.parse(readFileSync(new URL('../../node_modules/@modelcontextprotocol/client/package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+const server = await startServerProcess({});
+const ours = new TaskClient({ transport: new StreamableHttpTransport(server.url) });
+const official = new Client({ name: 'bench-official', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+await official.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+
+type Side = 'ours' | 'official';
+const callOnce: Record<Side, (text: string) => Promise<unknown>> = {
+  ours: (text) => ours.callTool('echo', { text }),
+  official: (text) => official.callTool({ name: 'echo', arguments: { text } }),
+};
+const latencies: Record<Side, number[]> = { ours: [], official: [] };
+const busyMs: Record<Side, number> = { ours: 0, official: 0 };
+
+async function runBlock(side: Side, count: number, record: boolean): Promise<void> {
+  const blockStart = performance.now();
+  for (let i = 0; i < count; i++) {
+    const t0 = performance.now();
+    const result = (await callOnce[side](`call ${i}`)) as { content?: Array<{ text?: string }> };
+    const t1 = performance.now();
+    if (result.content?.[0]?.text !== `call ${i}`) throw new Error(`${side}: unexpected echo result ${JSON.stringify(result)}`);
+    if (record) latencies[side].push(t1 - t0);
+  }
+  if (record) busyMs[side] += performance.now() - blockStart;
+}
+
+for (let done = 0; done < warmup; done += block) {
+  await runBlock('ours', Math.min(block, warmup - done), false);
+  await runBlock('official', Math.min(block, warmup - done), false);
+}
+await server.reset();
+for (let i = 0; i * block < calls; i++) {
+  const count = Math.min(block, calls - i * block);
+  const order: Side[] = i % 2 === 0 ? ['ours', 'official'] : ['official', 'ours'];
+  for (const side of order) await runBlock(side, count, true);
+}
+const { counts } = await server.collect([]);
+await ours.close();
+await official.close();
+await server.close();
+
+const summary = (side: Side) => ({
+  calls: latencies[side].length,
+  medianMs: round(percentile(latencies[side], 50), 3),
+  p99Ms: round(percentile(latencies[side], 99), 3),
+  throughputPerS: round((latencies[side].length / busyMs[side]) * 1000, 1),
+});
+const a = summary('ours');
+const b = summary('official');
+report({
+  phase: 'inline',
+  officialClient: `@modelcontextprotocol/client ${officialVersion} (versionNegotiation pin 2026-07-28, StreamableHTTPClientTransport)`,
+  block,
+  warmup,
+  ours: a,
+  official: b,
+  ratio: {
+    median: round(a.medianMs / b.medianMs, 3),
+    p99: round(a.p99Ms / b.p99Ms, 3),
+    throughput: round(a.throughputPerS / b.throughputPerS, 3),
+  },
+  serverRequestCounts: counts,
+});

@@ -1,0 +1,105 @@
+/**
+ * `npm run bench`: the client's cost, measured. Runs each phase in a fresh Node process (`bench/phases/*.ts`), prints
+ * a table and writes `bench/results.json`. Sizes come from the environment (see docs/performance.md), e.g.
+ * `BENCH_QUICK=1 npm run bench` for a quick run at reduced sizes.
+ */
+import { writeFileSync } from 'node:fs';
+import { cpus, freemem, loadavg, totalmem } from 'node:os';
+import { runPhase } from './lib/child.js';
+import { envInt, round } from './lib/measure.js';
+
+const quick = process.env.BENCH_QUICK === '1';
+const sizes = {
+  inlineCalls: envInt('INLINE_CALLS', quick ? 400 : 2_000),
+  fanoutHttpTasks: envInt('FANOUT_HTTP_TASKS', quick ? 200 : 1_000),
+  fanoutMemoryTasks: envInt('FANOUT_MEMORY_TASKS', quick ? 2_000 : 10_000),
+  fanoutIntervalMs: envInt('FANOUT_INTERVAL_MS', 1_000),
+  fanoutSlowIntervalMs: envInt('FANOUT_SLOW_INTERVAL_MS', 5_000),
+  holdTasks: envInt('HOLD_TASKS', quick ? 10_000 : 100_000),
+  holdIntervalMs: envInt('HOLD_INTERVAL_MS', 60_000),
+};
+const only = process.env.BENCH_ONLY?.split(',');
+const want = (name: string): boolean => only === undefined || only.includes(name);
+
+type Result = Record<string, unknown> & { phase: string };
+const results: Record<string, Result> = {};
+const load = (): number[] => loadavg().map((v) => round(v, 2));
+const loadBefore = load();
+const started = Date.now();
+
+async function phase(name: string, file: string, env: Record<string, string>): Promise<void> {
+  if (!want(name)) return;
+  const t0 = Date.now();
+  process.stderr.write(`bench: ${name} … `);
+  const result = await runPhase<Result>(file, env);
+  results[name] = { ...result, wallMs: Date.now() - t0, loadAvgAfter: load() };
+  process.stderr.write(`${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+}
+
+await phase('inline', 'inline', { INLINE_CALLS: String(sizes.inlineCalls) });
+await phase('fanout-http', 'fanout', {
+  FANOUT_TRANSPORT: 'http',
+  FANOUT_TASKS: String(sizes.fanoutHttpTasks),
+  FANOUT_INTERVAL_MS: String(sizes.fanoutIntervalMs),
+});
+await phase('fanout-memory', 'fanout', {
+  FANOUT_TRANSPORT: 'memory',
+  FANOUT_TASKS: String(sizes.fanoutMemoryTasks),
+  FANOUT_INTERVAL_MS: String(sizes.fanoutIntervalMs),
+});
+await phase('fanout-memory-slow', 'fanout', {
+  FANOUT_TRANSPORT: 'memory',
+  FANOUT_TASKS: String(sizes.fanoutMemoryTasks),
+  FANOUT_INTERVAL_MS: String(sizes.fanoutSlowIntervalMs),
+});
+await phase('hold-callTool', 'hold', { HOLD_API: 'callTool', HOLD_TASKS: String(sizes.holdTasks), HOLD_INTERVAL_MS: String(sizes.holdIntervalMs) });
+await phase('hold-startTool', 'hold', { HOLD_API: 'startTool', HOLD_TASKS: String(sizes.holdTasks), HOLD_INTERVAL_MS: String(sizes.holdIntervalMs) });
+
+const machine = {
+  node: process.version,
+  cpu: cpus()[0]?.model ?? 'unknown',
+  cpus: cpus().length,
+  totalMemGb: round(totalmem() / 2 ** 30, 1),
+  freeMemGb: round(freemem() / 2 ** 30, 1),
+  loadAvgBefore: loadBefore,
+  loadAvgAfter: load(),
+};
+const output = { date: new Date().toISOString(), wallSeconds: round((Date.now() - started) / 1000, 1), machine, sizes, results };
+writeFileSync(new URL('./results.json', import.meta.url), `${JSON.stringify(output, null, 2)}\n`);
+
+// The table.
+type Row = [string, string, string];
+const rows: Row[] = [];
+const get = (name: string): Record<string, any> | undefined => results[name] as Record<string, any> | undefined;
+const inline = get('inline');
+if (inline) {
+  rows.push(['a. inline echo, median ms (ours / official)', `${inline.ours.medianMs} / ${inline.official.medianMs}`, `ratio ${inline.ratio.median} (target ≤ 1.0)`]);
+  rows.push(['a. inline echo, p99 ms (ours / official)', `${inline.ours.p99Ms} / ${inline.official.p99Ms}`, `ratio ${inline.ratio.p99}`]);
+  rows.push(['a. inline echo, calls/s (ours / official)', `${inline.ours.throughputPerS} / ${inline.official.throughputPerS}`, `ratio ${inline.ratio.throughput}`]);
+}
+for (const name of ['fanout-http', 'fanout-memory', 'fanout-memory-slow']) {
+  const r = get(name);
+  if (!r) continue;
+  const label = `b. ${r.tasks} tasks, ${r.transport}, I=${r.intervalMs} ms`;
+  const delayTarget = round(1.1 + 50 / r.intervalMs, 3);
+  rows.push([`${label}: poll-discipline ratio`, `${r.disciplineRatio} (${r.pollsSent}/${r.minimumPolls})`, 'target ≤ 1.05']);
+  rows.push([`${label}: early polls`, `${r.earlyPolls} (min gap ${r.minGapOverInterval}·I)`, 'target 0']);
+  rows.push([`${label}: completion delay p50 / p99 (·I)`, `${r.delay.p50} / ${r.delay.p99}`, `target p99 ≤ ${delayTarget}`]);
+  rows.push([`${label}: poll gap p50 / p99 / max (·I)`, `${r.gapOverInterval.p50} / ${r.gapOverInterval.p99} / ${r.gapOverInterval.max}`, '']);
+  rows.push([`${label}: heap / RSS per task KB`, `${r.heapPerTaskKb.retainedAllOutstanding} / ${r.rssPerTaskKb}`, r.serverInProcess ? 'server in this heap' : 'client only']);
+  rows.push([`${label}: event-loop p99 ms (creation / polling)`, `${r.eventLoop.creation.p99Ms} / ${r.eventLoop.polling.p99Ms}`, '']);
+}
+for (const name of ['hold-callTool', 'hold-startTool']) {
+  const r = get(name);
+  if (!r) continue;
+  const label = `c. ${r.tasks} idle tasks (${r.api})`;
+  rows.push([`${label}: heap per task KB, client`, `${r.heapPerTaskKb.clientOnly}`, 'target ≤ 4']);
+  rows.push([`${label}: heap per task KB, client+server`, `${r.heapPerTaskKb.clientAndServer}`, '']);
+  rows.push([`${label}: event-loop p99 ms (idle / creation)`, `${r.eventLoop.idle.p99Ms} / ${r.eventLoop.creation.p99Ms}`, 'target ≤ 50']);
+}
+const widths = [0, 1, 2].map((i) => Math.max(...rows.map((row) => (row[i] as string).length), 8));
+const line = (row: Row): string => row.map((cell, i) => cell.padEnd(widths[i] as number)).join(' │ ');
+console.log(line(['measure', 'value', 'note']));
+console.log(widths.map((w) => '─'.repeat(w)).join('─┼─'));
+for (const row of rows) console.log(line(row));
+console.log(`\nNode ${machine.node}, ${machine.cpus} × ${machine.cpu}, load ${loadBefore.join(' ')} → ${machine.loadAvgAfter.join(' ')}; ${output.wallSeconds} s; bench/results.json written.`);
