@@ -11,9 +11,11 @@ const entries: Record<string, string> = {
   'cli/main': 'src/cli/main.ts',
 };
 const entry = Object.fromEntries(Object.entries(entries).filter(([, file]) => existsSync(file)));
+// The command line is an ESM program (ora is ESM only); libraries get CJS too.
+const libraries = Object.fromEntries(Object.entries(entry).filter(([name]) => name !== 'cli/main'));
 
-// ESM + CJS + .d.ts for every entry. p-retry is ESM-only, so the CJS build bundles it (STYLE 23).
+// ESM + CJS + .d.ts for every library entry. p-retry is ESM-only, so the CJS build bundles it (STYLE 23).
 export default defineConfig([
   { entry, format: ['esm'], dts: true, sourcemap: true, clean: true, target: 'node20', outDir: 'dist' },
-  { entry, format: ['cjs'], dts: true, sourcemap: true, target: 'node20', outDir: 'dist', noExternal: ['p-retry', 'is-network-error'] },
+  { entry: libraries, format: ['cjs'], dts: true, sourcemap: true, target: 'node20', outDir: 'dist', noExternal: ['p-retry', 'is-network-error'] },
 ]);

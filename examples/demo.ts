@@ -1,100 +1,88 @@
 /**
- * `npm run demo`: a small host against the reference task server. It discovers the server, calls a tool that
- * answers inline and one that becomes a task, answers a question a task asks mid-way (from the person at a TTY, or
- * automatically with `--yes` / without a TTY), starts and cancels a third task, and prints a summary.
+ * `npm run demo`: the `mcp-tasks` command line against the reference task server, exactly as a person would type
+ * it. It starts the server, then runs the built CLI (`dist/cli/main.js`) as child processes:
+ *
+ * 1. a call answered inline; 2. a call that becomes a task, with its live status; 3. `deploy_release`, whose task
+ * asks a question (answered by you at a TTY, or from an answers file with `--yes` or without a TTY); 4. a task
+ * started with `--detach`, looked at with `status` and stopped with `cancel`; 5. `ls`; then a summary.
+ *
+ * Task records go to a temporary `MCP_TASKS_HOME`, so your own records are untouched.
  */
-import { createInterface } from 'node:readline/promises';
-import { TaskCancelledError, TaskClient, StreamableHttpTransport, type TaskHandle } from '../src/index.js';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createTaskServer } from '../src/testing/index.js';
 
-const autoAnswer = process.argv.includes('--yes') || !process.stdin.isTTY;
-const started = Date.now();
-const elapsed = (): string => `${((Date.now() - started) / 1000).toFixed(2).padStart(6)}s`;
-const log = (line: string): void => console.log(`${elapsed()}  ${line}`);
-const summary: Array<[string, string]> = [];
+const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+const HOME = mkdtempSync(join(tmpdir(), 'mcp-tasks-demo-'));
+const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true && !process.argv.includes('--yes');
+const summary: Array<{ step: string; command: string; code: number | null; ok: boolean }> = [];
 
-function follow<T>(label: string, handle: TaskHandle<T>): void {
-  log(`${label}: became task ${handle.taskId} (poll every ${handle.pollIntervalMs} ms, ttl ${handle.task.ttlMs ?? '∞'} ms)`);
-  handle.on('status', (task) => log(`${label}: ${task.status}${task.statusMessage ? ` — ${task.statusMessage}` : ''}`));
+/** Runs `mcp-tasks …args`, showing the command first; stdout is captured (and echoed) when `capture` is set. */
+function mcpTasks(args: string[], options: { capture?: boolean } = {}): Promise<{ code: number | null; stdout: string }> {
+  const shown = args.map((a) => (/^[\w./:=@-]+$/.test(a) ? a : `'${a}'`)).join(' ');
+  console.log(`\n$ mcp-tasks ${shown}`);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { ...process.env, MCP_TASKS_HOME: HOME },
+      stdio: ['inherit', options.capture ? 'pipe' : 'inherit', 'inherit'],
+    });
+    let stdout = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+      process.stdout.write(chunk);
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout }));
+  });
 }
 
-async function ask(question: string): Promise<boolean> {
-  const rl = createInterface({ input: process.stdin, output: process.stdout });
-  try {
-    return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
-  } finally {
-    rl.close();
-  }
+async function step(name: string, args: string[], expected: number[], options: { capture?: boolean } = {}): Promise<string> {
+  const run = await mcpTasks(args, options);
+  summary.push({ step: name, command: `mcp-tasks ${args[0]}`, code: run.code, ok: run.code !== null && expected.includes(run.code) });
+  console.log(`(exit code ${run.code})`);
+  return run.stdout;
 }
 
 async function main(): Promise<void> {
-  const server = await createTaskServer({ pollIntervalMs: 250 });
-  const client = new TaskClient({ transport: new StreamableHttpTransport(server.url) });
+  const server = await createTaskServer({ pollIntervalMs: 250, inputTimeoutMs: 120_000 });
+  const url = server.url;
+  console.log(`Reference task server at ${url}; task records in ${HOME}`);
   try {
-    const info = await client.discover();
-    log(`server ${info.serverInfo?.name ?? '?'} at ${server.url}; tasks extension: ${'io.modelcontextprotocol/tasks' in (info.capabilities.extensions ?? {}) ? 'yes' : 'no'}`);
+    await step('inline call', ['call', url, 'echo', 'text=hello from the command line'], [0]);
+    await step('task with live status', ['call', url, 'reindex_corpus', 'documents=1500'], [0]);
 
-    // 1. Inline, then a task: the same call, the same promise.
-    let t0 = Date.now();
-    const small = await client.callTool('reindex_corpus', { documents: 10 });
-    log(`reindex_corpus(10): answered inline in ${Date.now() - t0} ms: ${textOf(small)}`);
-    summary.push(['reindex_corpus(10)', 'inline']);
+    if (interactive) {
+      console.log('\nThe next task asks you a question. Choose "Accept", then answer the fields.');
+      await step('deploy_release (you answer)', ['call', url, 'deploy_release', 'version=1.4.0'], [0, 1]);
+    } else {
+      const answers = join(HOME, 'answers.json');
+      writeFileSync(answers, `${JSON.stringify({ confirm: { confirm: true, note: 'approved by the demo' } }, null, 2)}\n`);
+      console.log(`\n# No TTY (or --yes): the question is answered from ${answers}:\n${JSON.stringify({ confirm: { confirm: true, note: 'approved by the demo' } })}`);
+      await step('deploy_release (answers file)', ['call', url, 'deploy_release', 'version=1.4.0', '--answers', answers], [0]);
+    }
 
-    t0 = Date.now();
-    const large = await client.callTool('reindex_corpus', { documents: 1500 }, { onTask: (h) => follow('reindex_corpus(1500)', h) });
-    log(`reindex_corpus(1500): completed in ${Date.now() - t0} ms: ${textOf(large)}`);
-    summary.push(['reindex_corpus(1500)', 'task → completed']);
-
-    // 2. A task that asks a question mid-way.
-    client.on('inputRequired', async (event) => {
-      if (event.request.method !== 'elicitation/create') return;
-      log(`deploy_release: the server asks: "${event.request.params.message}"`);
-      const yes = autoAnswer ? true : await ask('Approve?');
-      log(`deploy_release: answering ${yes ? 'accept' : 'decline'}${autoAnswer ? ' (automatic)' : ''}`);
-      await event.respond(yes ? { action: 'accept', content: { confirm: true } } : { action: 'decline' });
-    });
-    const deployed = await client
-      .callTool('deploy_release', { version: '1.4.0' }, { onTask: (h) => follow('deploy_release', h) })
-      .then((r) => `completed: ${textOf(r)}`)
-      .catch((e: unknown) => `${(e as Error).name}: ${(e as Error).message}`);
-    log(`deploy_release: ${deployed}`);
-    summary.push(['deploy_release(1.4.0)', deployed.split(':')[0] ?? deployed]);
-
-    // 3. Start a task and cancel it.
-    const controller = new AbortController();
-    const outcome = await client
-      .callTool('reindex_corpus', { documents: 100_000 }, {
-        signal: controller.signal,
-        onTask: (h) => {
-          follow('reindex_corpus(100000)', h);
-          h.once('status', () => {
-            log('reindex_corpus(100000): cancelling');
-            void h.cancel();
-          });
-        },
-      })
-      .then(() => 'completed')
-      .catch((e: unknown) => (e instanceof TaskCancelledError ? 'cancelled' : `${(e as Error).name}`));
-    log(`reindex_corpus(100000): ${outcome}`);
-    summary.push(['reindex_corpus(100000)', `task → ${outcome}`]);
+    const taskId = (await step('start, detached', ['call', url, 'reindex_corpus', 'documents=100000', '--detach'], [0], { capture: true })).trim();
+    await step('status', ['status', taskId], [0]);
+    await step('cancel', ['cancel', taskId], [4]);
+    await step('list records', ['ls'], [0]);
 
     console.log('\nSummary');
-    for (const [call, result] of summary) console.log(`  ${call.padEnd(24)} ${result}`);
-    console.log(`  requests served: ${JSON.stringify(server.stats.requestCounts ?? {})}`);
+    for (const s of summary) console.log(`  ${s.ok ? 'ok  ' : 'FAIL'} ${s.step.padEnd(30)} ${s.command.padEnd(17)} exit ${s.code}`);
+    console.log(`  requests served: ${JSON.stringify(server.stats.requestCounts)}`);
   } finally {
-    await client.close();
     await server.close();
+    rmSync(HOME, { recursive: true, force: true });
   }
-}
-
-function textOf(result: { content: Array<{ type: string; text?: unknown }> }): string {
-  return result.content.map((c) => (c.type === 'text' ? String(c.text) : `[${c.type}]`)).join(' ');
+  if (summary.some((s) => !s.ok)) throw new Error('a step ended with an unexpected exit code');
 }
 
 const watchdog = setTimeout(() => {
   console.error('demo: did not finish within 30 s');
   process.exit(1);
-}, 30_000);
+}, interactive ? 600_000 : 30_000);
 watchdog.unref();
 
 main().then(

@@ -1,0 +1,58 @@
+/**
+ * `mcp-tasks status <taskId>`: one `tasks/get`, shown; the result too when the task completed.
+ *
+ * @module
+ */
+import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
+import { summarizeRequest } from '../input/answerer.js';
+import { Output } from '../output.js';
+import { openSession, runReporting } from '../session.js';
+import { attachTask, locateTask } from '../task-lookup.js';
+import { serverIdentity } from '../task-records.js';
+
+/** Options of `status`. */
+export interface StatusCommandOptions {
+  server?: string;
+  json?: boolean;
+}
+
+/**
+ * Runs `status`; resolves with the exit code: 0 while the task runs or waits for input, else the code of its
+ * outcome (0/1 completed, 3 failed, 4 cancelled, 5 expired, 6 unknown).
+ */
+export function statusCommand(taskId: string, options: StatusCommandOptions): Promise<ExitCodeValue> {
+  const output = new Output({ json: options.json });
+  return runReporting(output, async () => {
+    const { url, record } = await locateTask(taskId, options.server, output);
+    const session = await openSession(output, url);
+    try {
+      const handle = await attachTask(session, taskId, record);
+      const t = handle.task;
+      output.emit({
+        event: 'task-status',
+        taskId,
+        status: t.status,
+        statusMessage: t.statusMessage,
+        tool: record?.name,
+        server: serverIdentity(url),
+        localCreatedAt: handle.localCreatedAt,
+        expiresAt: handle.expiresAt,
+        pollIntervalMs: handle.pollIntervalMs,
+      });
+      if (t.status === 'input_required') {
+        for (const [key, request] of Object.entries(t.inputRequests)) {
+          if (!handle.answeredKeys.has(key)) output.emit({ event: 'input', taskId, key, method: request.method, summary: summarizeRequest(request) });
+        }
+        output.emit({ event: 'hint', message: `Answer it with: mcp-tasks watch ${taskId}` });
+      }
+      if (!handle.done) return ExitCode.Completed;
+      const result = await handle.result();
+      await session.records.finish(handle, { status: 'completed', result });
+      const exitCode = result.isError === true ? ExitCode.ToolError : ExitCode.Completed;
+      output.emit({ event: 'result', taskId, exitCode, result });
+      return exitCode;
+    } finally {
+      await session.close();
+    }
+  });
+}

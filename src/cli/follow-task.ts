@@ -1,0 +1,126 @@
+/**
+ * Following one task to its end, as `call` and `watch` do: a status line per change (and the live line on a TTY),
+ * the record kept up to date, questions answered, Ctrl-C once to cancel and twice to leave it running, and the
+ * outcome turned into an exit code.
+ *
+ * @module
+ */
+import { isMcpClientError, type CallToolResult, type InputRequest, type TaskHandle } from '../index.js';
+import { ExitCode, InterruptedError, UnanswerableError, type ExitCodeValue } from './exit-codes.js';
+import { exampleValue, readFields } from './input/schema-fields.js';
+import type { Session } from './session.js';
+import type { TaskOutcome } from './task-records.js';
+
+/** Default time to wait for the final status after Ctrl-C, ms. */
+export const DEFAULT_CANCEL_WAIT_MS = 3_000;
+
+/** Options of {@link followTask}. */
+export interface FollowOptions {
+  /** ms to keep polling after Ctrl-C for the server's final status. @default DEFAULT_CANCEL_WAIT_MS */
+  cancelWaitMs?: number;
+}
+
+type Outcome = { kind: 'result'; result: CallToolResult } | { kind: 'error'; error: unknown } | { kind: 'stopped'; error: Error } | { kind: 'left' };
+
+/** The outcome to store for an error that ended a task, if it did. */
+function outcomeOf(error: unknown): TaskOutcome | undefined {
+  if (isMcpClientError(error, 'TASK_FAILED')) return { status: 'failed', error: (error as { error?: { code: number; message: string } }).error };
+  if (isMcpClientError(error, 'TASK_CANCELLED')) return { status: 'cancelled' };
+  if (isMcpClientError(error, 'TASK_EXPIRED')) return { status: 'expired' };
+  if (isMcpClientError(error, 'TASK_NOT_FOUND')) return { status: 'unknown' };
+  return undefined;
+}
+
+/** An answers file that would answer `request`, for the hint after an unanswerable question. */
+export function exampleAnswers(key: string, request: InputRequest | undefined): string {
+  if (request?.method === 'elicitation/create' && request.params.mode !== 'url') {
+    const fields = readFields(request.params.requestedSchema);
+    const shown = fields.some((f) => f.required) ? fields.filter((f) => f.required) : fields;
+    const content = Object.fromEntries(shown.map((f) => [f.name, exampleValue(f)]));
+    return JSON.stringify({ [key]: { action: 'accept', content } });
+  }
+  if (request?.method === 'sampling/createMessage') return `(or pass --sampling-command <cmd>)`;
+  return JSON.stringify({ [key]: { action: 'accept' } });
+}
+
+/**
+ * Follows `handle` until it ends, this run cannot answer a question, or the person leaves it running.
+ *
+ * @returns the exit code for a completed task (0, or 1 for `isError`).
+ * @throws the task's error (failed, cancelled, expired, unknown), {@link UnanswerableError}, {@link InterruptedError}
+ *   or a transport error; each maps to its exit code.
+ */
+export async function followTask(session: Session, handle: TaskHandle<CallToolResult>, options: FollowOptions = {}): Promise<ExitCodeValue> {
+  const { output, records, interrupt, answerer } = session;
+  const cancelWaitMs = options.cancelWaitMs ?? DEFAULT_CANCEL_WAIT_MS;
+  const taskId = handle.taskId;
+  let nextPollAt = Date.now() + handle.pollIntervalMs;
+
+  handle.on('status', (task) => {
+    output.emit({ event: 'status', taskId, status: task.status, statusMessage: task.statusMessage, elapsedMs: Date.now() - output.startedAt });
+    void records.update(handle);
+  });
+  handle.on('error', (error) => output.emit({ event: 'poll-error', taskId, message: error instanceof Error ? error.message : String(error) }));
+  void (async () => {
+    while (!handle.done) {
+      try {
+        await handle.refresh();
+      } catch {
+        return;
+      }
+      nextPollAt = Date.now() + handle.pollIntervalMs;
+    }
+  })();
+  output.startLive(() => ({ taskId, status: handle.status, statusMessage: handle.task.statusMessage, startedAt: output.startedAt, nextPollAt }));
+
+  const left = new Promise<Outcome>((resolve) => {
+    interrupt.onPress = (presses) => {
+      if (presses >= 2) {
+        resolve({ kind: 'left' });
+        return;
+      }
+      output.emit({ event: 'cancel', taskId, stage: 'requested', via: 'ctrl-c', waitMs: cancelWaitMs });
+      handle.cancel({ waitMs: cancelWaitMs }).catch((error: unknown) => output.warn(`warning: tasks/cancel failed: ${(error as Error).message}`));
+    };
+  });
+  const stopped = answerer ? answerer.stopped.then((error): Outcome => ({ kind: 'stopped', error })) : new Promise<Outcome>(() => undefined);
+  const outcome = await Promise.race<Outcome>([
+    handle.result().then(
+      (result): Outcome => ({ kind: 'result', result }),
+      (error: unknown): Outcome => ({ kind: 'error', error }),
+    ),
+    stopped,
+    left,
+  ]);
+  output.stopLive();
+
+  switch (outcome.kind) {
+    case 'result': {
+      await records.finish(handle, { status: 'completed', result: outcome.result });
+      const exitCode = outcome.result.isError === true ? ExitCode.ToolError : ExitCode.Completed;
+      output.emit({ event: 'result', taskId, exitCode, result: outcome.result });
+      return exitCode;
+    }
+    case 'error': {
+      const stored = outcomeOf(outcome.error);
+      await (stored ? records.finish(handle, stored) : records.update(handle));
+      throw outcome.error;
+    }
+    case 'stopped': {
+      await records.update(handle);
+      if (outcome.error instanceof UnanswerableError) {
+        const request = handle.task.status === 'input_required' ? handle.task.inputRequests[outcome.error.key] : undefined;
+        output.emit({
+          event: 'hint',
+          message: `Task ${taskId} is still waiting for input. Answer it later with:\n  mcp-tasks watch ${taskId} --answers answers.json\nwhere answers.json is, for example:\n  ${exampleAnswers(outcome.error.key, request)}`,
+        });
+      }
+      throw outcome.error;
+    }
+    case 'left':
+      await records.update(handle);
+      output.emit({ event: 'cancel', taskId, stage: 'left-running', via: 'ctrl-c' });
+      output.emit({ event: 'hint', message: `Task ${taskId} may still be running. Resume it with:\n  mcp-tasks watch ${taskId}` });
+      throw new InterruptedError(`interrupted; task ${taskId} left running`);
+  }
+}

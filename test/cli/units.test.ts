@@ -1,0 +1,125 @@
+/**
+ * The CLI's pure parts: argument parsing, the `--json` spelling, form fields and their checks, the answers file,
+ * result formatting and exit-code mapping.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { TaskCancelledError, TaskExpiredError, TaskNotFoundError, NetworkError } from '../../src/index.js';
+import { disambiguateJsonFlag, parseServerUrl, parseToolArguments } from '../../src/cli/arguments.js';
+import { ExitCode, exitCodeForError, UnanswerableError, UsageError } from '../../src/cli/exit-codes.js';
+import { formatToolResult } from '../../src/cli/format-result.js';
+import { AnswersFile } from '../../src/cli/input/answers-file.js';
+import { checkContent, checkFormat, readFields } from '../../src/cli/input/schema-fields.js';
+import { liveText } from '../../src/cli/live-line.js';
+
+describe('arguments', () => {
+  it('parses key=value as JSON when it parses, else as a string; JSON object first, pairs override', () => {
+    expect(parseToolArguments(['n=5', 'flag=true', 'name=alpha', 'list=[1,2]', 'eq=a=b'], '{"n": 1, "x": "y"}')).toEqual({ n: 5, flag: true, name: 'alpha', list: [1, 2], eq: 'a=b', x: 'y' });
+  });
+  it('keeps the text when the tool schema says string', () => {
+    expect(parseToolArguments(['version=3.0'], undefined, { properties: { version: { type: 'string' } } })).toEqual({ version: '3.0' });
+  });
+  it('rejects a pair without "=", JSON that is not an object, and non-http URLs', () => {
+    expect(() => parseToolArguments(['oops'], undefined)).toThrow(UsageError);
+    expect(() => parseToolArguments([], '[1]')).toThrow(UsageError);
+    expect(() => parseServerUrl('file:///x')).toThrow(UsageError);
+  });
+  it('reads --json {…} as arguments and a bare --json as the output flag', () => {
+    expect(disambiguateJsonFlag(['call', 'u', 't', '--json', '{"a":1}', '--json'])).toEqual(['call', 'u', 't', '--args', '{"a":1}', '--json']);
+    expect(disambiguateJsonFlag(['--json={"a":1}'])).toEqual(['--args={"a":1}']);
+  });
+});
+
+describe('form fields', () => {
+  const fields = readFields({
+    type: 'object',
+    properties: {
+      name: { type: 'string', minLength: 2, maxLength: 4 },
+      when: { type: 'string', format: 'date' },
+      n: { type: 'integer', minimum: 1, maximum: 3, default: 2 },
+      color: { type: 'string', enum: ['r', 'g'], enumNames: ['Red', 'Green'] },
+      tags: { type: 'array', items: { enum: ['a', 'b'] }, maxItems: 1 },
+    },
+    required: ['name', 'color'],
+  });
+
+  it('reads kinds, titles and requiredness', () => {
+    expect(fields.map((f) => [f.name, f.kind, f.required])).toEqual([
+      ['name', 'string', true],
+      ['when', 'string', false],
+      ['n', 'number', false],
+      ['color', 'enum', true],
+      ['tags', 'multi', false],
+    ]);
+    expect(fields[3]).toMatchObject({ options: [{ value: 'r', title: 'Red' }, { value: 'g', title: 'Green' }] });
+  });
+
+  it('fills defaults and reports every problem', () => {
+    expect(checkContent(fields, { name: 'abc', color: 'g' })).toEqual({ content: { name: 'abc', n: 2, color: 'g' } });
+    expect(checkContent(fields, { name: 'a', when: '2026-02-30', n: 1.5, tags: ['a', 'b'] })).toEqual({
+      problems: ['name: must be at least 2 characters', 'when: must be a date YYYY-MM-DD', 'n: must be an integer', 'color: required', 'tags: choose at most 1'],
+    });
+  });
+
+  it('checks string formats', () => {
+    expect(checkFormat('email', 'a@b.co')).toBeUndefined();
+    expect(checkFormat('email', 'nope')).toBeDefined();
+    expect(checkFormat('uri', 'https://x.y/z')).toBeUndefined();
+    expect(checkFormat('date-time', '2026-07-28T12:00:00Z')).toBeUndefined();
+    expect(checkFormat('date-time', '2026-07-28')).toBeDefined();
+  });
+});
+
+describe('answers file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-tasks-answers-'));
+  const form = { method: 'elicitation/create' as const, params: { message: 'm', requestedSchema: { type: 'object' as const, properties: { ok: { type: 'boolean' } }, required: ['ok'] } } };
+
+  it('finds answers by key (full, content, action) and by field name', async () => {
+    const path = join(dir, 'a.json');
+    writeFileSync(path, JSON.stringify({ k1: { action: 'accept', content: { ok: true } }, k2: { ok: false }, k3: 'cancel', ok: true }));
+    const file = await AnswersFile.load(path);
+    expect(file.lookup('k1', form)).toEqual({ kind: 'answer', response: { action: 'accept', content: { ok: true } } });
+    expect(file.lookup('k2', form)).toEqual({ kind: 'answer', response: { action: 'accept', content: { ok: false } } });
+    expect(file.lookup('k3', form)).toEqual({ kind: 'answer', response: { action: 'cancel' } });
+    expect(file.lookup('other', form)).toEqual({ kind: 'answer', response: { action: 'accept', content: { ok: true } } });
+    expect(file.lookup('k1', { method: 'roots/list' })).toMatchObject({ kind: 'invalid' });
+  });
+
+  it('rejects a file that is not a JSON object', async () => {
+    const path = join(dir, 'b.json');
+    writeFileSync(path, '[1, 2]');
+    await expect(AnswersFile.load(path)).rejects.toThrow(UsageError);
+  });
+});
+
+describe('output pieces', () => {
+  it('formats text plainly, structured content pretty, other content summarised, isError as a tool error', () => {
+    const text = formatToolResult({
+      isError: true,
+      content: [
+        { type: 'text', text: 'hello' },
+        { type: 'image', mimeType: 'image/png', data: 'AAAA' },
+        { type: 'resource_link', uri: 'file:///x', name: 'x' },
+      ],
+      structuredContent: { a: 1 },
+    });
+    expect(text).toBe('Tool error:\nhello\n[image image/png, 3 B]\n[resource link file:///x (x)]\nstructuredContent:\n{\n  "a": 1\n}');
+  });
+
+  it('shows status, message, elapsed, next poll and the short id on the live line', () => {
+    expect(liveText({ taskId: 'abcdef-0123456789', status: 'working', statusMessage: 'indexed 4/10', startedAt: 0, nextPollAt: 1_500 }, 1_200)).toBe(
+      'working · indexed 4/10 · 1.2s · next poll 0.3s · abcdef…(17)',
+    );
+  });
+
+  it('maps errors to exit codes', () => {
+    expect(exitCodeForError(new UsageError('x'))).toBe(ExitCode.Usage);
+    expect(exitCodeForError(new TaskCancelledError('t'))).toBe(ExitCode.Cancelled);
+    expect(exitCodeForError(new TaskExpiredError('t', 0))).toBe(ExitCode.Expired);
+    expect(exitCodeForError(new TaskNotFoundError('t'))).toBe(ExitCode.UnknownTask);
+    expect(exitCodeForError(new UnanswerableError('k', 'elicitation/create', 'x'))).toBe(ExitCode.InputRequired);
+    expect(exitCodeForError(new NetworkError('tools/call'))).toBe(ExitCode.Transport);
+  });
+});
