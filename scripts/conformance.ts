@@ -70,6 +70,7 @@ async function main(): Promise<void> {
   const passed = all.reduce((n, o) => n + o.checks.filter((c) => c.status === 'SUCCESS').length, 0);
   const failed = all.reduce((n, o) => n + o.checks.filter((c) => c.status === 'FAILURE').length, 0);
   console.log(`${ok ? 'PASSED' : 'FAILED'}: ${all.length} scenarios, ${passed} checks passed, ${failed} failed (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  console.log(`conformance: ${passed} passed, ${failed} failed`);
   process.exitCode = ok ? 0 : 1;
 }
 
