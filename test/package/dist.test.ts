@@ -1,0 +1,71 @@
+/**
+ * The built package as users load it: every entry point imports (ESM) and requires (CJS), the public surface is
+ * exactly what src/index.ts names, and errors thrown by one copy are `instanceof` the other's classes (STYLE 2, 14, 23).
+ * `npm test` builds `dist` before running the tests.
+ */
+import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+const require = createRequire(import.meta.url);
+const dist = new URL('../../dist/', import.meta.url);
+
+const MAIN_EXPORTS = [
+  'ClientClosedError', 'DEFAULT_CLIENT_INFO', 'DEFAULT_CREATION_RETRY', 'DEFAULT_IDEMPOTENCY_KEY_IN', 'DEFAULT_JITTER_RATIO',
+  'DEFAULT_MAX_CONCURRENT_POLLS', 'DEFAULT_MAX_INPUT_ROUNDS', 'DEFAULT_MAX_POLL_INTERVAL_MS', 'DEFAULT_MAX_POLL_RETRIES',
+  'DEFAULT_MAX_RESPONSE_BYTES', 'DEFAULT_MIN_POLL_INTERVAL_MS', 'DEFAULT_NOT_YET_VISIBLE_RETRIES', 'DEFAULT_POLL_INTERVAL_MS',
+  'DEFAULT_REQUEST_TIMEOUT_MS', 'DEFAULT_TASK_METHODS', 'ErrorCode', 'HEADERS', 'HttpError', 'IDEMPOTENCY_META_KEY',
+  'InputRequiredError', 'InvalidResponseError', 'LEGACY_PROTOCOL_VERSION', 'META_KEYS', 'METHODS', 'McpClientError', 'McpError',
+  'MemoryTaskStore', 'NetworkError', 'OutcomeUnknownError', 'PROTOCOL_VERSION', 'PollScheduler', 'RequestTimeoutError',
+  'ResponseTooLargeError', 'SPEC_TASK_METHODS', 'SUPPORTED_PROTOCOL_VERSIONS', 'ServerExitedError', 'StreamEndedError',
+  'StreamableHttpTransport', 'TASKS_EXTENSION_ID', 'TASK_RECORD_VERSION', 'TaskCancelledError', 'TaskClient', 'TaskError',
+  'TaskExpiredError', 'TaskFailedError', 'TaskHandle', 'TaskNotFoundError', 'TaskOutcomeSchema', 'TaskRecordSchema',
+  'TooManyRoundsError', 'UnsupportedProtocolVersionError', 'VERSION', 'defaultRedactParams', 'effectivePollIntervalMs',
+  'encodeHeaderValue', 'isLostBeforeResponse', 'isMcpClientError', 'isRecordExpired', 'isTerminalStatus',
+  'parseCreateTaskResult', 'parseDetailedTask', 'recordExpiresAt', 'redactTaskId', 'serverIdentity',
+].sort();
+
+describe('the built package', () => {
+  it('exists (npm test runs tsup first)', () => {
+    expect(existsSync(new URL('index.js', dist))).toBe(true);
+  });
+
+  it('exports exactly the public surface, the same from ESM and CJS', async () => {
+    const esm = await import(new URL('index.js', dist).href);
+    const cjs = require(new URL('index.cjs', dist).pathname);
+    expect(Object.keys(esm).sort()).toEqual(MAIN_EXPORTS);
+    expect(Object.keys(cjs).sort()).toEqual(MAIN_EXPORTS);
+  });
+
+  it.each([
+    ['testing/index', ['createTaskServer', 'TaskServerCore', 'InMemoryTransport', 'runStdioServer']],
+    ['stdio', ['StdioTransport', 'ServerExitedError']],
+    ['file-store', ['FileTaskStore']],
+  ])('entry %s loads from ESM and CJS', async (entry, names) => {
+    const esm = await import(new URL(`${entry}.js`, dist).href);
+    const cjs = require(new URL(`${entry}.cjs`, dist).pathname);
+    for (const name of names) {
+      expect(typeof esm[name]).toBe('function');
+      expect(typeof cjs[name]).toBe('function');
+    }
+  });
+
+  it('errors of one copy are instanceof the other copy (Symbol.for brands)', async () => {
+    const esm = await import(new URL('index.js', dist).href);
+    const cjs = require(new URL('index.cjs', dist).pathname);
+    const fromCjs = new cjs.TaskFailedError({ taskId: 't', status: 'failed', ttlMs: null });
+    expect(fromCjs).toBeInstanceOf(esm.TaskFailedError);
+    expect(fromCjs).toBeInstanceOf(esm.McpClientError);
+    expect(fromCjs).not.toBeInstanceOf(esm.TaskCancelledError);
+    expect(esm.isMcpClientError(fromCjs, 'TASK_FAILED')).toBe(true);
+  });
+
+  it('the main entry imports no node: module', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const files = [new URL('index.js', dist)];
+    const text = (await Promise.all(files.map((f) => readFile(f, 'utf8')))).join('\n');
+    const chunks = [...text.matchAll(/from\s+["'](\.\/[^"']+)["']/g)].map((m) => m[1] as string);
+    const all = [text, ...(await Promise.all(chunks.map((c) => readFile(new URL(c, dist), 'utf8'))))].join('\n');
+    expect(all).not.toMatch(/from\s+["']node:/);
+  });
+});
