@@ -7,28 +7,12 @@
  * @internal
  */
 import type { LegacyTarget } from '../transport/transport.js';
+import { childEnv } from '../internal/child-env.js';
 import { importSdkModule } from '../internal/optional-sdk.js';
+import type { StdioTransportOptions } from '../transport/stdio.js';
 
-/** What the SDK's stdio transport needs: the subset of `StdioTransportOptions` that starts the server. */
-export interface StdioLegacyOptions {
-  command: string;
-  args?: readonly string[];
-  /** Laid over `process.env` (or over nothing when `inheritEnv` is false), as the modern stdio transport does. */
-  env?: Record<string, string | undefined>;
-  /** @default true */
-  inheritEnv?: boolean;
-  cwd?: string;
-  /** Receives the server's stderr as text; without it stderr is read and discarded (a full pipe would block it). */
-  onStderr?: (text: string) => void;
-}
-
-/** The environment of the child: `env` over `process.env` (unless `inheritEnv` is false), unset entries dropped. */
-export function childEnv(options: Pick<StdioLegacyOptions, 'env' | 'inheritEnv'>): Record<string, string> {
-  const merged = { ...(options.inheritEnv === false ? {} : process.env), ...options.env };
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(merged)) if (value !== undefined) env[key] = value;
-  return env;
-}
+/** What the SDK's stdio transport needs: the options of `StdioTransport` that start the server. */
+export type StdioLegacyOptions = Pick<StdioTransportOptions, 'command' | 'args' | 'env' | 'inheritEnv' | 'cwd' | 'onStderr'>;
 
 /**
  * The {@link LegacyTarget} of a stdio server.

@@ -20,6 +20,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { z } from 'zod';
 import { ClientClosedError, InvalidResponseError, RequestTimeoutError, ResponseTooLargeError, ServerExitedError, StreamEndedError } from '../errors.js';
 import { linkAbort } from '../internal/abort.js';
+import { childEnv } from '../internal/child-env.js';
 import { META_KEYS, METHODS } from '../protocol/constants.js';
 import type { JsonRpcNotification, JsonRpcRequest, RequestId } from '../protocol/jsonrpc.js';
 import { classifyMessage, settleResponse } from './messages.js';
@@ -228,8 +229,7 @@ export class StdioTransport implements LegacyCapableTransport {
 
   #spawn(): Child {
     const o = this.#options;
-    const env = { ...(o.inheritEnv === false ? {} : process.env), ...o.env };
-    const proc = spawn(o.command, [...(o.args ?? [])], { cwd: o.cwd, env, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+    const proc = spawn(o.command, [...(o.args ?? [])], { cwd: o.cwd, env: childEnv(o), stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
     let onSpawn!: () => void;
     let onSpawnError!: (error: unknown) => void;
     let onExit!: () => void;

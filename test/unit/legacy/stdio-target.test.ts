@@ -4,7 +4,8 @@
  */
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
-import { childEnv, stdioLegacyTarget, type StdioLegacyOptions } from '../../../src/legacy/stdio-target.js';
+import { childEnv } from '../../../src/internal/child-env.js';
+import { stdioLegacyTarget, type StdioLegacyOptions } from '../../../src/legacy/stdio-target.js';
 import type { StdioTransportOptions } from '../../../src/transport/stdio.js';
 
 describe('stdioLegacyTarget', () => {
