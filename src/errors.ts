@@ -16,7 +16,9 @@ const kBrand = Symbol.for('mcp-tasks-client.errorBrand');
  * Full ids stay on the error's `taskId` property.
  */
 export function redactTaskId(taskId: string): string {
-  return taskId.length <= 8 ? taskId : `${taskId.slice(0, 6)}…(${taskId.length})`;
+  // Whole code points (never half an emoji), control characters made visible (never a raw newline in a log line).
+  const chars = Array.from(taskId, (c) => (/[\p{Cc}]/u.test(c) ? `\\u${c.codePointAt(0)?.toString(16).padStart(4, '0')}` : c));
+  return chars.length <= 8 ? chars.join('') : `${chars.slice(0, 6).join('')}…(${chars.length})`;
 }
 
 /** Stable string codes of the local error classes. */

@@ -14,7 +14,7 @@ export type CliEvent =
   | { event: 'input'; taskId?: string; key: string; method: string; summary: string }
   | { event: 'answer'; taskId?: string; key: string; method: string; action: string; source: 'prompt' | 'answers-file' | 'sampling-command' | 'roots' }
   | { event: 'unanswerable'; taskId?: string; key: string; method: string; message: string }
-  | { event: 'cancel'; taskId: string; stage: 'requested' | 'left-running'; via: 'ctrl-c' | 'command'; waitMs?: number }
+  | { event: 'cancel'; taskId: string; stage: 'requested' | 'left-running'; via: 'ctrl-c' | 'command'; waitMs?: number; cancelRequested?: boolean }
   | { event: 'task-status'; taskId: string; status: TaskStatus; statusMessage?: string; tool?: string; server: string; localCreatedAt: number; expiresAt: number | null; pollIntervalMs: number }
   | { event: 'record'; taskId: string; server: string; tool?: string; status: string; statusMessage?: string; localCreatedAt: number; expiresAt: number | null; expired: boolean }
   | { event: 'detached'; taskId: string }

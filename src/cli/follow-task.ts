@@ -119,8 +119,14 @@ export async function followTask(session: Session, handle: TaskHandle<CallToolRe
     }
     case 'left':
       await records.update(handle);
-      output.emit({ event: 'cancel', taskId, stage: 'left-running', via: 'ctrl-c' });
-      output.emit({ event: 'hint', message: `Task ${taskId} may still be running. Resume it with:\n  mcp-tasks watch ${taskId}` });
-      throw new InterruptedError(`interrupted; task ${taskId} left running`);
+      // The first press already asked for cancellation: the server may be ending the task; we only stop watching.
+      output.emit({ event: 'cancel', taskId, stage: 'left-running', via: 'ctrl-c', cancelRequested: handle.cancelRequested });
+      output.emit({
+        event: 'hint',
+        message: handle.cancelRequested
+          ? `Stopped following task ${taskId}; tasks/cancel was sent, so the server may be ending it. See how it ended with:\n  mcp-tasks status ${taskId}`
+          : `Task ${taskId} may still be running. Resume it with:\n  mcp-tasks watch ${taskId}`,
+      });
+      throw new InterruptedError(handle.cancelRequested ? `interrupted; stopped following task ${taskId} (cancel requested)` : `interrupted; task ${taskId} left running`);
   }
 }

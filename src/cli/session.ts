@@ -9,6 +9,7 @@ import { StreamableHttpTransport, TaskClient, VERSION, isMcpClientError } from '
 import { ExitCode, exitCodeForError, type ExitCodeValue } from './exit-codes.js';
 import { AnswersFile } from './input/answers-file.js';
 import { InputAnswerer } from './input/answerer.js';
+import { InterruptedError } from './exit-codes.js';
 import { Interrupt } from './interrupt.js';
 import { Output } from './output.js';
 import { openRecordStore, TaskRecordKeeper } from './task-records.js';
@@ -34,6 +35,11 @@ export interface Session {
   readonly serverUrl: URL;
   /** Present when the command answers questions. */
   readonly answerer: InputAnswerer | undefined;
+  /**
+   * Aborted by Ctrl-C until a phase takes over `interrupt.onPress`: requests made before a task is followed (the
+   * tool list, the call, the first `tasks/get`) pass it, so a silent server cannot make Ctrl-C do nothing.
+   */
+  readonly signal: AbortSignal;
   /** Stops prompts and polling, flushes the record, closes the transport. */
   close(): Promise<void>;
 }
@@ -60,8 +66,11 @@ export async function openSession(output: Output, serverUrl: URL, input?: InputO
   answerer?.listen(client);
   const store = openRecordStore((file, reason) => output.warn(`warning: skipped task record ${file}: ${reason}`));
   const records = new TaskRecordKeeper(store, serverUrl, (error) => output.warn(`warning: could not write the task record: ${(error as Error).message}`));
+  const early = new AbortController();
+  interrupt.onPress = () => early.abort(new InterruptedError('interrupted before the server answered'));
   interrupt.install();
   return {
+    signal: early.signal,
     output,
     client,
     interrupt,

@@ -47,7 +47,7 @@ export function attachOptions(record: TaskRecord | undefined): AttachOptions {
 export async function attachTask(session: Session, taskId: string, record: TaskRecord | undefined): Promise<TaskHandle<CallToolResult>> {
   let handle: TaskHandle<CallToolResult>;
   try {
-    handle = await session.client.task(taskId, attachOptions(record));
+    handle = await session.client.task(taskId, { ...attachOptions(record), signal: session.signal });
   } catch (error) {
     if (record && isMcpClientError(error, 'TASK_EXPIRED')) await session.records.lost(record, { status: 'expired' });
     else if (record && isMcpClientError(error, 'TASK_NOT_FOUND')) await session.records.lost(record, { status: 'unknown' });

@@ -34,7 +34,22 @@ export const DEFAULT_CREATION_RETRY: Required<CreationRetryOptions> = {
  */
 export function isLostBeforeResponse(error: unknown): boolean {
   if (error instanceof HttpError) return error.status === 502 || error.status === 503 || error.status === 504;
-  return error instanceof NetworkError || error instanceof StreamEndedError || error instanceof RequestTimeoutError;
+  if (error instanceof NetworkError) return !neverSent(error);
+  return error instanceof StreamEndedError || error instanceof RequestTimeoutError;
+}
+
+/** Socket errors that prove the request never left: nothing listened, or the host could not be found or reached. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
+
+/** True when a network error's cause chain shows the request was never delivered (e.g. `ECONNREFUSED`). */
+export function neverSent(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e !== null && typeof e === 'object' && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && NOT_SENT_CODES.has(code)) return true;
+    const errors = (e as { errors?: unknown }).errors; // AggregateError (happy eyeballs: one error per address)
+    if (Array.isArray(errors) && errors.length > 0 && errors.every((x) => neverSent(x))) return true;
+  }
+  return false;
 }
 
 /** Inputs of {@link sendCreation}. */

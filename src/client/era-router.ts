@@ -5,7 +5,7 @@
  * @module
  * @internal
  */
-import { RequestTimeoutError } from '../errors.js';
+import { ClientClosedError, RequestTimeoutError } from '../errors.js';
 import { linkAbort } from '../internal/abort.js';
 import { cachedEra, eraFromError, rememberEra, type Era } from '../legacy/era.js';
 import { LegacyBackend, type LegacyHost } from '../legacy/legacy-backend.js';
@@ -31,6 +31,7 @@ export class EraRouter {
   #legacy: Promise<LegacyBackend> | undefined;
   #probing: Promise<Era> | undefined;
   #era: Era | undefined;
+  #closed = false;
 
   /**
    * @param probe - sends a modern `server/discover` (used when the transport asks for a probe, i.e. stdio); the
@@ -63,6 +64,7 @@ export class EraRouter {
    * nothing ran twice).
    */
   async route<R>(modern: () => Promise<R>, legacy: (backend: LegacyBackend) => Promise<R>, signal?: AbortSignal): Promise<R> {
+    if (this.#closed) throw new ClientClosedError();
     let era = this.era;
     if (era === undefined && hasLegacyTarget(this.#transport) && this.#transport.legacyTarget.probe === 'discover') {
       era = await this.#probeDiscover(signal);
@@ -83,6 +85,7 @@ export class EraRouter {
 
   /** Closes the legacy session, if any. */
   async close(): Promise<void> {
+    this.#closed = true;
     const legacy = this.#legacy;
     this.#legacy = undefined;
     if (legacy) await (await legacy.catch(() => undefined))?.close();

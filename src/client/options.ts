@@ -92,7 +92,10 @@ export interface TaskClientOptions {
 }
 
 const positiveMs = z.number().finite().positive();
-const OptionsSchema = z.object({
+const isFunction = (v: unknown): boolean => typeof v === 'function';
+const fn = <T>(what: string) => z.custom<T>(isFunction, { message: `${what} must be a function` });
+// Strict: a misspelt option is an error, not silently ignored.
+const OptionsSchema = z.strictObject({
   transport: z.custom<Transport>((v) => v !== null && typeof v === 'object' && typeof (v as Transport).request === 'function', {
     message: 'transport must implement request()',
   }),
@@ -108,6 +111,19 @@ const OptionsSchema = z.object({
   jitterRatio: z.number().min(0).max(1).optional(),
   era: z.enum(['auto', 'modern', 'legacy']).optional(),
   idempotencyKeyIn: z.union([z.object({ meta: z.string().min(1) }), z.object({ argument: z.string().min(1) })]).optional(),
+  clientInfo: z.union([z.literal(false), z.looseObject({ name: z.string(), version: z.string() })]).optional(),
+  handlers: z
+    .strictObject({ elicitation: fn('handlers.elicitation').optional(), sampling: fn('handlers.sampling').optional(), roots: fn('handlers.roots').optional() })
+    .optional(),
+  capabilities: z.record(z.string(), z.unknown()).optional(),
+  autoPoll: z.boolean().optional(),
+  now: fn<() => number>('now').optional(),
+  store: z
+    .custom<unknown>((v) => v !== null && typeof v === 'object' && ['put', 'get', 'list', 'delete', 'prune'].every((m) => isFunction((v as Record<string, unknown>)[m])), {
+      message: 'store must implement put, get, list, delete and prune',
+    })
+    .optional(),
+  redactParams: fn('redactParams').optional(),
   creationRetry: z
     .object({
       retries: z.number().int().nonnegative().optional(),
@@ -117,6 +133,14 @@ const OptionsSchema = z.object({
     })
     .optional(),
 });
+
+/** A value as an error message shows it: strings quoted, objects by their shape. */
+function describe(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'function') return 'a function';
+  if (value !== null && typeof value === 'object') return Array.isArray(value) ? 'an array' : `an object with keys [${Object.keys(value).join(', ')}]`;
+  return String(value);
+}
 
 /** Options after defaults. */
 export type ResolvedOptions = Required<Omit<TaskClientOptions, 'clientInfo' | 'handlers' | 'capabilities' | 'store' | 'creationRetry'>> &
@@ -128,12 +152,15 @@ export type ResolvedOptions = Required<Omit<TaskClientOptions, 'clientInfo' | 'h
  * @throws TypeError naming the option and the value it got.
  */
 export function resolveOptions(options: TaskClientOptions): ResolvedOptions {
+  if (options === null || typeof options !== 'object') throw new TypeError('TaskClient: options are required: new TaskClient({ transport })');
   const parsed = OptionsSchema.safeParse(options);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
+    if (issue?.code === 'unrecognized_keys') throw new TypeError(`TaskClient: unknown option ${issue.keys.map((k) => `"${k}"`).join(', ')}`);
     const path = issue?.path.join('.') ?? '';
-    const got = path ? (options as unknown as Record<string, unknown>)[path] : options;
-    throw new TypeError(`TaskClient: option "${path}" is invalid (${issue?.message}); got ${String(got)}`);
+    let got: unknown = options;
+    for (const key of issue?.path ?? []) got = (got as Record<PropertyKey, unknown> | undefined)?.[key as PropertyKey];
+    throw new TypeError(`TaskClient: option "${path}" is invalid (${issue?.message}); got ${describe(got)}`);
   }
   const min = options.minPollIntervalMs ?? DEFAULT_MIN_POLL_INTERVAL_MS;
   const max = options.maxPollIntervalMs ?? DEFAULT_MAX_POLL_INTERVAL_MS;

@@ -6,7 +6,7 @@
  * @module
  */
 import { EventEmitter } from 'eventemitter3';
-import { InvalidResponseError, McpError, redactTaskId, RequestTimeoutError, TaskExpiredError, TaskNotFoundError, TooManyRoundsError } from '../errors.js';
+import { ClientClosedError, InvalidResponseError, McpError, redactTaskId, RequestTimeoutError, TaskExpiredError, TaskNotFoundError, TooManyRoundsError } from '../errors.js';
 import { linkAbort } from '../internal/abort.js';
 import { ErrorCode, LEGACY_PROTOCOL_VERSION, METHODS, MRTR_METHODS } from '../protocol/constants.js';
 import type { InputResponses } from '../protocol/input.js';
@@ -115,6 +115,9 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
   readonly #router: EraRouter;
   readonly #legacyDrivers = new WeakMap<LegacyBackend, TaskDriver>();
   readonly #drains = new WeakMap<TaskHandle<unknown>, () => Promise<void>>();
+  /** Handles not yet settled, so that `close()` can release their waiters. */
+  readonly #live = new Set<TaskHandle<unknown>>();
+  #closed = false;
 
   /** @throws TypeError when an option is invalid (the message names it and the value). */
   constructor(options: TaskClientOptions) {
@@ -256,6 +259,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
    * @throws {@link TaskNotFoundError} / {@link TaskExpiredError} when the server does not know it.
    */
   async task<T = CallToolResult>(taskId: string, options: AttachOptions = {}): Promise<TaskHandle<T>> {
+    if (typeof taskId !== 'string' || taskId.length === 0) throw new TypeError(`TaskClient.task: taskId must be a non-empty string, got ${JSON.stringify(taskId)}`);
     return this.#router.route(
       () => this.#attach<T>(taskId, options, this.#driver),
       async (legacy) => {
@@ -292,7 +296,15 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
       pollIntervalMs: options.pollIntervalMs,
       firstPoll: 'after-interval',
     });
-    handle.start();
+    this.#follow(handle).start();
+    return handle;
+  }
+
+  /** Keeps `handle` in the live set until it settles. */
+  #follow<T>(handle: TaskHandle<T>): TaskHandle<T> {
+    this.#live.add(handle);
+    const forget = (): boolean => this.#live.delete(handle);
+    handle.result().then(forget, forget);
     return handle;
   }
 
@@ -313,9 +325,16 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
     return this.#scheduler.tick();
   }
 
-  /** Stops polling and closes the transport. Pending waits stay pending; abort them with their signals. */
+  /**
+   * Stops polling and closes the transport. Every call still waiting rejects with {@link ClientClosedError} (its
+   * task may still run on the server: `resume` it later from a store), and later calls reject the same way.
+   */
   async close(): Promise<void> {
+    this.#closed = true;
     this.#scheduler.close();
+    const closed = new ClientClosedError();
+    for (const handle of this.#live) handle.abandon(closed);
+    this.#live.clear();
     await this.#router.close();
     await this.#options.transport.close();
   }
@@ -499,7 +518,8 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
     }
     this.emit('task', handle);
     options.onTask?.(handle);
-    handle.start();
+    this.#follow(handle).start();
+    if (this.#closed) handle.abandon(new ClientClosedError()); // closed while the creation was on its way
     return handle;
   }
 
@@ -523,6 +543,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
    */
   async resume<T = CallToolResult>(taskId: string): Promise<TaskHandle<T>> {
     const store = this.#requireStore('resume');
+    if (this.#closed) throw new ClientClosedError();
     const record = await store.get(taskId, this.#driver.serverKey);
     if (!record) throw new TaskNotFoundError(taskId, 'unknown');
     return this.#resumeRecord<T>(record);
@@ -536,6 +557,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
    */
   async resumeAll<T = CallToolResult>(): Promise<Array<TaskHandle<T>>> {
     const store = this.#requireStore('resumeAll');
+    if (this.#closed) throw new ClientClosedError();
     const records = (await store.list()).filter((r) => r.server === this.#driver.serverKey && !r.outcome);
     return records.map((r) => this.#resumeRecord<T>(r));
   }
@@ -564,7 +586,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
       firstPoll: 'now',
       outcome: record.outcome ? settledFromRecord(record, parse) : undefined,
     });
-    if (!record.outcome) this.#record(handle, record);
+    if (!record.outcome) this.#record(this.#follow(handle), record);
     handle.start();
     return handle;
   }

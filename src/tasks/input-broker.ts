@@ -136,12 +136,17 @@ export class InputScope {
     return events;
   }
 
-  /** Answers several keys at once (e.g. `handle.respond({...})`); keys already answered are skipped. */
+  /**
+   * Answers several keys at once (e.g. `handle.respond({...})`). Only keys the server asked (seen in an
+   * `inputRequests`) and not yet answered are sent (5.11); the others are skipped.
+   *
+   * @returns the keys sent.
+   */
   async respondAll(responses: Record<string, InputResponse>): Promise<string[]> {
     const sent: string[] = [];
     await Promise.all(
       Object.entries(responses).map(async ([key, response]) => {
-        if (await this.#answer(key, response)) sent.push(key);
+        if (this.#seen.has(key) && (await this.#answer(key, response))) sent.push(key);
       }),
     );
     return sent;

@@ -252,6 +252,14 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
     return this.#inputScope().offer(inputRequests);
   }
 
+  /**
+   * @internal Stops following the task without asking the server anything (the client closed): `result()` rejects
+   * with `error`; the task itself may still be running.
+   */
+  abandon(error: unknown): void {
+    this.#fail(error);
+  }
+
   /** @internal One `tasks/get`; called by the scheduler. */
   async poll(): Promise<void> {
     if (this.done) return;

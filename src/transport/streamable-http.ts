@@ -72,7 +72,11 @@ export class StreamableHttpTransport implements LegacyCapableTransport {
 
   /** @throws TypeError when `url` is not an absolute http(s) URL or `maxResponseBytes` is not a positive number. */
   constructor(url: string | URL, options: StreamableHttpTransportOptions = {}) {
-    this.url = new URL(url);
+    try {
+      this.url = new URL(url);
+    } catch (error) {
+      throw new TypeError(`StreamableHttpTransport: url must be an absolute http(s) URL, got ${JSON.stringify(String(url))}`, { cause: error });
+    }
     if (this.url.protocol !== 'http:' && this.url.protocol !== 'https:') {
       throw new TypeError(`StreamableHttpTransport: url must be http(s), got ${this.url.protocol}`);
     }

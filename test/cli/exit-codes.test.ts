@@ -3,6 +3,8 @@
  * against the reference server on loopback. Also checks that no-TTY output has no control characters.
  */
 import { readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTaskServer, type TaskServer } from '../../src/testing/index.js';
@@ -148,7 +150,7 @@ describe('exit codes, each from a real run', () => {
     expect(unknownTool.stderr).toMatch(/^Error: tools\/call failed: Unknown tool: no_such_tool \(JSON-RPC -32602\)/m);
   });
 
-  it('130: Ctrl-C twice leaves the task running and prints how to resume it', async () => {
+  it('130: Ctrl-C twice stops following (cancel was requested) and says how to see the end', async () => {
     const proc = startCli(['call', slowPolls.url, 'reindex_corpus', 'documents=1000000'], home);
     const [, taskId] = (await proc.waitFor(/task ([0-9a-f-]{36}) started/)) as unknown as [string, string];
     proc.child.kill('SIGINT');
@@ -157,9 +159,28 @@ describe('exit codes, each from a real run', () => {
     const run = await proc.done;
     runs.push(run);
     expect(run.code).toBe(130);
-    expect(run.stderr).toContain(`Resume it with:\n  mcp-tasks watch ${taskId}`);
+    expect(run.stderr).toContain(`Stopped following task ${taskId}; tasks/cancel was sent, so the server may be ending it. See how it ended with:\n  mcp-tasks status ${taskId}`);
     const record = JSON.parse((await cli(['ls', '--json'])).stdout.split('\n').find((l) => l.includes(taskId)) as string);
     expect(record.status).toBe('working');
+  });
+
+  it('130: Ctrl-C while a silent server has not answered anything yet aborts at once', async () => {
+    const requests: string[] = [];
+    const silent = createServer((req) => requests.push(String(req.headers['mcp-method']))); // never answers
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = silent.address() as AddressInfo;
+      const proc = startCli(['call', `http://127.0.0.1:${port}/mcp`, 'echo', 'text=hi'], home);
+      await expect.poll(() => requests.length, { timeout: 10_000 }).toBeGreaterThan(0);
+      proc.child.kill('SIGINT');
+      const run = await proc.done;
+      runs.push(run);
+      expect(requests).toEqual(['tools/list']);
+      expect(run.code).toBe(130);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 
   it('--help documents every exit code', async () => {

@@ -4,7 +4,7 @@
  * @module
  */
 import { parseMs, parseServerUrl, parseToolArguments } from '../arguments.js';
-import { ExitCode, InterruptedError, type ExitCodeValue } from '../exit-codes.js';
+import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import { DEFAULT_CANCEL_WAIT_MS, followTask } from '../follow-task.js';
 import { Output } from '../output.js';
 import { openSession, runReporting, type InputOptions, type Session } from '../session.js';
@@ -28,7 +28,7 @@ export interface CallCommandOptions extends InputOptions {
  */
 async function inputSchemaOf(session: Session, tool: string): Promise<Record<string, unknown> | undefined> {
   try {
-    return (await session.client.listTools()).find((t) => t.name === tool)?.inputSchema;
+    return (await session.client.listTools({ signal: session.signal })).find((t) => t.name === tool)?.inputSchema;
   } catch {
     return undefined;
   }
@@ -47,10 +47,14 @@ export function callCommand(server: string, tool: string, pairs: string[], optio
       // be answered (an MRTR round) ends the call.
       const args = parseToolArguments(pairs, options.args, await inputSchemaOf(session, tool));
       const abort = new AbortController();
-      session.interrupt.onPress = () => abort.abort(new InterruptedError('interrupted before the server answered'));
+      const onEarlyAbort = (): void => abort.abort(session.signal.reason);
+      if (session.signal.aborted) onEarlyAbort();
+      else session.signal.addEventListener('abort', onEarlyAbort, { once: true });
       void session.answerer?.stopped.then((error) => abort.abort(error));
       // Questions of a new task wait until its header line is out (MRTR questions are answered at once).
-      const start = await session.client.startTool(tool, args, { signal: abort.signal, onTask: () => session.answerer?.hold() });
+      const start = await session.client
+        .startTool(tool, args, { signal: abort.signal, onTask: () => session.answerer?.hold() })
+        .finally(() => session.signal.removeEventListener('abort', onEarlyAbort));
       if (start.resultType === 'complete') {
         const exitCode = start.result.isError === true ? ExitCode.ToolError : ExitCode.Completed;
         output.emit({ event: 'result', exitCode, result: start.result });

@@ -222,12 +222,13 @@ describe('InputScope', () => {
     expect(calls).toBe(2);
   });
 
-  it('respondAll answers several keys and skips answered ones', async () => {
+  it('respondAll answers several keys and skips answered ones and keys the server never asked (5.11)', async () => {
     const delivered: string[] = [];
     const { s } = scope(async (key) => {
       delivered.push(key);
     });
-    await expect(s.respondAll({ a: accept })).resolves.toEqual(['a']);
+    s.offer({ a: elicit('A?'), b: elicit('B?') } as unknown as InputRequests);
+    await expect(s.respondAll({ a: accept, stranger: accept })).resolves.toEqual(['a']);
     await expect(s.respondAll({ a: accept, b: accept })).resolves.toEqual(['b']);
     expect(delivered).toEqual(['a', 'b']);
     expect(s.isAnswered('a') && s.isAnswered('b')).toBe(true);
