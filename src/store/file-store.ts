@@ -38,17 +38,20 @@ export class FileTaskStore implements TaskStore {
     this.#onInvalid = options.onInvalid ?? (() => undefined);
   }
 
+  /** {@inheritDoc TaskStore.put} */
   async put(record: TaskRecord): Promise<void> {
     const valid = TaskRecordSchema.parse(record);
     await this.#ensureDir();
     await writeFileAtomic(join(this.dir, fileName(valid.server, valid.taskId)), `${JSON.stringify(valid, null, 2)}\n`, { mode: 0o600, fsync: true });
   }
 
+  /** {@inheritDoc TaskStore.get} */
   async get(taskId: string, server?: string): Promise<TaskRecord | undefined> {
     if (server !== undefined) return this.#read(fileName(server, taskId));
     return (await this.list()).find((r) => r.taskId === taskId);
   }
 
+  /** {@inheritDoc TaskStore.list} */
   async list(): Promise<TaskRecord[]> {
     let names: string[];
     try {
@@ -65,11 +68,13 @@ export class FileTaskStore implements TaskStore {
     return records;
   }
 
+  /** {@inheritDoc TaskStore.delete} */
   async delete(taskId: string, server?: string): Promise<void> {
     const targets = server !== undefined ? [{ server, taskId }] : (await this.list()).filter((r) => r.taskId === taskId);
     for (const t of targets) await rm(join(this.dir, fileName(t.server, t.taskId)), { force: true });
   }
 
+  /** {@inheritDoc TaskStore.prune} */
   async prune(now: number = Date.now()): Promise<number> {
     let removed = 0;
     for (const record of await this.list()) {

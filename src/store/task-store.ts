@@ -35,6 +35,7 @@ export class MemoryTaskStore implements TaskStore {
     this.#records.set(`${valid.server}\n${valid.taskId}`, structuredClone(valid));
   }
 
+  /** {@inheritDoc TaskStore.get} */
   async get(taskId: string, server?: string): Promise<TaskRecord | undefined> {
     if (server !== undefined) {
       const found = this.#records.get(`${server}\n${taskId}`);
@@ -44,16 +45,19 @@ export class MemoryTaskStore implements TaskStore {
     return undefined;
   }
 
+  /** {@inheritDoc TaskStore.list} */
   async list(): Promise<TaskRecord[]> {
     return [...this.#records.values()].map((r) => structuredClone(r));
   }
 
+  /** {@inheritDoc TaskStore.delete} */
   async delete(taskId: string, server?: string): Promise<void> {
     for (const [key, record] of this.#records) {
       if (record.taskId === taskId && (server === undefined || record.server === server)) this.#records.delete(key);
     }
   }
 
+  /** {@inheritDoc TaskStore.prune} */
   async prune(now: number = Date.now()): Promise<number> {
     let removed = 0;
     for (const [key, record] of this.#records) {
