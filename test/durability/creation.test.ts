@@ -2,57 +2,31 @@
  * Exactly-once creation through a fault proxy that drops the connection after the server received the creation
  * request and before the client got the response (issue 6, "What it must show" 2).
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_META_KEY, MemoryTaskStore, NetworkError, OutcomeUnknownError, StreamableHttpTransport, TaskClient, type TaskClientOptions } from '../../src/index.js';
-import { createTaskServer, type TaskServer } from '../../src/testing/index.js';
-import { createFaultProxy, dropResponse, type FaultProxy } from '../helpers/fault-proxy.js';
-import { sendInvoice, textOf } from './fixtures.js';
+import { createFaultProxy, dropResponse } from '../helpers/fault-proxy.js';
+import { createTaskServer } from '../../src/testing/index.js';
+import { sendInvoice, textOf, useProxiedServer } from './fixtures.js';
 
-let server: TaskServer;
-let proxy: FaultProxy;
-const clients: TaskClient[] = [];
-
-function newClient(options: Partial<TaskClientOptions> = {}): TaskClient {
-  const client = new TaskClient({
-    transport: new StreamableHttpTransport(proxy.url),
-    jitterRatio: 0,
-    creationRetry: { minTimeoutMs: 50, maxTimeoutMs: 200 },
-    ...options,
-  });
-  clients.push(client);
-  return client;
-}
+const env = useProxiedServer({ pollIntervalMs: 50, ttlMs: 60_000, inlineBudgetMs: 20, catalog: { tools: [sendInvoice] } }, { creationRetry: { minTimeoutMs: 50, maxTimeoutMs: 200 } });
+const newClient = (options: Partial<TaskClientOptions> = {}): TaskClient => env.newClient(options);
 
 /** Drops the response of the next `tools/call` of `tool`, once. */
 function dropNextCreation(tool: string): void {
-  proxy.rule({ method: 'tools/call', when: (a) => a.name === tool, action: dropResponse, times: 1 });
+  env.proxy.rule({ method: 'tools/call', when: (a) => a.name === tool, action: dropResponse, times: 1 });
 }
-
-beforeAll(async () => {
-  server = await createTaskServer({ pollIntervalMs: 50, ttlMs: 60_000, inlineBudgetMs: 20, catalog: { tools: [sendInvoice] } });
-});
-beforeEach(async () => {
-  proxy = await createFaultProxy(server.url);
-});
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-  await proxy.close();
-});
-afterAll(async () => {
-  await server.close();
-});
 
 describe('creation through a connection that drops after the server received it', () => {
   it('with an idempotency key: re-sends with a new id and the same key, one task exists, the call resolves', async () => {
     const client = newClient();
-    const before = server.core.tasksCreated;
+    const before = env.server.core.tasksCreated;
     dropNextCreation('send_invoice');
     const result = await client.callTool('send_invoice', { to: 'ada@example.com', ms: 400 }, { idempotencyKey: 'invoice-2026-001' });
 
     expect(textOf(result)).toBe('invoice sent to ada@example.com');
-    expect(server.core.tasksCreated - before).toBe(1);
-    expect(server.core.idempotency.replays).toBeGreaterThanOrEqual(1);
-    const calls = proxy.of('tools/call');
+    expect(env.server.core.tasksCreated - before).toBe(1);
+    expect(env.server.core.idempotency.replays).toBeGreaterThanOrEqual(1);
+    const calls = env.proxy.of('tools/call');
     expect(calls.map((a) => a.action)).toEqual(['drop-response', 'forward']);
     expect(calls[0]!.id).not.toEqual(calls[1]!.id);
     const keys = calls.map((a) => (a.params?._meta as Record<string, unknown>)[IDEMPOTENCY_META_KEY]);
@@ -89,7 +63,7 @@ describe('creation through a connection that drops after the server received it'
 
   it('without a key, for a tool with neither idempotentHint nor readOnlyHint: OutcomeUnknownError, no re-send', async () => {
     const client = newClient();
-    const before = server.core.tasksCreated;
+    const before = env.server.core.tasksCreated;
     dropNextCreation('send_invoice');
     const error = await client.callTool('send_invoice', { to: 'eve@example.com', ms: 400 }).catch((e: unknown) => e);
 
@@ -97,29 +71,29 @@ describe('creation through a connection that drops after the server received it'
     expect((error as OutcomeUnknownError).code).toBe('OUTCOME_UNKNOWN');
     expect((error as OutcomeUnknownError).cause).toBeInstanceOf(NetworkError);
     expect((error as Error).message).toMatch(/may or may not have started/);
-    expect(proxy.of('tools/call')).toHaveLength(1);
+    expect(env.proxy.of('tools/call')).toHaveLength(1);
     // The work did start: the server made a task the client never heard of.
-    expect(server.core.tasksCreated - before).toBe(1);
+    expect(env.server.core.tasksCreated - before).toBe(1);
   });
 
   it('without a key, for a tool annotated idempotentHint: re-sends (the server may run it twice, harmlessly)', async () => {
     const client = newClient();
     await client.listTools();
-    const before = server.core.tasksCreated;
+    const before = env.server.core.tasksCreated;
     dropNextCreation('reindex_corpus');
     const result = await client.callTool('reindex_corpus', { documents: 100 });
     expect(textOf(result)).toBe('Indexed 100 documents');
-    expect(proxy.of('tools/call').map((a) => a.action)).toEqual(['drop-response', 'forward']);
-    expect(server.core.tasksCreated - before).toBe(2);
+    expect(env.proxy.of('tools/call').map((a) => a.action)).toEqual(['drop-response', 'forward']);
+    expect(env.server.core.tasksCreated - before).toBe(2);
   });
 
   it('with a key, when the re-send arrives after the task finished: resolves with the result', async () => {
     const client = newClient({ creationRetry: { minTimeoutMs: 300, maxTimeoutMs: 300 } });
-    const before = server.core.tasksCreated;
+    const before = env.server.core.tasksCreated;
     dropNextCreation('send_invoice');
     const result = await client.callTool('send_invoice', { to: 'late@example.com', ms: 60 }, { idempotencyKey: 'late-1' });
     expect(textOf(result)).toBe('invoice sent to late@example.com');
-    expect(server.core.tasksCreated - before).toBe(1);
+    expect(env.server.core.tasksCreated - before).toBe(1);
   });
 
   it('writes no record for a creation whose outcome is unknown, and one record for the keyed task', async () => {

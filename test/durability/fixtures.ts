@@ -4,7 +4,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { elicitForm, readElicitAnswer, stringArg, textResult, type ToolDefinition } from '../../src/testing/index.js';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { StreamableHttpTransport, TaskClient, type TaskClientOptions } from '../../src/index.js';
+import { createTaskServer, elicitForm, readElicitAnswer, stringArg, textResult, type TaskServer, type TaskServerOptions, type ToolDefinition } from '../../src/testing/index.js';
+import { createFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
 
 /**
  * `two_step_release {version}`: task-only; 100 ms, asks `approve`, 300 ms, asks `window`, 50 ms, completes with
@@ -56,4 +59,48 @@ export async function tempDir(prefix: string): Promise<{ path: string; remove: (
 /** The text of a `CallToolResult`. */
 export function textOf(result: { content?: Array<Record<string, unknown>> }): string {
   return (result.content ?? []).map((c) => String(c.text ?? '')).join('');
+}
+
+/** A reference server behind a fresh fault proxy per test, and clients that talk through the proxy. */
+export interface ProxiedServer {
+  readonly server: TaskServer;
+  readonly proxy: FaultProxy;
+  /** A client through the proxy (jitter off); closed after each test. */
+  newClient(options?: Partial<TaskClientOptions>): TaskClient;
+}
+
+/**
+ * Registers the vitest hooks for a suite: one server (`options`) for the file, one proxy per test, every client
+ * closed after its test.
+ */
+export function useProxiedServer(options: TaskServerOptions, clientDefaults: Partial<TaskClientOptions> = {}): ProxiedServer {
+  let server: TaskServer | undefined;
+  let proxy: FaultProxy | undefined;
+  const clients: TaskClient[] = [];
+  beforeAll(async () => {
+    server = await createTaskServer(options);
+  });
+  beforeEach(async () => {
+    proxy = await createFaultProxy((server as TaskServer).url);
+  });
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+    await proxy?.close();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  return {
+    get server() {
+      return server as TaskServer;
+    },
+    get proxy() {
+      return proxy as FaultProxy;
+    },
+    newClient(overrides = {}) {
+      const client = new TaskClient({ transport: new StreamableHttpTransport((proxy as FaultProxy).url), jitterRatio: 0, ...clientDefaults, ...overrides });
+      clients.push(client);
+      return client;
+    },
+  };
 }

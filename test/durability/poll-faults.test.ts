@@ -4,43 +4,21 @@
  * polls a task sooner than `pollIntervalMs`, and the tasks still resolve. Past the retry budget the wait rejects with
  * the last transport error and the record stays resumable.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HttpError, MemoryTaskStore, StreamableHttpTransport, TaskClient, type TaskClientOptions, type TaskHandle } from '../../src/index.js';
-import { createTaskServer, type TaskServer } from '../../src/testing/index.js';
-import { createFaultProxy, serviceUnavailable, tooManyRequests, type FaultProxy } from '../helpers/fault-proxy.js';
-import { textOf } from './fixtures.js';
+import { serviceUnavailable, tooManyRequests } from '../helpers/fault-proxy.js';
+import { textOf, useProxiedServer } from './fixtures.js';
 
 const POLL_MS = 200;
 /** Node timers run on a loop clock cached to the millisecond, so a timer may be measured up to 1 ms "early". */
 const TIMER_SLACK_MS = 1;
 
-let server: TaskServer;
-let proxy: FaultProxy;
-const clients: TaskClient[] = [];
-
-function newClient(options: Partial<TaskClientOptions> = {}): TaskClient {
-  const client = new TaskClient({ transport: new StreamableHttpTransport(proxy.url), jitterRatio: 0, ...options });
-  clients.push(client);
-  return client;
-}
+const env = useProxiedServer({ pollIntervalMs: POLL_MS, ttlMs: 60_000, inlineBudgetMs: 20 });
+const newClient = (options: Partial<TaskClientOptions> = {}): TaskClient => env.newClient(options);
 
 function gaps(times: number[]): number[] {
   return times.slice(1).map((t, i) => t - (times[i] as number));
 }
-
-beforeAll(async () => {
-  server = await createTaskServer({ pollIntervalMs: POLL_MS, ttlMs: 60_000, inlineBudgetMs: 20 });
-});
-beforeEach(async () => {
-  proxy = await createFaultProxy(server.url);
-});
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-  await proxy.close();
-});
-afterAll(async () => {
-  await server.close();
-});
 
 describe('polling through 429 and 503', () => {
   it('honours Retry-After for the whole server, backs off on 503, keeps the floor, and resolves', async () => {
@@ -48,8 +26,8 @@ describe('polling through 429 and 503', () => {
     let a = '';
     let b = '';
     // A's 2nd poll gets 429 + Retry-After: 2; its 4th to 6th polls get 503.
-    proxy.rule({ method: 'tasks/get', when: (x) => x.taskId === a && x.index === 1, action: tooManyRequests(2) });
-    proxy.rule({ method: 'tasks/get', when: (x) => x.taskId === a && x.index >= 3 && x.index <= 5, action: serviceUnavailable() });
+    env.proxy.rule({ method: 'tasks/get', when: (x) => x.taskId === a && x.index === 1, action: tooManyRequests(2) });
+    env.proxy.rule({ method: 'tasks/get', when: (x) => x.taskId === a && x.index >= 3 && x.index <= 5, action: serviceUnavailable() });
 
     const first = client.callTool('reindex_corpus', { documents: 1_500 }, { onTask: (h) => (a = h.taskId) }); // ≈ 3 s of work
     await new Promise((r) => setTimeout(r, POLL_MS / 2)); // B's polls fall between A's
@@ -58,18 +36,18 @@ describe('polling through 429 and 503', () => {
     expect(textOf(ra)).toBe('Indexed 1500 documents');
     expect(textOf(rb)).toBe('Indexed 1000 documents');
 
-    const polls = proxy.of('tasks/get', a);
+    const polls = env.proxy.of('tasks/get', a);
     expect(polls.map((p) => p.action).slice(0, 7)).toEqual(['forward', 'respond', 'forward', 'respond', 'respond', 'respond', 'forward']);
 
     // Retry-After: 2 → no tasks/get at all, for any task of this server, within 2 s of the 429.
     const tooMany = polls[1]!.at;
-    const during = proxy.of('tasks/get').filter((p) => p.at > tooMany && p.at < tooMany + 2_000 - TIMER_SLACK_MS);
+    const during = env.proxy.of('tasks/get').filter((p) => p.at > tooMany && p.at < tooMany + 2_000 - TIMER_SLACK_MS);
     expect(during).toEqual([]);
     expect(polls[2]!.at - tooMany).toBeGreaterThanOrEqual(2_000 - TIMER_SLACK_MS);
 
     // Never two polls of one task closer than pollIntervalMs; the 503 burst backs off exponentially.
     for (const id of [a, b]) {
-      expect(Math.min(...gaps(proxy.times('tasks/get', id)))).toBeGreaterThanOrEqual(POLL_MS - TIMER_SLACK_MS);
+      expect(Math.min(...gaps(env.proxy.times('tasks/get', id)))).toBeGreaterThanOrEqual(POLL_MS - TIMER_SLACK_MS);
     }
     const burst = gaps(polls.slice(3, 7).map((p) => p.at));
     expect(burst[0]).toBeGreaterThanOrEqual(POLL_MS - TIMER_SLACK_MS);
@@ -77,13 +55,13 @@ describe('polling through 429 and 503', () => {
     expect(burst[2]).toBeGreaterThanOrEqual(4 * POLL_MS - TIMER_SLACK_MS);
 
     // The server saw only the forwarded polls.
-    expect(server.stats.taskGetTimes(a)).toHaveLength(polls.filter((p) => p.action === 'forward').length);
+    expect(env.server.stats.taskGetTimes(a)).toHaveLength(polls.filter((p) => p.action === 'forward').length);
   });
 
   it('past maxPollRetries rejects with the last transport error, keeps the record resumable, and resume finishes it', async () => {
     const store = new MemoryTaskStore();
     const client = newClient({ store, maxPollRetries: 2 });
-    const remove = proxy.rule({ method: 'tasks/get', action: serviceUnavailable() });
+    const remove = env.proxy.rule({ method: 'tasks/get', action: serviceUnavailable() });
     const errors: unknown[] = [];
     let handle: TaskHandle<unknown> | undefined;
     const error = await client
@@ -97,7 +75,7 @@ describe('polling through 429 and 503', () => {
 
     expect(error).toBeInstanceOf(HttpError);
     expect((error as HttpError).status).toBe(503);
-    expect(proxy.of('tasks/get')).toHaveLength(3); // the first poll and 2 retries
+    expect(env.proxy.of('tasks/get')).toHaveLength(3); // the first poll and 2 retries
     expect(errors.length).toBeGreaterThanOrEqual(1);
     const taskId = handle!.taskId;
     const record = await store.get(taskId);
@@ -108,7 +86,7 @@ describe('polling through 429 and 503', () => {
     const resumed = await client.resume(taskId);
     expect(textOf((await resumed.result()) as { content: Array<Record<string, unknown>> })).toBe('Indexed 500 documents');
     await expect.poll(async () => (await store.get(taskId))?.outcome?.status).toBe('completed');
-    expect(server.stats.count('tools/call')).toBeGreaterThanOrEqual(1);
+    expect(env.server.stats.count('tools/call')).toBeGreaterThanOrEqual(1);
   });
 });
 
@@ -123,7 +101,7 @@ describe('resuming through faults', () => {
       ids.push(start.task.taskId);
     }
     await first.close();
-    proxy.rule({ method: 'tasks/get', when: (x) => x.taskId === ids[0], action: serviceUnavailable(), times: 1 });
+    env.proxy.rule({ method: 'tasks/get', when: (x) => x.taskId === ids[0], action: serviceUnavailable(), times: 1 });
     const handles = await newClient({ store }).resumeAll();
     expect(handles.map((h) => h.taskId).sort()).toEqual([...ids].sort());
     const results = await Promise.all(handles.map((h) => h.result()));

@@ -12,32 +12,34 @@ export async function flush(): Promise<void> {
   await vi.advanceTimersByTimeAsync(0);
 }
 
+/** The task fields both shapes below share. */
+const TASK = {
+  taskId: 't1',
+  status: 'working',
+  createdAt: '2026-08-01T09:00:00Z',
+  lastUpdatedAt: '2026-08-01T09:00:00Z',
+  ttlMs: 600_000,
+  pollIntervalMs: 1_000,
+};
+
 /** A flat `CreateTaskResult` (5.4). */
 export function created(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    resultType: 'task',
-    taskId: 't1',
-    status: 'working',
-    createdAt: '2026-08-01T09:00:00Z',
-    lastUpdatedAt: '2026-08-01T09:00:00Z',
-    ttlMs: 600_000,
-    pollIntervalMs: 1_000,
-    ...overrides,
-  };
+  return { resultType: 'task', ...TASK, ...overrides };
 }
 
 /** A `tasks/get` result (`resultType: complete` + DetailedTask, 5.8). */
 export function detailed(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    resultType: 'complete',
-    taskId: 't1',
-    status: 'working',
-    createdAt: '2026-08-01T09:00:00Z',
-    lastUpdatedAt: '2026-08-01T09:00:00Z',
-    ttlMs: 600_000,
-    pollIntervalMs: 1_000,
-    ...overrides,
-  };
+  return { resultType: 'complete', ...TASK, ...overrides };
+}
+
+/** Settles `p` into a box that can be inspected at any time, without unhandled rejections. */
+export function outcome<T>(p: Promise<T>): { value?: T; error?: unknown; settled: boolean } {
+  const box: { value?: T; error?: unknown; settled: boolean } = { settled: false };
+  p.then(
+    (value) => Object.assign(box, { value, settled: true }),
+    (error: unknown) => Object.assign(box, { error, settled: true }),
+  );
+  return box;
 }
 
 /** A `CallToolResult` with one text block. */

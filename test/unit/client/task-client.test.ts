@@ -10,7 +10,7 @@ import {
 } from '../../../src/index.js';
 import type { CallToolResult } from '../../../src/protocol/results.js';
 import { ScriptedTransport, type Handler } from '../../helpers/scripted-transport.js';
-import { AbortableTransport, completed, created, deferred, detailed, flush, toolResult } from '../../helpers/unit-fixtures.js';
+import { AbortableTransport, completed, created, deferred, detailed, flush, toolResult, outcome } from '../../helpers/unit-fixtures.js';
 
 function setup(handler: Handler, options: Partial<TaskClientOptions> = {}, Transport: typeof ScriptedTransport = ScriptedTransport) {
   const transport = new Transport(handler);
@@ -20,14 +20,6 @@ function setup(handler: Handler, options: Partial<TaskClientOptions> = {}, Trans
   return { transport, client, violations };
 }
 
-function outcome<T>(p: Promise<T>): { value?: T; error?: unknown; settled: boolean } {
-  const box: { value?: T; error?: unknown; settled: boolean } = { settled: false };
-  p.then(
-    (value) => Object.assign(box, { value, settled: true }),
-    (error: unknown) => Object.assign(box, { error, settled: true }),
-  );
-  return box;
-}
 
 describe('TaskClient result dispatch (1.7, 5.2–5.5)', () => {
   beforeEach(() => vi.useFakeTimers({ now: 0 }));

@@ -15,7 +15,7 @@ import {
 } from '../../../src/index.js';
 import type { CallToolResult } from '../../../src/protocol/results.js';
 import { ScriptedTransport, type Handler } from '../../helpers/scripted-transport.js';
-import { completed, created, detailed, flush, queue, rpcError, toolResult } from '../../helpers/unit-fixtures.js';
+import { completed, created, detailed, flush, queue, rpcError, toolResult, outcome } from '../../helpers/unit-fixtures.js';
 
 function setup(handler: Handler, options: Partial<TaskClientOptions> = {}) {
   const transport = new ScriptedTransport(handler);
@@ -31,15 +31,6 @@ async function startTask(client: TaskClient, name = 'job'): Promise<TaskHandle<C
   return start.task;
 }
 
-/** Settles `p` into a value we can inspect without unhandled rejections. */
-function outcome<T>(p: Promise<T>): { value?: T; error?: unknown; settled: boolean } {
-  const box: { value?: T; error?: unknown; settled: boolean } = { settled: false };
-  p.then(
-    (value) => Object.assign(box, { value, settled: true }),
-    (error: unknown) => Object.assign(box, { error, settled: true }),
-  );
-  return box;
-}
 
 const T0 = Date.parse('2026-08-01T12:00:00Z');
 
