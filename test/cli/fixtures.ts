@@ -2,7 +2,9 @@
  * Extra reference-server tools for the CLI tests: a form with every field kind, a sampling question, a roots
  * question and a URL-mode elicitation. Each is task-only and echoes the answers it got as structured content.
  */
-import { elicitForm, textResult, type ToolDefinition } from '../../src/testing/index.js';
+import { afterAll, beforeAll } from 'vitest';
+import { createTaskServer, elicitForm, textResult, type TaskServer, type ToolDefinition } from '../../src/testing/index.js';
+import { ensureCliBuilt, killLeftovers, tempHome } from './helpers.js';
 
 const answersEcho = (answers: unknown): Record<string, unknown> => textResult('answers received', { structuredContent: { answers } });
 
@@ -74,3 +76,35 @@ export const urlTool: ToolDefinition = {
 
 /** Every fixture tool. */
 export const fixtureTools = [surveyTool, samplingTool, rootsTool, urlTool];
+
+/** The reference server with the fixture tools, and a temporary CLI home, for one test file. */
+export interface CliServer {
+  readonly server: TaskServer;
+  readonly home: string;
+}
+
+/**
+ * Registers the hooks of a CLI test file: builds the CLI if needed, starts the reference server (polls every
+ * 100 ms) with {@link fixtureTools}, and cleans up leftover CLI processes and the server afterwards.
+ */
+export function useCliServer(): CliServer {
+  let server: TaskServer | undefined;
+  let home = '';
+  beforeAll(async () => {
+    await ensureCliBuilt();
+    home = tempHome();
+    server = await createTaskServer({ pollIntervalMs: 100, ttlMs: 60_000, inputTimeoutMs: 30_000, catalog: { tools: fixtureTools } });
+  }, 120_000);
+  afterAll(async () => {
+    killLeftovers();
+    await server?.close();
+  });
+  return {
+    get server() {
+      return server as TaskServer;
+    },
+    get home() {
+      return home;
+    },
+  };
+}

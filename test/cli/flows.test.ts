@@ -4,78 +4,67 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTaskServer, type TaskServer } from '../../src/testing/index.js';
-import { fixtureTools } from './fixtures.js';
-import { ensureCliBuilt, killLeftovers, hasControlCharacters, runCli, tempHome } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { useCliServer } from './fixtures.js';
+import { hasControlCharacters, runCli } from './helpers.js';
 
-let server: TaskServer;
-let home: string;
+const env = useCliServer();
 
 async function answersFile(name: string, content: unknown): Promise<string> {
-  const path = join(home, name);
+  const path = join(env.home, name);
   await writeFile(path, JSON.stringify(content));
   return path;
 }
 
 const taskIdOf = (stdout: string): string => /task ([0-9a-f-]{36}) started/.exec(stdout)?.[1] as string;
 
-beforeAll(async () => {
-  await ensureCliBuilt();
-  home = tempHome();
-  server = await createTaskServer({ pollIntervalMs: 100, ttlMs: 60_000, inputTimeoutMs: 30_000, catalog: { tools: fixtureTools } });
-}, 120_000);
-afterAll(async () => {
-  killLeftovers();
-  await server?.close();
-});
 
 describe('answers, detach and watch', () => {
   it('--answers (by key, a full answer) drives deploy_release to completion; the server got exactly that answer', async () => {
     const answers = await answersFile('deploy.json', { confirm: { action: 'accept', content: { confirm: true, note: 'scripted' } } });
-    const run = await runCli(['call', server.url, 'deploy_release', 'version=2.1.0', '--answers', answers], home);
+    const run = await runCli(['call', env.server.url, 'deploy_release', 'version=2.1.0', '--answers', answers], env.home);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('answered [confirm] accept (answers-file)');
     expect(run.stdout).toContain('deployed 2.1.0 (scripted)');
     const taskId = taskIdOf(run.stdout);
-    expect(server.stats.taskUpdates(taskId).map((u) => u.inputResponses)).toEqual([{ confirm: { action: 'accept', content: { confirm: true, note: 'scripted' } } }]);
+    expect(env.server.stats.taskUpdates(taskId).map((u) => u.inputResponses)).toEqual([{ confirm: { action: 'accept', content: { confirm: true, note: 'scripted' } } }]);
     expect(hasControlCharacters(run.stdout + run.stderr)).toBe(false);
   });
 
   it('--answers by field name; a decline is a tool error (exit 1)', async () => {
-    const byField = await runCli(['call', server.url, 'deploy_release', 'version=2.2.0', '--answers', await answersFile('fields.json', { confirm: true })], home);
+    const byField = await runCli(['call', env.server.url, 'deploy_release', 'version=2.2.0', '--answers', await answersFile('fields.json', { confirm: true })], env.home);
     expect(byField.code).toBe(0);
-    expect(server.stats.taskUpdates(taskIdOf(byField.stdout))[0]?.inputResponses).toEqual({ confirm: { action: 'accept', content: { confirm: true } } });
-    const declined = await runCli(['call', server.url, 'deploy_release', 'version=2.3.0', '--answers', await answersFile('decline.json', { confirm: 'decline' })], home);
+    expect(env.server.stats.taskUpdates(taskIdOf(byField.stdout))[0]?.inputResponses).toEqual({ confirm: { action: 'accept', content: { confirm: true } } });
+    const declined = await runCli(['call', env.server.url, 'deploy_release', 'version=2.3.0', '--answers', await answersFile('decline.json', { confirm: 'decline' })], env.home);
     expect(declined.code).toBe(1);
     expect(declined.stdout).toContain('Tool error:\nDeployment of 2.3.0 was not confirmed (decline)');
   });
 
   it('an invalid answer is reported and not sent (exit 7)', async () => {
-    const run = await runCli(['call', server.url, 'deploy_release', 'version=2.4.0', '--answers', await answersFile('bad.json', { confirm: 'yes please' })], home);
+    const run = await runCli(['call', env.server.url, 'deploy_release', 'version=2.4.0', '--answers', await answersFile('bad.json', { confirm: 'yes please' })], env.home);
     expect(run.code).toBe(7);
     expect(run.stderr).toContain('confirm: must be true or false');
-    expect(server.stats.taskUpdates(taskIdOf(run.stdout))).toHaveLength(0);
+    expect(env.server.stats.taskUpdates(taskIdOf(run.stdout))).toHaveLength(0);
   });
 
   it('--detach prints the task id and exits; watch then gets the result', async () => {
-    const detached = await runCli(['call', server.url, 'reindex_corpus', 'documents=600', '--detach'], home);
+    const detached = await runCli(['call', env.server.url, 'reindex_corpus', 'documents=600', '--detach'], env.home);
     expect(detached.code).toBe(0);
     const taskId = detached.stdout.trim();
     expect(taskId).toMatch(/^[0-9a-f-]{36}$/);
     expect(detached.stderr).toContain(`mcp-tasks watch ${taskId}`);
-    const watched = await runCli(['watch', taskId], home);
+    const watched = await runCli(['watch', taskId], env.home);
     expect(watched.code).toBe(0);
     expect(watched.stdout).toContain('Indexed 600 documents');
-    const ls = await runCli(['ls'], home);
+    const ls = await runCli(['ls'], env.home);
     expect(ls.stdout).toMatch(new RegExp(`${taskId}\\s+completed\\s+reindex_corpus`));
-    const status = await runCli(['status', taskId, '--server', server.url], home);
+    const status = await runCli(['status', taskId, '--server', env.server.url], env.home);
     expect(status.code).toBe(0);
     expect(status.stdout).toContain('Indexed 600 documents');
   });
 
   it('--json writes one JSON object per line, the result last', async () => {
-    const run = await runCli(['call', server.url, 'reindex_corpus', '--json', '{"documents": 200}', '--json'], home);
+    const run = await runCli(['call', env.server.url, 'reindex_corpus', '--json', '{"documents": 200}', '--json'], env.home);
     expect(run.code).toBe(0);
     const events = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { event: string; [k: string]: unknown });
     expect(events[0]?.event).toBe('task');
@@ -84,10 +73,10 @@ describe('answers, detach and watch', () => {
   });
 
   it('answers an MRTR question from the file, and exits 7 without one', async () => {
-    const ok = await runCli(['call', server.url, 'confirm_action', 'action=rotate keys', '--answers', await answersFile('mrtr.json', { confirm: true })], home);
+    const ok = await runCli(['call', env.server.url, 'confirm_action', 'action=rotate keys', '--answers', await answersFile('mrtr.json', { confirm: true })], env.home);
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain('Performed "rotate keys"');
-    const unanswered = await runCli(['call', server.url, 'confirm_action', 'action=rotate keys'], home);
+    const unanswered = await runCli(['call', env.server.url, 'confirm_action', 'action=rotate keys'], env.home);
     expect(unanswered.code).toBe(7);
     expect(unanswered.stderr).toMatch(/^Input required: \[confirm\] no TTY to ask/m);
   });
@@ -95,30 +84,30 @@ describe('answers, detach and watch', () => {
 
 describe('sampling, roots and URL mode', () => {
   it('declines sampling without --sampling-command (exit 7), answers it with one', async () => {
-    const declined = await runCli(['call', server.url, 'ask_model'], home);
+    const declined = await runCli(['call', env.server.url, 'ask_model'], env.home);
     expect(declined.code).toBe(7);
     expect(declined.stderr).toContain('sampling declined: no --sampling-command given');
     const reply = { role: 'assistant', content: { type: 'text', text: 'autumn moon' }, model: 'echo-1' };
     const script = `let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const r=JSON.parse(s);if(r.method!=='sampling/createMessage')process.exit(3);console.log(JSON.stringify(${JSON.stringify(reply)}))})`;
-    const answered = await runCli(['call', server.url, 'ask_model', '--sampling-command', `${JSON.stringify(process.execPath)} -e ${JSON.stringify(script)}`], home);
+    const answered = await runCli(['call', env.server.url, 'ask_model', '--sampling-command', `${JSON.stringify(process.execPath)} -e ${JSON.stringify(script)}`], env.home);
     expect(answered.code).toBe(0);
-    expect(server.stats.taskUpdates(taskIdOf(answered.stdout))[0]?.inputResponses).toEqual({ draft: reply });
+    expect(env.server.stats.taskUpdates(taskIdOf(answered.stdout))[0]?.inputResponses).toEqual({ draft: reply });
   });
 
   it('answers roots/list from --root, else with an empty list', async () => {
-    const withRoots = await runCli(['call', server.url, 'list_roots', '--root', '/srv/app'], home);
+    const withRoots = await runCli(['call', env.server.url, 'list_roots', '--root', '/srv/app'], env.home);
     expect(withRoots.code).toBe(0);
-    expect(server.stats.taskUpdates(taskIdOf(withRoots.stdout))[0]?.inputResponses).toEqual({ roots: { roots: [{ uri: 'file:///srv/app', name: 'app' }] } });
-    const empty = await runCli(['call', server.url, 'list_roots'], home);
-    expect(server.stats.taskUpdates(taskIdOf(empty.stdout))[0]?.inputResponses).toEqual({ roots: { roots: [] } });
+    expect(env.server.stats.taskUpdates(taskIdOf(withRoots.stdout))[0]?.inputResponses).toEqual({ roots: { roots: [{ uri: 'file:///srv/app', name: 'app' }] } });
+    const empty = await runCli(['call', env.server.url, 'list_roots'], env.home);
+    expect(env.server.stats.taskUpdates(taskIdOf(empty.stdout))[0]?.inputResponses).toEqual({ roots: { roots: [] } });
   });
 
   it('URL mode without a TTY shows the URL and never opens it; an answers entry can accept it', async () => {
-    const shown = await runCli(['call', server.url, 'authorize'], home);
+    const shown = await runCli(['call', env.server.url, 'authorize'], env.home);
     expect(shown.code).toBe(7);
     expect(shown.stdout).toContain('Sign in to the registry (visit https://example.com/login)');
-    const accepted = await runCli(['call', server.url, 'authorize', '--answers', await answersFile('url.json', { login: 'accept' })], home);
+    const accepted = await runCli(['call', env.server.url, 'authorize', '--answers', await answersFile('url.json', { login: 'accept' })], env.home);
     expect(accepted.code).toBe(0);
-    expect(server.stats.taskUpdates(taskIdOf(accepted.stdout))[0]?.inputResponses).toEqual({ login: { action: 'accept' } });
+    expect(env.server.stats.taskUpdates(taskIdOf(accepted.stdout))[0]?.inputResponses).toEqual({ login: { action: 'accept' } });
   });
 });

@@ -2,28 +2,17 @@
  * Interactive questions through a pseudo-terminal (`script` from util-linux): the built CLI prompts with
  * @inquirer/prompts, keystrokes go in, and the answer the server received is checked with `stats.taskUpdates`.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTaskServer, type TaskServer } from '../../src/testing/index.js';
-import { fixtureTools } from './fixtures.js';
-import { ensureCliBuilt, killLeftovers, startCliInPty, tempHome, type CliProcess } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { useCliServer } from './fixtures.js';
+import { startCliInPty, type CliProcess } from './helpers.js';
 
 const ENTER = '\r';
 const DOWN = '\x1b[B';
 const SPACE = ' ';
 const CTRL_C = '\x03';
 
-let server: TaskServer;
-let home: string;
+const env = useCliServer();
 
-beforeAll(async () => {
-  await ensureCliBuilt();
-  home = tempHome();
-  server = await createTaskServer({ pollIntervalMs: 100, ttlMs: 60_000, inputTimeoutMs: 30_000, catalog: { tools: fixtureTools } });
-}, 120_000);
-afterAll(async () => {
-  killLeftovers();
-  await server?.close();
-});
 
 /** Waits for `prompt` in the terminal, then types `keys`. */
 async function answer(proc: CliProcess, prompt: RegExp, keys: string): Promise<void> {
@@ -37,7 +26,7 @@ async function taskIdOf(proc: CliProcess): Promise<string> {
 
 describe('interactive prompts in a pseudo-terminal', () => {
   it('deploy_release: accept, confirm and a note; the server receives exactly that', async () => {
-    const proc = startCliInPty(['call', server.url, 'deploy_release', 'version=1.5.0'], home);
+    const proc = startCliInPty(['call', env.server.url, 'deploy_release', 'version=1.5.0'], env.home);
     const taskId = await taskIdOf(proc);
     await answer(proc, /Accept: fill in the form/, ENTER);
     await answer(proc, /Deploy now/, `y${ENTER}`);
@@ -46,20 +35,20 @@ describe('interactive prompts in a pseudo-terminal', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('deployed 1.5.0 (typed in a pty)');
     expect(run.stdout).toMatch(/input_required · waiting for confirmation of 1\.5\.0 · [\d.]+s/); // the live line
-    expect(server.stats.taskUpdates(taskId).map((u) => u.inputResponses)).toEqual([{ confirm: { action: 'accept', content: { confirm: true, note: 'typed in a pty' } } }]);
+    expect(env.server.stats.taskUpdates(taskId).map((u) => u.inputResponses)).toEqual([{ confirm: { action: 'accept', content: { confirm: true, note: 'typed in a pty' } } }]);
   });
 
   it('deploy_release: decline is reachable', async () => {
-    const proc = startCliInPty(['call', server.url, 'deploy_release', 'version=1.6.0'], home);
+    const proc = startCliInPty(['call', env.server.url, 'deploy_release', 'version=1.6.0'], env.home);
     const taskId = await taskIdOf(proc);
     await answer(proc, /Accept: fill in the form/, DOWN + ENTER);
     const run = await proc.done;
     expect(run.code).toBe(1);
-    expect(server.stats.taskUpdates(taskId)[0]?.inputResponses).toEqual({ confirm: { action: 'decline' } });
+    expect(env.server.stats.taskUpdates(taskId)[0]?.inputResponses).toEqual({ confirm: { action: 'decline' } });
   });
 
   it('a form with every field kind: lengths, format, bounds, defaults, single and multi select', async () => {
-    const proc = startCliInPty(['call', server.url, 'survey'], home);
+    const proc = startCliInPty(['call', env.server.url, 'survey'], env.home);
     const taskId = await taskIdOf(proc);
     await answer(proc, /Accept: fill in the form/, ENTER);
     await answer(proc, /Release name \(3-20 chars\)/, `ab${ENTER}`);
@@ -73,7 +62,7 @@ describe('interactive prompts in a pseudo-terminal', () => {
     await answer(proc, /Comment \(optional\)/, ENTER); // left empty: omitted
     const run = await proc.done;
     expect(run.code).toBe(0);
-    expect(server.stats.taskUpdates(taskId)[0]?.inputResponses).toEqual({
+    expect(env.server.stats.taskUpdates(taskId)[0]?.inputResponses).toEqual({
       profile: {
         action: 'accept',
         content: { name: 'abc', contact: 'ops@example.com', replicas: 7, ratio: 0.25, notify: true, region: 'us', channels: ['mail', 'pager'] },
@@ -82,7 +71,7 @@ describe('interactive prompts in a pseudo-terminal', () => {
   });
 
   it('URL mode asks before opening (here: no) and then how it went', async () => {
-    const proc = startCliInPty(['call', server.url, 'authorize'], home);
+    const proc = startCliInPty(['call', env.server.url, 'authorize'], env.home);
     const taskId = await taskIdOf(proc);
     await answer(proc, /Open this URL in your browser\?/, `n${ENTER}`);
     await answer(proc, /When you are done/, ENTER);
@@ -90,16 +79,16 @@ describe('interactive prompts in a pseudo-terminal', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('https://example.com/login');
     expect(run.stdout).toContain('Not opened.');
-    expect(server.stats.taskUpdates(taskId)[0]?.inputResponses).toEqual({ login: { action: 'accept' } });
+    expect(env.server.stats.taskUpdates(taskId)[0]?.inputResponses).toEqual({ login: { action: 'accept' } });
   });
 
   it('Ctrl-C inside a prompt cancels the task like Ctrl-C anywhere else', async () => {
-    const proc = startCliInPty(['call', server.url, 'deploy_release', 'version=1.7.0'], home);
+    const proc = startCliInPty(['call', env.server.url, 'deploy_release', 'version=1.7.0'], env.home);
     const taskId = await taskIdOf(proc);
     await answer(proc, /Accept: fill in the form/, CTRL_C);
     const run = await proc.done;
     expect(run.code).toBe(4);
-    expect(server.stats.taskCancels(taskId)).toHaveLength(1);
-    expect(server.stats.taskUpdates(taskId)).toHaveLength(0);
+    expect(env.server.stats.taskCancels(taskId)).toHaveLength(1);
+    expect(env.server.stats.taskUpdates(taskId)).toHaveLength(0);
   });
 });
