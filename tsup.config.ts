@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 
-// Entry points. The main entry runs anywhere (fetch, Web Streams, timers); the others are Node only.
+// Entry points. The main entry runs anywhere (fetch, Web Streams, timers); the others are Node only (the adapters
+// import no `node:` module themselves, but their frameworks may).
 const entries: Record<string, string> = {
   index: 'src/index.ts',
   'testing/index': 'src/testing/index.ts',
@@ -9,6 +10,10 @@ const entries: Record<string, string> = {
   stdio: 'src/stdio.ts',
   'file-store': 'src/file-store.ts',
   'cli/main': 'src/cli/main.ts',
+  // Framework adapters: each framework is an optional peer dependency, so tsup leaves it external.
+  'ai-sdk': 'src/adapters/ai-sdk/index.ts',
+  langchain: 'src/adapters/langchain/index.ts',
+  'openai-agents': 'src/adapters/openai-agents/index.ts',
 };
 const entry = Object.fromEntries(Object.entries(entries).filter(([, file]) => existsSync(file)));
 // The command line is an ESM program (ora is ESM only); libraries get CJS too.

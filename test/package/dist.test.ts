@@ -41,6 +41,9 @@ describe('the built package', () => {
     ['testing/index', ['createTaskServer', 'TaskServerCore', 'InMemoryTransport', 'runStdioServer']],
     ['stdio', ['StdioTransport', 'ServerExitedError']],
     ['file-store', ['FileTaskStore']],
+    ['ai-sdk', ['createTaskTools', 'TaskToolError']],
+    ['langchain', ['createTaskTools', 'TaskToolError']],
+    ['openai-agents', ['TaskMcpServer', 'TaskToolError', 'taskToolErrorFunction']],
   ])('entry %s loads from ESM and CJS', async (entry, names) => {
     const esm = await import(new URL(`${entry}.js`, dist).href);
     const cjs = require(new URL(`${entry}.cjs`, dist).pathname);
@@ -58,6 +61,20 @@ describe('the built package', () => {
     expect(fromCjs).toBeInstanceOf(esm.McpClientError);
     expect(fromCjs).not.toBeInstanceOf(esm.TaskCancelledError);
     expect(esm.isMcpClientError(fromCjs, 'TASK_FAILED')).toBe(true);
+  });
+
+  it('installing the package pulls none of the agent frameworks: each is an optional peer dependency', async () => {
+    const pkg = require(new URL('../../package.json', import.meta.url).pathname) as {
+      dependencies: Record<string, string>;
+      peerDependencies: Record<string, string>;
+      peerDependenciesMeta: Record<string, { optional?: boolean }>;
+    };
+    for (const framework of ['ai', '@langchain/core', '@openai/agents-core']) {
+      expect(pkg.dependencies[framework]).toBeUndefined();
+      expect(pkg.peerDependencies[framework]).toBeDefined();
+      expect(pkg.peerDependenciesMeta[framework]?.optional).toBe(true);
+    }
+    expect(Object.keys(pkg.dependencies).filter((name) => /^(ai|langchain|@langchain\/|@openai\/|@ai-sdk\/)/.test(name))).toEqual([]);
   });
 
   it('the main entry imports no node: module', async () => {
