@@ -82,7 +82,7 @@ function toMessage(outcome: ToolOutcome, name: string, toolCallId: string | unde
   }
   if (outcome.kind === 'pending') {
     const content = JSON.stringify(outcome.pending);
-    return toolCallId ? new ToolMessage({ content, tool_call_id: toolCallId, name, artifact: outcome.pending }) : content;
+    return toolCallId ? new ToolMessage({ content, tool_call_id: toolCallId, name, status: 'success', artifact: outcome.pending }) : content;
   }
   const { result, note } = outcome;
   const text = resultText(result) || JSON.stringify(result.structuredContent ?? result.content ?? []);
