@@ -66,6 +66,10 @@ describe('ai-sdk adapter: generateText with MockLanguageModelV3', () => {
     const result = await run;
     expect(toolOutputs(result.response.messages)[0]).toEqual({ type: 'json', value: { content: [{ type: 'text', text: 'report "Q3" is ready' }], structuredContent: { title: 'Q3', pages: 3 } } });
     expect(updates.some((u) => u.toolName === 'slow_report' && u.status === 'working' && u.taskId && u.toolCallId === 'call-1-0')).toBe(true);
+    // nothing of the call is left listening on the client or the handle
+    const handle = await task;
+    expect(client.listenerCount('inputRequired')).toBe(0);
+    expect(handle.listenerCount('status') + handle.listenerCount('inputRequired')).toBe(0);
   });
 
   it('sends a task question to onInput and the answer to the server', async () => {

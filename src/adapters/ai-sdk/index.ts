@@ -32,7 +32,7 @@ export type { TaskToolInputCallback, TaskToolInputContext, TaskToolsOptions, Tas
 export { TaskToolError } from '../shared/outcome.js';
 export type { PendingTaskResult, TaskToolErrorCode } from '../shared/outcome.js';
 
-/** What a successful call returns to the AI SDK (and so to the model, as JSON). */
+/** What a successful call returns to the AI SDK (and so to the model, as JSON): the `CallToolResult`'s fields. Spec: https://modelcontextprotocol.io/specification/2026-07-28/server/tools */
 export interface TaskToolOutput {
   content: unknown[];
   structuredContent?: Record<string, unknown>;
@@ -47,6 +47,8 @@ export interface TaskToolOutput {
  *
  * Status and progress reach the host through `onStatus` (with the AI SDK's `toolCallId`, so a UI message stream
  * writer can attach them to the tool part).
+ *
+ * Spec: https://modelcontextprotocol.io/specification/2026-07-28/server/tools (`tools/list`, `tools/call`), https://github.com/modelcontextprotocol/ext-tasks (tasks).
  *
  * @throws TypeError for invalid options or colliding names; the client's errors for `tools/list`.
  */

@@ -38,7 +38,7 @@ export type { TaskToolInputCallback, TaskToolInputContext, TaskToolsOptions, Tas
 export { TaskToolError } from '../shared/outcome.js';
 export type { PendingTaskResult, TaskToolErrorCode } from '../shared/outcome.js';
 
-/** Name of the custom callback event that carries a {@link TaskToolUpdate}. */
+/** Name of the custom callback event that carries a {@link TaskToolUpdate} (a task's `status`/`statusMessage`, or progress). Spec: https://github.com/modelcontextprotocol/ext-tasks */
 export const TASK_STATUS_EVENT = 'mcp_task_status';
 
 type ToolConfig = RunnableConfig & { toolCall?: { id?: string } };
@@ -46,6 +46,8 @@ type ToolConfig = RunnableConfig & { toolCall?: { id?: string } };
 /**
  * Lists the server's tools and returns them as `DynamicStructuredTool`s (JSON Schema input), plus the task tools
  * when `maxWaitMs` is set.
+ *
+ * Spec: https://modelcontextprotocol.io/specification/2026-07-28/server/tools (`tools/list`, `tools/call`), https://github.com/modelcontextprotocol/ext-tasks (tasks).
  *
  * @throws TypeError for invalid options or colliding names; the client's errors for `tools/list`.
  */

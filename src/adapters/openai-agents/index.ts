@@ -45,7 +45,7 @@ export type { PendingTaskResult, TaskToolErrorCode } from '../shared/outcome.js'
 
 type AgentsMCPTool = Awaited<ReturnType<MCPServer['listTools']>>[number];
 
-/** Options of {@link TaskMcpServer}: the adapter options plus the Agents SDK's `MCPServer` settings. */
+/** Options of {@link TaskMcpServer}: the adapter options plus the Agents SDK's `MCPServer` settings. Spec: https://modelcontextprotocol.io/specification/2026-07-28/server/tools */
 export interface TaskMcpServerOptions extends TaskToolsOptions {
   /** The server's name in traces and tool caches. @default 'mcp-tasks' */
   name?: string;
@@ -61,12 +61,14 @@ export interface TaskMcpServerOptions extends TaskToolsOptions {
   closeClient?: boolean;
 }
 
-/** The default `errorFunction`: a `TaskToolError`'s text as written for the model. */
+/** The default `errorFunction`: a `TaskToolError`'s text as written for the model; other errors get a short prefix. Spec: https://github.com/modelcontextprotocol/ext-tasks */
 export const taskToolErrorFunction: MCPToolErrorFunction = ({ error }) =>
   error instanceof TaskToolError ? error.message : `The tool call failed: ${error instanceof Error ? error.message : String(error)}`;
 
 /**
  * An Agents SDK `MCPServer` backed by a `TaskClient`.
+ *
+ * Spec: https://modelcontextprotocol.io/specification/2026-07-28/server/tools (`tools/list`, `tools/call`), https://github.com/modelcontextprotocol/ext-tasks (tasks).
  *
  * @throws TypeError from the constructor for invalid options.
  */

@@ -10,10 +10,10 @@ import type { Progress } from '../../protocol/results.js';
 import type { TaskStatus } from '../../protocol/tasks.js';
 import type { InputRequiredEvent } from '../../tasks/input-broker.js';
 
-/** Names of the three task tools (before `prefix`). */
+/** Names of the three task tools (before `prefix`): `tasks/get` and `tasks/cancel` for the model. Spec: https://github.com/modelcontextprotocol/ext-tasks */
 export const TASK_TOOL_NAMES = { status: 'task_status', result: 'task_result', cancel: 'task_cancel' } as const;
 
-/** What the adapter knows about the call a question belongs to. */
+/** What the adapter knows about the call a question belongs to. Spec: https://modelcontextprotocol.io/specification/2026-07-28/client/elicitation */
 export interface TaskToolInputContext {
   /** The MCP tool's name on the server (without `prefix`), when known. */
   toolName: string | undefined;
@@ -24,13 +24,15 @@ export interface TaskToolInputContext {
 /**
  * Answers a question the server asked during a tool call (elicitation, sampling, roots), typically by asking a
  * person in the host's UI. Resolve with the answer, or with `undefined` to decline.
+ *
+ * Spec: https://modelcontextprotocol.io/specification/2026-07-28/client/elicitation, https://github.com/modelcontextprotocol/ext-tasks (`input_required`).
  */
 export type TaskToolInputCallback = (
   event: InputRequiredEvent,
   context: TaskToolInputContext,
 ) => Promise<InputResponse | undefined> | InputResponse | undefined;
 
-/** A status or progress update of one tool call, for the host's UI. */
+/** A status or progress update of one tool call, for the host's UI. Spec: https://github.com/modelcontextprotocol/ext-tasks (`status`, `statusMessage`) */
 export interface TaskToolUpdate {
   /** The MCP tool's name on the server (without `prefix`). */
   toolName: string;

@@ -10,7 +10,7 @@ import type { TaskStatus } from '../../protocol/tasks.js';
 import type { TaskHandle } from '../../tasks/task-handle.js';
 import { TASK_TOOL_NAMES } from './options.js';
 
-/** Stable codes of {@link TaskToolError}s. */
+/** Stable codes of {@link TaskToolError}s. Spec: https://github.com/modelcontextprotocol/ext-tasks (task outcomes) */
 export type TaskToolErrorCode =
   | 'TOOL_ERROR'
   | 'TASK_FAILED'
@@ -56,6 +56,8 @@ export type ToolOutcome =
 /**
  * A tool call that did not produce a normal result, with a message written for the model. `result` is the tool's
  * own `isError` result (code `TOOL_ERROR`); `cause` is the client's error otherwise.
+ *
+ * Spec: https://modelcontextprotocol.io/specification/2026-07-28/server/tools (`isError`), https://github.com/modelcontextprotocol/ext-tasks (`failed`, `cancelled`, expiry).
  */
 export class TaskToolError extends Error {
   override readonly name = 'TaskToolError';
