@@ -6,7 +6,7 @@ import { generateText, stepCountIs, type ModelMessage } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTaskTools, type TaskToolUpdate } from '../../src/adapters/ai-sdk/index.js';
-import { Fixture, MemoryTaskStore } from './helpers.js';
+import { createGate, Fixture, MemoryTaskStore } from './helpers.js';
 
 type Call = { toolName: string; input: Record<string, unknown> };
 type Step = Call[] | ((prompt: unknown[]) => Call[]) | string;
@@ -70,6 +70,30 @@ describe('ai-sdk adapter: generateText with MockLanguageModelV3', () => {
     const handle = await task;
     expect(client.listenerCount('inputRequired')).toBe(0);
     expect(handle.listenerCount('status') + handle.listenerCount('inputRequired')).toBe(0);
+  });
+
+  it('with preliminaryResults yields status as preliminary tool results; the model reads only the final one', async () => {
+    const client = fx.client();
+    const tools = await createTaskTools(client, { include: ['slow_report'], preliminaryResults: true });
+    const task = fx.nextTask(client);
+    const run = generateText({ model: scriptedModel([[{ toolName: 'slow_report', input: { title: 'P' } }], 'ok']), tools, stopWhen: stepCountIs(3), prompt: 'p' });
+    await task;
+    fx.gate.open();
+    expect(toolOutputs((await run).response.messages)).toEqual([{ type: 'json', value: { content: [{ type: 'text', text: 'report "P" is ready' }], structuredContent: { title: 'P', pages: 3 } } }]);
+
+    fx.gate = createGate();
+    const parts: unknown[] = [];
+    const execute = tools.slow_report?.execute as (input: unknown, options: unknown) => AsyncIterable<unknown>;
+    const next = fx.nextTask(client);
+    const iterate = (async () => {
+      for await (const part of execute({ title: 'Q' }, { toolCallId: 'direct', messages: [] })) parts.push(part);
+    })();
+    await next;
+    fx.gate.open();
+    await iterate;
+    expect(parts.slice(0, -1).every((p) => (p as { status: string }).status === 'running')).toBe(true);
+    expect(parts).toContainEqual({ status: 'running', update: expect.objectContaining({ toolName: 'slow_report', toolCallId: 'direct', status: 'working', statusMessage: 'drafting' }) });
+    expect(parts.at(-1)).toEqual({ content: [{ type: 'text', text: 'report "Q" is ready' }], structuredContent: { title: 'Q', pages: 3 } });
   });
 
   it('sends a task question to onInput and the answer to the server', async () => {

@@ -26,11 +26,23 @@ import type { TaskClient } from '../../client/task-client.js';
 import type { TaskToolsOptions, TaskToolUpdate } from '../shared/options.js';
 import type { PendingTaskResult, ToolOutcome } from '../shared/outcome.js';
 import { TaskToolRuntime } from '../shared/runtime.js';
+import { withPreliminaryResults, type TaskToolProgress } from './preliminary.js';
 
 export { TASK_TOOL_NAMES } from '../shared/options.js';
 export type { TaskToolInputCallback, TaskToolInputContext, TaskToolsOptions, TaskToolUpdate } from '../shared/options.js';
 export { TaskToolError } from '../shared/outcome.js';
 export type { PendingTaskResult, TaskToolErrorCode } from '../shared/outcome.js';
+export type { TaskToolProgress } from './preliminary.js';
+
+/** Options of the AI SDK's {@link createTaskTools}: the shared adapter options plus the AI SDK's streaming hook. */
+export interface AiSdkTaskToolsOptions extends TaskToolsOptions {
+  /**
+   * Yield each status and progress update as a preliminary tool result ({@link TaskToolProgress}; `streamText`
+   * and UI message streams show them with `preliminary: true`); the model still reads only the final result.
+   * @default false
+   */
+  preliminaryResults?: boolean;
+}
 
 /** What a successful call returns to the AI SDK (and so to the model, as JSON): the `CallToolResult`'s fields. Spec: https://modelcontextprotocol.io/specification/2026-07-28/server/tools */
 export interface TaskToolOutput {
@@ -45,22 +57,31 @@ export interface TaskToolOutput {
  * task tools when `maxWaitMs` is set. Each `execute(args, {abortSignal, toolCallId})` resolves with a
  * {@link TaskToolOutput} or a {@link PendingTaskResult}, and throws a `TaskToolError` for tool errors.
  *
- * Status and progress reach the host through `onStatus` (with the AI SDK's `toolCallId`, so a UI message stream
- * writer can attach them to the tool part).
+ * Status and progress reach the host through the AI SDK's preliminary tool results (`preliminaryResults: true`)
+ * and through `onStatus` (with the AI SDK's `toolCallId`).
  *
  * Spec: https://modelcontextprotocol.io/specification/2026-07-28/server/tools (`tools/list`, `tools/call`), https://github.com/modelcontextprotocol/ext-tasks (tasks).
  *
  * @throws TypeError for invalid options or colliding names; the client's errors for `tools/list`.
  */
-export async function createTaskTools(client: TaskClient, options: TaskToolsOptions = {}): Promise<ToolSet> {
-  const runtime = new TaskToolRuntime(client, options);
+export async function createTaskTools(client: TaskClient, options: AiSdkTaskToolsOptions = {}): Promise<ToolSet> {
+  const { preliminaryResults, ...shared } = options;
+  if (preliminaryResults !== undefined && typeof preliminaryResults !== 'boolean') {
+    throw new TypeError(`createTaskTools: invalid option "preliminaryResults": expected a boolean (got ${JSON.stringify(preliminaryResults)})`);
+  }
+  const runtime = new TaskToolRuntime(client, shared);
   const set: ToolSet = {};
   for (const adapted of await runtime.tools()) {
+    type Output = TaskToolOutput | PendingTaskResult | TaskToolProgress;
+    const execute = (args: Record<string, unknown>, execution: { abortSignal?: AbortSignal; toolCallId: string }): AsyncIterable<Output> | Promise<Output> => {
+      const context = { signal: execution.abortSignal, toolCallId: execution.toolCallId };
+      if (preliminaryResults) return withPreliminaryResults((c) => adapted.run(args, c), context, toAiSdk);
+      return adapted.run(args, context).then(toAiSdk);
+    };
     set[adapted.name] = tool({
       description: adapted.description,
       inputSchema: jsonSchema<Record<string, unknown>>(adapted.inputSchema as Parameters<typeof jsonSchema>[0]),
-      execute: async (args: Record<string, unknown>, execution: { abortSignal?: AbortSignal; toolCallId: string }) =>
-        toAiSdk(await adapted.run(args, { signal: execution.abortSignal, toolCallId: execution.toolCallId })),
+      execute,
     }) as AiTool;
   }
   return set;
