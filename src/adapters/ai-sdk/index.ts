@@ -78,11 +78,13 @@ export async function createTaskTools(client: TaskClient, options: AiSdkTaskTool
       if (preliminaryResults) return withPreliminaryResults((c) => adapted.run(args, c), context, toAiSdk);
       return adapted.run(args, context).then(toAiSdk);
     };
-    set[adapted.name] = tool({
+    const value = tool({
       description: adapted.description,
       inputSchema: jsonSchema<Record<string, unknown>>(adapted.inputSchema as Parameters<typeof jsonSchema>[0]),
       execute,
     }) as AiTool;
+    // A server's tool name is data: even "__proto__" becomes an ordinary key, never the set's prototype.
+    Object.defineProperty(set, adapted.name, { value, enumerable: true, writable: true, configurable: true });
   }
   return set;
 }

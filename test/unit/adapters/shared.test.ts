@@ -104,3 +104,20 @@ describe('texts for the model', () => {
     expect(mapped.cause).toBe(error);
   });
 });
+
+describe('hostile tool names', () => {
+  it('a server tool named "__proto__" is an ordinary key of the AI SDK tool set', async () => {
+    const { createTaskTools } = await import('../../../src/adapters/ai-sdk/index.js');
+    const stub = {
+      listTools: async () => [{ name: '__proto__', description: 'odd', inputSchema: { type: 'object', properties: {} } }, { name: 'constructor', inputSchema: { type: 'object' } }],
+      startTool: async () => ({ resultType: 'complete', result: { content: [{ type: 'text', text: 'ran' }] } }),
+      on: () => undefined,
+      off: () => undefined,
+    };
+    const tools = await createTaskTools(stub as never);
+    expect(Object.keys(tools)).toEqual(['__proto__', 'constructor']);
+    expect(Object.getPrototypeOf(tools)).toBe(Object.prototype);
+    const execute = Object.getOwnPropertyDescriptor(tools, '__proto__')?.value.execute as (a: unknown, o: unknown) => Promise<unknown>;
+    await expect(execute({}, { toolCallId: 'x', messages: [] })).resolves.toEqual({ content: [{ type: 'text', text: 'ran' }] });
+  });
+});
