@@ -9,7 +9,6 @@
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { StreamableHttpTransport, TaskCancelledError, TaskClient, type CallToolResult, type InputRequiredEvent, type InputResponse, type Task, type TaskHandle, type Transport } from '../../src/index.js';
-import { forgetEra } from '../../src/legacy/era.js';
 import { createTaskServer, type TaskServer } from '../../src/testing/index.js';
 import { bundleReferenceServer, everythingStdio, referenceStdio, startEverythingHttp, type HttpChild } from './servers.js';
 
@@ -152,7 +151,6 @@ describe.each(TARGETS)('one API, two eras: $name', (target) => {
   }
 
   beforeAll(async () => {
-    forgetEra();
     await target.setup();
   }, 30_000);
 
