@@ -241,7 +241,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
    */
   async close(): Promise<void> {
     this.#scheduler.close();
-    this.#tracker.close();
+    await this.#tracker.close();
     await this.#router.close();
     await this.#options.transport.close();
   }

@@ -47,6 +47,8 @@ export class TaskTracker {
   readonly #ctx: TrackerContext;
   readonly #drivers = new WeakMap<EraBackend, TaskDriver>();
   readonly #drains = new WeakMap<TaskHandle<unknown>, () => Promise<void>>();
+  /** Record writers whose writes may still be queued (close() waits for them). */
+  readonly #writers = new Set<() => Promise<void>>();
   readonly #live = new Set<TaskHandle<unknown>>();
   readonly #closing = new AbortController();
 
@@ -245,12 +247,16 @@ export class TaskTracker {
     await this.#drains.get(handle)?.();
   }
 
-  /** Stops following every task: each waiter rejects with {@link ClientClosedError}; records stay resumable. */
-  close(): void {
+  /**
+   * Stops following every task: each waiter rejects with {@link ClientClosedError}; records stay resumable. Resolves
+   * once every queued record write has landed.
+   */
+  async close(): Promise<void> {
     this.#closing.abort(new ClientClosedError());
     const closed = new ClientClosedError();
     for (const handle of this.#live) handle.stopFollowing(closed);
     this.#live.clear();
+    await Promise.all([...this.#writers].map((drain) => drain()));
   }
 
   #follow<T>(handle: TaskHandle<T>): TaskHandle<T> {
@@ -263,6 +269,10 @@ export class TaskTracker {
   #record(handle: TaskHandle<unknown>, record: TaskRecord): void {
     const store = this.#ctx.store;
     if (!store) return;
-    this.#drains.set(handle, recordHandle(store, handle, record, this.#ctx.now, (error) => this.#ctx.emit.warning(`task store: ${String(error)}`)));
+    const drain = recordHandle(store, handle, record, this.#ctx.now, (error) => this.#ctx.emit.warning(`task store: ${String(error)}`));
+    this.#drains.set(handle, drain);
+    this.#writers.add(drain);
+    const done = (): void => void drain().then(() => this.#writers.delete(drain));
+    handle.result().then(done, done);
   }
 }
