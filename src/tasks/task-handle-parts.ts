@@ -1,5 +1,5 @@
 /**
- * The parts of a {@link TaskHandle}'s life that talk back to the server besides polling: delivering `tasks/cancel`,
+ * The parts of a task handle's life that talk back to the server besides polling: delivering `tasks/cancel`,
  * delivering answers with `tasks/update` (never after a cancel or close; re-offered once when rejected), and the
  * `expiring` timer of a task that waits for input.
  * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-cancellation)
@@ -13,11 +13,18 @@ import { deliver, DeliveryFailure } from './delivery.js';
 import { InputScope } from './input-broker.js';
 import { isLostTask } from './lost-task.js';
 import type { TaskDriver } from './task-driver.js';
-import type { TaskHandle } from './task-handle.js';
+
+/** What these parts see of the handle itself. */
+export interface HandleView {
+  readonly taskId: string;
+  readonly method: string;
+  readonly done: boolean;
+  emit(event: string, ...args: unknown[]): boolean;
+}
 
 /** The handle state these parts read and write. */
 export interface HandleInternals {
-  readonly handle: TaskHandle<unknown>;
+  readonly handle: HandleView;
   readonly driver: TaskDriver;
   cancelRequested: boolean;
   cancel?: Promise<void>;

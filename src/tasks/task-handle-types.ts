@@ -1,5 +1,5 @@
 /**
- * The types of a {@link TaskHandle}: its events, how it starts, and its options.
+ * The types of a `TaskHandle`: its events, how it starts, and its options.
  * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md)
  *
  * @module
@@ -7,9 +7,8 @@
 import type { DetailedTask } from '../protocol/tasks.js';
 import type { InputRequiredEvent } from './input-broker.js';
 import type { ExpiringEvent } from './task-driver.js';
-import type { TaskHandle } from './task-handle.js';
 
-/** Events of a {@link TaskHandle}. */
+/** Events of a `TaskHandle`. */
 export interface TaskHandleEvents {
   /** The status or `statusMessage` changed (also emitted once for the first state seen). */
   status: [task: DetailedTask];
@@ -57,7 +56,7 @@ export interface TaskHandleInit<TResult> {
   outcome?: Settled<TResult>;
 }
 
-/** Options of {@link TaskHandle.cancel}. */
+/** Options of `TaskHandle.cancel`. */
 export interface CancelOptions {
   /**
    * Milliseconds to keep following the task after `tasks/cancel` for the server's terminal status; past it the
