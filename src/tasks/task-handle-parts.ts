@@ -12,6 +12,7 @@ import { parseDetailedTask, type DetailedTask } from '../protocol/tasks.js';
 import { deliver, DeliveryFailure } from './delivery.js';
 import { InputScope } from './input-broker.js';
 import { isLostTask } from './lost-task.js';
+import { classifyPollError } from './poll-errors.js';
 import type { TaskDriver } from './task-driver.js';
 
 /** What these parts see of the handle itself. */
@@ -158,4 +159,25 @@ export function watchExpiry(parts: HandleInternals, expiry: number | null): void
   }, Math.max(0, fireAt - driver.now()));
   (timer as { unref?: () => void }).unref?.();
   parts.expiryTimer = timer;
+}
+
+/** What to do after a failed poll. */
+export type PollVerdict =
+  | { kind: 'retry'; notVisible: boolean; retryAfterMs?: number; violation?: boolean; report?: boolean }
+  | { kind: 'lost'; reason: 'unknown' | 'not-yet-visible'; violation?: boolean; report?: boolean }
+  | { kind: 'fatal'; violation?: boolean; report?: boolean };
+
+/**
+ * The rule for a failed `tasks/get`: -32602 is a lost task (classified expired / unknown), except for a bounded
+ * re-check right after creation (`not-yet-visible`); transient faults are retried up to `maxPollRetries`.
+ */
+export function pollFailureVerdict(error: unknown, s: { expired: boolean; firstPolls: boolean; notVisible: number; failures: number; driver: TaskDriver }): PollVerdict {
+  const failure = classifyPollError(error);
+  if (failure.kind === 'lost') {
+    if (s.expired || !s.firstPolls) return { kind: 'lost', reason: 'unknown' };
+    if (s.notVisible < s.driver.notYetVisibleRetries) return { kind: 'retry', notVisible: true, violation: true };
+    return { kind: 'lost', reason: 'not-yet-visible', violation: true };
+  }
+  if (failure.kind === 'transient' && s.failures + 1 <= s.driver.maxPollRetries) return { kind: 'retry', notVisible: false, retryAfterMs: failure.retryAfterMs, report: true };
+  return { kind: 'fatal', report: failure.kind === 'transient' };
 }

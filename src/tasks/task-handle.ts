@@ -7,21 +7,21 @@
  * @module
  */
 import { EventEmitter } from 'eventemitter3';
+import { raceAbort } from '../internal/race-abort.js';
 import { CancelNotConfirmedError, InvalidResponseError, TaskCancelledError, TaskFailedError } from '../errors.js';
 import type { InputRequests, InputResponses } from '../protocol/input.js';
 import { isTerminalStatus, parseDetailedTask, TaskShapeError, type DetailedTask } from '../protocol/tasks.js';
 import { expiresAt, ttlStart } from './expiry.js';
 import { InputScope, type InputRequiredEvent } from './input-broker.js';
 import { lostTaskError } from './lost-task.js';
-import { classifyPollError, pollRetryDelayMs } from './poll-errors.js';
+import { pollRetryDelayMs } from './poll-errors.js';
 import { effectivePollIntervalMs } from './poll-interval.js';
 import type { Pollable } from './scheduler.js';
-import { sendCancel, taskInputScope, watchExpiry, type HandleInternals } from './task-handle-parts.js';
+import { pollFailureVerdict, sendCancel, taskInputScope, watchExpiry, type HandleInternals } from './task-handle-parts.js';
 import type { TaskDriver } from './task-driver.js';
 import type { CancelOptions, Settled, TaskHandleEvents, TaskHandleInit } from './task-handle-types.js';
 
 export type { TaskDriver, ExpiringEvent } from './task-driver.js';
-
 export type { CancelOptions, Settled, TaskHandleEvents, TaskHandleInit } from './task-handle-types.js';
 
 /**
@@ -85,14 +85,10 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
   }
 
   /** The latest `DetailedTask`, as the server sent it. */
-  get task(): DetailedTask {
-    return this.#task;
-  }
+  get task(): DetailedTask { return this.#task; }
 
   /** The latest status the server reported. */
-  get status(): DetailedTask['status'] {
-    return this.#task.status;
-  }
+  get status(): DetailedTask['status'] { return this.#task.status; }
 
   /** True once the outcome is known (terminal status, a lost task, a fatal error) or the handle stopped following. */
   get done(): boolean {
@@ -125,9 +121,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
   }
 
   /** `{ taskId, method }`, enough for `client.task(taskId)` to continue it. */
-  toJSON(): { taskId: string; method: string } {
-    return { taskId: this.taskId, method: this.method };
-  }
+  toJSON(): { taskId: string; method: string } { return { taskId: this.taskId, method: this.method }; }
 
   /** @internal Emits the first state and schedules the first poll. */
   start(): void {
@@ -152,14 +146,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
    *   `signal.reason` on abort.
    */
   result(options: { signal?: AbortSignal } = {}): Promise<TResult> {
-    const { signal } = options;
-    if (!signal) return this.#outcome;
-    if (signal.aborted) return Promise.reject(signal.reason);
-    return new Promise<TResult>((resolve, reject) => {
-      const onAbort = (): void => reject(signal.reason);
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.#outcome.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-    });
+    return raceAbort(this.#outcome, options.signal);
   }
 
   /**
@@ -207,7 +194,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
     });
   }
 
-  /** @internal Offers questions that reached the client outside `tasks/get` (a legacy server's elicitation). */
+  /** @internal Questions that arrived outside `tasks/get` (a legacy server's elicitation). */
   offerInput(inputRequests: InputRequests): InputRequiredEvent[] {
     return this.#inputScope().offer(inputRequests);
   }
@@ -217,11 +204,6 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
    * stopped waiting after a cancel): `result()` rejects with `error`; the task itself may still be running.
    */
   stopFollowing(error: unknown): void {
-    this.#fail(error);
-  }
-
-  /** @internal Alias of {@link stopFollowing}. */
-  abandon(error: unknown): void {
     this.#fail(error);
   }
 
@@ -274,28 +256,16 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
   }
 
   #onPollError(error: unknown): void {
-    const failure = classifyPollError(error);
     const floor = this.pollIntervalMs;
-    if (failure.kind === 'lost') {
-      const expiry = this.expiresAt;
-      const expired = expiry !== null && this.#driver.now() >= expiry;
-      if (!expired && this.#init.justCreated && this.#polls === 0) {
-        this.emit('serverViolation', `tasks/get answered -32602 for task ${this.taskId} right after it was created`);
-        if (this.#notVisible++ < this.#driver.notYetVisibleRetries) this.#driver.scheduler.scheduleAfter(this, floor);
-        else this.#fail(this.#lost(error, 'not-yet-visible'));
-      } else {
-        this.#fail(this.#lost(error));
-      }
-      return;
-    }
-    if (failure.kind === 'transient' && ++this.#failures <= this.#driver.maxPollRetries) {
-      this.emit('error', error);
-      if (failure.retryAfterMs !== undefined) this.#driver.scheduler.pauseServer(this.serverKey, this.#driver.now() + failure.retryAfterMs);
-      this.#driver.scheduler.scheduleAfter(this, pollRetryDelayMs(floor, this.#failures, failure.retryAfterMs));
-      return;
-    }
-    if (failure.kind === 'transient') this.emit('error', error);
-    this.#fail(error);
+    const verdict = pollFailureVerdict(error, { expired: this.expiresAt !== null && this.#driver.now() >= this.expiresAt, firstPolls: this.#init.justCreated && this.#polls === 0, notVisible: this.#notVisible, failures: this.#failures, driver: this.#driver });
+    if (verdict.violation) this.emit('serverViolation', `tasks/get answered -32602 for task ${this.taskId} right after it was created`);
+    if (verdict.report) this.emit('error', error);
+    if (verdict.kind === 'retry') {
+      if (verdict.notVisible) this.#notVisible++;
+      else this.#failures++;
+      if (verdict.retryAfterMs !== undefined) this.#driver.scheduler.pauseServer(this.serverKey, this.#driver.now() + verdict.retryAfterMs);
+      this.#driver.scheduler.scheduleAfter(this, verdict.notVisible ? floor : pollRetryDelayMs(floor, this.#failures, verdict.retryAfterMs));
+    } else this.#fail(verdict.kind === 'lost' ? this.#lost(error, verdict.reason) : error);
   }
 
   #fail(error: unknown): void {
