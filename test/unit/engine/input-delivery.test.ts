@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_MAX_CONCURRENT_UPDATES, HttpError, InputDeliveryError, NetworkError, type ElicitResult, type InputRequiredEvent } from '../../../src/index.js';
 import type { Handler } from '../../helpers/scripted-transport.js';
-import { completed, created, deferred, detailed, elicit, flush, outcome, rpcError } from '../../helpers/unit-fixtures.js';
+import { created, deferred, detailed, elicit, flush, outcome, rpcError } from '../../helpers/unit-fixtures.js';
 import { setup, startTask, T0 } from './setup.js';
 
 const accept: ElicitResult = { action: 'accept', content: { ok: true } };
@@ -155,4 +155,4 @@ describe('behaviour 5: a failed tasks/update is never a silent hang (ext-tasks Â
     await client.close();
   });
 });
-void completed;
+
