@@ -191,7 +191,11 @@ export class InputRequiredError extends McpClientError {
   }
 }
 
-/** The server kept asking for input past `maxInputRounds` (4.5). */
+/**
+ * The server asked for input again after the call had answered `maxInputRounds` MRTR rounds: `rounds` is the number
+ * of rounds answered (= `maxInputRounds`); the request was sent `rounds + 1` times; the last questions were not asked.
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr)
+ */
 export class TooManyRoundsError extends McpClientError {
   static override readonly [kBrand]: string = 'TooManyRoundsError';
   override readonly code = 'TOO_MANY_ROUNDS' as const;
@@ -199,7 +203,7 @@ export class TooManyRoundsError extends McpClientError {
     readonly method: string,
     readonly rounds: number,
   ) {
-    super(`${method} failed: server asked for input ${rounds} times (maxInputRounds)`);
+    super(`${method} failed: the server asked for input again after ${rounds} answered rounds (maxInputRounds: ${rounds})`);
   }
 }
 
