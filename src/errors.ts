@@ -140,7 +140,11 @@ export class InvalidResponseError extends McpClientError {
   }
 }
 
-/** A response body or stream exceeded `maxResponseBytes`, or a stream outlived its time limit; the connection was closed. */
+/**
+ * One message from the server passed the size limit (`limitBytes`): a JSON body or one SSE event over
+ * `maxResponseBytes`, or one stdio line over `maxLineBytes`. The connection was closed. A stream of many small
+ * messages is bounded by the request's `timeoutMs` instead (`RequestTimeoutError`).
+ */
 export class ResponseTooLargeError extends McpClientError {
   static override readonly [kBrand]: string = 'ResponseTooLargeError';
   override readonly code = 'RESPONSE_TOO_LARGE' as const;
