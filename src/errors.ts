@@ -100,16 +100,36 @@ export class HttpError extends McpClientError {
   }
 }
 
-/** The request never got an HTTP response (DNS, connection refused or reset). The original error is `cause`. */
+/** Options of {@link NetworkError}. */
+export interface NetworkErrorOptions extends ErrorOptions {
+  /**
+   * Set when the failure proves the request never reached the server (e.g. `ECONNREFUSED`, `ENOTFOUND`): `code` is
+   * the socket error code, `attempts` how many times it was tried. Such a request started nothing.
+   */
+  notSent?: { code: string; attempts: number };
+}
+
+/**
+ * The request never got an HTTP response (DNS, connection refused or reset). The original error is `cause`. When
+ * `notSent` is true, nothing reached the server, so no work was started, even after `attempts` tries.
+ */
 export class NetworkError extends McpClientError {
   static override readonly [kBrand]: string = 'NetworkError';
   override readonly code = 'NETWORK_ERROR' as const;
+  /** True when the request provably never reached the server (the connection was refused, the host not found). */
+  readonly notSent: boolean;
+  /** How many times the request was tried, when known (with `notSent`). */
+  readonly attempts: number | undefined;
   constructor(
     readonly method: string,
-    options?: ErrorOptions,
+    options?: NetworkErrorOptions,
   ) {
     const why = options?.cause instanceof Error ? options.cause.message : String(options?.cause ?? 'unknown');
-    super(`${method} failed: network error: ${why}`, options);
+    const notSent = options?.notSent;
+    const tail = notSent ? ` (${notSent.code}); nothing was sent: the server could not be reached in ${notSent.attempts} ${notSent.attempts === 1 ? 'attempt' : 'attempts'}` : '';
+    super(`${method} failed: network error: ${why}${tail}`, options);
+    this.notSent = notSent !== undefined;
+    this.attempts = notSent?.attempts;
   }
 }
 

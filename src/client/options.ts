@@ -137,6 +137,8 @@ const OptionsSchema = z.strictObject({
       minTimeoutMs: z.number().finite().nonnegative().optional(),
       maxTimeoutMs: z.number().finite().nonnegative().optional(),
       maxRetryTimeMs: z.number().finite().nonnegative().optional(),
+      notSentRetries: z.number().int().nonnegative().optional(),
+      notSentMinTimeoutMs: z.number().finite().nonnegative().optional(),
     })
     .optional(),
 });
