@@ -98,17 +98,18 @@ export async function sendCreation<T>(attempt: () => Promise<T>, options: SendCr
   let permitted: boolean | undefined;
   // A response that arrives after an abort still counts: it may be a task the caller must be able to cancel.
   let answered: { value: T } | undefined;
-  let attempts = 0;
+  let unreached = 0; // attempts of the current run of quick re-sends
   const tracked = async (): Promise<T> => {
-    attempts++;
+    unreached++;
     const value = await attempt();
     answered = { value };
     return value;
   };
   const { retry, signal } = options;
   // Nothing reached the server: re-sending is always safe, so a few quick tries ride out a restart.
-  const reachable = (): Promise<T> =>
-    pRetry(tracked, {
+  const reachable = (): Promise<T> => {
+    unreached = 0;
+    return pRetry(tracked, {
       retries: retry.notSentRetries,
       factor: 2,
       minTimeout: retry.notSentMinTimeoutMs,
@@ -118,6 +119,7 @@ export async function sendCreation<T>(attempt: () => Promise<T>, options: SendCr
       signal,
       shouldRetry: ({ error }) => !signal?.aborted && neverSent(error),
     });
+  };
   try {
     return await pRetry(reachable, {
       retries: options.retry.retries,
@@ -138,7 +140,7 @@ export async function sendCreation<T>(attempt: () => Promise<T>, options: SendCr
     if (options.signal?.aborted) throw options.signal.reason;
     if (isLostBeforeResponse(error)) throw new OutcomeUnknownError(options.method, { cause: error });
     const code = error instanceof NetworkError ? notSentCode(error) : undefined;
-    if (code !== undefined) throw new NetworkError(options.method, { cause: (error as NetworkError).cause ?? error, notSent: { code, attempts } });
+    if (code !== undefined) throw new NetworkError(options.method, { cause: (error as NetworkError).cause ?? error, notSent: { code, attempts: unreached } });
     throw error;
   }
 }
