@@ -15,6 +15,7 @@ export {
   InvalidResponseError,
   McpError,
   NetworkError,
+  type NetworkErrorOptions,
   RequestTimeoutError,
   ResponseTooLargeError,
   StreamEndedError,

@@ -83,7 +83,7 @@ export {
   TooManyRoundsError,
   UnsupportedProtocolVersionError,
 } from './errors.js';
-export type { McpClientErrorCode, TaskNotFoundReason } from './errors.js';
+export type { McpClientErrorCode, NetworkErrorOptions, TaskNotFoundReason } from './errors.js';
 
 // protocol
 export {

@@ -22,17 +22,26 @@ export interface GraceOutcome<T> {
 }
 
 /**
- * Runs `send` with a signal of its own. A caller abort before anything was sent rejects with `signal.reason`.
- * After it, the response still counts if it arrives within `graceMs`.
+ * Runs `send` with a signal of its own. A caller abort before anything was sent, or while `inFlight()` says no
+ * request is on its way (a retry's backoff), rejects with `signal.reason` at once. After a request left, its
+ * response still counts if it arrives within `graceMs` (ms).
  *
  * @throws {@link OutcomeUnknownError} (the abort reason as `cause`) when no response arrived within the grace, or
  *   the request was lost after the abort; the request's own error otherwise.
  */
-export async function withAbortGrace<T>(method: string, send: (signal: AbortSignal) => Promise<T>, signal: AbortSignal | undefined, graceMs: number): Promise<GraceOutcome<T>> {
+export async function withAbortGrace<T>(
+  method: string,
+  send: (signal: AbortSignal) => Promise<T>,
+  signal: AbortSignal | undefined,
+  graceMs: number,
+  inFlight: () => boolean = () => true,
+): Promise<GraceOutcome<T>> {
   if (signal?.aborted) throw signal.reason;
   const own = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const onAbort = (): void => {
+    // Between attempts (a retry's backoff) nothing is on its way to the server: stop at once.
+    if (!inFlight()) return own.abort(signal?.reason);
     timer = setTimeout(() => own.abort(new OutcomeUnknownError(method, { cause: signal?.reason })), graceMs);
   };
   signal?.addEventListener('abort', onAbort, { once: true });

@@ -106,19 +106,26 @@ export class ModernBackend implements EraBackend {
     const headers = method === METHODS.callTool ? { ...paramHeaders(this.#tools.get(String(params.name)), call), ...options.headers } : options.headers;
     const caller = options.signal;
     let retry: { inputResponses?: InputResponses; requestState?: string } = {};
+    let inFlight = false;
     for (let round = 0; ; round++) {
       const sent = await withAbortGrace(
         method,
         (signal) =>
           sendCreation(
-            () => {
+            async () => {
               if (caller?.aborted) throw caller.reason; // never send a new attempt after the caller gave up
-              return this.#pipeline.send(method, { ...params, ...retry }, { ...options, headers, signal });
+              inFlight = true;
+              try {
+                return await this.#pipeline.send(method, { ...params, ...retry }, { ...options, headers, signal });
+              } finally {
+                inFlight = false;
+              }
             },
             { method, mayResend: () => this.#mayResend(method, params, options), retry: o.creationRetry, signal },
           ),
         caller,
         o.abortGraceMs,
+        () => inFlight,
       );
       const result = sent.value;
       const resultType = result.resultType ?? 'complete';

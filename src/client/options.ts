@@ -65,7 +65,14 @@ export interface TaskClientOptions {
   taskMethods?: readonly string[];
   /** Per-request time budget, ms. @default DEFAULT_REQUEST_TIMEOUT_MS (60000) */
   timeoutMs?: number;
-  /** Cap on MRTR rounds per call. @default DEFAULT_MAX_INPUT_ROUNDS (10) */
+  /**
+   * The most MRTR rounds one call answers. A round answers one `input_required` result and re-sends the request, so a
+   * call is sent at most `maxInputRounds + 1` times: the first request plus one re-send per round (with 10: 11 POSTs
+   * over HTTP). The next `input_required` rejects the call with `TooManyRoundsError` without asking its questions.
+   * A re-send of a creation request whose response was lost (see `creationRetry`) repeats the same round and does
+   * not count. (https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr)
+   * @default DEFAULT_MAX_INPUT_ROUNDS (10)
+   */
   maxInputRounds?: number;
   /** Consecutive transient poll failures tolerated per task. @default DEFAULT_MAX_POLL_RETRIES (5) */
   maxPollRetries?: number;
@@ -149,6 +156,8 @@ const OptionsSchema = z.strictObject({
       minTimeoutMs: z.number().finite().nonnegative().optional(),
       maxTimeoutMs: z.number().finite().nonnegative().optional(),
       maxRetryTimeMs: z.number().finite().nonnegative().optional(),
+      notSentRetries: z.number().int().nonnegative().optional(),
+      notSentMinTimeoutMs: z.number().finite().nonnegative().optional(),
     })
     .optional(),
 });

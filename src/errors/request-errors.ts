@@ -44,16 +44,36 @@ export class HttpError extends McpClientError {
   }
 }
 
-/** The request never got an HTTP response (DNS, connection refused or reset). The original error is `cause`. */
+/** Options of {@link NetworkError}. */
+export interface NetworkErrorOptions extends ErrorOptions {
+  /**
+   * Set when the failure proves the request never reached the server (e.g. `ECONNREFUSED`, `ENOTFOUND`): `code` is
+   * the socket error code, `attempts` how many times it was tried. Such a request started nothing.
+   */
+  notSent?: { code: string; attempts: number };
+}
+
+/**
+ * The request never got an HTTP response (DNS, connection refused or reset). The original error is `cause`. When
+ * `notSent` is true, nothing reached the server, so no work was started, even after `attempts` tries.
+ */
 export class NetworkError extends McpClientError {
   static override readonly [kBrand]: string = 'NetworkError';
   override readonly code = 'NETWORK_ERROR' as const;
+  /** True when the request provably never reached the server (the connection was refused, the host not found). */
+  readonly notSent: boolean;
+  /** How many times the request was tried, when known (with `notSent`). */
+  readonly attempts: number | undefined;
   constructor(
     readonly method: string,
-    options?: ErrorOptions,
+    options?: NetworkErrorOptions,
   ) {
     const why = options?.cause instanceof Error ? options.cause.message : String(options?.cause ?? 'unknown');
-    super(`${method} failed: network error: ${why}`, options);
+    const notSent = options?.notSent;
+    const tail = notSent ? ` (${notSent.code}); nothing was sent: the server could not be reached in ${notSent.attempts} ${notSent.attempts === 1 ? 'attempt' : 'attempts'}` : '';
+    super(`${method} failed: network error: ${why}${tail}`, options);
+    this.notSent = notSent !== undefined;
+    this.attempts = notSent?.attempts;
   }
 }
 
@@ -90,7 +110,11 @@ export class InvalidResponseError extends McpClientError {
   }
 }
 
-/** A response body or stream exceeded `maxResponseBytes`, or a stream outlived its time limit; the connection was closed. */
+/**
+ * One message from the server passed the size limit (`limitBytes`): a JSON body or one SSE event over
+ * `maxResponseBytes`, or one stdio line over `maxLineBytes`. The connection was closed. A stream of many small
+ * messages is bounded by the request's `timeoutMs` instead (`RequestTimeoutError`).
+ */
 export class ResponseTooLargeError extends McpClientError {
   static override readonly [kBrand]: string = 'ResponseTooLargeError';
   override readonly code = 'RESPONSE_TOO_LARGE' as const;
@@ -141,7 +165,11 @@ export class InputRequiredError extends McpClientError {
   }
 }
 
-/** The server kept asking for input past `maxInputRounds` (4.5). */
+/**
+ * The server asked for input again after the call had answered `maxInputRounds` MRTR rounds: `rounds` is the number
+ * of rounds answered (= `maxInputRounds`); the request was sent `rounds + 1` times; the last questions were not asked.
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr)
+ */
 export class TooManyRoundsError extends McpClientError {
   static override readonly [kBrand]: string = 'TooManyRoundsError';
   override readonly code = 'TOO_MANY_ROUNDS' as const;
@@ -149,6 +177,6 @@ export class TooManyRoundsError extends McpClientError {
     readonly method: string,
     readonly rounds: number,
   ) {
-    super(`${method} failed: server asked for input ${rounds} times (maxInputRounds)`);
+    super(`${method} failed: the server asked for input again after ${rounds} answered rounds (maxInputRounds: ${rounds})`);
   }
 }

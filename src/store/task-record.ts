@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from 'zod';
+import { jsonObject } from '../protocol/exact-keys.js';
 import { JsonRpcErrorObjectSchema } from '../protocol/jsonrpc.js';
 import { TaskStatusSchema } from '../protocol/tasks.js';
 
@@ -13,7 +14,7 @@ export const TASK_RECORD_VERSION = 1;
 
 /** The terminal outcome of a task once known locally. */
 export const TaskOutcomeSchema = z.discriminatedUnion('status', [
-  z.object({ status: z.literal('completed'), result: z.record(z.string(), z.unknown()) }),
+  z.object({ status: z.literal('completed'), result: jsonObject() }), // every key kept, `__proto__` included
   z.object({ status: z.literal('failed'), error: JsonRpcErrorObjectSchema.optional() }),
   z.object({ status: z.literal('cancelled') }),
   z.object({ status: z.literal('expired') }),
@@ -32,7 +33,7 @@ export const TaskRecordSchema = z.object({
   /** Tool or prompt name, or resource URI, for display. */
   name: z.string().optional(),
   /** A redacted summary of the params (the `redactParams` hook decides; never secrets). */
-  params: z.record(z.string(), z.unknown()).optional(),
+  params: jsonObject().optional(),
   taskId: z.string().min(1),
   idempotencyKey: z.string().optional(),
   /** Local start of the TTL, epoch ms: receipt time − the age the server reported (`lastUpdatedAt − createdAt`). */

@@ -6,7 +6,7 @@
  * @module
  */
 import type { InputRequest, InputRequests, InputResponse, InputResponses, JsonRpcErrorObject, TaskStatus } from '../protocol/index.js';
-import { ErrorCode, TASKS_EXTENSION_ID } from '../protocol/index.js';
+import { ErrorCode, setOwn, TASKS_EXTENSION_ID } from '../protocol/index.js';
 import { isTerminalStatus, TaskStatusSchema } from '../protocol/index.js';
 
 
@@ -232,7 +232,7 @@ export class JobRun {
   #answer(key: string, answer: InputResponse): void {
     for (const waiter of this.#waiters) {
       if (!waiter.keys.has(key)) continue;
-      waiter.answers[key] = answer;
+      setOwn(waiter.answers, key, answer); // a key "__proto__" stays a key, never the prototype
       if (Object.keys(waiter.answers).length === waiter.keys.size) waiter.resolve(waiter.answers);
     }
   }

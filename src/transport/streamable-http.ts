@@ -13,9 +13,10 @@ import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js
 import { encodeHeaderValue } from './header-encoding.js';
 import { classifyMessage, idMatches, parseJson, settleResponse } from './messages.js';
 import { excerpt, readText, readTextChunks } from './read-body.js';
+import { sseEventMeter } from './sse-event-limit.js';
 import type { HttpTarget, Transport, TransportRequestOptions } from './transport.js';
 
-/** Default cap on one response body or SSE stream, in bytes (16 MiB). */
+/** Default cap on one JSON-RPC message from the server (one JSON body, or one SSE event), in bytes (16 MiB). */
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 /** Options of {@link StreamableHttpTransport}. */
@@ -29,7 +30,13 @@ export interface StreamableHttpTransportOptions {
   getHeaders?: () => Promise<Record<string, string>> | Record<string, string>;
   /** The fetch implementation. @default globalThis.fetch */
   fetch?: typeof fetch;
-  /** Cap on one response body or SSE stream, in bytes. @default DEFAULT_MAX_RESPONSE_BYTES */
+  /**
+   * Cap on one JSON-RPC message from the server, in bytes: one JSON response body, or one SSE event as sent (its
+   * `data:` lines with field names and line ends). It does not bound a whole SSE stream: any number of small progress
+   * notifications may come before the response, and the stream's duration is bounded by the request's `timeoutMs`.
+   * Past the cap the read fails with `ResponseTooLargeError` and the connection is closed.
+   * @default DEFAULT_MAX_RESPONSE_BYTES
+   */
   maxResponseBytes?: number;
 }
 
@@ -236,7 +243,8 @@ export class StreamableHttpTransport implements Transport {
       },
     });
     let endsWithCr = false;
-    for await (const chunk of readTextChunks(res.body, this.#maxBytes, message.method)) {
+    // The limit is per event (one JSON-RPC message), not per stream; the stream's time is bounded by timeoutMs.
+    for await (const chunk of readTextChunks(res.body, Number.POSITIVE_INFINITY, message.method, sseEventMeter(this.#maxBytes, message.method))) {
       parser.feed(chunk);
       if (chunk.length > 0) endsWithCr = chunk.endsWith('\r');
       if (settled || signal.aborted) break; // leaving the loop cancels the stream
