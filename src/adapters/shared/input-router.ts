@@ -101,6 +101,9 @@ export class InputRouter {
         taskId: handle.taskId,
         method: handle.method,
         request,
+        get expiresAt() {
+          return handle.expiresAt;
+        },
         get answered() {
           return handle.answeredKeys.has(key);
         },
