@@ -51,6 +51,8 @@ export { DEFAULT_MAX_RESPONSE_BYTES, StreamableHttpTransport } from './transport
 export type { StreamableHttpTransportOptions } from './transport/streamable-http.js';
 export type { Transport, TransportRequestOptions } from './transport/transport.js';
 export { encodeHeaderValue } from './transport/header-encoding.js';
+export { InvalidHeaderError, RedirectBlockedError } from './transport/http-errors.js';
+export { DEFAULT_MAX_REDIRECTS } from './transport/redirects.js';
 
 // errors
 export {

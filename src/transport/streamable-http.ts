@@ -12,6 +12,8 @@ import { HEADERS, META_KEYS } from '../protocol/constants.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { importSdkModule } from '../internal/optional-sdk.js';
 import { encodeHeaderValue } from './header-encoding.js';
+import { checkHeaderRecord } from './header-values.js';
+import { fetchFollowingRedirects, redirectPolicy, type RedirectPolicy } from './redirects.js';
 import { classifyMessage, idMatches, parseJson, settleResponse } from './messages.js';
 import { excerpt, readText, readTextChunks } from './read-body.js';
 import type { LegacyCapableTransport, LegacyTarget, TransportRequestOptions } from './transport.js';
@@ -32,6 +34,12 @@ export interface StreamableHttpTransportOptions {
   fetch?: typeof fetch;
   /** Cap on one response body or SSE stream, in bytes. @default DEFAULT_MAX_RESPONSE_BYTES */
   maxResponseBytes?: number;
+  /**
+   * Origins (`https://host[:port]`) besides the endpoint's own that a redirected POST may be re-sent to, with its
+   * body and headers. A redirect anywhere else fails with `RedirectBlockedError` naming the target origin; a 303
+   * is never followed (it would turn the POST into a GET). @default [] (same origin only)
+   */
+  allowRedirectOrigins?: readonly string[];
 }
 
 /** Methods whose `Mcp-Name` header is taken from a param. (CLIENT-REQUIREMENTS 2.4, 2.5) */
@@ -69,6 +77,7 @@ export class StreamableHttpTransport implements LegacyCapableTransport {
   readonly #fetch: typeof fetch;
   readonly #maxBytes: number;
   readonly #inflight = new Set<AbortController>();
+  readonly #redirects: RedirectPolicy;
 
   /** @throws TypeError when `url` is not an absolute http(s) URL or `maxResponseBytes` is not a positive number. */
   constructor(url: string | URL, options: StreamableHttpTransportOptions = {}) {
@@ -86,6 +95,7 @@ export class StreamableHttpTransport implements LegacyCapableTransport {
     this.#options = options;
     this.#fetch = options.fetch ?? ((...args) => globalThis.fetch(...args));
     this.#maxBytes = maxBytes;
+    this.#redirects = redirectPolicy(this.url, options.allowRedirectOrigins); // hook: issue-12 item 8
   }
 
   /**
@@ -98,7 +108,8 @@ export class StreamableHttpTransport implements LegacyCapableTransport {
       createSdkTransport: async () => {
         type HttpModule = { StreamableHTTPClientTransport: new (url: URL, options: unknown) => unknown };
         const { StreamableHTTPClientTransport } = await importSdkModule<HttpModule>('client/streamableHttp.js');
-        const headers = { ...this.#options.headers, ...(this.#options.getHeaders ? await this.#options.getHeaders() : {}) };
+        // hook: issue-12 item 9
+        const headers = { ...checkHeaderRecord('headers', this.#options.headers), ...(this.#options.getHeaders ? checkHeaderRecord('getHeaders()', await this.#options.getHeaders()) : {}) };
         return new StreamableHTTPClientTransport(this.url, { requestInit: { headers }, fetch: this.#options.fetch });
       },
     };
@@ -131,9 +142,10 @@ export class StreamableHttpTransport implements LegacyCapableTransport {
   }
 
   async #headers(message: JsonRpcRequest | JsonRpcNotification, extra: Record<string, string> | undefined): Promise<Headers> {
-    const headers = new Headers(this.#options.headers);
-    if (this.#options.getHeaders) for (const [k, v] of Object.entries(await this.#options.getHeaders())) headers.set(k, v);
-    for (const [k, v] of Object.entries(extra ?? {})) headers.set(k, v);
+    // hook: issue-12 item 9 (checkHeaderRecord: a bad value fails typed, and is never quoted)
+    const headers = new Headers(checkHeaderRecord('headers', this.#options.headers));
+    if (this.#options.getHeaders) for (const [k, v] of Object.entries(checkHeaderRecord('getHeaders()', await this.#options.getHeaders()))) headers.set(k, v);
+    for (const [k, v] of Object.entries(checkHeaderRecord('request headers', extra) ?? {})) headers.set(k, v);
     headers.set('Content-Type', 'application/json');
     headers.set('Accept', 'application/json, text/event-stream');
     const params = (message.params ?? {}) as Record<string, unknown>;
@@ -187,12 +199,15 @@ export class StreamableHttpTransport implements LegacyCapableTransport {
   }
 
   async #fetchOnce(method: string, body: string, headers: Headers, signal: AbortSignal): Promise<Response> {
-    try {
-      return await this.#fetch(this.url, { method: 'POST', headers, body, signal });
-    } catch (error) {
-      if (signal.aborted) throw signal.reason;
-      throw new NetworkError(method, { cause: error });
-    }
+    // hook: issue-12 item 8 (every hop is `redirect: 'manual'`; redirects.ts decides which to follow)
+    return fetchFollowingRedirects(method, this.url, this.#redirects, async (url) => {
+      try {
+        return await this.#fetch(url, { method: 'POST', headers, body, signal, redirect: 'manual' });
+      } catch (error) {
+        if (signal.aborted) throw signal.reason;
+        throw new NetworkError(method, { cause: error });
+      }
+    });
   }
 
   /** A non-2xx: a JSON-RPC error body outranks the status (2.12, 7.1); otherwise `HttpError`. */
