@@ -124,7 +124,11 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
     super();
     this.#options = resolveOptions(options);
     const o = this.#options;
-    this.#pipeline = new RequestPipeline(o, () => this.listenerCount('inputRequired') > 0, (n) => this.emit('notification', n));
+    this.#pipeline = new RequestPipeline(o, () => this.listenerCount('inputRequired') > 0, (n) => this.emit('notification', n), async (params) => {
+      // hook: issue-12 item 2 (-32020 on tools/call → one tools/list, then one re-send with fresh Mcp-Param-*)
+      await this.listTools();
+      return paramHeaders(this.#tools.get(String(params.name)), params.arguments as Record<string, unknown> | undefined);
+    });
     this.#scheduler = new PollScheduler({ maxConcurrentPolls: o.maxConcurrentPolls, jitterRatio: o.jitterRatio, autoPoll: o.autoPoll, now: o.now });
     this.#driver = {
       serverKey: o.transport.serverKey,
