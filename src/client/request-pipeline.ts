@@ -11,6 +11,7 @@ import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js
 import { ProgressParamsSchema, type Progress } from '../protocol/results.js';
 import { headersAfterMismatch, isParamHeaderMismatch, type RefreshParamHeaders } from './header-mismatch.js';
 import { buildCapabilities, buildMeta } from './meta.js';
+import { checkTaskReplyResultType } from './task-replies.js';
 import type { ResolvedOptions } from './options.js';
 
 /** Per-request options. */
@@ -71,7 +72,7 @@ export class RequestPipeline {
     for (;;) {
       const version = this.#protocolVersion;
       try {
-        return await this.#sendOnce(method, params, options);
+        return checkTaskReplyResultType(method, await this.#sendOnce(method, params, options)); // hook: issue-12 item 3
       } catch (error) {
         if (!headerRetried && this.#refreshParamHeaders && isParamHeaderMismatch(method, error)) {
           headerRetried = true;
@@ -97,7 +98,7 @@ export class RequestPipeline {
     const { _meta: callerMeta, ...rest } = params as { _meta?: Record<string, unknown> };
     const extra: Record<string, unknown> = { ...callerMeta, ...options.meta };
     if (progressToken !== undefined) extra.progressToken = progressToken;
-    const capabilities = buildCapabilities({ declared: o.capabilities, handlers: o.handlers, answersByEvent: this.#answersByEvent() });
+    const capabilities = buildCapabilities({ declared: o.capabilities, handlers: o.handlers, answersByEvent: this.#answersByEvent(), method, taskMethods: o.taskMethods });
     const message: JsonRpcRequest = {
       jsonrpc: '2.0',
       id: this.#nextId++,
