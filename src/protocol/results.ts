@@ -4,6 +4,7 @@
  * @module
  */
 import { z } from 'zod';
+import { META_KEYS } from './constants.js';
 import { InputRequestsSchema } from './input.js';
 
 /** The three kinds of result the client dispatches on. Absent means `complete`. (1.7) */
@@ -93,18 +94,32 @@ export const ListToolsResultSchema = z.looseObject({
   nextCursor: z.string().optional(),
 });
 
-/** `server/discover` result. Tasks support is read only from `capabilities.extensions`. (CLIENT-REQUIREMENTS 1.9) */
-export const DiscoverResultSchema = z.looseObject({
-  resultType: z.string().optional(),
-  supportedVersions: z.array(z.string()),
-  capabilities: z.looseObject({
-    extensions: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
-  }),
-  serverInfo: z.looseObject({ name: z.string(), version: z.string() }).optional(),
-  instructions: z.string().optional(),
-  cacheScope: z.enum(['private', 'public']).optional(),
-  ttlMs: z.number().optional(),
-});
+/** `{ name, version }` of the server software: self-reported, for display and logs only. */
+const ServerInfoSchema = z.looseObject({ name: z.string(), version: z.string() });
+
+/**
+ * `server/discover` result. Tasks support is read only from `capabilities.extensions`. `serverInfo` is taken from
+ * `_meta['io.modelcontextprotocol/serverInfo']`, where the specification puts it (a top-level `serverInfo` from an
+ * older draft is the fallback; a malformed one is left out, since it is for display only).
+ * (https://modelcontextprotocol.io/specification/2026-07-28/server/discover; CLIENT-REQUIREMENTS 1.9)
+ */
+export const DiscoverResultSchema = z
+  .looseObject({
+    resultType: z.string().optional(),
+    supportedVersions: z.array(z.string()),
+    capabilities: z.looseObject({
+      extensions: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+    }),
+    serverInfo: ServerInfoSchema.optional().catch(undefined),
+    instructions: z.string().optional(),
+    cacheScope: z.enum(['private', 'public']).optional(),
+    ttlMs: z.number().optional(),
+    _meta: z.record(z.string(), z.unknown()).optional().catch(undefined),
+  })
+  .transform((result) => {
+    const fromMeta = ServerInfoSchema.safeParse(result._meta?.[META_KEYS.serverInfo]);
+    return fromMeta.success ? { ...result, serverInfo: fromMeta.data } : result;
+  });
 /** The result of `server/discover`. */
 export type DiscoverResult = z.infer<typeof DiscoverResultSchema>;
 
