@@ -7,7 +7,7 @@
  * @module
  */
 import { HttpError, McpError, RequestTimeoutError, UnsupportedProtocolVersionError } from '../errors.js';
-import { ErrorCode, MODERN_REJECTION_CODES } from '../protocol/constants.js';
+import { ErrorCode, LEGACY_PROTOCOL_VERSION, MODERN_REJECTION_CODES } from '../protocol/constants.js';
 
 /** The protocol era of a server: `modern` = 2026-07-28 (stateless); `legacy` = 2025-11-25 (sessions). */
 export type Era = 'modern' | 'legacy';
@@ -17,8 +17,14 @@ export type Era = 'modern' | 'legacy';
  * server, an abort): the caller then rethrows and decides nothing.
  */
 export function eraFromError(error: unknown, probe: 'request' | 'discover'): Era | undefined {
-  // -32022 that listed no version we speak: the server is modern (2025-11-25 servers do not know -32022).
-  if (error instanceof UnsupportedProtocolVersionError && error.cause instanceof McpError) return eraFromError(error.cause, probe);
+  // -32022 that lists no modern version we speak but does list 2025-11-25: the server speaks the older revision,
+  // which this client reaches through the legacy path (versioning.mdx § Protocol Version Negotiation: "The client
+  // SHOULD select a mutually supported version from the supported list"). Never cached as modern.
+  if (error instanceof UnsupportedProtocolVersionError && error.cause instanceof McpError) {
+    if (error.supported.includes(LEGACY_PROTOCOL_VERSION)) return 'legacy';
+    // -32022 that listed no version we speak at all: the server is modern (2025-11-25 servers do not know -32022).
+    return eraFromError(error.cause, probe);
+  }
   if (error instanceof McpError) {
     const status = error.httpStatus;
     if (status === undefined) {
