@@ -95,6 +95,7 @@ export {
   TASKS_EXTENSION_ID,
 } from './protocol/constants.js';
 export { isTerminalStatus, parseCreateTaskResult, parseDetailedTask } from './protocol/tasks.js';
+export { MAX_TASK_ID_BYTES } from './protocol/task-id.js';
 export type {
   CancelledTask,
   CompletedTask,
