@@ -9,7 +9,10 @@
  * @module
  */
 
-/** The longest `taskId` accepted, in bytes of UTF-8 (1 KiB). */
+/**
+ * The longest `taskId` accepted, in bytes of UTF-8 (1 KiB). A longer one makes the creation an invalid response.
+ * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#tasks)
+ */
 export const MAX_TASK_ID_BYTES = 1024;
 
 // C0, DEL and C1 controls; Unicode line/paragraph separators and bidi controls also reorder or break a printed line.

@@ -14,6 +14,8 @@ const kBrand = Symbol.for('mcp-tasks-client.errorBrand');
  * `allowRedirectOrigins`, a `303 See Other` (following it would turn the POST into a GET), a redirect without a
  * usable `Location`, or more than {@link DEFAULT_MAX_REDIRECTS} hops. Nothing was sent to the target.
  * `targetOrigin` is the origin the server pointed at (`undefined` when it gave none that parses, or the runtime hid it).
+ * See https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#sending-messages
+ * (every message is a POST to the MCP endpoint) and RFC 9110 § 15.4.
  */
 export class RedirectBlockedError extends McpClientError {
   static readonly [kBrand]: string = 'RedirectBlockedError';
@@ -41,6 +43,8 @@ export class RedirectBlockedError extends McpClientError {
  * A header from the `headers` option, `getHeaders()` or per-request `headers` cannot be sent: its name is not an
  * RFC 9110 token, or its value has CR, LF, another control character, or a character outside Latin-1. The message
  * names the source and (for a valid name) the header, never the value: header values are often credentials.
+ * Also thrown for an `x-mcp-header` number that is not an integer within ±(2^53−1)
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#schema-extension).
  */
 export class InvalidHeaderError extends McpClientError {
   static readonly [kBrand]: string = 'InvalidHeaderError';

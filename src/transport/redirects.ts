@@ -17,7 +17,10 @@
  */
 import { RedirectBlockedError } from './http-errors.js';
 
-/** The most redirect hops followed for one POST. */
+/**
+ * The most redirect hops followed for one POST (same-origin or allowed origins only); one more fails with
+ * `RedirectBlockedError` (`reason: 'too-many'`). See RFC 9110 § 15.4.
+ */
 export const DEFAULT_MAX_REDIRECTS = 5;
 
 const FOLLOW_AS_POST = new Set([301, 302, 307, 308]);
