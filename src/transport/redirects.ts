@@ -91,3 +91,16 @@ export async function fetchFollowingRedirects(method: string, url: URL, policy: 
     current = target;
   }
 }
+
+/**
+ * `fetch` with this policy for another HTTP stack (the official SDK's transport on the 2025-11-25 path): every
+ * request, whatever its method (a GET or DELETE carries the headers too), goes through
+ * {@link fetchFollowingRedirects} with the same body and headers on each allowed hop.
+ */
+export function fetchWithRedirectPolicy(base: typeof fetch, policy: RedirectPolicy): typeof fetch {
+  return async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+    return fetchFollowingRedirects(`HTTP ${method}`, url, policy, (hop) => base(hop, { ...init, redirect: 'manual' }));
+  };
+}

@@ -13,7 +13,7 @@ import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js
 import { importSdkModule } from '../internal/optional-sdk.js';
 import { encodeHeaderValue } from './header-encoding.js';
 import { checkHeaderRecord } from './header-values.js';
-import { fetchFollowingRedirects, redirectPolicy, type RedirectPolicy } from './redirects.js';
+import { fetchFollowingRedirects, fetchWithRedirectPolicy, redirectPolicy, type RedirectPolicy } from './redirects.js';
 import { classifyMessage, idMatches, parseJson, settleResponse } from './messages.js';
 import { excerpt, readText, readTextChunks } from './read-body.js';
 import type { LegacyCapableTransport, LegacyTarget, TransportRequestOptions } from './transport.js';
@@ -110,7 +110,9 @@ export class StreamableHttpTransport implements LegacyCapableTransport {
         const { StreamableHTTPClientTransport } = await importSdkModule<HttpModule>('client/streamableHttp.js');
         // hook: issue-12 item 9
         const headers = { ...checkHeaderRecord('headers', this.#options.headers), ...(this.#options.getHeaders ? checkHeaderRecord('getHeaders()', await this.#options.getHeaders()) : {}) };
-        return new StreamableHTTPClientTransport(this.url, { requestInit: { headers }, fetch: this.#options.fetch });
+        // hook: issue-12 item 8 (the SDK's requests follow the same redirect policy)
+        const fetch = fetchWithRedirectPolicy(this.#options.fetch ?? ((...args) => globalThis.fetch(...args)), this.#redirects);
+        return new StreamableHTTPClientTransport(this.url, { requestInit: { headers }, fetch });
       },
     };
   }

@@ -182,6 +182,19 @@ describe('redirects of a POST (streamable-http.mdx § Sending Messages: every me
     expect(other.connections).toBe(0);
   });
 
+  it('the 2025-11-25 path (official SDK transport) follows the same policy: the other origin gets nothing', async () => {
+    const other = await loopback(answer);
+    const endpoint = await loopback(redirect(307, `${other.origin}/mcp`));
+    const client = new TaskClient({ transport: new StreamableHttpTransport(`${endpoint.origin}/mcp`, { headers: { 'X-Api-Key': API_KEY } }), era: 'legacy' });
+    const error = await client.callTool('deploy', { token: SECRET_ARG }).catch((e: unknown) => e);
+    await client.close();
+    const chain: unknown[] = [];
+    for (let e: unknown = error; e instanceof Error && chain.length < 5; e = e.cause) chain.push(e);
+    expect(chain.some((e) => e instanceof RedirectBlockedError)).toBe(true);
+    expect(other.connections).toBe(0);
+    expect(endpoint.seen.length).toBeGreaterThan(0);
+  });
+
   it('allowRedirectOrigins: a non-URL entry is a TypeError naming it', () => {
     expect(() => new StreamableHttpTransport('http://127.0.0.1:1/mcp', { allowRedirectOrigins: ['not a url'] })).toThrow(/allowRedirectOrigins entry "not a url"/);
   });
