@@ -97,3 +97,40 @@ describe('invalid UTF-8 bytes in the taskId over real loopback HTTP', () => {
     await client.close();
   });
 });
+
+describe('the 2025-11-25 path (official SDK 1.x session) refuses the same ids', () => {
+  let legacy: Server | undefined;
+  afterEach(() => new Promise<void>((resolve) => (legacy ? (legacy.closeAllConnections(), legacy.close(() => resolve())) : resolve())));
+
+  it('a legacy CreateTaskResult with an ANSI-laden taskId → InvalidResponseError, nothing stored', async () => {
+    const hostile = 't-\u001b[2Jowned';
+    // A raw 2025-11-25 server: initialize, tools/list (a task-required tool), tools/call → a nested CreateTaskResult.
+    legacy = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+      req.on('end', () => {
+        if (req.method !== 'POST') return void res.writeHead(405).end();
+        const msg = JSON.parse(body) as { id?: number; method: string };
+        if (msg.id === undefined) return void res.writeHead(202).end();
+        const result =
+          msg.method === 'initialize'
+            ? { protocolVersion: '2025-11-25', capabilities: { tools: {}, tasks: { requests: { tools: { call: {} } } } }, serverInfo: { name: 'raw-legacy', version: '1' } }
+            : msg.method === 'tools/list'
+              ? { tools: [{ name: 'job', inputSchema: { type: 'object' }, execution: { taskSupport: 'required' } }] }
+              : { task: { taskId: hostile, status: 'working', ttl: 60_000, createdAt: '2026-08-01T09:00:00Z', lastUpdatedAt: '2026-08-01T09:00:00Z' } };
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result }));
+      });
+    });
+    await new Promise<void>((resolve) => legacy!.listen(0, '127.0.0.1', resolve));
+    const store = new MemoryTaskStore();
+    const url = `http://127.0.0.1:${(legacy.address() as AddressInfo).port}/mcp`;
+    const client = new TaskClient({ transport: new StreamableHttpTransport(url), store, era: 'legacy' });
+    const error = await client.callTool('job').catch((e: unknown) => e);
+    await client.close();
+    expect(error).toBeInstanceOf(InvalidResponseError);
+    expect((error as Error).message).toContain('control characters');
+    expect((error as Error).message).not.toContain('\u001b');
+    expect(await store.list()).toEqual([]);
+  });
+});
