@@ -12,9 +12,19 @@
  */
 import { McpError } from '../errors.js';
 import { ErrorCode, HEADERS, METHODS } from '../protocol/constants.js';
+import type { Tool } from '../protocol/results.js';
+import { paramHeaders } from './param-headers.js';
 
 /** Rebuilds the `Mcp-Param-*` headers of one `tools/call` after refreshing the tool list. */
 export type RefreshParamHeaders = (params: Record<string, unknown>) => Promise<Record<string, string>>;
+
+/**
+ * The refresh a `TaskClient` uses: `listTools()` (which also refreshes the client's own list), then the call's
+ * `Mcp-Param-*` headers from the fresh definition of its tool.
+ */
+export function refreshFromToolList(listTools: () => Promise<Tool[]>): RefreshParamHeaders {
+  return async (params) => paramHeaders((await listTools()).find((t) => t.name === params.name), params.arguments as Record<string, unknown> | undefined);
+}
 
 /** True when `error` is the server's -32020 answer to a `tools/call` (the only method with `Mcp-Param-*`). */
 export function isParamHeaderMismatch(method: string, error: unknown): error is McpError {

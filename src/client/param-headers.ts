@@ -12,7 +12,7 @@
 import { HEADERS } from '../protocol/constants.js';
 import type { Tool } from '../protocol/results.js';
 import { encodeHeaderValue } from '../transport/header-encoding.js';
-import { InvalidHeaderError } from '../transport/http-errors.js';
+import { InvalidHeaderError } from '../errors.js';
 
 /** RFC 9110 token characters: the only ones allowed in a header name. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;

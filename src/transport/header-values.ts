@@ -7,7 +7,7 @@
  * @module
  * @internal
  */
-import { InvalidHeaderError } from './http-errors.js';
+import { InvalidHeaderError } from '../errors.js';
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // Allowed: HTAB, SP..~, 0x80..0xFF. Everything else (C0 controls incl. CR/LF/NUL, DEL, > U+00FF) is refused.

@@ -15,7 +15,7 @@
  * @module
  * @internal
  */
-import { RedirectBlockedError } from './http-errors.js';
+import { RedirectBlockedError } from '../errors.js';
 
 /**
  * The most redirect hops followed for one POST (same-origin or allowed origins only); one more fails with

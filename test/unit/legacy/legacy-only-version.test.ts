@@ -17,10 +17,10 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { StreamableHttpTransport, TaskClient, UnsupportedProtocolVersionError } from '../../../src/index.js';
-import { cachedEra, eraFromError, forgetEra } from '../../../src/legacy/era.js';
+import { eraFromError } from '../../../src/legacy/era.js';
 import { McpError } from '../../../src/errors.js';
 
 interface Front {
@@ -30,7 +30,6 @@ interface Front {
 }
 
 let front: Front | undefined;
-beforeEach(() => forgetEra());
 afterEach(async () => {
   await front?.close();
   front = undefined;
@@ -99,20 +98,18 @@ describe('-32022 listing only 2025-11-25 (versioning.mdx § Protocol Version Neg
     expect(result.content).toEqual([{ type: 'text', text: '2025-11-25 echo: hello' }]);
     expect(client.era).toBe('legacy');
     expect(client.protocolVersion).toBe('2025-11-25');
-    expect(cachedEra(new StreamableHttpTransport(front.url).serverKey)).toBe('legacy');
     // The next call goes straight to the session: no second modern attempt.
     await client.callTool('echo', { text: 'again' });
     expect(front.modernRejected).toBe(1);
     await client.close();
   });
 
-  it('era "modern" insists: the same server fails with UnsupportedProtocolVersionError listing 2025-11-25, nothing cached', async () => {
+  it('era "modern" insists: the same server fails with UnsupportedProtocolVersionError listing 2025-11-25', async () => {
     front = await startFront(['2025-11-25']);
     const client = new TaskClient({ transport: new StreamableHttpTransport(front.url), era: 'modern' });
     const error = await client.callTool('echo', { text: 'x' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnsupportedProtocolVersionError);
     expect((error as UnsupportedProtocolVersionError).supported).toEqual(['2025-11-25']);
-    expect(cachedEra(new StreamableHttpTransport(front.url).serverKey)).toBeUndefined();
     await client.close();
   });
 });

@@ -5,9 +5,7 @@
  *
  * @module
  */
-import { McpClientError } from '../errors.js';
-
-const kBrand = Symbol.for('mcp-tasks-client.errorBrand');
+import { kBrand, McpClientError } from './base.js';
 
 /**
  * The server answered a POST with a redirect this client will not follow: to another origin not named in
@@ -18,7 +16,7 @@ const kBrand = Symbol.for('mcp-tasks-client.errorBrand');
  * (every message is a POST to the MCP endpoint) and RFC 9110 § 15.4.
  */
 export class RedirectBlockedError extends McpClientError {
-  static readonly [kBrand]: string = 'RedirectBlockedError';
+  static override readonly [kBrand]: string = 'RedirectBlockedError';
   override readonly code = 'REDIRECT_BLOCKED' as const;
   constructor(
     readonly method: string,
@@ -47,7 +45,7 @@ export class RedirectBlockedError extends McpClientError {
  * (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#schema-extension).
  */
 export class InvalidHeaderError extends McpClientError {
-  static readonly [kBrand]: string = 'InvalidHeaderError';
+  static override readonly [kBrand]: string = 'InvalidHeaderError';
   override readonly code = 'INVALID_HEADER' as const;
   constructor(
     /** Where the header came from: `headers`, `getHeaders()` or `request headers`. */
