@@ -30,6 +30,9 @@ export const SERVER_SCENARIOS = [
   'tasks-required-task-error',
   'tasks-mrtr-composition',
   'server-stateless',
+  'tools-list',
+  'dns-rebinding-protection',
+  'sep-2164-resource-not-found',
 ];
 const CONCURRENCY = 4;
 

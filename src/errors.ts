@@ -34,3 +34,4 @@ export {
 } from './errors/task-errors.js';
 export type { TaskNotFoundReason } from './errors/task-errors.js';
 export { ClientClosedError, isMcpClientError, OutcomeUnknownError, ServerExitedError } from './errors/client-errors.js';
+export { InvalidHeaderError, RedirectBlockedError } from './errors/http-errors.js';

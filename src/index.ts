@@ -55,6 +55,7 @@ export { DEFAULT_MAX_RESPONSE_BYTES, StreamableHttpTransport } from './transport
 export type { StreamableHttpTransportOptions } from './transport/streamable-http.js';
 export type { CustomTarget, HttpTarget, StdioTarget, Transport, TransportRequestOptions, TransportTarget } from './transport/transport.js';
 export { encodeHeaderValue } from './transport/header-encoding.js';
+export { DEFAULT_MAX_REDIRECTS } from './transport/redirects.js';
 
 // errors
 export {
@@ -64,12 +65,14 @@ export {
   HttpError,
   InputDeliveryError,
   InputRequiredError,
+  InvalidHeaderError,
   InvalidResponseError,
   isMcpClientError,
   McpClientError,
   McpError,
   NetworkError,
   OutcomeUnknownError,
+  RedirectBlockedError,
   redactTaskId,
   RequestTimeoutError,
   ResponseTooLargeError,
@@ -100,6 +103,7 @@ export {
   TASKS_EXTENSION_ID,
 } from './protocol/constants.js';
 export { isTerminalStatus, parseCreateTaskResult, parseDetailedTask } from './protocol/tasks.js';
+export { MAX_TASK_ID_BYTES } from './protocol/task-id.js';
 export type {
   CancelledTask,
   CompletedTask,

@@ -23,6 +23,7 @@ import type { ExpiringEvent } from '../tasks/task-driver.js';
 import type { TaskHandle } from '../tasks/task-handle.js';
 import { TaskTracker, type AttachFacts } from '../tasks/tracker.js';
 import { EraRouter } from './era-router.js';
+import { refreshFromToolList } from './header-mismatch.js';
 import { ModernBackend } from './modern-backend.js';
 import { resolveOptions, type ResolvedOptions, type TaskClientOptions } from './options.js';
 import { RequestPipeline, type RequestOptions } from './request-pipeline.js';
@@ -100,7 +101,8 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
     const o = (this.#options = resolveOptions(options));
     const emitInput = (event: InputRequiredEvent): boolean => this.emit('inputRequired', event);
     const listenerCount = (): number => this.listenerCount('inputRequired');
-    const pipeline = new RequestPipeline(o, () => listenerCount() > 0, (n) => this.emit('notification', n));
+    const refresh = refreshFromToolList(() => this.#modern.listTools({})); // hook: issue-12 item 2 (-32020 → tools/list, one re-send)
+    const pipeline = new RequestPipeline(o, () => listenerCount() > 0, (n) => this.emit('notification', n), refresh);
     this.#modern = new ModernBackend(o, pipeline, { emitInput, listenerCount, warning: (m) => this.emit('warning', m) });
     this.#scheduler = new PollScheduler({ maxConcurrentPolls: o.maxConcurrentPolls, jitterRatio: o.jitterRatio, autoPoll: o.autoPoll, now: o.now });
     const legacyHost = { clientInfo: o.clientInfo, handlers: o.handlers, emitInput, listenerCount, timeoutMs: o.timeoutMs };

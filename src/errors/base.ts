@@ -40,7 +40,9 @@ export type McpClientErrorCode =
   | 'INPUT_NOT_DELIVERED'
   | 'OUTCOME_UNKNOWN'
   | 'CLIENT_CLOSED'
-  | 'SERVER_EXITED';
+  | 'SERVER_EXITED'
+  | 'REDIRECT_BLOCKED'
+  | 'INVALID_HEADER';
 
 /**
  * Base class of every error this package throws. `code` is a {@link McpClientErrorCode}, except on

@@ -7,6 +7,7 @@
  * @internal
  */
 import { InvalidResponseError, redactTaskId } from '../errors.js';
+import { taskIdProblem } from '../protocol/task-id.js';
 import { TaskStatusSchema, type TaskShapeError } from '../protocol/tasks.js';
 import { TASK_RECORD_VERSION, type TaskRecord } from '../store/task-record.js';
 import type { TaskStore } from '../store/task-store.js';
@@ -56,7 +57,8 @@ export async function orphanGuard(
   error: TaskShapeError,
 ): Promise<InvalidResponseError> {
   const raw = created.taskId !== undefined ? created : ((created.task ?? {}) as Record<string, unknown>);
-  const taskId = typeof raw.taskId === 'string' && raw.taskId.length > 0 ? raw.taskId : undefined;
+  // hook: issue-12 item 10 (a hostile id is not "usable": never recorded, cancelled by, or quoted)
+  const taskId = typeof raw.taskId === 'string' && taskIdProblem(raw.taskId) === undefined ? raw.taskId : undefined;
   const invalid = new InvalidResponseError(method, error.message, error.issues, { cause: error, taskId });
   if (taskId === undefined) return invalid;
   if (policy === 'detach') {

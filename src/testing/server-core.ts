@@ -228,7 +228,6 @@ export class TaskServerCore {
       resultType: 'complete',
       supportedVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
       capabilities: { tools: {}, resources: {}, prompts: {}, extensions: { [TASKS_EXTENSION_ID]: {} } },
-      serverInfo,
       instructions,
       ...CACHEABLE,
       _meta: { 'io.modelcontextprotocol/serverInfo': serverInfo },

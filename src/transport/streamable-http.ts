@@ -11,6 +11,8 @@ import { linkAbort } from '../internal/abort.js';
 import { HEADERS, META_KEYS } from '../protocol/constants.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { encodeHeaderValue } from './header-encoding.js';
+import { checkHeaderRecord } from './header-values.js';
+import { fetchFollowingRedirects, fetchWithRedirectPolicy, redirectPolicy, type RedirectPolicy } from './redirects.js';
 import { classifyMessage, idMatches, parseJson, settleResponse } from './messages.js';
 import { excerpt, readText, readTextChunks } from './read-body.js';
 import { sseEventMeter } from './sse-event-limit.js';
@@ -38,6 +40,12 @@ export interface StreamableHttpTransportOptions {
    * @default DEFAULT_MAX_RESPONSE_BYTES
    */
   maxResponseBytes?: number;
+  /**
+   * Origins (`https://host[:port]`) besides the endpoint's own that a redirected POST may be re-sent to, with its
+   * body and headers. A redirect anywhere else fails with `RedirectBlockedError` naming the target origin; a 303
+   * is never followed (it would turn the POST into a GET). @default [] (same origin only)
+   */
+  allowRedirectOrigins?: readonly string[];
 }
 
 /** Methods whose `Mcp-Name` header is taken from a param. (CLIENT-REQUIREMENTS 2.4, 2.5) */
@@ -75,6 +83,7 @@ export class StreamableHttpTransport implements Transport {
   readonly #fetch: typeof fetch;
   readonly #maxBytes: number;
   readonly #inflight = new Set<AbortController>();
+  readonly #redirects: RedirectPolicy;
 
   /** @throws TypeError when `url` is not an absolute http(s) URL or `maxResponseBytes` is not a positive number. */
   constructor(url: string | URL, options: StreamableHttpTransportOptions = {}) {
@@ -92,12 +101,15 @@ export class StreamableHttpTransport implements Transport {
     this.#options = options;
     this.#fetch = options.fetch ?? ((...args) => globalThis.fetch(...args));
     this.#maxBytes = maxBytes;
+    this.#redirects = redirectPolicy(this.url, options.allowRedirectOrigins); // hook: issue-12 item 8
   }
 
   /** The endpoint as data (URL, static headers, header source, `fetch`), for reaching a 2025-11-25 server. */
   get target(): HttpTarget {
     const o = this.#options;
-    return { kind: 'http', url: this.url, headers: o.headers, getHeaders: o.getHeaders, fetch: o.fetch };
+    // hook: issue-12 item 8 (the 2025-11-25 path's requests follow the same redirect policy)
+    const fetch = fetchWithRedirectPolicy(o.fetch ?? ((...args) => globalThis.fetch(...args)), this.#redirects);
+    return { kind: 'http', url: this.url, headers: o.headers, getHeaders: o.getHeaders, fetch };
   }
 
   async request(message: JsonRpcRequest, options: TransportRequestOptions = {}): Promise<Record<string, unknown>> {
@@ -127,9 +139,10 @@ export class StreamableHttpTransport implements Transport {
   }
 
   async #headers(message: JsonRpcRequest | JsonRpcNotification, extra: Record<string, string> | undefined): Promise<Headers> {
-    const headers = new Headers(this.#options.headers);
-    if (this.#options.getHeaders) for (const [k, v] of Object.entries(await this.#options.getHeaders())) headers.set(k, v);
-    for (const [k, v] of Object.entries(extra ?? {})) headers.set(k, v);
+    // hook: issue-12 item 9 (checkHeaderRecord: a bad value fails typed, and is never quoted)
+    const headers = new Headers(checkHeaderRecord('headers', this.#options.headers));
+    if (this.#options.getHeaders) for (const [k, v] of Object.entries(checkHeaderRecord('getHeaders()', await this.#options.getHeaders()))) headers.set(k, v);
+    for (const [k, v] of Object.entries(checkHeaderRecord('request headers', extra) ?? {})) headers.set(k, v);
     headers.set('Content-Type', 'application/json');
     headers.set('Accept', 'application/json, text/event-stream');
     const params = (message.params ?? {}) as Record<string, unknown>;
@@ -183,12 +196,15 @@ export class StreamableHttpTransport implements Transport {
   }
 
   async #fetchOnce(method: string, body: string, headers: Headers, signal: AbortSignal): Promise<Response> {
-    try {
-      return await this.#fetch(this.url, { method: 'POST', headers, body, signal });
-    } catch (error) {
-      if (signal.aborted) throw signal.reason;
-      throw new NetworkError(method, { cause: error });
-    }
+    // hook: issue-12 item 8 (every hop is `redirect: 'manual'`; redirects.ts decides which to follow)
+    return fetchFollowingRedirects(method, this.url, this.#redirects, async (url) => {
+      try {
+        return await this.#fetch(url, { method: 'POST', headers, body, signal, redirect: 'manual' });
+      } catch (error) {
+        if (signal.aborted) throw signal.reason;
+        throw new NetworkError(method, { cause: error });
+      }
+    });
   }
 
   /** A non-2xx: a JSON-RPC error body outranks the status (2.12, 7.1); otherwise `HttpError`. */
