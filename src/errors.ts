@@ -38,7 +38,9 @@ export type McpClientErrorCode =
   | 'TASK_NOT_FOUND'
   | 'OUTCOME_UNKNOWN'
   | 'CLIENT_CLOSED'
-  | 'SERVER_EXITED';
+  | 'SERVER_EXITED'
+  | 'AUTHORIZATION_REQUIRED'
+  | 'AUTHORIZATION_FAILED';
 
 /**
  * Base class of every error this package throws. `code` is a {@link McpClientErrorCode}, except on

@@ -49,6 +49,10 @@ export type { Pollable, PollSchedulerOptions } from './tasks/scheduler.js';
 // transport
 export { DEFAULT_MAX_RESPONSE_BYTES, StreamableHttpTransport } from './transport/streamable-http.js';
 export type { StreamableHttpTransportOptions } from './transport/streamable-http.js';
+// hook: issue-17 — MCP authorization
+export { DEFAULT_MAX_STEP_UPS, DEFAULT_REFRESH_SKEW_MS } from './transport/auth.js';
+export type { AuthorizationCallback, HttpAuthOptions } from './transport/auth.js';
+export { AuthorizationError, AuthorizationRequiredError } from './auth-errors.js';
 export type { Transport, TransportRequestOptions } from './transport/transport.js';
 export { encodeHeaderValue } from './transport/header-encoding.js';
 

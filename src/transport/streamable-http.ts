@@ -11,6 +11,7 @@ import { linkAbort } from '../internal/abort.js';
 import { HEADERS, META_KEYS } from '../protocol/constants.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { importSdkModule } from '../internal/optional-sdk.js';
+import { createAuthSession, type AuthSession, type HttpAuthOptions } from './auth.js'; // hook: issue-17
 import { encodeHeaderValue } from './header-encoding.js';
 import { classifyMessage, idMatches, parseJson, settleResponse } from './messages.js';
 import { excerpt, readText, readTextChunks } from './read-body.js';
@@ -32,6 +33,12 @@ export interface StreamableHttpTransportOptions {
   fetch?: typeof fetch;
   /** Cap on one response body or SSE stream, in bytes. @default DEFAULT_MAX_RESPONSE_BYTES */
   maxResponseBytes?: number;
+  /**
+   * MCP authorization (OAuth 2.1) through the official SDK's `OAuthClientProvider`; needs the optional peer
+   * dependency `@modelcontextprotocol/client`, loaded only when a server asks. See {@link HttpAuthOptions}.
+   * (https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization)
+   */
+  auth?: HttpAuthOptions; // hook: issue-17
 }
 
 /** Methods whose `Mcp-Name` header is taken from a param. (CLIENT-REQUIREMENTS 2.4, 2.5) */
@@ -69,6 +76,7 @@ export class StreamableHttpTransport implements LegacyCapableTransport {
   readonly #fetch: typeof fetch;
   readonly #maxBytes: number;
   readonly #inflight = new Set<AbortController>();
+  readonly #auth: AuthSession | undefined; // hook: issue-17
 
   /** @throws TypeError when `url` is not an absolute http(s) URL or `maxResponseBytes` is not a positive number. */
   constructor(url: string | URL, options: StreamableHttpTransportOptions = {}) {
@@ -84,7 +92,10 @@ export class StreamableHttpTransport implements LegacyCapableTransport {
     if (!(maxBytes > 0)) throw new TypeError(`StreamableHttpTransport: maxResponseBytes must be > 0, got ${maxBytes}`);
     this.serverKey = `${this.url.origin}${this.url.pathname}`;
     this.#options = options;
-    this.#fetch = options.fetch ?? ((...args) => globalThis.fetch(...args));
+    const baseFetch: typeof fetch = options.fetch ?? ((...args) => globalThis.fetch(...args));
+    // hook: issue-17 — with `auth`, every POST goes through the OAuth wrapper (./auth.ts)
+    this.#auth = options.auth ? createAuthSession(this.url, options.auth, baseFetch) : undefined;
+    this.#fetch = this.#auth?.fetch ?? baseFetch;
     this.#maxBytes = maxBytes;
   }
 
@@ -99,7 +110,7 @@ export class StreamableHttpTransport implements LegacyCapableTransport {
         type HttpModule = { StreamableHTTPClientTransport: new (url: URL, options: unknown) => unknown };
         const { StreamableHTTPClientTransport } = await importSdkModule<HttpModule>('client/streamableHttp.js');
         const headers = { ...this.#options.headers, ...(this.#options.getHeaders ? await this.#options.getHeaders() : {}) };
-        return new StreamableHTTPClientTransport(this.url, { requestInit: { headers }, fetch: this.#options.fetch });
+        return new StreamableHTTPClientTransport(this.url, { requestInit: { headers }, fetch: this.#auth ? this.#fetch : this.#options.fetch }); // hook: issue-17
       },
     };
   }
@@ -128,6 +139,7 @@ export class StreamableHttpTransport implements LegacyCapableTransport {
   async close(): Promise<void> {
     for (const controller of this.#inflight) controller.abort(new StreamEndedError('close'));
     this.#inflight.clear();
+    this.#auth?.close(); // hook: issue-17
   }
 
   async #headers(message: JsonRpcRequest | JsonRpcNotification, extra: Record<string, string> | undefined): Promise<Headers> {
