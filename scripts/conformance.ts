@@ -11,9 +11,10 @@
  *
  * Usage: `tsx scripts/conformance.ts [--client-only | --server-only] [scenario …]`
  */
+import { AUTH_SCENARIOS } from '../test/conformance/auth-scenarios.js';
 import { PACKAGE, report, runServerScenarios, runSuite, SERVER_SCENARIOS, SPEC_VERSION } from './conformance-server.js';
 
-/** The 2026-07-28 client scenarios in scope (the `auth/*` ones belong to the authorization issue). */
+/** The 2026-07-28 client scenarios: every one the suite lists for that revision, the 25 `auth/*` ones included. */
 export const CLIENT_SCENARIOS = [
   'tools_call',
   'request-metadata',
@@ -23,6 +24,7 @@ export const CLIENT_SCENARIOS = [
   'http-invalid-tool-headers',
   'json-schema-ref-no-deref',
   'json-schema-2020-12-preservation',
+  ...AUTH_SCENARIOS,
 ];
 
 /**

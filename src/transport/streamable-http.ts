@@ -203,6 +203,7 @@ export class StreamableHttpTransport implements LegacyCapableTransport {
       return await this.#fetch(this.url, { method: 'POST', headers, body, signal });
     } catch (error) {
       if (signal.aborted) throw signal.reason;
+      if (error instanceof McpClientError) throw error; // hook: issue-17 — authorization errors from the auth wrapper stay typed
       throw new NetworkError(method, { cause: error });
     }
   }
