@@ -17,6 +17,8 @@ export interface TestAuthServerOptions {
   sendExpiresIn?: boolean;
   /** Scopes granted when the client asks for none. @default ['mcp'] */
   defaultScopes?: string[];
+  /** Grant only these of the requested scopes (a person who declines the rest). @default all requested */
+  grantOnly?: string[];
 }
 
 export interface TestAuthServer {
@@ -96,7 +98,7 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
       const redirectUri = q.get('redirect_uri') ?? '';
       if (!clients.has(clientId) || q.get('code_challenge_method') !== 'S256' || !redirectUri) return json(400, { error: 'invalid_request' });
       const code = `code-${b64url(randomBytes(12))}`;
-      const scopes = (q.get('scope') ?? '').split(' ').filter(Boolean);
+      const scopes = (q.get('scope') ?? '').split(' ').filter((x) => x !== '' && (options.grantOnly?.includes(x) ?? true));
       codes.set(code, { clientId, challenge: q.get('code_challenge') ?? '', scopes: scopes.length > 0 ? scopes : (options.defaultScopes ?? ['mcp']), redirectUri });
       const back = new URL(redirectUri);
       back.searchParams.set('code', code);
