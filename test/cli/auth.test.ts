@@ -47,6 +47,7 @@ describe('mcp-tasks and MCP authorization', () => {
     expect(last).toMatchObject({ event: 'error', exitCode: 8, code: 'AUTHORIZATION_REQUIRED' });
     expect(String(last.message)).toMatch(/needs a person at a terminal/);
     expect(as.counts.code).toBe(0);
+    expect(await filesUnder(join(home, 'auth'))).toHaveLength(0); // nothing stored by a run that cannot sign in
   });
 
   it('in a terminal: prints the sign-in URL, takes the browser back on a loopback port, then the call runs', async () => {

@@ -24,11 +24,21 @@ export class CliOAuthProvider implements OAuthClientProvider {
   readonly #file: AuthFile;
   readonly #redirect: LoopbackRedirect | undefined;
   readonly #show: (line: string) => void;
+  readonly #persist: boolean;
 
-  constructor(file: AuthFile, redirect?: LoopbackRedirect, show: (line: string) => void = () => undefined) {
+  /**
+   * @param persist - write changes to the file; false keeps them in memory (a run that cannot sign in and had no
+   *   tokens leaves no file behind, not even a client registration).
+   */
+  constructor(file: AuthFile, options: { redirect?: LoopbackRedirect; show?: (line: string) => void; persist?: boolean } = {}) {
     this.#file = file;
-    this.#redirect = redirect;
-    this.#show = show;
+    this.#redirect = options.redirect;
+    this.#show = options.show ?? (() => undefined);
+    this.#persist = options.persist ?? true;
+  }
+
+  #update(change: Parameters<AuthFile['update']>[0]): Promise<void> {
+    return this.#file.update(change, this.#persist);
   }
 
   get redirectUrl(): string {
@@ -61,7 +71,7 @@ export class CliOAuthProvider implements OAuthClientProvider {
   }
 
   async saveClientInformation(info: StoredOAuthClientInformation): Promise<void> {
-    await this.#file.update((d) => void (d.client = info));
+    await this.#update((d) => void (d.client = info));
   }
 
   async tokens(): Promise<StoredOAuthTokens | undefined> {
@@ -69,14 +79,14 @@ export class CliOAuthProvider implements OAuthClientProvider {
   }
 
   async saveTokens(tokens: StoredOAuthTokens): Promise<void> {
-    await this.#file.update((d) => {
+    await this.#update((d) => {
       d.tokens = tokens;
       delete d.codeVerifier;
     });
   }
 
   async saveCodeVerifier(verifier: string): Promise<void> {
-    await this.#file.update((d) => void (d.codeVerifier = verifier));
+    await this.#update((d) => void (d.codeVerifier = verifier));
   }
 
   async codeVerifier(): Promise<string> {
@@ -86,7 +96,7 @@ export class CliOAuthProvider implements OAuthClientProvider {
   }
 
   async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
-    await this.#file.update((d) => void (d.discovery = state));
+    await this.#update((d) => void (d.discovery = state));
   }
 
   async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
@@ -94,7 +104,7 @@ export class CliOAuthProvider implements OAuthClientProvider {
   }
 
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
-    await this.#file.update((d) => {
+    await this.#update((d) => {
       if (scope === 'all' || scope === 'tokens') delete d.tokens;
       if (scope === 'all' || scope === 'client') delete d.client;
       if (scope === 'all' || scope === 'verifier') delete d.codeVerifier;

@@ -23,15 +23,16 @@ const hadTokens = new Map<string, boolean>();
 /** The `auth` option of a CLI session's transport (stored credentials, no person). */
 export async function sessionAuth(serverUrl: URL): Promise<HttpAuthOptions> {
   const file = new AuthFile(serverUrl);
-  hadTokens.set(file.server, (await file.read()).tokens !== undefined);
-  return { provider: new CliOAuthProvider(file) };
+  const stored = (await file.read()).tokens !== undefined;
+  hadTokens.set(file.server, stored);
+  return { provider: new CliOAuthProvider(file, { persist: stored }) };
 }
 
 /** Runs the browser sign-in for `serverUrl`: prints the URL, waits on the loopback redirect, stores the tokens. */
 export async function signIn(serverUrl: URL, show: (line: string) => void): Promise<void> {
   const redirect = await LoopbackRedirect.start();
   const file = new AuthFile(serverUrl);
-  const provider = new CliOAuthProvider(file, redirect, show);
+  const provider = new CliOAuthProvider(file, { redirect, show });
   const client = new TaskClient({
     transport: new StreamableHttpTransport(serverUrl.href, {
       auth: { provider, waitForAuthorizationCode: (signal) => redirect.wait(signal, SIGN_IN_TIMEOUT_MS) },

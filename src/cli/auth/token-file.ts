@@ -54,10 +54,11 @@ export class AuthFile {
     return this.#data;
   }
 
-  /** Applies `change` and writes the file (0600; its directory 0700). */
-  async update(change: (data: AuthFileData) => void): Promise<void> {
+  /** Applies `change` and, unless `persist` is false (memory only), writes the file (0600; its directory 0700). */
+  async update(change: (data: AuthFileData) => void, persist = true): Promise<void> {
     const data = await this.read();
     change(data);
+    if (!persist) return;
     const dir = join(this.path, '..');
     await mkdir(dir, { recursive: true, mode: 0o700 });
     await chmod(dir, 0o700).catch(() => undefined);
