@@ -184,7 +184,11 @@ export class AuthSession {
   }
 
   async #sdk(): Promise<ClientSdk> {
-    return importClientSdk();
+    try {
+      return await importClientSdk();
+    } catch (error) {
+      throw new AuthorizationError(this.#serverUrl.href, 'authorize', (error as Error).message, { cause: error });
+    }
   }
 
   async #challenge(res: Response): Promise<Challenge> {
