@@ -10,8 +10,7 @@
  * @module
  */
 import type { OAuthClientProvider, OAuthTokens } from '@modelcontextprotocol/client';
-import { AuthorizationError, AuthorizationRequiredError } from '../auth-errors.js';
-import { McpClientError } from '../errors.js';
+import { AuthorizationError, AuthorizationRequiredError, McpClientError } from '../errors.js';
 import { importClientSdk, type ClientSdk } from '../internal/optional-client-sdk.js';
 
 /** Default number of step-up re-authorizations for one request refused with 403 `insufficient_scope`. */

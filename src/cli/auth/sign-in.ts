@@ -9,7 +9,7 @@
  * @module
  */
 import { AuthorizationRequiredError, StreamableHttpTransport, TaskClient, VERSION, type HttpAuthOptions } from '../../index.js';
-import { serverIdentity } from '../task-records.js';
+import { serverIdentity } from '../../index.js';
 import { CliOAuthProvider } from './cli-provider.js';
 import { LoopbackRedirect } from './loopback-redirect.js';
 import { AuthFile, authDir } from './token-file.js';

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import envPaths from 'env-paths';
 import writeFileAtomic from 'write-file-atomic';
 import type { OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
-import { serverIdentity } from '../task-records.js';
+import { serverIdentity } from '../../index.js';
 
 /** The contents of one server's file. */
 export interface AuthFileData {

@@ -5,9 +5,7 @@
  *
  * @module
  */
-import { McpClientError } from './errors.js';
-
-const kBrand = Symbol.for('mcp-tasks-client.errorBrand');
+import { kBrand, McpClientError } from './base.js';
 
 /**
  * The server needs authorization that only a person can give (a browser sign-in), and this client has no way to
@@ -16,7 +14,7 @@ const kBrand = Symbol.for('mcp-tasks-client.errorBrand');
  * (https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization#authorization-flow-steps)
  */
 export class AuthorizationRequiredError extends McpClientError {
-  static readonly [kBrand]: string = 'AuthorizationRequiredError';
+  static override readonly [kBrand]: string = 'AuthorizationRequiredError';
   override readonly code = 'AUTHORIZATION_REQUIRED' as const;
   constructor(
     /** The MCP endpoint that asked for authorization (origin and path, no query). */
@@ -36,7 +34,7 @@ export class AuthorizationRequiredError extends McpClientError {
  * (https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization)
  */
 export class AuthorizationError extends McpClientError {
-  static readonly [kBrand]: string = 'AuthorizationError';
+  static override readonly [kBrand]: string = 'AuthorizationError';
   override readonly code = 'AUTHORIZATION_FAILED' as const;
   constructor(
     /** The MCP endpoint being authorized. */
