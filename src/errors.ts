@@ -35,3 +35,4 @@ export {
 export type { TaskNotFoundReason } from './errors/task-errors.js';
 export { ClientClosedError, isMcpClientError, OutcomeUnknownError, ServerExitedError } from './errors/client-errors.js';
 export { InvalidHeaderError, RedirectBlockedError } from './errors/http-errors.js';
+export { AuthorizationError, AuthorizationRequiredError } from './errors/auth-errors.js'; // hook: issue-17

@@ -42,7 +42,10 @@ export type McpClientErrorCode =
   | 'CLIENT_CLOSED'
   | 'SERVER_EXITED'
   | 'REDIRECT_BLOCKED'
-  | 'INVALID_HEADER';
+  | 'INVALID_HEADER'
+
+  | 'AUTHORIZATION_REQUIRED'
+  | 'AUTHORIZATION_FAILED';
 
 /**
  * Base class of every error this package throws. `code` is a {@link McpClientErrorCode}, except on

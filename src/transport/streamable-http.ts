@@ -10,6 +10,7 @@ import { HttpError, InvalidResponseError, McpClientError, NetworkError, RequestT
 import { linkAbort } from '../internal/abort.js';
 import { HEADERS, META_KEYS } from '../protocol/constants.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
+import { createAuthSession, type AuthSession, type HttpAuthOptions } from './auth.js'; // hook: issue-17
 import { encodeHeaderValue } from './header-encoding.js';
 import { checkHeaderRecord } from './header-values.js';
 import { fetchFollowingRedirects, fetchWithRedirectPolicy, redirectPolicy, type RedirectPolicy } from './redirects.js';
@@ -46,6 +47,12 @@ export interface StreamableHttpTransportOptions {
    * is never followed (it would turn the POST into a GET). @default [] (same origin only)
    */
   allowRedirectOrigins?: readonly string[];
+  /**
+   * MCP authorization (OAuth 2.1) through the official SDK's `OAuthClientProvider`; needs the optional peer
+   * dependency `@modelcontextprotocol/client`, loaded only when a server asks. See {@link HttpAuthOptions}.
+   * (https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization)
+   */
+  auth?: HttpAuthOptions; // hook: issue-17
 }
 
 /** Methods whose `Mcp-Name` header is taken from a param. (CLIENT-REQUIREMENTS 2.4, 2.5) */
@@ -84,6 +91,7 @@ export class StreamableHttpTransport implements Transport {
   readonly #maxBytes: number;
   readonly #inflight = new Set<AbortController>();
   readonly #redirects: RedirectPolicy;
+  readonly #auth: AuthSession | undefined; // hook: issue-17
 
   /** @throws TypeError when `url` is not an absolute http(s) URL or `maxResponseBytes` is not a positive number. */
   constructor(url: string | URL, options: StreamableHttpTransportOptions = {}) {
@@ -99,7 +107,10 @@ export class StreamableHttpTransport implements Transport {
     if (!(maxBytes > 0)) throw new TypeError(`StreamableHttpTransport: maxResponseBytes must be > 0, got ${maxBytes}`);
     this.serverKey = `${this.url.origin}${this.url.pathname}`;
     this.#options = options;
-    this.#fetch = options.fetch ?? ((...args) => globalThis.fetch(...args));
+    const baseFetch: typeof fetch = options.fetch ?? ((...args) => globalThis.fetch(...args));
+    // hook: issue-17 — with `auth`, every POST goes through the OAuth wrapper (./auth.ts)
+    this.#auth = options.auth ? createAuthSession(this.url, options.auth, baseFetch) : undefined;
+    this.#fetch = this.#auth?.fetch ?? baseFetch;
     this.#maxBytes = maxBytes;
     this.#redirects = redirectPolicy(this.url, options.allowRedirectOrigins); // hook: issue-12 item 8
   }
@@ -107,8 +118,9 @@ export class StreamableHttpTransport implements Transport {
   /** The endpoint as data (URL, static headers, header source, `fetch`), for reaching a 2025-11-25 server. */
   get target(): HttpTarget {
     const o = this.#options;
-    // hook: issue-12 item 8 (the 2025-11-25 path's requests follow the same redirect policy)
-    const fetch = fetchWithRedirectPolicy(o.fetch ?? ((...args) => globalThis.fetch(...args)), this.#redirects);
+    // hook: issue-12 item 8 (the 2025-11-25 path's requests follow the same redirect policy); hook: issue-17 (and
+    // go through the same OAuth wrapper when `auth` is set)
+    const fetch = fetchWithRedirectPolicy(this.#fetch, this.#redirects);
     return { kind: 'http', url: this.url, headers: o.headers, getHeaders: o.getHeaders, fetch };
   }
 
@@ -136,6 +148,7 @@ export class StreamableHttpTransport implements Transport {
   async close(): Promise<void> {
     for (const controller of this.#inflight) controller.abort(new StreamEndedError('close'));
     this.#inflight.clear();
+    this.#auth?.close(); // hook: issue-17
   }
 
   async #headers(message: JsonRpcRequest | JsonRpcNotification, extra: Record<string, string> | undefined): Promise<Headers> {
@@ -202,6 +215,7 @@ export class StreamableHttpTransport implements Transport {
         return await this.#fetch(url, { method: 'POST', headers, body, signal, redirect: 'manual' });
       } catch (error) {
         if (signal.aborted) throw signal.reason;
+        if (error instanceof McpClientError) throw error; // hook: issue-17 — authorization errors from the auth wrapper stay typed
         throw new NetworkError(method, { cause: error });
       }
     });

@@ -25,6 +25,8 @@ const MAIN_EXPORTS = [
   'TooManyRoundsError', 'UnsupportedProtocolVersionError', 'VERSION', 'defaultRedactParams', 'effectivePollIntervalMs',
   'encodeHeaderValue', 'isLostBeforeResponse', 'isMcpClientError', 'isRecordExpired', 'isTerminalStatus',
   'parseCreateTaskResult', 'parseDetailedTask', 'recordExpiresAt', 'redactTaskId', 'serverIdentity',
+  // issue-17: MCP authorization
+  'AuthorizationError', 'AuthorizationRequiredError', 'DEFAULT_MAX_STEP_UPS', 'DEFAULT_REFRESH_SKEW_MS',
 ].sort();
 
 describe('the built package', () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as errors from '../../src/errors.js';
 import {
+  AuthorizationError,
+  AuthorizationRequiredError,
   CancelDeliveryError,
   CancelNotConfirmedError,
   InputDeliveryError,
@@ -54,6 +56,8 @@ const samples: Array<[McpClientError, string | number, string]> = [
   [new ClientClosedError(), 'CLIENT_CLOSED', 'ClientClosedError'],
   [new ServerExitedError('node server.js --stdio', 1, null), 'SERVER_EXITED', 'ServerExitedError'],
   [new McpError('tools/call', { code: -32602, message: 'bad params' }), -32602, 'McpError'],
+  [new AuthorizationRequiredError('http://127.0.0.1:1/mcp', 'tools/call'), 'AUTHORIZATION_REQUIRED', 'AuthorizationRequiredError'],
+  [new AuthorizationError('http://127.0.0.1:1/mcp', 'refresh', 'invalid_grant'), 'AUTHORIZATION_FAILED', 'AuthorizationError'],
 ];
 
 describe('errors (§7, STYLE 12–16)', () => {
