@@ -4,6 +4,7 @@ import { defineConfig } from 'tsup';
 // Entry points. The main entry runs anywhere (fetch, Web Streams, timers); the others are Node only.
 const entries: Record<string, string> = {
   index: 'src/index.ts',
+  node: 'src/node.ts',
   'testing/index': 'src/testing/index.ts',
   'testing/reference-server': 'src/testing/reference-server-cli.ts',
   stdio: 'src/stdio.ts',

@@ -12,6 +12,8 @@ import { HEADERS, META_KEYS } from '../protocol/constants.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { importSdkModule } from '../internal/optional-sdk.js';
 import { encodeHeaderValue } from './header-encoding.js';
+import { buildHeaders, staticHeaders } from './request-headers.js';
+import { defaultHttpSender, fetchSender, type HttpReply, type HttpSender } from './http-sender.js';
 import { classifyMessage, idMatches, parseJson, settleResponse } from './messages.js';
 import { excerpt, readText, readTextChunks } from './read-body.js';
 import type { LegacyCapableTransport, LegacyTarget, TransportRequestOptions } from './transport.js';
@@ -28,8 +30,15 @@ export interface StreamableHttpTransportOptions {
    * with freshly fetched headers.
    */
   getHeaders?: () => Promise<Record<string, string>> | Record<string, string>;
-  /** The fetch implementation. @default globalThis.fetch */
+  /** The fetch implementation. When given, every POST goes through it. @default globalThis.fetch (undici in Node) */
   fetch?: typeof fetch;
+  /**
+   * Carries each POST (status, headers and a body stream back). Overrides `fetch`. @default undici's dispatcher API
+   * when loaded through the Node entry point, otherwise a sender over `fetch`
+   */
+  sender?: HttpSender;
+  /** Cap on concurrent connections to the server's origin (the undici sender's pool size). @default 16 */
+  maxConnectionsPerOrigin?: number;
   /** Cap on one response body or SSE stream, in bytes. @default DEFAULT_MAX_RESPONSE_BYTES */
   maxResponseBytes?: number;
 }
@@ -66,7 +75,10 @@ export class StreamableHttpTransport implements LegacyCapableTransport {
   readonly serverKey: string;
   readonly url: URL;
   readonly #options: StreamableHttpTransportOptions;
-  readonly #fetch: typeof fetch;
+  // hook: issue-15 (the HTTP exchange goes through a sender: undici in Node, fetch elsewhere)
+  #sender: HttpSender | undefined;
+  readonly #ownsSender: boolean;
+  readonly #staticHeaders: Record<string, string>;
   readonly #maxBytes: number;
   readonly #inflight = new Set<AbortController>();
 
@@ -84,7 +96,9 @@ export class StreamableHttpTransport implements LegacyCapableTransport {
     if (!(maxBytes > 0)) throw new TypeError(`StreamableHttpTransport: maxResponseBytes must be > 0, got ${maxBytes}`);
     this.serverKey = `${this.url.origin}${this.url.pathname}`;
     this.#options = options;
-    this.#fetch = options.fetch ?? ((...args) => globalThis.fetch(...args));
+    this.#ownsSender = !options.sender && !options.fetch;
+    this.#sender = options.sender ?? (options.fetch ? fetchSender(options.fetch) : undefined);
+    this.#staticHeaders = staticHeaders(options.headers);
     this.#maxBytes = maxBytes;
   }
 
@@ -128,30 +142,32 @@ export class StreamableHttpTransport implements LegacyCapableTransport {
   async close(): Promise<void> {
     for (const controller of this.#inflight) controller.abort(new StreamEndedError('close'));
     this.#inflight.clear();
+    if (this.#ownsSender && this.#sender) {
+      // Pooled connections are released; a later request builds a fresh sender.
+      const sender = this.#sender;
+      this.#sender = undefined;
+      await sender.close?.();
+    }
   }
 
-  async #headers(message: JsonRpcRequest | JsonRpcNotification, extra: Record<string, string> | undefined): Promise<Headers> {
-    const headers = new Headers(this.#options.headers);
-    if (this.#options.getHeaders) for (const [k, v] of Object.entries(await this.#options.getHeaders())) headers.set(k, v);
-    for (const [k, v] of Object.entries(extra ?? {})) headers.set(k, v);
-    headers.set('Content-Type', 'application/json');
-    headers.set('Accept', 'application/json, text/event-stream');
+  async #headers(message: JsonRpcRequest | JsonRpcNotification, extra: Record<string, string> | undefined): Promise<Record<string, string>> {
+    const dynamic = this.#options.getHeaders ? await this.#options.getHeaders() : undefined;
     const params = (message.params ?? {}) as Record<string, unknown>;
     const meta = params._meta as Record<string, unknown> | undefined;
     const version = meta?.[META_KEYS.protocolVersion];
-    if (typeof version === 'string') headers.set(HEADERS.protocolVersion, version);
-    headers.set(HEADERS.method, message.method);
     const nameParam = NAME_PARAM[message.method];
     const name = nameParam ? params[nameParam] : undefined;
-    if (typeof name === 'string') headers.set(HEADERS.name, encodeHeaderValue(name));
-    headers.delete(HEADERS.sessionId); // 2.14: never echo a session id
-    return headers;
+    return buildHeaders(this.#staticHeaders, dynamic, extra, {
+      method: message.method,
+      protocolVersion: typeof version === 'string' ? version : undefined,
+      name: typeof name === 'string' ? encodeHeaderValue(name) : undefined,
+    });
   }
 
   async #post<T>(
     message: JsonRpcRequest | JsonRpcNotification,
     options: TransportRequestOptions,
-    read: (res: Response, link: { signal: AbortSignal }) => Promise<T>,
+    read: (res: HttpReply, link: { signal: AbortSignal }) => Promise<T>,
   ): Promise<T> {
     const method = message.method;
     const link = linkAbort(options.signal, options.timeoutMs, () => new RequestTimeoutError(method, options.timeoutMs ?? 0));
@@ -186,9 +202,10 @@ export class StreamableHttpTransport implements LegacyCapableTransport {
     }
   }
 
-  async #fetchOnce(method: string, body: string, headers: Headers, signal: AbortSignal): Promise<Response> {
+  async #fetchOnce(method: string, body: string, headers: Record<string, string>, signal: AbortSignal): Promise<HttpReply> {
+    this.#sender ??= defaultHttpSender({ maxConnectionsPerOrigin: this.#options.maxConnectionsPerOrigin });
     try {
-      return await this.#fetch(this.url, { method: 'POST', headers, body, signal });
+      return await this.#sender.send({ url: this.url, method: 'POST', headers, body, signal });
     } catch (error) {
       if (signal.aborted) throw signal.reason;
       throw new NetworkError(method, { cause: error });
@@ -196,7 +213,7 @@ export class StreamableHttpTransport implements LegacyCapableTransport {
   }
 
   /** A non-2xx: a JSON-RPC error body outranks the status (2.12, 7.1); otherwise `HttpError`. */
-  async #throwHttp(res: Response, message: JsonRpcRequest | JsonRpcNotification): Promise<never> {
+  async #throwHttp(res: HttpReply, message: JsonRpcRequest | JsonRpcNotification): Promise<never> {
     const method = message.method;
     let text = '';
     try {
@@ -220,7 +237,7 @@ export class StreamableHttpTransport implements LegacyCapableTransport {
    * skipped, and the matching response settles the call even if the stream lingers (2.8). A stream that ends first
    * is a lost request (2.10).
    */
-  async #readSse(res: Response, message: JsonRpcRequest, options: TransportRequestOptions, signal: AbortSignal): Promise<Record<string, unknown>> {
+  async #readSse(res: HttpReply, message: JsonRpcRequest, options: TransportRequestOptions, signal: AbortSignal): Promise<Record<string, unknown>> {
     if (!res.body) throw new StreamEndedError(message.method);
     let settled: { result: Record<string, unknown> } | { error: unknown } | undefined;
     const parser = createParser({
