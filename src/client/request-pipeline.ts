@@ -34,6 +34,8 @@ export class RequestPipeline {
   #nextId = 1;
   #nextProgressToken = 1;
   #protocolVersion = PROTOCOL_VERSION;
+  /** The last `_meta` built without caller extras, reused while the version and capabilities stay the same. */
+  #metaCache: { version: string; answersByEvent: boolean; meta: Record<string, unknown> } | undefined;
 
   constructor(options: ResolvedOptions, answersByEvent: () => boolean, onNotification: (notification: JsonRpcNotification) => void) {
     this.#options = options;
@@ -74,14 +76,11 @@ export class RequestPipeline {
     const o = this.#options;
     const progressToken = options.onProgress ? `progress-${this.#nextProgressToken++}` : undefined;
     const { _meta: callerMeta, ...rest } = params as { _meta?: Record<string, unknown> };
-    const extra: Record<string, unknown> = { ...callerMeta, ...options.meta };
-    if (progressToken !== undefined) extra.progressToken = progressToken;
-    const capabilities = buildCapabilities({ declared: o.capabilities, handlers: o.handlers, answersByEvent: this.#answersByEvent() });
     const message: JsonRpcRequest = {
       jsonrpc: '2.0',
       id: this.#nextId++,
       method,
-      params: { ...rest, _meta: buildMeta(this.#protocolVersion, capabilities, o.clientInfo, extra) },
+      params: { ...rest, _meta: this.#meta(callerMeta, options.meta, progressToken) },
     };
     return o.transport.request(message, {
       signal: options.signal,
@@ -98,5 +97,23 @@ export class RequestPipeline {
         this.#onNotification(notification);
       },
     });
+  }
+
+  /**
+   * `_meta` for one request. Without caller extras (every poll) the same frozen object is reused until the protocol
+   * version or the capabilities change, so a poll does not rebuild it; it is only ever serialised.
+   */
+  #meta(callerMeta: Record<string, unknown> | undefined, optionMeta: Record<string, unknown> | undefined, progressToken: string | undefined): Record<string, unknown> {
+    const o = this.#options;
+    const answersByEvent = this.#answersByEvent();
+    const plain = callerMeta === undefined && optionMeta === undefined && progressToken === undefined;
+    const cached = this.#metaCache;
+    if (plain && cached && cached.version === this.#protocolVersion && cached.answersByEvent === answersByEvent) return cached.meta;
+    const capabilities = buildCapabilities({ declared: o.capabilities, handlers: o.handlers, answersByEvent });
+    const extra: Record<string, unknown> = { ...callerMeta, ...optionMeta };
+    if (progressToken !== undefined) extra.progressToken = progressToken;
+    const meta = buildMeta(this.#protocolVersion, capabilities, o.clientInfo, extra);
+    if (plain) this.#metaCache = { version: this.#protocolVersion, answersByEvent, meta: Object.freeze(meta) };
+    return meta;
   }
 }

@@ -38,7 +38,7 @@ describe('the built package', () => {
   });
 
   it('Node resolves the package to the node entry (undici underneath), with exactly the same surface', async () => {
-    const pkg = require('../../package.json') as { exports: Record<string, Record<string, Record<string, string>>> };
+    const pkg = require('../../package.json') as { exports: Record<string, Record<string, Record<string, Record<string, string>>>> };
     expect(pkg.exports['.']?.node?.import?.default).toBe('./dist/node.js');
     expect(pkg.exports['.']?.node?.require?.default).toBe('./dist/node.cjs');
     const esm = await import(new URL('node.js', dist).href);
