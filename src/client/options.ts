@@ -74,6 +74,11 @@ export interface TaskClientOptions {
   jitterRatio?: number;
   /** When false, nothing polls by itself: call `client.tick()`. @default true */
   autoPoll?: boolean;
+  /**
+   * Called as each scheduled poll starts, with how late it starts after its due time (ms, ≥ 0): the scheduler's lag
+   * when more polls are due than `maxConcurrentPolls` serves. For metrics; exceptions are ignored.
+   */
+  onPollLag?: (lagMs: number, serverKey: string) => void;
   /** Clock, epoch ms. @default Date.now */
   now?: () => number;
   /** Where task records are kept; without one, nothing is persisted and `resume` has nothing to find. */
@@ -117,6 +122,7 @@ const OptionsSchema = z.strictObject({
     .optional(),
   capabilities: z.record(z.string(), z.unknown()).optional(),
   autoPoll: z.boolean().optional(),
+  onPollLag: fn<(lagMs: number, serverKey: string) => void>('onPollLag').optional(),
   now: fn<() => number>('now').optional(),
   store: z
     .custom<unknown>((v) => v !== null && typeof v === 'object' && ['put', 'get', 'list', 'delete', 'prune'].every((m) => isFunction((v as Record<string, unknown>)[m])), {
@@ -143,8 +149,8 @@ function describe(value: unknown): string {
 }
 
 /** Options after defaults. */
-export type ResolvedOptions = Required<Omit<TaskClientOptions, 'clientInfo' | 'handlers' | 'capabilities' | 'store' | 'creationRetry'>> &
-  Pick<TaskClientOptions, 'handlers' | 'capabilities' | 'store'> & { clientInfo: ClientInfo | undefined; creationRetry: Required<CreationRetryOptions> };
+export type ResolvedOptions = Required<Omit<TaskClientOptions, 'clientInfo' | 'handlers' | 'capabilities' | 'store' | 'creationRetry' | 'onPollLag'>> &
+  Pick<TaskClientOptions, 'handlers' | 'capabilities' | 'store' | 'onPollLag'> & { clientInfo: ClientInfo | undefined; creationRetry: Required<CreationRetryOptions> };
 
 /**
  * Validates and fills in defaults once.
@@ -181,6 +187,7 @@ export function resolveOptions(options: TaskClientOptions): ResolvedOptions {
     maxConcurrentPolls: options.maxConcurrentPolls ?? DEFAULT_MAX_CONCURRENT_POLLS,
     jitterRatio: options.jitterRatio ?? DEFAULT_JITTER_RATIO,
     autoPoll: options.autoPoll ?? true,
+    onPollLag: options.onPollLag,
     now: options.now ?? Date.now,
     store: options.store,
     redactParams: options.redactParams ?? defaultRedactParams,

@@ -125,7 +125,8 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
     this.#options = resolveOptions(options);
     const o = this.#options;
     this.#pipeline = new RequestPipeline(o, () => this.listenerCount('inputRequired') > 0, (n) => this.emit('notification', n));
-    this.#scheduler = new PollScheduler({ maxConcurrentPolls: o.maxConcurrentPolls, jitterRatio: o.jitterRatio, autoPoll: o.autoPoll, now: o.now });
+    // hook: issue-15 (onPollLag reports the scheduler's lag)
+    this.#scheduler = new PollScheduler({ maxConcurrentPolls: o.maxConcurrentPolls, jitterRatio: o.jitterRatio, autoPoll: o.autoPoll, now: o.now, onPollLag: o.onPollLag });
     this.#driver = {
       serverKey: o.transport.serverKey,
       scheduler: this.#scheduler,
