@@ -74,8 +74,8 @@ const ops: Record<'inline' | 'poll', Partial<Record<Side, (i: number) => Promise
     floor: () => floorPost('tasks/get', taskId, { taskId }, nextId++),
     // The poll's request path (pipeline, transport, wire parse of the DetailedTask); the scheduler's own cost is in
     // the fan-out phases' CPU per 1,000 polls.
-    ours: async () => parseDetailedTask(await ours.request('tasks/get', { taskId }), 'tasks/get'),
-    oursFetch: async () => parseDetailedTask(await oursFetch.request('tasks/get', { taskId }), 'tasks/get'),
+    ours: async () => parseDetailedTask(await ours.request('tasks/get', { taskId })),
+    oursFetch: async () => parseDetailedTask(await oursFetch.request('tasks/get', { taskId })),
   },
 };
 
