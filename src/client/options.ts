@@ -79,6 +79,15 @@ export interface TaskClientOptions {
    * when more polls are due than `maxConcurrentPolls` serves. For metrics; exceptions are ignored.
    */
   onPollLag?: (lagMs: number, serverKey: string) => void;
+  /**
+   * Push merged with polling: one `subscriptions/listen` stream asks the server for `notifications/tasks` about the
+   * followed tasks (applied exactly like `tasks/get` results). Tasks the server acknowledges keep a safety poll at
+   * `DEFAULT_SAFETY_POLL_MULTIPLE` (10) × their interval; the others poll at their floor. A server without
+   * `subscriptions/listen` costs one refused request, then plain polling.
+   * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-status-notifications)
+   * @default false
+   */
+  push?: boolean;
   /** Clock, epoch ms. @default Date.now */
   now?: () => number;
   /** Where task records are kept; without one, nothing is persisted and `resume` has nothing to find. */
@@ -122,6 +131,7 @@ const OptionsSchema = z.strictObject({
     .optional(),
   capabilities: z.record(z.string(), z.unknown()).optional(),
   autoPoll: z.boolean().optional(),
+  push: z.boolean().optional(),
   onPollLag: fn<(lagMs: number, serverKey: string) => void>('onPollLag').optional(),
   now: fn<() => number>('now').optional(),
   store: z
@@ -188,6 +198,7 @@ export function resolveOptions(options: TaskClientOptions): ResolvedOptions {
     jitterRatio: options.jitterRatio ?? DEFAULT_JITTER_RATIO,
     autoPoll: options.autoPoll ?? true,
     onPollLag: options.onPollLag,
+    push: options.push ?? false,
     now: options.now ?? Date.now,
     store: options.store,
     redactParams: options.redactParams ?? defaultRedactParams,

@@ -99,6 +99,11 @@ export class RequestPipeline {
     });
   }
 
+  /** The `_meta` a plain request carries now (protocol version, capabilities, client info). */
+  currentMeta(): Record<string, unknown> {
+    return this.#meta(undefined, undefined, undefined);
+  }
+
   /**
    * `_meta` for one request. Without caller extras (every poll) the same frozen object is reused until the protocol
    * version or the capabilities change, so a poll does not rebuild it; it is only ever serialised.

@@ -27,6 +27,7 @@ import type { Era } from '../legacy/era.js';
 import type { LegacyBackend } from '../legacy/legacy-backend.js';
 import type { InputRequiredEvent } from '../tasks/input-broker.js';
 import { PollScheduler } from '../tasks/scheduler.js';
+import { createPushTracker, type PushTracker } from '../tasks/push/index.js';
 import type { TaskRecord } from '../store/task-record.js';
 import type { TaskStore } from '../store/task-store.js';
 import { TaskHandle, type Settled, type TaskDriver } from '../tasks/task-handle.js';
@@ -117,6 +118,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
   readonly #drains = new WeakMap<TaskHandle<unknown>, () => Promise<void>>();
   /** Handles not yet settled, so that `close()` can release their waiters. */
   readonly #live = new Set<TaskHandle<unknown>>();
+  readonly #push: PushTracker | undefined; // hook: issue-15 (push)
   #closed = false;
 
   /** @throws TypeError when an option is invalid (the message names it and the value). */
@@ -127,6 +129,8 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
     this.#pipeline = new RequestPipeline(o, () => this.listenerCount('inputRequired') > 0, (n) => this.emit('notification', n));
     // hook: issue-15 (onPollLag reports the scheduler's lag)
     this.#scheduler = new PollScheduler({ maxConcurrentPolls: o.maxConcurrentPolls, jitterRatio: o.jitterRatio, autoPoll: o.autoPoll, now: o.now, onPollLag: o.onPollLag });
+    // hook: issue-15 (push): one subscriptions/listen stream for the followed tasks when `push` is on.
+    this.#push = o.push ? createPushTracker(o.transport, () => this.#pipeline.currentMeta(), (error) => this.emit('warning', `push: ${String(error)}`)) : undefined;
     this.#driver = {
       serverKey: o.transport.serverKey,
       scheduler: this.#scheduler,
@@ -304,7 +308,11 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
   /** Keeps `handle` in the live set until it settles. */
   #follow<T>(handle: TaskHandle<T>): TaskHandle<T> {
     this.#live.add(handle);
-    const forget = (): boolean => this.#live.delete(handle);
+    this.#push?.follow(handle); // hook: issue-15 (push)
+    const forget = (): boolean => {
+      this.#push?.unfollow(handle.taskId); // hook: issue-15 (push)
+      return this.#live.delete(handle);
+    };
     handle.result().then(forget, forget);
     return handle;
   }
@@ -332,6 +340,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
    */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#push?.close(); // hook: issue-15 (push)
     this.#scheduler.close();
     const closed = new ClientClosedError();
     for (const handle of this.#live) handle.abandon(closed);

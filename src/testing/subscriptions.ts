@@ -1,7 +1,8 @@
 /**
  * `subscriptions/listen` on the reference server, for task status only: the stream is acknowledged first with the
- * subset of requested task ids the server knows, then every status change of those tasks is pushed as
- * `notifications/tasks` carrying the same DetailedTask a `tasks/get` would return at that moment. Each message carries
+ * subset of requested task ids the server knows, then each of those tasks' current state and every later status
+ * change is pushed as `notifications/tasks` carrying the same DetailedTask a `tasks/get` would return at that moment
+ * (the current state first, so a change between creation and subscription is never missed). Each message carries
  * the subscription id (the listen request's id) in `_meta`. The stream stays open until the client leaves or the
  * server closes (then a graceful `complete` result).
  * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-status-notifications,
@@ -42,13 +43,14 @@ export class SubscriptionHub {
   taskChanged(record: TaskRecord): void {
     const listeners = this.#byTask.get(record.taskId);
     if (!listeners) return;
+    for (const listener of listeners) this.#push(listener, record);
+    if (isTerminalStatus(record.run.status)) this.#byTask.delete(record.taskId);
+  }
+
+  #push(listener: Listener, record: TaskRecord): void {
     const { resultType: _r, ...task } = this.#registry.detailedTask(record);
-    const terminal = isTerminalStatus(record.run.status);
-    for (const listener of listeners) {
-      listener.emit({ jsonrpc: '2.0', method: 'notifications/tasks', params: { ...task, _meta: { [META_KEYS.subscriptionId]: listener.id } } });
-      if (terminal) listener.taskIds.delete(record.taskId);
-    }
-    if (terminal) this.#byTask.delete(record.taskId);
+    listener.emit({ jsonrpc: '2.0', method: 'notifications/tasks', params: { ...task, _meta: { [META_KEYS.subscriptionId]: listener.id } } });
+    if (isTerminalStatus(record.run.status)) listener.taskIds.delete(record.taskId);
   }
 
   /**
@@ -72,10 +74,7 @@ export class SubscriptionHub {
       });
     }
     const meta = { [META_KEYS.subscriptionId]: id };
-    const known = ((requested ?? []) as string[]).filter((t) => {
-      const record = this.#registry.get(t);
-      return record !== undefined && !isTerminalStatus(record.run.status);
-    });
+    const known = ((requested ?? []) as string[]).filter((t) => this.#registry.get(t) !== undefined);
     return new Promise((resolve) => {
       const listener: Listener = { id, taskIds: new Set(known), emit, end: () => resolve({ resultType: 'complete', _meta: meta }) };
       const leave = (): void => {
@@ -86,6 +85,10 @@ export class SubscriptionHub {
       if (requested !== undefined) acknowledged.taskIds = [...listener.taskIds];
       emit({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { _meta: meta, notifications: acknowledged } });
       if (signal.aborted) return void resolve({ resultType: 'complete', _meta: meta });
+      for (const taskId of known) {
+        const record = this.#registry.get(taskId);
+        if (record) this.#push(listener, record); // the current state; a terminal task is done with here
+      }
       this.#all.add(listener);
       for (const taskId of listener.taskIds) {
         let set = this.#byTask.get(taskId);

@@ -4,6 +4,7 @@
  * the PushChannel hands them to its target; a server without the Tasks extension declared refuses task ids.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { TaskClient } from '../../src/client/task-client.js';
 import { McpError } from '../../src/errors.js';
 import { META_KEYS, TASKS_EXTENSION_ID } from '../../src/protocol/constants.js';
 import type { JsonRpcNotification } from '../../src/protocol/jsonrpc.js';
@@ -66,10 +67,10 @@ describe('push over HTTP (reference server)', () => {
     await transport.close();
   });
 
-  it('the stream: ack first with the subscription id, then notifications/tasks; closing it ends the subscription', async () => {
+  it('the stream: ack first with the subscription id, then the current state and each change; closing it ends the subscription', async () => {
     server = await createTaskServer({ inlineBudgetMs: 0, catalog: benchCatalog().catalog });
     const transport = new StreamableHttpTransport(server.url);
-    const taskId = await startTask(transport, 100);
+    const taskId = await startTask(transport, 1_000);
     const seen: JsonRpcNotification[] = [];
     const stop = new AbortController();
     const listening = transport
@@ -77,14 +78,19 @@ describe('push over HTTP (reference server)', () => {
         signal: stop.signal,
         onNotification: (n) => {
           seen.push(n);
-          if (n.method === 'notifications/tasks') stop.abort(new Error('seen enough'));
+          if (n.method === 'notifications/tasks' && (n.params as { status?: string }).status === 'completed') stop.abort(new Error('seen enough'));
         },
       })
       .catch((e: unknown) => e);
     expect(await listening).toEqual(new Error('seen enough'));
-    expect(seen.map((n) => n.method)).toEqual(['notifications/subscriptions/acknowledged', 'notifications/tasks']);
+    // The acknowledgement, the current state, then the change.
+    expect(seen.map((n) => [n.method, (n.params as { status?: string }).status])).toEqual([
+      ['notifications/subscriptions/acknowledged', undefined],
+      ['notifications/tasks', 'working'],
+      ['notifications/tasks', 'completed'],
+    ]);
     expect(seen[0]!.params).toEqual({ _meta: { [META_KEYS.subscriptionId]: 'sub-7' }, notifications: { taskIds: [taskId] } });
-    expect(seen[1]!.params).toMatchObject({ _meta: { [META_KEYS.subscriptionId]: 'sub-7' }, taskId, status: 'completed' });
+    expect(seen[2]!.params).toMatchObject({ _meta: { [META_KEYS.subscriptionId]: 'sub-7' }, taskId, status: 'completed' });
     await expect.poll(() => server!.core.subscriptions.size).toBe(0);
     await transport.close();
   });
@@ -99,5 +105,39 @@ describe('push over HTTP (reference server)', () => {
     expect((error as McpError).code).toBe(-32021);
     expect((error as McpError).data).toEqual({ requiredCapabilities: { extensions: { [TASKS_EXTENSION_ID]: {} } } });
     await transport.close();
+  });
+
+  it('TaskClient with push: a task whose interval is a minute completes from the push alone, with no tasks/get', async () => {
+    server = await createTaskServer({ inlineBudgetMs: 0, pollIntervalMs: 60_000, catalog: benchCatalog().catalog });
+    const client = new TaskClient({ transport: new StreamableHttpTransport(server.url), push: true });
+    const warnings: string[] = [];
+    client.on('warning', (w) => warnings.push(w));
+    const [a, b] = await Promise.all([client.callTool('sleep_ms', { ms: 100 }), client.callTool('sleep_ms', { ms: 200 })]);
+    expect(a.structuredContent).toMatchObject({ ms: 100 });
+    expect(b.structuredContent).toMatchObject({ ms: 200 });
+    expect(server.stats.counts()['tasks/get'] ?? 0).toBe(0);
+    expect(server.stats.counts()['subscriptions/listen']).toBeGreaterThanOrEqual(1);
+    expect(warnings).toEqual([]);
+    await client.close();
+    await expect.poll(() => server!.core.subscriptions.size).toBe(0);
+  });
+
+  it('TaskClient with push against a server that refuses listen: plain polling, one refused request', async () => {
+    server = await createTaskServer({ inlineBudgetMs: 0, pollIntervalMs: 50, catalog: benchCatalog().catalog });
+    const transport = new StreamableHttpTransport(server.url);
+    const refusing = {
+      serverKey: transport.serverKey,
+      request: (message: Parameters<typeof transport.request>[0], options?: Parameters<typeof transport.request>[1]) =>
+        message.method === 'subscriptions/listen'
+          ? Promise.reject(new McpError('subscriptions/listen', { code: -32601, message: 'Method not found' }))
+          : transport.request(message, options),
+      notify: transport.notify.bind(transport),
+      close: () => transport.close(),
+    };
+    const client = new TaskClient({ transport: refusing, push: true, minPollIntervalMs: 10 });
+    const result = await client.callTool('sleep_ms', { ms: 120 });
+    expect(result.structuredContent).toMatchObject({ ms: 120 });
+    expect(server.stats.counts()['tasks/get']).toBeGreaterThanOrEqual(1);
+    await client.close();
   });
 });

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { McpError } from '../../errors.js';
+import { HttpError, McpError } from '../../errors.js';
 import { ErrorCode } from '../../protocol/constants.js';
 import type { JsonRpcNotification } from '../../protocol/jsonrpc.js';
 import { parseDetailedTask, type DetailedTask } from '../../protocol/tasks.js';
@@ -52,6 +52,12 @@ export interface PushChannelOptions {
   maxTaskIds?: number;
   /** Random source in [0, 1) for backoff jitter. @default Math.random */
   random?: () => number;
+}
+
+/** The server does not offer task push: no such method, a capability it wants, or an HTTP status saying so. */
+function refusesListen(error: unknown): boolean {
+  if (error instanceof McpError) return error.code === ErrorCode.MethodNotFound || error.code === ErrorCode.MissingRequiredClientCapability;
+  return error instanceof HttpError && [400, 404, 405, 501].includes(error.status);
 }
 
 /** The stream of one server: opened, re-opened and closed as the followed set changes. */
@@ -161,7 +167,7 @@ export class PushChannel {
   #ended(stream: AbortController, error: unknown): void {
     if (stream !== this.#stream || this.#closed) return; // replaced or closed on purpose
     this.#stop();
-    if (error instanceof McpError && (error.code === ErrorCode.MethodNotFound || error.code === ErrorCode.MissingRequiredClientCapability)) {
+    if (refusesListen(error)) {
       this.#unsupported = true; // the server does not push: polling alone, at the floor
       return;
     }
