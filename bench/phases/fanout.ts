@@ -42,7 +42,8 @@ if (mode === 'http') {
   core = new TaskServerCore({ ...serverOptions, catalog: bench.catalog });
   transport = new InMemoryTransport(core);
 }
-const client = new TaskClient({ transport, onPollLag: (lag) => lags.push(lag) });
+const push = process.env.FANOUT_PUSH === '1';
+const client = new TaskClient({ transport, onPollLag: (lag) => lags.push(lag), push });
 const peer: PeerHost | undefined = side === 'peer' && server ? await createPeerHost(server.url) : undefined;
 // Warm the code paths (JIT, sockets) before measuring; these tasks are not counted.
 await Promise.all(Array.from({ length: 20 }, () => client.callTool('echo', { text: 'warm-up' })));
@@ -144,6 +145,7 @@ const kb = (bytes: number): number => round(bytes / 1024 / n, 2);
 report({
   phase: 'fanout',
   client: side,
+  push,
   transport: mode,
   intervalMs,
   lifetimeIntervals: [minLife, maxLife],
