@@ -35,7 +35,7 @@ export const TaskRecordSchema = z.object({
   params: z.record(z.string(), z.unknown()).optional(),
   taskId: z.string().min(1),
   idempotencyKey: z.string().optional(),
-  /** Local time the creation result arrived, epoch ms: the start of `ttlMs`. */
+  /** Local start of the TTL, epoch ms: receipt time − the age the server reported (`lastUpdatedAt − createdAt`). */
   localCreatedAt: z.number(),
   /** Retention in ms from creation; `null` = unlimited. */
   ttlMs: z.number().nullable(),
@@ -46,6 +46,12 @@ export const TaskRecordSchema = z.object({
   /** Input-request keys already answered. */
   answeredKeys: z.array(z.string()),
   outcome: TaskOutcomeSchema.optional(),
+  /** The last `DetailedTask` exactly as the server sent it (absent in records written by older versions). */
+  task: z.record(z.string(), z.unknown()).optional(),
+  /** Local time the last `task` arrived, epoch ms. */
+  receivedAt: z.number().optional(),
+  /** True once `tasks/cancel` was requested here; the outcome stays the server's to report. */
+  cancelRequested: z.boolean().optional(),
   /** Last write, epoch ms. */
   updatedAt: z.number(),
 });

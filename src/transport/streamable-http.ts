@@ -10,13 +10,12 @@ import { HttpError, InvalidResponseError, McpClientError, NetworkError, RequestT
 import { linkAbort } from '../internal/abort.js';
 import { HEADERS, META_KEYS } from '../protocol/constants.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
-import { importSdkModule } from '../internal/optional-sdk.js';
 import { encodeHeaderValue } from './header-encoding.js';
 import { buildHeaders, staticHeaders } from './request-headers.js';
 import { defaultHttpSender, fetchSender, type HttpReply, type HttpSender } from './http-sender.js';
 import { classifyMessage, idMatches, parseJson, settleResponse } from './messages.js';
 import { excerpt, readText, readTextChunks } from './read-body.js';
-import type { LegacyCapableTransport, LegacyTarget, TransportRequestOptions } from './transport.js';
+import type { HttpTarget, Transport, TransportRequestOptions } from './transport.js';
 
 /** Default cap on one response body or SSE stream, in bytes (16 MiB). */
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
@@ -71,7 +70,7 @@ function retryAfterMs(value: string | null): number | undefined {
  * @example
  * const transport = new StreamableHttpTransport('http://127.0.0.1:3000/mcp', { headers: { Authorization: `Bearer ${token}` } });
  */
-export class StreamableHttpTransport implements LegacyCapableTransport {
+export class StreamableHttpTransport implements Transport {
   readonly serverKey: string;
   readonly url: URL;
   readonly #options: StreamableHttpTransportOptions;
@@ -102,20 +101,10 @@ export class StreamableHttpTransport implements LegacyCapableTransport {
     this.#maxBytes = maxBytes;
   }
 
-  /**
-   * The same endpoint for a 2025-11-25 server, through the official SDK's `StreamableHTTPClientTransport` (loaded
-   * lazily; `@modelcontextprotocol/sdk` is an optional peer dependency). Static headers and `fetch` carry over.
-   */
-  get legacyTarget(): LegacyTarget {
-    return {
-      probe: 'request',
-      createSdkTransport: async () => {
-        type HttpModule = { StreamableHTTPClientTransport: new (url: URL, options: unknown) => unknown };
-        const { StreamableHTTPClientTransport } = await importSdkModule<HttpModule>('client/streamableHttp.js');
-        const headers = { ...this.#options.headers, ...(this.#options.getHeaders ? await this.#options.getHeaders() : {}) };
-        return new StreamableHTTPClientTransport(this.url, { requestInit: { headers }, fetch: this.#options.fetch });
-      },
-    };
+  /** The endpoint as data (URL, static headers, header source, `fetch`), for reaching a 2025-11-25 server. */
+  get target(): HttpTarget {
+    const o = this.#options;
+    return { kind: 'http', url: this.url, headers: o.headers, getHeaders: o.getHeaders, fetch: o.fetch };
   }
 
   async request(message: JsonRpcRequest, options: TransportRequestOptions = {}): Promise<Record<string, unknown>> {

@@ -7,7 +7,7 @@
  */
 import { InputRequiredError } from '../errors.js';
 import type { InputRequests, InputResponses } from '../protocol/input.js';
-import { InputScope, type InputHandlers, type InputRequiredEvent } from '../tasks/input-broker.js';
+import { InputScope, type InputHandlers, type InputRequiredEvent } from './input-broker.js';
 
 /** Inputs of {@link answerRound}. */
 export interface RoundOptions {
