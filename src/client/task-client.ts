@@ -104,15 +104,12 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
     const listenerCount = (): number => this.listenerCount('inputRequired');
     const pipeline = new RequestPipeline(o, () => listenerCount() > 0, (n) => this.emit('notification', n));
     this.#modern = new ModernBackend(o, pipeline, { emitInput, listenerCount, warning: (m) => this.emit('warning', m) });
-    // hook: issue-15 (onPollLag reports the scheduler's lag)
     this.#scheduler = new PollScheduler({ maxConcurrentPolls: o.maxConcurrentPolls, jitterRatio: o.jitterRatio, autoPoll: o.autoPoll, now: o.now, onPollLag: o.onPollLag });
-    // hook: issue-15 (push): one subscriptions/listen stream for the followed tasks when `push` is on.
-    this.#push = o.push ? createPushTracker(o.transport, () => pipeline.currentMeta(), (error) => this.emit('warning', `push: ${String(error)}`)) : undefined;
+    this.#push = o.push ? createPushTracker(o.transport, () => pipeline.currentMeta(), (e) => this.emit('warning', `push: ${String(e)}`)) : undefined; // hook: issue-15
     const legacyHost = { clientInfo: o.clientInfo, handlers: o.handlers, emitInput, listenerCount, timeoutMs: o.timeoutMs };
     this.#router = new EraRouter(o.transport, o.era, legacyHost, (signal) => pipeline.send(METHODS.discover, {}, { signal }));
     this.#tracker = new TaskTracker({
-      push: this.#push, // hook: issue-15 (push)
-      serverKey: o.transport.serverKey,
+      serverKey: o.transport.serverKey, push: this.#push, // hook: issue-15 (push)
       scheduler: this.#scheduler,
       policy: { defaultMs: o.defaultPollIntervalMs, minMs: o.minPollIntervalMs, maxMs: o.maxPollIntervalMs },
       handlers: o.handlers,
@@ -246,8 +243,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
    * task may still run on the server: `resume` it later from a store); later answers are dropped, not sent.
    */
   async close(): Promise<void> {
-    this.#push?.close(); // hook: issue-15 (push)
-    this.#scheduler.close();
+    this.#push?.close(), this.#scheduler.close(); // hook: issue-15 (push closes first)
     await this.#tracker.close();
     await this.#router.close();
     await this.#options.transport.close();
