@@ -5,6 +5,7 @@ import { defineConfig } from 'tsup';
 // import no `node:` module themselves, but their frameworks may).
 const entries: Record<string, string> = {
   index: 'src/index.ts',
+  node: 'src/node.ts',
   'testing/index': 'src/testing/index.ts',
   'testing/reference-server': 'src/testing/reference-server-cli.ts',
   stdio: 'src/stdio.ts',

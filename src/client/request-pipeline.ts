@@ -10,7 +10,7 @@ import { ErrorCode, METHODS, PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } fro
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { ProgressParamsSchema, type Progress } from '../protocol/results.js';
 import { headersAfterMismatch, isParamHeaderMismatch, type RefreshParamHeaders } from './header-mismatch.js';
-import { buildCapabilities, buildMeta } from './meta.js';
+import { buildCapabilities, buildMeta, declaresTasks } from './meta.js';
 import { checkTaskReplyResultType } from './task-replies.js';
 import type { ResolvedOptions } from './options.js';
 
@@ -37,6 +37,8 @@ export class RequestPipeline {
   #nextId = 1;
   #nextProgressToken = 1;
   #protocolVersion = PROTOCOL_VERSION;
+  /** The last `_meta` built without caller extras, reused while the version and capabilities stay the same. */
+  #metaCache: { version: string; answersByEvent: boolean; tasks: boolean; meta: Record<string, unknown> } | undefined;
 
   /**
    * @param refreshParamHeaders - on a -32020 to `tools/call`: refreshes `tools/list` and rebuilds the call's
@@ -96,14 +98,11 @@ export class RequestPipeline {
     const o = this.#options;
     const progressToken = options.onProgress ? `progress-${this.#nextProgressToken++}` : undefined;
     const { _meta: callerMeta, ...rest } = params as { _meta?: Record<string, unknown> };
-    const extra: Record<string, unknown> = { ...callerMeta, ...options.meta };
-    if (progressToken !== undefined) extra.progressToken = progressToken;
-    const capabilities = buildCapabilities({ declared: o.capabilities, handlers: o.handlers, answersByEvent: this.#answersByEvent(), method, taskMethods: o.taskMethods });
     const message: JsonRpcRequest = {
       jsonrpc: '2.0',
       id: this.#nextId++,
       method,
-      params: { ...rest, _meta: buildMeta(this.#protocolVersion, capabilities, o.clientInfo, extra) },
+      params: { ...rest, _meta: this.#meta(method, callerMeta, options.meta, progressToken) },
     };
     return o.transport.request(message, {
       signal: options.signal,
@@ -120,5 +119,35 @@ export class RequestPipeline {
         this.#onNotification(notification);
       },
     });
+  }
+
+  /** The `_meta` a plain request carries now (protocol version, capabilities, client info). */
+  currentMeta(method: string = METHODS.tasksGet): Record<string, unknown> {
+    return this.#meta(method, undefined, undefined, undefined);
+  }
+
+  /**
+   * `_meta` for one request. Without caller extras (every poll) the same frozen object is reused until the protocol
+   * version or the capabilities change, so a poll does not rebuild it; it is only ever serialised.
+   */
+  #meta(
+    method: string,
+    callerMeta: Record<string, unknown> | undefined,
+    optionMeta: Record<string, unknown> | undefined,
+    progressToken: string | undefined,
+  ): Record<string, unknown> {
+    const o = this.#options;
+    const answersByEvent = this.#answersByEvent();
+    const tasks = declaresTasks(method, o.taskMethods);
+    const plain = callerMeta === undefined && optionMeta === undefined && progressToken === undefined;
+    const cached = this.#metaCache;
+    if (plain && cached && cached.version === this.#protocolVersion && cached.answersByEvent === answersByEvent && cached.tasks === tasks) return cached.meta;
+    // The Tasks extension is declared only where a task result is accepted (taskMethods, tasks/*).
+    const capabilities = buildCapabilities({ declared: o.capabilities, handlers: o.handlers, answersByEvent, method, taskMethods: o.taskMethods });
+    const extra: Record<string, unknown> = { ...callerMeta, ...optionMeta };
+    if (progressToken !== undefined) extra.progressToken = progressToken;
+    const meta = buildMeta(this.#protocolVersion, capabilities, o.clientInfo, extra);
+    if (plain) this.#metaCache = { version: this.#protocolVersion, answersByEvent, tasks, meta: Object.freeze(meta) };
+    return meta;
   }
 }

@@ -14,12 +14,15 @@ import type { TaskStore } from '../store/task-store.js';
 import { deliver, type DeliveryRetry } from './delivery.js';
 import type { InputHandlers, InputRequiredEvent } from './input-broker.js';
 import type { PollIntervalPolicy } from './poll-interval.js';
+import type { PushFollowable } from './push/push-tracker.js';
 import type { PollScheduler } from './scheduler.js';
 import type { ExpiringEvent, TaskDriver } from './task-driver.js';
 import type { TaskHandle } from './task-handle.js';
 
 /** The client's side of the engine. */
 export interface TrackerContext {
+  /** hook: issue-15 (push): told when a task starts and stops being followed. */
+  push?: { follow(handle: PushFollowable): void; unfollow(taskId: string): void } | undefined;
   serverKey: string;
   scheduler: PollScheduler;
   policy: PollIntervalPolicy;

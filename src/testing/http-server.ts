@@ -162,7 +162,9 @@ async function handleHttp(req: IncomingMessage, res: ServerResponse, ctx: HttpCo
   }
 
   const acceptsSse = (req.headers.accept ?? '').includes('text/event-stream');
-  const wantsSse = acceptsSse && (ctx.sse || hasProgressToken(message));
+  // subscriptions/listen is a stream by nature: the acknowledgement and every notification go out as they happen.
+  const listen = (message as { method?: unknown } | null)?.method === 'subscriptions/listen';
+  const wantsSse = acceptsSse && (ctx.sse || listen || hasProgressToken(message));
   const abort = new AbortController();
   res.on('close', () => {
     if (!res.writableFinished) abort.abort(new Error('client closed the request'));

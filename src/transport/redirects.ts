@@ -56,6 +56,17 @@ export function redirectPolicy(endpoint: URL, allow: readonly string[] | undefin
   return { origin: endpoint.origin, allowedOrigins, maxRedirects: DEFAULT_MAX_REDIRECTS };
 }
 
+/** The parts of a reply the redirect rule reads: a fetch `Response` or a sender's `HttpReply`. */
+export interface RedirectReply {
+  readonly status: number;
+  readonly headers: { get(name: string): string | null };
+  readonly body: { cancel(): Promise<unknown> } | null;
+  /** fetch's `'opaqueredirect'` (a browser hides where a manual redirect points). */
+  readonly type?: string;
+  /** The same, from a sender. */
+  readonly opaque?: boolean;
+}
+
 /**
  * Fetches `url` through `hop` and follows the redirects the policy allows; resolves with the first non-redirect
  * response. Redirect responses' bodies are discarded.
@@ -63,11 +74,11 @@ export function redirectPolicy(endpoint: URL, allow: readonly string[] | undefin
  * @param hop - one fetch of one URL with `redirect: 'manual'` (same method, headers and body each time).
  * @throws {@link RedirectBlockedError} for a redirect not followed; whatever `hop` throws.
  */
-export async function fetchFollowingRedirects(method: string, url: URL, policy: RedirectPolicy, hop: (url: URL) => Promise<Response>): Promise<Response> {
+export async function fetchFollowingRedirects<R extends RedirectReply>(method: string, url: URL, policy: RedirectPolicy, hop: (url: URL) => Promise<R>): Promise<R> {
   let current = url;
   for (let hops = 0; ; hops++) {
     const res = await hop(current);
-    if (res.type === 'opaqueredirect') {
+    if (res.type === 'opaqueredirect' || res.opaque === true) {
       await res.body?.cancel().catch(() => undefined);
       throw new RedirectBlockedError(method, res.status, undefined, 'opaque');
     }

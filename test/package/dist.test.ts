@@ -41,6 +41,16 @@ describe('the built package', () => {
     expect(Object.keys(cjs).sort()).toEqual(MAIN_EXPORTS);
   });
 
+  it('Node resolves the package to the node entry (undici underneath), with exactly the same surface', async () => {
+    const pkg = require('../../package.json') as { exports: Record<string, Record<string, Record<string, Record<string, string>>>> };
+    expect(pkg.exports['.']?.node?.import?.default).toBe('./dist/node.js');
+    expect(pkg.exports['.']?.node?.require?.default).toBe('./dist/node.cjs');
+    const esm = await import(new URL('node.js', dist).href);
+    const cjs = require(new URL('node.cjs', dist).pathname);
+    expect(Object.keys(esm).sort()).toEqual(MAIN_EXPORTS);
+    expect(Object.keys(cjs).sort()).toEqual(MAIN_EXPORTS);
+  });
+
   it.each([
     ['testing/index', ['createTaskServer', 'TaskServerCore', 'InMemoryTransport', 'runStdioServer']],
     ['stdio', ['StdioTransport', 'ServerExitedError']],
