@@ -7,12 +7,14 @@ import {
   ClientClosedError,
   HttpError,
   InputRequiredError,
+  InvalidHeaderError,
   InvalidResponseError,
   isMcpClientError,
   McpClientError,
   McpError,
   NetworkError,
   OutcomeUnknownError,
+  RedirectBlockedError,
   ServerExitedError,
   redactTaskId,
   RequestTimeoutError,
@@ -53,6 +55,8 @@ const samples: Array<[McpClientError, string | number, string]> = [
   [new OutcomeUnknownError('tools/call'), 'OUTCOME_UNKNOWN', 'OutcomeUnknownError'],
   [new ClientClosedError(), 'CLIENT_CLOSED', 'ClientClosedError'],
   [new ServerExitedError('node server.js --stdio', 1, null), 'SERVER_EXITED', 'ServerExitedError'],
+  [new RedirectBlockedError('tools/call', 307, 'http://127.0.0.1:9', 'cross-origin'), 'REDIRECT_BLOCKED', 'RedirectBlockedError'],
+  [new InvalidHeaderError('headers', 'X-Api-Key', 'its value contains CR or LF'), 'INVALID_HEADER', 'InvalidHeaderError'],
   [new McpError('tools/call', { code: -32602, message: 'bad params' }), -32602, 'McpError'],
 ];
 
