@@ -66,6 +66,7 @@ describe('through TaskClient: InvalidResponseError at creation, nothing stored, 
     expect(await store.list()).toEqual([]);
     expect(tasks).toEqual([]);
     expect(transport.of('tasks/get')).toHaveLength(0);
+    expect(transport.of('tasks/cancel')).toHaveLength(0); // the hostile id is never sent back, not even to cancel
     await client.close();
   });
 });
