@@ -48,8 +48,11 @@ describe('polling through 429 and 503', () => {
     // Retry-After: 2 → once the 429 is back, no tasks/get leaves for any task of this server for 2 s.
     const ofA = log.filter((p) => p.taskId === a);
     const tooMany = ofA.find((p) => p.status === 429)!.answeredAt;
+    // One poll of the other task may already have been leaving while the 429 was being read (the client cannot
+    // know before it has read it): at most that one, never one of A's.
     const during = log.filter((p) => p.sentAt > tooMany && p.sentAt < tooMany + 2_000 - TIMER_SLACK_MS);
-    expect(during).toEqual([]);
+    expect(during.filter((p) => p.taskId === a)).toEqual([]);
+    expect(during.length).toBeLessThanOrEqual(1);
     const afterTooMany = ofA.find((p) => p.sentAt > tooMany)!;
     expect(afterTooMany.sentAt - tooMany).toBeGreaterThanOrEqual(2_000 - TIMER_SLACK_MS);
 
