@@ -8,6 +8,7 @@
 import { isMcpClientError, type CallToolResult, type InputRequest, type TaskHandle } from '../index.js';
 import { ExitCode, InterruptedError, UnanswerableError, type ExitCodeValue } from './exit-codes.js';
 import { exampleValue, readFields } from './input/schema-fields.js';
+import { comeBack } from './resume-hint.js';
 import type { Session } from './session.js';
 import type { TaskOutcome } from './task-records.js';
 
@@ -31,13 +32,17 @@ function outcomeOf(error: unknown): TaskOutcome | undefined {
   return undefined;
 }
 
-/** An answers file that would answer `request`, for the hint after an unanswerable question. */
-export function exampleAnswers(key: string, request: InputRequest | undefined): string {
+/**
+ * An answers file that would answer `request`, for the hint after an unanswerable question: every required field of
+ * a form (all fields when none is required). With `byField` the file answers by form field name, which also matches
+ * the next run's question (2025-11-25 servers number their questions per connection).
+ */
+export function exampleAnswers(key: string, request: InputRequest | undefined, byField = false): string {
   if (request?.method === 'elicitation/create' && request.params.mode !== 'url') {
     const fields = readFields(request.params.requestedSchema);
     const shown = fields.some((f) => f.required) ? fields.filter((f) => f.required) : fields;
     const content = Object.fromEntries(shown.map((f) => [f.name, exampleValue(f)]));
-    return JSON.stringify({ [key]: { action: 'accept', content } });
+    return JSON.stringify(byField && shown.length > 0 ? content : { [key]: { action: 'accept', content } });
   }
   if (request?.method === 'sampling/createMessage') return `(or pass --sampling-command <cmd>)`;
   return JSON.stringify({ [key]: { action: 'accept' } });
@@ -54,6 +59,7 @@ export async function followTask(session: Session, handle: TaskHandle<CallToolRe
   const { output, records, interrupt, answerer } = session;
   const cancelWaitMs = options.cancelWaitMs ?? DEFAULT_CANCEL_WAIT_MS;
   const taskId = handle.taskId;
+  const ctx = { target: session.target, era: session.client.era };
   let nextPollAt = Date.now() + handle.pollIntervalMs;
 
   handle.on('status', (task) => {
@@ -104,15 +110,21 @@ export async function followTask(session: Session, handle: TaskHandle<CallToolRe
     case 'error': {
       const stored = outcomeOf(outcome.error);
       await (stored ? records.finish(handle, stored) : records.update(handle));
+      // Not an outcome (the server died, the network went away): the task may still be running there.
+      if (!stored) output.emit({ event: 'hint', message: `Lost contact while following task ${taskId} (last status: ${handle.status}); it may still be running. Come back with:\n${comeBack(ctx, taskId, 'watch')}` });
       throw outcome.error;
     }
     case 'stopped': {
       await records.update(handle);
       if (outcome.error instanceof UnanswerableError) {
-        const request = handle.task.status === 'input_required' ? handle.task.inputRequests[outcome.error.key] : undefined;
+        const request = outcome.error.request ?? (handle.task.status === 'input_required' ? handle.task.inputRequests[outcome.error.key] : undefined);
+        const example = exampleAnswers(outcome.error.key, request, ctx.era === 'legacy');
         output.emit({
           event: 'hint',
-          message: `Task ${taskId} is still waiting for input. Answer it later with:\n  mcp-tasks watch ${taskId} --answers answers.json\nwhere answers.json is, for example:\n  ${exampleAnswers(outcome.error.key, request)}`,
+          message:
+            ctx.era === 'legacy'
+              ? `Task ${taskId} is waiting for input. ${comeBack(ctx, taskId, 'watch')} Run the call again with --answers answers.json, where answers.json is, for example:\n  ${example}`
+              : `Task ${taskId} is still waiting for input. Answer it later with:\n${comeBack(ctx, taskId, 'watch', '--answers answers.json')}\nwhere answers.json is, for example:\n  ${example}`,
         });
       }
       throw outcome.error;
@@ -124,8 +136,8 @@ export async function followTask(session: Session, handle: TaskHandle<CallToolRe
       output.emit({
         event: 'hint',
         message: handle.cancelRequested
-          ? `Stopped following task ${taskId}; tasks/cancel was sent, so the server may be ending it. See how it ended with:\n  mcp-tasks status ${taskId}`
-          : `Task ${taskId} may still be running. Resume it with:\n  mcp-tasks watch ${taskId}`,
+          ? `Stopped following task ${taskId}; tasks/cancel was sent, so the server may be ending it. See how it ended with:\n${comeBack(ctx, taskId, 'status')}`
+          : `Task ${taskId} may still be running. Resume it with:\n${comeBack(ctx, taskId, 'watch')}`,
       });
       throw new InterruptedError(handle.cancelRequested ? `interrupted; stopped following task ${taskId} (cancel requested)` : `interrupted; task ${taskId} left running`);
   }
