@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_RESPONSE_BYTES, isMcpClientError, RequestTimeoutError, ResponseTooLargeError } from '../../src/index.js';
-import { httpFaults, sseFaults } from '../../src/testing/faults/index.js';
+import { httpFaults, sseFaults } from './catalogue/index.js';
 import { rejectionOf, useFaultBench } from './setup.js';
 
 const bench = useFaultBench();

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { ErrorCode } from '../../protocol/index.js';
+import { ErrorCode } from '../../../src/protocol/index.js';
 import { isTaskResult, resultOf, rewriteResult, rewriteTask, rpcErrorReply, type Fault } from './fault.js';
 import { jsonReply } from './wire-reply.js';
 

@@ -9,9 +9,9 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { RequestId } from '../../protocol/index.js';
-import type { TaskServerCoreOptions } from '../options.js';
-import { TaskServerCore } from '../server-core.js';
+import type { RequestId } from '../../../src/protocol/index.js';
+import type { TaskServerCoreOptions } from '../../../src/testing/options.js';
+import { TaskServerCore } from '../../../src/testing/server-core.js';
 import { isTaskResult, resultOf, type Fault, type FaultRequest } from './fault.js';
 import { jsonReply, writeWireReply, type WireReply } from './wire-reply.js';
 
