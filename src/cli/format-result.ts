@@ -5,7 +5,7 @@
  * @module
  */
 import type { CallToolResult, ContentBlock } from '../index.js';
-import { toJsonText } from './deep-json.js';
+import { toJsonText } from '../internal/deep-json.js';
 
 /** Size of base64 data in bytes, e.g. `12.3 kB`. */
 function base64Size(data: unknown): string {

@@ -8,7 +8,7 @@
  */
 import type { CliEvent } from './events.js';
 import { renderEvent } from './events.js';
-import { toJsonText } from './deep-json.js';
+import { toJsonText } from '../internal/deep-json.js';
 import { LiveLine, type LiveState } from './live-line.js';
 import { safeJson, safeText } from './safe-text.js';
 import type { WaitingLine } from './waiting-line.js';

@@ -2,11 +2,12 @@
  * JSON text for values nested too deeply for `JSON.stringify` (which recurses and throws `RangeError: Maximum call
  * stack size exceeded` somewhere past a few thousand levels, depending on the stack). Results nested deeper than
  * {@link MAX_PRETTY_DEPTH} levels are written compactly by an iterative serializer instead, so a hostile or odd
- * result is still printed exactly, never a crash.
+ * result is still printed and stored exactly, never a crash.
  *
  * JSON text format: https://www.rfc-editor.org/rfc/rfc8259
  *
  * @module
+ * @internal
  */
 
 /** Deepest nesting (objects and arrays) that the CLI pretty-prints; deeper values are printed compactly. */
@@ -74,4 +75,17 @@ export function stringifyIteratively(value: unknown): string {
 export function toJsonText(value: unknown, indent?: number): string {
   if (nestsDeeperThan(value, MAX_PRETTY_DEPTH)) return stringifyIteratively(value);
   return JSON.stringify(value, null, indent);
+}
+
+/**
+ * A deep copy of JSON data: `structuredClone`, or for data nested too deeply for it, a round trip through
+ * {@link stringifyIteratively} and `JSON.parse` (which does not recurse).
+ */
+export function cloneJson<T>(value: T): T {
+  try {
+    return structuredClone(value);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return JSON.parse(stringifyIteratively(value)) as T;
+  }
 }
