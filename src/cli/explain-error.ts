@@ -1,7 +1,8 @@
 /**
  * The message the CLI prints for an error: the real cause in words a person can act on. A refused connection, an
  * unknown host, a TLS failure or a port `fetch` will not use mean nothing was sent; an HTTP 404/405 without an MCP
- * error body means the URL is probably not the MCP endpoint; a timeout names `--timeout`. Only a request that may
+ * error body means the URL is probably not the MCP endpoint; a timeout names `--timeout`; a stdio server that exited
+ * shows the last lines it wrote to stderr. Only a request that may
  * have reached the server keeps "the work may or may not have started".
  *
  * Streamable HTTP endpoint: https://modelcontextprotocol.io/specification/2026-07-28/basic/transports
@@ -55,6 +56,11 @@ export function explainError(error: unknown, target?: ServerTarget): string {
   if (timeout) {
     const started = timeout.method === 'tools/call' ? '; the work may or may not have started on the server' : '';
     return `no answer from ${where} to ${timeout.method ?? 'a request'} within ${((timeout.timeoutMs ?? 0) / 1000).toFixed(1)} s (set another limit with --timeout)${started}`;
+  }
+  const exited = all.find((e) => isMcpClientError(e, 'SERVER_EXITED')) as { stderrTail?: string } | undefined;
+  if (exited?.stderrTail) {
+    const tail = exited.stderrTail.trimEnd().split('\n').slice(-5).join('\n  ');
+    return `${messageOf(error)}; its last words on stderr:\n  ${tail}`;
   }
   return messageOf(error);
 }

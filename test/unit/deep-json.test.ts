@@ -38,7 +38,7 @@ describe('deep JSON', () => {
       for (const store of [new FileTaskStore(dir), new MemoryTaskStore()]) {
         await store.put(record);
         const back = await store.get('t1');
-        expect(stringifyIteratively((back?.outcome as { result: { structuredContent: unknown } }).result.structuredContent)).toBe(`{"d":${deepText}}`);
+        expect(stringifyIteratively((back?.outcome as unknown as { result: { structuredContent: unknown } }).result.structuredContent)).toBe(`{"d":${deepText}}`);
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
