@@ -1,7 +1,7 @@
 /**
  * Re-sending a creation request that got no response, only when that cannot start the same work twice: the caller
  * gave an idempotency key, or the tool says it is idempotent or read-only. Otherwise the caller learns that the
- * outcome is unknown. (CLIENT-REQUIREMENTS 2.10; "Seed vs spec" 9; issue 6)
+ * outcome is unknown.
  *
  * @module
  */

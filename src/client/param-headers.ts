@@ -1,6 +1,6 @@
 /**
  * `x-mcp-header`: tool arguments mirrored into `Mcp-Param-{Name}` headers, and the checks that drop tools whose
- * annotations are invalid. (CLIENT-REQUIREMENTS 2.7; docs/specification/2026-07-28/server/tools.mdx § x-mcp-header)
+ * annotations are invalid. (https://modelcontextprotocol.io/specification/2026-07-28/server/tools § x-mcp-header)
  *
  * @module
  * @internal

@@ -1,7 +1,7 @@
 /**
  * How a stdio transport reaches a 2025-11-25 server: through the official SDK 1.x `StdioClientTransport` (loaded
  * lazily; `@modelcontextprotocol/sdk` is an optional peer dependency), started with the same command line. The era
- * is told by a `server/discover` probe on the modern transport first (`probe: 'discover'`, see `era.ts`). (issue 4)
+ * is told by a `server/discover` probe on the modern transport first (`probe: 'discover'`, see `era.ts`).
  *
  * @module
  * @internal

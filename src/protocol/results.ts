@@ -1,5 +1,5 @@
 /**
- * Result shapes and `resultType` dispatch. (CLIENT-REQUIREMENTS 1.7, 4.1–4.5, 5.5)
+ * Result shapes and `resultType` dispatch.
  *
  * @module
  */
@@ -19,7 +19,7 @@ export type Result = z.infer<typeof ResultSchema>;
 
 /**
  * An MRTR `input_required` result: at least one of `inputRequests` or `requestState`.
- * (docs/specification/2026-07-28/basic/patterns/mrtr.mdx)
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr)
  */
 export const InputRequiredResultSchema = z
   .looseObject({
@@ -38,7 +38,7 @@ export const ContentBlockSchema = z.looseObject({ type: z.string() });
 /** A content block of a tool result or prompt message. */
 export type ContentBlock = z.infer<typeof ContentBlockSchema> & Record<string, unknown>;
 
-/** `tools/call` result. `isError: true` is a tool error, returned, not thrown. (CLIENT-REQUIREMENTS 5.9) */
+/** `tools/call` result. `isError: true` is a tool error, returned, not thrown. */
 export const CallToolResultSchema = z.looseObject({
   resultType: z.string().optional(),
   content: z.array(ContentBlockSchema),
@@ -93,7 +93,7 @@ export const ListToolsResultSchema = z.looseObject({
   nextCursor: z.string().optional(),
 });
 
-/** `server/discover` result. Tasks support is read only from `capabilities.extensions`. (CLIENT-REQUIREMENTS 1.9) */
+/** `server/discover` result. Tasks support is read only from `capabilities.extensions`. */
 export const DiscoverResultSchema = z.looseObject({
   resultType: z.string().optional(),
   supportedVersions: z.array(z.string()),
@@ -108,7 +108,7 @@ export const DiscoverResultSchema = z.looseObject({
 /** The result of `server/discover`. */
 export type DiscoverResult = z.infer<typeof DiscoverResultSchema>;
 
-/** `notifications/progress` params. (CLIENT-REQUIREMENTS 6.4) */
+/** `notifications/progress` params. */
 export const ProgressParamsSchema = z.looseObject({
   progressToken: z.union([z.string(), z.number()]),
   progress: z.number(),

@@ -1,7 +1,7 @@
 /**
  * `FileTaskStore`: one JSON file per task in a directory, written atomically and fsync'd (write-file-atomic),
  * readable by the owner only (files 0600, directory 0700). Node only: import from `mcp-tasks-client/file-store`.
- * (issue 6)
+ *
  *
  * @module
  */

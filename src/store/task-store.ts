@@ -1,5 +1,5 @@
 /**
- * The `TaskStore` contract and the in-memory store. (issue 6)
+ * The `TaskStore` contract and the in-memory store.
  *
  * @module
  */

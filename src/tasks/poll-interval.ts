@@ -1,6 +1,6 @@
 /**
  * The poll interval rule: the server's `pollIntervalMs` is a floor, never lowered; a caller may only raise it.
- * (CLIENT-REQUIREMENTS 5.7; STYLE 8)
+ *
  *
  * @module
  */

@@ -1,7 +1,7 @@
 /**
  * One poll scheduler per client: a single timer over a min-heap of due times, a cap on concurrent `tasks/get` per
  * server, one `Retry-After` pause per server, at most one poll in flight per task, and jitter above each task's
- * floor so tasks created together do not poll in lockstep. (CLIENT-REQUIREMENTS 5.7; issue 8)
+ * floor so tasks created together do not poll in lockstep.
  *
  * @module
  */

@@ -1,7 +1,7 @@
 /**
  * stdio transport for MCP 2026-07-28 (Node only): the server is a child process; each JSON-RPC message is one line
  * of UTF-8 JSON on its stdin (requests, notifications) or stdout (responses, notifications); stderr is only logs.
- * (CLIENT-REQUIREMENTS §3; docs/specification/2026-07-28/basic/transports/stdio.mdx)
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/stdio)
  *
  * Routing of what the server writes:
  * - a response settles the pending request with the same id (string and number ids are distinct); a response for

@@ -1,7 +1,7 @@
 /**
  * Streamable HTTP transport for MCP 2026-07-28: one POST per message to one endpoint, JSON or SSE replies, the
  * standard request headers, no sessions, no GET stream, no resumption.
- * (CLIENT-REQUIREMENTS §2; docs/specification/2026-07-28/basic/transports/streamable-http.mdx)
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http)
  *
  * @module
  */
@@ -34,7 +34,7 @@ export interface StreamableHttpTransportOptions {
   maxResponseBytes?: number;
 }
 
-/** Methods whose `Mcp-Name` header is taken from a param. (CLIENT-REQUIREMENTS 2.4, 2.5) */
+/** Methods whose `Mcp-Name` header is taken from a param. */
 const NAME_PARAM: Record<string, string> = {
   'tools/call': 'name',
   'prompts/get': 'name',

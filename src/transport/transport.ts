@@ -1,6 +1,6 @@
 /**
  * The transport contract: move one JSON-RPC request and return its result, or one notification.
- * Transports know nothing of tasks or retries of work. (DESIGN.md § Layers)
+ * Transports know nothing of tasks or retries of work.
  *
  * @module
  */
@@ -39,7 +39,7 @@ export interface Transport {
 /**
  * How to reach the same server in the 2025-11-25 era (`initialize`, sessions) through the official SDK 1.x client,
  * should era detection find a legacy server. The factory returns an SDK `Transport` (typed loosely so that this
- * package does not depend on the SDK's types). (issue 4)
+ * package does not depend on the SDK's types).
  */
 export interface LegacyTarget {
   /** `request`: on HTTP the first modern request tells the era; `discover`: probe with `server/discover` (stdio). */

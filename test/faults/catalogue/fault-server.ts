@@ -3,7 +3,7 @@
  * `inject(fault, target)` makes it answer the matching requests (one tool's calls and the tasks they create, one
  * task, one method, or everything) through a {@link Fault}, for a number of times or for good. It logs every
  * request and counts responses the client closed before they finished (to prove a limit closed the connection).
- * (issue 5 "Fault catalogue")
+ *
  *
  * @module
  */
