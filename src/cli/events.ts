@@ -56,7 +56,7 @@ export function renderEvent(event: CliEvent, elapsedMs: number): string | undefi
       return `${at} cannot answer [${event.key}]: ${event.message}`;
     case 'cancel':
       if (event.stage === 'left-running') return `${at} Ctrl-C again: stopped following task ${event.taskId}`;
-      return `${at} ${event.via === 'ctrl-c' ? 'Ctrl-C: ' : ''}sent tasks/cancel for ${event.taskId}; waiting up to ${((event.waitMs ?? 0) / 1000).toFixed(1)} s for its final status${event.via === 'ctrl-c' ? ' (Ctrl-C again to leave it running)' : ''}`;
+      return `${at} ${event.via === 'ctrl-c' ? 'Ctrl-C: ' : ''}sent tasks/cancel for ${event.taskId}; waiting up to ${((event.waitMs ?? 0) / 1000).toFixed(1)} s for its final status${event.via === 'ctrl-c' ? ' (Ctrl-C again to stop waiting)' : ''}`;
     case 'task-status':
       return renderTaskStatus(event, Date.now());
     case 'record':

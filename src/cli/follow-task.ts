@@ -1,6 +1,6 @@
 /**
  * Following one task to its end, as `call` and `watch` do: a status line per change (and the live line on a TTY),
- * the record kept up to date, questions answered, Ctrl-C once to cancel and twice to leave it running, and the
+ * the record kept up to date, questions answered, Ctrl-C once to cancel and twice to stop waiting, and the
  * outcome turned into an exit code.
  *
  * @module
