@@ -25,7 +25,10 @@ export const ExitCode = {
   InputRequired: 7,
   /** Transport or server error: connection refused, HTTP error, JSON-RPC error, invalid response. */
   Transport: 8,
-  /** `cancel`: the cancel was delivered, but the task had not ended when `--wait` ran out. */
+  /**
+   * A cancel was delivered, but the server reported no end before the wait ran out (`cancel --wait`, or Ctrl-C's
+   * `--cancel-wait`): `CANCEL_NOT_CONFIRMED`. The task may still run, complete or fail; its record stays resumable.
+   */
   StillRunning: 9,
   /** Ctrl-C twice (we stop following the task), or Ctrl-C before the server answered. */
   Interrupted: 130,
@@ -45,7 +48,7 @@ export const EXIT_CODES_HELP = `Exit codes:
   6    unknown task (the server does not know it, or no local record and no --server)
   7    input required but unanswerable (no TTY and no answer); the task stays resumable
   8    transport or server error
-  9    cancel: delivered, but the task was still running when --wait ran out
+  9    cancel delivered, but the task was still running when the wait ran out (cancel --wait, Ctrl-C's --cancel-wait)
   130  interrupted: Ctrl-C twice (we stop following; a cancel already sent stays sent) or before the server answered`;
 
 /** A mistake on the command line. Exit code 2. */
@@ -93,5 +96,6 @@ export function exitCodeForError(error: unknown): ExitCodeValue {
   if (isMcpClientError(error, 'TASK_EXPIRED')) return ExitCode.Expired;
   if (isMcpClientError(error, 'TASK_NOT_FOUND')) return ExitCode.UnknownTask;
   if (isMcpClientError(error, 'INPUT_REQUIRED')) return ExitCode.InputRequired;
+  if (isMcpClientError(error, 'CANCEL_NOT_CONFIRMED')) return ExitCode.StillRunning;
   return ExitCode.Transport;
 }

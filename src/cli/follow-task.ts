@@ -10,7 +10,6 @@ import { ExitCode, InterruptedError, UnanswerableError, type ExitCodeValue } fro
 import { exampleValue, readFields } from './input/schema-fields.js';
 import { comeBack } from './resume-hint.js';
 import type { Session } from './session.js';
-import type { TaskOutcome } from './task-records.js';
 
 /** Default time to wait for the final status after Ctrl-C, ms. */
 export const DEFAULT_CANCEL_WAIT_MS = 3_000;
@@ -23,13 +22,9 @@ export interface FollowOptions {
 
 type Outcome = { kind: 'result'; result: CallToolResult } | { kind: 'error'; error: unknown } | { kind: 'stopped'; error: Error } | { kind: 'left' };
 
-/** The outcome to store for an error that ended a task, if it did. */
-function outcomeOf(error: unknown): TaskOutcome | undefined {
-  if (isMcpClientError(error, 'TASK_FAILED')) return { status: 'failed', error: (error as { error?: { code: number; message: string } }).error };
-  if (isMcpClientError(error, 'TASK_CANCELLED')) return { status: 'cancelled' };
-  if (isMcpClientError(error, 'TASK_EXPIRED')) return { status: 'expired' };
-  if (isMcpClientError(error, 'TASK_NOT_FOUND')) return { status: 'unknown' };
-  return undefined;
+/** Whether an error that ended following is the task's end as the server told it (the client records it). */
+function isTaskEnd(error: unknown): boolean {
+  return ['TASK_FAILED', 'TASK_CANCELLED', 'TASK_EXPIRED', 'TASK_NOT_FOUND'].some((code) => isMcpClientError(error, code as 'TASK_FAILED'));
 }
 
 /**
@@ -56,7 +51,7 @@ export function exampleAnswers(key: string, request: InputRequest | undefined, b
  *   or a transport error; each maps to its exit code.
  */
 export async function followTask(session: Session, handle: TaskHandle<CallToolResult>, options: FollowOptions = {}): Promise<ExitCodeValue> {
-  const { output, records, interrupt, answerer } = session;
+  const { output, interrupt, answerer } = session;
   const cancelWaitMs = options.cancelWaitMs ?? DEFAULT_CANCEL_WAIT_MS;
   const taskId = handle.taskId;
   const ctx = { target: session.target, era: session.client.era };
@@ -64,7 +59,6 @@ export async function followTask(session: Session, handle: TaskHandle<CallToolRe
 
   handle.on('status', (task) => {
     output.emit({ event: 'status', taskId, status: task.status, statusMessage: task.statusMessage, elapsedMs: Date.now() - output.startedAt });
-    void records.update(handle);
   });
   handle.on('error', (error) => output.emit({ event: 'poll-error', taskId, message: error instanceof Error ? error.message : String(error) }));
   void (async () => {
@@ -102,20 +96,19 @@ export async function followTask(session: Session, handle: TaskHandle<CallToolRe
 
   switch (outcome.kind) {
     case 'result': {
-      await records.finish(handle, { status: 'completed', result: outcome.result });
       const exitCode = outcome.result.isError === true ? ExitCode.ToolError : ExitCode.Completed;
       output.emit({ event: 'result', taskId, exitCode, result: outcome.result });
       return exitCode;
     }
     case 'error': {
-      const stored = outcomeOf(outcome.error);
-      await (stored ? records.finish(handle, stored) : records.update(handle));
-      // Not an outcome (the server died, the network went away): the task may still be running there.
-      if (!stored) output.emit({ event: 'hint', message: `Lost contact while following task ${taskId} (last status: ${handle.status}); it may still be running. Come back with:\n${comeBack(ctx, taskId, 'watch')}` });
+      // Not an outcome (the server died, the network went away, a cancel or answer not delivered): the task may
+      // still be running there. The client's store already holds what the server last said.
+      if (isMcpClientError(outcome.error, 'CANCEL_NOT_CONFIRMED')) {
+        output.emit({ event: 'hint', message: `tasks/cancel was sent, but task ${taskId} was still ${handle.status} after ${cancelWaitMs} ms; the server may still end it. See how it ended with:\n${comeBack(ctx, taskId, 'status')}` });
+      } else if (!isTaskEnd(outcome.error)) output.emit({ event: 'hint', message: `Lost contact while following task ${taskId} (last status: ${handle.status}); it may still be running. Come back with:\n${comeBack(ctx, taskId, 'watch')}` });
       throw outcome.error;
     }
     case 'stopped': {
-      await records.update(handle);
       if (outcome.error instanceof UnanswerableError) {
         const request = outcome.error.request ?? (handle.task.status === 'input_required' ? handle.task.inputRequests[outcome.error.key] : undefined);
         const example = exampleAnswers(outcome.error.key, request, ctx.era === 'legacy');
@@ -130,7 +123,6 @@ export async function followTask(session: Session, handle: TaskHandle<CallToolRe
       throw outcome.error;
     }
     case 'left':
-      await records.update(handle);
       // The first press already asked for cancellation: the server may be ending the task; we only stop watching.
       output.emit({ event: 'cancel', taskId, stage: 'left-running', via: 'ctrl-c', cancelRequested: handle.cancelRequested });
       output.emit({

@@ -14,7 +14,7 @@ import { InterruptedError } from './exit-codes.js';
 import { Interrupt } from './interrupt.js';
 import { Output } from './output.js';
 import { openTransport, type ServerTarget } from './server/target.js';
-import { openRecordStore, TaskRecordKeeper } from './task-records.js';
+import { openRecordStore } from './record-store.js';
 import { WaitingLine } from './waiting-line.js';
 
 /** Options shared by the commands that can answer questions (`call`, `watch`). */
@@ -34,7 +34,6 @@ export interface Session {
   readonly output: Output;
   readonly client: TaskClient;
   readonly interrupt: Interrupt;
-  readonly records: TaskRecordKeeper;
   /** The server this session talks to. */
   readonly target: ServerTarget;
   /** Present when the command answers questions. */
@@ -46,7 +45,7 @@ export interface Session {
   readonly signal: AbortSignal;
   /** Shows the waiting line while `request` runs (a request made before there is a task to follow). */
   waitFor<T>(method: string, request: Promise<T>): Promise<T>;
-  /** Stops prompts and polling, flushes the record, closes the transport. */
+  /** Stops prompts and polling, closes the client (its pending record writes land first) and the transport. */
   close(): Promise<void>;
 }
 
@@ -64,16 +63,20 @@ export async function openSession(output: Output, target: ServerTarget, input?: 
     input === undefined
       ? undefined
       : new InputAnswerer({ output, answers, interactive, noInput: input.input === false, samplingCommand: input.samplingCommand, roots: input.root ?? [], onInterrupt: () => interrupt.press() });
+  // The one writer of task records is the client's task engine: the CLI only hands it the store. The transport's
+  // serverKey is `target.identity` (see openTransport), so records find --stdio and config servers again.
+  const store = openRecordStore((file, reason) => output.warn(`warning: skipped task record ${file}: ${reason}`));
   const client = new TaskClient({
     transport: openTransport(target),
     clientInfo: { name: 'mcp-tasks', version: VERSION },
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     capabilities: answerer?.capabilities(),
+    store,
+  });
+  client.on('warning', (message) => {
+    if (message.startsWith('task store:')) output.warn(`warning: could not write the task record: ${message.slice('task store: '.length)}`);
   });
   answerer?.listen(client);
-  const store = openRecordStore((file, reason) => output.warn(`warning: skipped task record ${file}: ${reason}`));
-  // Records name the server by `target.identity` (an http(s) URL, or a stdio:/mcp-config: identity): hook for --stdio and config servers.
-  const records = new TaskRecordKeeper(store, target.identity, (error) => output.warn(`warning: could not write the task record: ${(error as Error).message}`));
   const early = new AbortController();
   interrupt.onPress = () => early.abort(new InterruptedError('interrupted before the server answered'));
   interrupt.install();
@@ -89,13 +92,11 @@ export async function openSession(output: Output, target: ServerTarget, input?: 
     output,
     client,
     interrupt,
-    records,
     answerer,
     async close() {
       answerer?.close();
       output.stopLive();
       interrupt.uninstall();
-      await records.flush();
       await client.close().catch(() => undefined);
     },
   };

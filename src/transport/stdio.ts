@@ -25,8 +25,7 @@ import { META_KEYS, METHODS } from '../protocol/constants.js';
 import type { JsonRpcNotification, JsonRpcRequest, RequestId } from '../protocol/jsonrpc.js';
 import { classifyMessage, settleResponse } from './messages.js';
 import { excerpt } from './read-body.js';
-import { stdioLegacyTarget } from '../legacy/stdio-target.js';
-import type { LegacyCapableTransport, LegacyTarget, TransportRequestOptions } from './transport.js';
+import { checkServerKey, type StdioTarget, type Transport, type TransportRequestOptions } from './transport.js';
 
 /** Default wait after closing stdin before SIGTERM, and after SIGTERM before SIGKILL, in ms (3.4). */
 export const DEFAULT_CLOSE_GRACE_MS = 2_000;
@@ -61,6 +60,16 @@ export interface StdioTransportOptions {
   maxLineBytes?: number;
   /** Start a new server on the next call after the previous one exited (3.5; calls in flight are lost). @default true */
   restart?: boolean;
+  /**
+   * The identity of the server this transport reaches, as stored in task records (`TaskRecord.server`) and used to
+   * group polls and `Retry-After` pauses. Give one when the default does not tell servers apart well enough for you,
+   * or when an application needs to find the server again from a record (the CLI stores how it reached the server).
+   * A non-empty string of at most 8192 characters without control characters; it must not hold secrets (records are
+   * plain files). Two transports with the same key are treated as the same server.
+   * (https://github.com/modelcontextprotocol/ext-tasks, task records resumed on the same server)
+   * @default `stdio:` followed by the command line (command and args joined by spaces)
+   */
+  serverKey?: string;
 }
 
 const fn = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', 'expected a function');
@@ -76,6 +85,7 @@ const OptionsSchema = z.object({
   closeGraceMs: z.number().int().nonnegative().optional(),
   maxLineBytes: z.number().int().positive().optional(),
   restart: z.boolean().optional(),
+  serverKey: z.string().optional(),
 });
 
 interface Pending {
@@ -108,7 +118,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
  * const result = await client.callTool('echo', { text: 'hi' });
  * await client.close();
  */
-export class StdioTransport implements LegacyCapableTransport {
+export class StdioTransport implements Transport {
   readonly serverKey: string;
   readonly #options: StdioTransportOptions;
   readonly #commandLine: string;
@@ -131,15 +141,16 @@ export class StdioTransport implements LegacyCapableTransport {
     }
     this.#options = options;
     this.#commandLine = [options.command, ...(options.args ?? [])].join(' ');
-    this.serverKey = `stdio:${this.#commandLine}`;
+    this.serverKey = checkServerKey('StdioTransport', options.serverKey) ?? `stdio:${this.#commandLine}`;
   }
 
   /**
-   * The same command for a 2025-11-25 server, through the official SDK's `StdioClientTransport` (3.6): the era is
-   * probed with `server/discover` first; if it is legacy, this transport's own child is closed and the SDK starts one.
+   * The command line as data, for reaching a 2025-11-25 server: the era is probed with `server/discover` first;
+   * if it is legacy, this transport's own child is closed and the official SDK starts one.
    */
-  get legacyTarget(): LegacyTarget {
-    return stdioLegacyTarget(this.#options, () => this.close());
+  get target(): StdioTarget {
+    const { command, args, env, inheritEnv, cwd, onStderr } = this.#options;
+    return { kind: 'stdio', command, args, env, inheritEnv, cwd, onStderr };
   }
 
   /** The server's process id while it runs. */
@@ -401,7 +412,7 @@ export class StdioTransport implements LegacyCapableTransport {
   }
 
   #warn(detail: string): void {
-    this.#callback(() => this.#options.onWarning?.(`${this.serverKey}: ${detail}`));
+    this.#callback(() => this.#options.onWarning?.(`stdio:${this.#commandLine}: ${detail}`));
   }
 
   /** Runs a caller's callback; its exceptions must not break the reader. */

@@ -18,6 +18,25 @@ export interface TransportRequestOptions {
   timeoutMs?: number;
 }
 
+/** Longest accepted `serverKey` option, in characters. */
+const MAX_SERVER_KEY_CHARS = 8192;
+
+/**
+ * Checks a transport's `serverKey` option: `undefined` stays `undefined` (the transport's default applies).
+ *
+ * @throws TypeError naming `owner` when the key is not a string, is empty, is longer than 8192 characters, or holds
+ * a control character.
+ * @internal
+ */
+export function checkServerKey(owner: string, key: unknown): string | undefined {
+  if (key === undefined) return undefined;
+  if (typeof key !== 'string' || key === '' || key.length > MAX_SERVER_KEY_CHARS || /[\u0000-\u001f\u007f]/.test(key)) {
+    const shown = typeof key === 'string' ? JSON.stringify(key.slice(0, 80)) : typeof key;
+    throw new TypeError(`${owner}: serverKey must be a non-empty string of at most ${MAX_SERVER_KEY_CHARS} characters without control characters, got ${shown}`);
+  }
+  return key;
+}
+
 /**
  * Moves JSON-RPC messages to one server.
  *
@@ -26,7 +45,10 @@ export interface TransportRequestOptions {
  * `RequestTimeoutError`, or the abort signal's reason.
  */
 export interface Transport {
-  /** A stable identity of the server this transport reaches (HTTP: the endpoint's origin). Used to group polls. */
+  /**
+   * A stable identity of the server this transport reaches (HTTP: the endpoint's origin and path; stdio: `stdio:` and
+   * the command line; both can be set with a `serverKey` option). Task records store it; polls are grouped by it.
+   */
   readonly serverKey: string;
   /** Sends one request and resolves with its `result`. */
   request(message: JsonRpcRequest, options?: TransportRequestOptions): Promise<Record<string, unknown>>;
@@ -34,26 +56,49 @@ export interface Transport {
   notify(message: JsonRpcNotification, options?: TransportRequestOptions): Promise<void>;
   /** Releases resources; pending requests reject. */
   close(): Promise<void>;
+  /** What this transport reaches, when a 2025-11-25 server there could be reached another way. */
+  readonly target?: TransportTarget;
 }
 
 /**
- * How to reach the same server in the 2025-11-25 era (`initialize`, sessions) through the official SDK 1.x client,
- * should era detection find a legacy server. The factory returns an SDK `Transport` (typed loosely so that this
- * package does not depend on the SDK's types).
+ * What a transport reaches, described as data, so that another era's client can reach the same server: only
+ * `src/legacy/` turns a target into the official SDK's transports (2025-11-25 servers).
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports)
  */
-export interface LegacyTarget {
-  /** `request`: on HTTP the first modern request tells the era; `discover`: probe with `server/discover` (stdio). */
+export type TransportTarget = HttpTarget | StdioTarget | CustomTarget;
+
+/** A Streamable HTTP endpoint: static headers, a per-request header source, and the `fetch` to use. */
+export interface HttpTarget {
+  readonly kind: 'http';
+  readonly url: URL;
+  readonly headers?: Record<string, string>;
+  readonly getHeaders?: () => Record<string, string> | Promise<Record<string, string>>;
+  readonly fetch?: typeof fetch;
+}
+
+/** A server started as a child process speaking stdio. */
+export interface StdioTarget {
+  readonly kind: 'stdio';
+  readonly command: string;
+  readonly args?: readonly string[];
+  readonly env?: Record<string, string | undefined>;
+  readonly inheritEnv?: boolean;
+  readonly cwd?: string;
+  readonly onStderr?: (text: string) => void;
+}
+
+/**
+ * A caller-built way to reach a 2025-11-25 server (an embedder's own SDK transport, or a test's in-memory pair).
+ * `probe` says how the era is told: `request` (the first modern request decides) or `discover`.
+ */
+export interface CustomTarget {
+  readonly kind: 'custom';
   readonly probe: 'request' | 'discover';
-  /** Creates the SDK transport; called once, lazily, when a legacy server was detected. */
+  /** Returns an SDK 1.x `Transport` (typed loosely so this package does not depend on the SDK's types). */
   createSdkTransport(): Promise<unknown>;
 }
 
-/** A transport that can also reach a legacy (2025-11-25) server through the official SDK. */
-export interface LegacyCapableTransport extends Transport {
-  readonly legacyTarget: LegacyTarget;
-}
-
-/** True when `transport` can fall back to the legacy era. */
-export function hasLegacyTarget(transport: Transport): transport is LegacyCapableTransport {
-  return typeof (transport as Partial<LegacyCapableTransport>).legacyTarget?.createSdkTransport === 'function';
+/** How the era of `target` is told: on HTTP the first modern request decides; stdio probes `server/discover`. */
+export function probeOf(target: TransportTarget): 'request' | 'discover' {
+  return target.kind === 'http' ? 'request' : target.kind === 'stdio' ? 'discover' : target.probe;
 }

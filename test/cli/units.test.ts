@@ -87,6 +87,21 @@ describe('answers file', () => {
     expect(file.lookup('k1', { method: 'roots/list' })).toMatchObject({ kind: 'invalid' });
   });
 
+  it('keys and field names like __proto__ and constructor are found only when the file has them (never inherited)', async () => {
+    const path = join(dir, 'proto.json');
+    writeFileSync(path, '{"__proto__": {"ok": true}}');
+    const file = await AnswersFile.load(path);
+    expect(file.lookup('__proto__', form)).toEqual({ kind: 'answer', response: { action: 'accept', content: { ok: true } } });
+    expect(file.lookup('constructor', form)).toEqual({ kind: 'none' });
+    const empty = join(dir, 'empty.json');
+    writeFileSync(empty, '{}');
+    expect((await AnswersFile.load(empty)).lookup('__proto__', form)).toEqual({ kind: 'none' });
+    const fields = readFields({ type: 'object', properties: JSON.parse('{"__proto__": {"type": "string"}}') });
+    const checked = checkContent(fields, JSON.parse('{"__proto__": "kept"}'));
+    expect('content' in checked && Object.getOwnPropertyDescriptor(checked.content, '__proto__')?.value).toBe('kept');
+    expect(({} as Record<string, unknown>).kept).toBeUndefined();
+  });
+
   it('rejects a file that is not a JSON object', async () => {
     const path = join(dir, 'b.json');
     writeFileSync(path, '[1, 2]');
@@ -121,5 +136,31 @@ describe('output pieces', () => {
     expect(exitCodeForError(new TaskNotFoundError('t'))).toBe(ExitCode.UnknownTask);
     expect(exitCodeForError(new UnanswerableError('k', 'elicitation/create', 'x'))).toBe(ExitCode.InputRequired);
     expect(exitCodeForError(new NetworkError('tools/call'))).toBe(ExitCode.Transport);
+  });
+});
+
+describe('recorded servers (the transport serverKey is the target identity)', () => {
+  it('a --stdio target: its transport carries the identity, which reads back to the same command line and directory', async () => {
+    const { openTransport, resolveTarget, targetFromIdentity } = await import('../../src/cli/server/target.js');
+    const target = await resolveTarget(undefined, { stdio: 'node server.js --stdio', cwd: '/tmp' });
+    const transport = openTransport(target);
+    expect(transport.serverKey).toBe(target.identity);
+    expect(target.identity).toBe(`stdio:///${encodeURIComponent('/tmp')}/${encodeURIComponent('node server.js --stdio')}`);
+    const back = await targetFromIdentity(transport.serverKey);
+    expect(back).toMatchObject({ kind: 'stdio', command: 'node', args: ['server.js', '--stdio'], cwd: '/tmp', identity: target.identity });
+    const http = await resolveTarget('http://127.0.0.1:9/mcp?q=1', {});
+    expect(openTransport(http).serverKey).toBe('http://127.0.0.1:9/mcp');
+  });
+
+  it("a record written with StdioTransport's default key (stdio:<command line>) restarts it in the current directory and keeps the key", async () => {
+    const { targetFromIdentity } = await import('../../src/cli/server/target.js');
+    const back = await targetFromIdentity('stdio:node server.js --stdio');
+    expect(back).toMatchObject({ kind: 'stdio', command: 'node', args: ['server.js', '--stdio'], cwd: undefined, identity: 'stdio:node server.js --stdio' });
+    await expect(targetFromIdentity('mcp-config:nonsense')).rejects.toThrow(UsageError);
+  });
+
+  it('CancelNotConfirmedError (the wait ran out before the server reported an end) is exit 9', async () => {
+    const { CancelNotConfirmedError } = await import('../../src/index.js');
+    expect(exitCodeForError(new CancelNotConfirmedError('t1', undefined))).toBe(ExitCode.StillRunning);
   });
 });

@@ -102,7 +102,6 @@ export function callCommand(positionals: string[], options: CallCommandOptions):
           return exitCode;
         }
         const handle = start.task;
-        await session.records.track(handle, tool);
         // Detached text output is only the task id on stdout, so `id=$(mcp-tasks call … --detach)` works.
         if (!options.detach || output.json) output.emit(taskEvent(handle, session.target, tool, false));
         if (options.detach) {

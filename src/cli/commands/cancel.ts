@@ -7,8 +7,8 @@
  * | 0 | `cancelled` (now, or before this command ran), or `completed` (the result is printed) |
  * | 1 | `completed` with `isError: true` |
  * | 3 | `failed` |
- * | 9 | still running when `--wait` ran out (the cancel was delivered; check with `status`) |
- * | 5, 6, 8 | expired, unknown task, transport or server error (e.g. `tasks/cancel` refused) |
+ * | 9 | still running when `--wait` ran out (`CANCEL_NOT_CONFIRMED`: the cancel was delivered; check with `status`) |
+ * | 5, 6, 8 | expired, unknown task, transport or server error (e.g. `tasks/cancel` refused, or not delivered: `CANCEL_NOT_DELIVERED`) |
  *
  * Cancellation: https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md
  *
@@ -56,23 +56,18 @@ export function cancelCommand(taskId: string, options: CancelCommandOptions): Pr
         }
         try {
           const result = await handle.result();
-          await session.records.finish(handle, { status: 'completed', result });
           const exitCode = result.isError === true ? ExitCode.ToolError : ExitCode.Completed;
           if (!already) output.emit({ event: 'hint', message: `Task ${taskId} completed before the cancel took effect.` });
           output.emit({ event: 'result', taskId, exitCode, result });
           return exitCode;
         } catch (error) {
-          if (!isMcpClientError(error, 'TASK_CANCELLED')) {
-            if (isMcpClientError(error, 'TASK_FAILED')) await session.records.finish(handle, { status: 'failed', error: (error as { error?: { code: number; message: string } }).error });
-            throw error;
-          }
-          // Only the server's word: the handle settles "cancelled" when --wait runs out, whatever the last status was.
-          if (handle.task.status === 'cancelled') {
-            await session.records.finish(handle, { status: 'cancelled' });
+          // Only the server's word: TaskCancelledError means the server reported `cancelled`; when --wait runs out
+          // first the handle settles with CancelNotConfirmedError (the client's record stays resumable).
+          if (isMcpClientError(error, 'TASK_CANCELLED')) {
             output.emit({ event: 'cancelled', taskId, confirmed: true });
             return ExitCode.Completed;
           }
-          await session.records.update(handle);
+          if (!isMcpClientError(error, 'CANCEL_NOT_CONFIRMED')) throw error;
           output.emit({ event: 'cancelled', taskId, confirmed: false, status: handle.task.status, waitMs });
           output.emit({ event: 'hint', message: `See how it ends:\n${comeBack({ target, era: session.client.era }, taskId, 'status')}` });
           return ExitCode.StillRunning;

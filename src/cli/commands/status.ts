@@ -54,7 +54,6 @@ export function statusCommand(taskId: string, options: StatusCommandOptions): Pr
       }
       if (!handle.done) return ExitCode.Completed;
       const result = await handle.result();
-      await session.records.finish(handle, { status: 'completed', result });
       const exitCode = result.isError === true ? ExitCode.ToolError : ExitCode.Completed;
       output.emit({ event: 'result', taskId, exitCode, result });
       return exitCode;

@@ -168,22 +168,34 @@ export async function resolveTarget(server: string | undefined, options: ServerO
 
 /**
  * The target a task record points at (see {@link TargetBase.identity}). A `--stdio` record restarts the same command
- * line in the same directory (without its `--env` values); a config record reads the config file again.
+ * line in the same directory (without its `--env` values); a config record reads the config file again. A record
+ * written by `StdioTransport`'s default key (`stdio:<command line>`, no directory) restarts the command line in the
+ * current directory, and keeps that key so the same record is continued.
  *
  * @throws {@link UsageError} when the identity cannot be read back.
  */
 export async function targetFromIdentity(identity: string): Promise<ServerTarget> {
-  const parts = (rest: string): [string, string] => {
-    const [a, b] = rest.replace(/^\/\/\//, '').split('/');
-    if (a === undefined || b === undefined) throw new UsageError(`cannot read the recorded server ${JSON.stringify(identity)}`);
-    return [decodeURIComponent(a), decodeURIComponent(b)];
+  const parts = (rest: string): [string, string] | undefined => {
+    if (!rest.startsWith('///')) return undefined;
+    const split = rest.slice(3).split('/');
+    if (split.length !== 2) return undefined;
+    try {
+      return [decodeURIComponent(split[0]!), decodeURIComponent(split[1]!)];
+    } catch {
+      return undefined;
+    }
   };
+  const unreadable = () => new UsageError(`cannot read the recorded server ${JSON.stringify(identity)}`);
   if (identity.startsWith(STDIO_SCHEME)) {
-    const [cwd, line] = parts(identity.slice(STDIO_SCHEME.length));
-    return stdioTarget(line, splitCommandLine(line), {}, cwd, identity);
+    const ours = parts(identity.slice(STDIO_SCHEME.length));
+    if (ours) return stdioTarget(ours[1], splitCommandLine(ours[1]), {}, ours[0], identity);
+    const line = identity.slice(STDIO_SCHEME.length); // StdioTransport's default key: the command line alone
+    return stdioTarget(line, splitCommandLine(line), {}, undefined, identity);
   }
   if (identity.startsWith(CONFIG_SCHEME)) {
-    const [path, name] = parts(identity.slice(CONFIG_SCHEME.length));
+    const ours = parts(identity.slice(CONFIG_SCHEME.length));
+    if (!ours) throw unreadable();
+    const [path, name] = ours;
     const found = await findConfigServer(name, path);
     return fromConfig(name, found.path, found.server, true);
   }
@@ -196,12 +208,14 @@ export function isStoredIdentity(identity: string): boolean {
 }
 
 /**
- * The transport for a target. A stdio server's stderr is dropped (its last lines are kept in
- * `ServerExitedError` when it dies).
+ * The transport for a target. Its `serverKey` is the target's identity, so the task records the client writes name
+ * the server the way {@link targetFromIdentity} reads back. A stdio server's stderr is dropped (its last lines are
+ * kept in `ServerExitedError` when it dies).
  */
 export function openTransport(target: ServerTarget): Transport {
-  if (target.kind === 'http') return new StreamableHttpTransport(target.url.href, { headers: { ...target.headers } });
-  return new StdioTransport({ command: target.command, args: [...target.args], env: { ...target.env }, cwd: target.cwd, restart: false });
+  const serverKey = target.identity;
+  if (target.kind === 'http') return new StreamableHttpTransport(target.url.href, { headers: { ...target.headers }, serverKey });
+  return new StdioTransport({ command: target.command, args: [...target.args], env: { ...target.env }, cwd: target.cwd, restart: false, serverKey });
 }
 
 /** `mcp-tasks <command> <taskId> <flags>`, shell-quoted, to reach this task's server again. */
