@@ -6,6 +6,7 @@
  */
 import { redactTaskId, type CallToolResult, type TaskStatus } from '../index.js';
 import { formatToolResult } from './format-result.js';
+import { safeLine } from './safe-text.js';
 
 /** One thing that happened, in the order it happened. The final `result` or `error` comes last. */
 export type CliEvent =
@@ -18,6 +19,8 @@ export type CliEvent =
   | { event: 'task-status'; taskId: string; status: TaskStatus; statusMessage?: string; tool?: string; server: string; localCreatedAt: number; expiresAt: number | null; pollIntervalMs: number }
   | { event: 'record'; taskId: string; server: string; tool?: string; status: string; statusMessage?: string; localCreatedAt: number; expiresAt: number | null; expired: boolean }
   | { event: 'detached'; taskId: string }
+  | { event: 'cancelled'; taskId: string; confirmed: boolean; status?: TaskStatus; waitMs?: number }
+  | { event: 'tool'; name: string; taskSupport: string | undefined; required: string[]; readOnly: boolean | undefined; idempotent: boolean | undefined; destructive: boolean | undefined; description: string | undefined }
   | { event: 'poll-error'; taskId: string; message: string }
   | { event: 'hint'; message: string }
   | { event: 'result'; taskId?: string; exitCode: number; result: CallToolResult }
@@ -34,16 +37,17 @@ export function ttlText(ttlMs: number | null): string {
 }
 
 /**
- * The plain-text line(s) for an event: no colour, no control characters. `undefined` for events that only matter
+ * The plain-text line(s) for an event: no colour, no control characters (one-line server fields through
+ * {@link safeLine}; {@link Output} escapes the rest). `undefined` for events that only matter
  * as JSON.
  */
 export function renderEvent(event: CliEvent, elapsedMs: number): string | undefined {
   const at = stamp(elapsedMs);
   switch (event.event) {
     case 'task':
-      return `${at} task ${event.taskId} ${event.attached ? 'attached' : 'started'} (${event.tool ?? 'call'}): ${event.status}${event.statusMessage ? ` - ${event.statusMessage}` : ''} (polls every ${event.pollIntervalMs} ms, ${ttlText(event.ttlMs)})`;
+      return `${at} task ${event.taskId} ${event.attached ? 'attached' : 'started'} (${event.tool ?? 'call'}): ${event.status}${event.statusMessage ? ` - ${safeLine(event.statusMessage)}` : ''} (polls every ${event.pollIntervalMs} ms, ${ttlText(event.ttlMs)})`;
     case 'status':
-      return `${at} ${redactTaskId(event.taskId)} ${event.status}${event.statusMessage ? ` - ${event.statusMessage}` : ''}`;
+      return `${at} ${redactTaskId(event.taskId)} ${event.status}${event.statusMessage ? ` - ${safeLine(event.statusMessage)}` : ''}`;
     case 'input':
       return `${at} ${event.taskId ? `${redactTaskId(event.taskId)} ` : ''}input required [${event.key}] ${event.summary}`;
     case 'answer':
@@ -52,13 +56,18 @@ export function renderEvent(event: CliEvent, elapsedMs: number): string | undefi
       return `${at} cannot answer [${event.key}]: ${event.message}`;
     case 'cancel':
       if (event.stage === 'left-running') return `${at} Ctrl-C again: stopped following task ${event.taskId}`;
-      return `${at} ${event.via === 'ctrl-c' ? 'Ctrl-C: ' : ''}sent tasks/cancel for ${event.taskId}; waiting up to ${((event.waitMs ?? 0) / 1000).toFixed(1)} s for its final status${event.via === 'ctrl-c' ? ' (Ctrl-C again to leave it running)' : ''}`;
+      return `${at} ${event.via === 'ctrl-c' ? 'Ctrl-C: ' : ''}sent tasks/cancel for ${event.taskId}; waiting up to ${((event.waitMs ?? 0) / 1000).toFixed(1)} s for its final status${event.via === 'ctrl-c' ? ' (Ctrl-C again to stop waiting)' : ''}`;
     case 'task-status':
       return renderTaskStatus(event, Date.now());
     case 'record':
+    case 'tool':
       return undefined;
     case 'detached':
       return event.taskId;
+    case 'cancelled':
+      return event.confirmed
+        ? `${at} task ${event.taskId} cancelled (the server reported it)`
+        : `${at} tasks/cancel was delivered, but task ${event.taskId} was still ${event.status ?? 'running'} after ${((event.waitMs ?? 0) / 1000).toFixed(1)} s; the server decides how it ends`;
     case 'poll-error':
       return `${at} ${redactTaskId(event.taskId)} poll failed, retrying: ${event.message}`;
     case 'hint':
@@ -90,7 +99,7 @@ export function relative(ms: number): string {
 
 function renderTaskStatus(e: Extract<CliEvent, { event: 'task-status' }>, now: number): string {
   const lines = [
-    `Task ${e.taskId}: ${e.status}${e.statusMessage ? ` - ${e.statusMessage}` : ''}`,
+    `Task ${e.taskId}: ${e.status}${e.statusMessage ? ` - ${safeLine(e.statusMessage)}` : ''}`,
     ...(e.tool ? [`  tool     ${e.tool}`] : []),
     `  server   ${e.server}`,
     `  created  ${new Date(e.localCreatedAt).toISOString()} (${relative(e.localCreatedAt - now)})`,

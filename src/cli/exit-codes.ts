@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { isMcpClientError } from '../index.js';
+import { isMcpClientError, type InputRequest } from '../index.js';
 
 /** Every exit code of `mcp-tasks`. Each names the outcome, so scripts can branch on it. */
 export const ExitCode = {
@@ -25,7 +25,12 @@ export const ExitCode = {
   InputRequired: 7,
   /** Transport or server error: connection refused, HTTP error, JSON-RPC error, invalid response. */
   Transport: 8,
-  /** Ctrl-C twice (the task is left running), or Ctrl-C before the server answered. */
+  /**
+   * A cancel was delivered, but the server reported no end before the wait ran out (`cancel --wait`, or Ctrl-C's
+   * `--cancel-wait`): `CANCEL_NOT_CONFIRMED`. The task may still run, complete or fail; its record stays resumable.
+   */
+  StillRunning: 9,
+  /** Ctrl-C twice (we stop following the task), or Ctrl-C before the server answered. */
   Interrupted: 130,
 } as const;
 
@@ -43,7 +48,8 @@ export const EXIT_CODES_HELP = `Exit codes:
   6    unknown task (the server does not know it, or no local record and no --server)
   7    input required but unanswerable (no TTY and no answer); the task stays resumable
   8    transport or server error
-  130  interrupted: Ctrl-C twice (the task is left running) or before the server answered`;
+  9    cancel delivered, but the task was still running when the wait ran out (cancel --wait, Ctrl-C's --cancel-wait)
+  130  interrupted: Ctrl-C twice (we stop following; a cancel already sent stays sent) or before the server answered`;
 
 /** A mistake on the command line. Exit code 2. */
 export class UsageError extends Error {
@@ -62,6 +68,8 @@ export class UnanswerableError extends Error {
     /** The embedded request's method, e.g. `elicitation/create`. */
     readonly method: string,
     message: string,
+    /** The question itself, when known (for the sample answers file in the hint). */
+    readonly request?: InputRequest,
   ) {
     super(message);
   }
@@ -88,5 +96,6 @@ export function exitCodeForError(error: unknown): ExitCodeValue {
   if (isMcpClientError(error, 'TASK_EXPIRED')) return ExitCode.Expired;
   if (isMcpClientError(error, 'TASK_NOT_FOUND')) return ExitCode.UnknownTask;
   if (isMcpClientError(error, 'INPUT_REQUIRED')) return ExitCode.InputRequired;
+  if (isMcpClientError(error, 'CANCEL_NOT_CONFIRMED')) return ExitCode.StillRunning;
   return ExitCode.Transport;
 }

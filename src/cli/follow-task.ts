@@ -1,13 +1,14 @@
 /**
  * Following one task to its end, as `call` and `watch` do: a status line per change (and the live line on a TTY),
- * the record kept up to date, questions answered, Ctrl-C once to cancel and twice to leave it running, and the
+ * the record kept up to date, questions answered, Ctrl-C once to cancel and twice to stop waiting, and the
  * outcome turned into an exit code.
  *
  * @module
  */
-import type { CallToolResult, InputRequest, TaskHandle } from '../index.js';
+import { isMcpClientError, type CallToolResult, type InputRequest, type TaskHandle } from '../index.js';
 import { ExitCode, InterruptedError, UnanswerableError, type ExitCodeValue } from './exit-codes.js';
 import { exampleValue, readFields } from './input/schema-fields.js';
+import { comeBack } from './resume-hint.js';
 import type { Session } from './session.js';
 
 /** Default time to wait for the final status after Ctrl-C, ms. */
@@ -21,13 +22,22 @@ export interface FollowOptions {
 
 type Outcome = { kind: 'result'; result: CallToolResult } | { kind: 'error'; error: unknown } | { kind: 'stopped'; error: Error } | { kind: 'left' };
 
-/** An answers file that would answer `request`, for the hint after an unanswerable question. */
-export function exampleAnswers(key: string, request: InputRequest | undefined): string {
+/** Whether an error that ended following is the task's end as the server told it (the client records it). */
+function isTaskEnd(error: unknown): boolean {
+  return ['TASK_FAILED', 'TASK_CANCELLED', 'TASK_EXPIRED', 'TASK_NOT_FOUND'].some((code) => isMcpClientError(error, code as 'TASK_FAILED'));
+}
+
+/**
+ * An answers file that would answer `request`, for the hint after an unanswerable question: every required field of
+ * a form (all fields when none is required). With `byField` the file answers by form field name, which also matches
+ * the next run's question (2025-11-25 servers number their questions per connection).
+ */
+export function exampleAnswers(key: string, request: InputRequest | undefined, byField = false): string {
   if (request?.method === 'elicitation/create' && request.params.mode !== 'url') {
     const fields = readFields(request.params.requestedSchema);
     const shown = fields.some((f) => f.required) ? fields.filter((f) => f.required) : fields;
     const content = Object.fromEntries(shown.map((f) => [f.name, exampleValue(f)]));
-    return JSON.stringify({ [key]: { action: 'accept', content } });
+    return JSON.stringify(byField && shown.length > 0 ? content : { [key]: { action: 'accept', content } });
   }
   if (request?.method === 'sampling/createMessage') return `(or pass --sampling-command <cmd>)`;
   return JSON.stringify({ [key]: { action: 'accept' } });
@@ -44,6 +54,7 @@ export async function followTask(session: Session, handle: TaskHandle<CallToolRe
   const { output, interrupt, answerer } = session;
   const cancelWaitMs = options.cancelWaitMs ?? DEFAULT_CANCEL_WAIT_MS;
   const taskId = handle.taskId;
+  const ctx = { target: session.target, era: session.client.era };
   let nextPollAt = Date.now() + handle.pollIntervalMs;
 
   handle.on('status', (task) => {
@@ -89,14 +100,24 @@ export async function followTask(session: Session, handle: TaskHandle<CallToolRe
       output.emit({ event: 'result', taskId, exitCode, result: outcome.result });
       return exitCode;
     }
-    case 'error':
+    case 'error': {
+      // Not an outcome (the server died, the network went away, a cancel or answer not delivered): the task may
+      // still be running there. The client's store already holds what the server last said.
+      if (isMcpClientError(outcome.error, 'CANCEL_NOT_CONFIRMED')) {
+        output.emit({ event: 'hint', message: `tasks/cancel was sent, but task ${taskId} was still ${handle.status} after ${cancelWaitMs} ms; the server may still end it. See how it ended with:\n${comeBack(ctx, taskId, 'status')}` });
+      } else if (!isTaskEnd(outcome.error)) output.emit({ event: 'hint', message: `Lost contact while following task ${taskId} (last status: ${handle.status}); it may still be running. Come back with:\n${comeBack(ctx, taskId, 'watch')}` });
       throw outcome.error;
+    }
     case 'stopped': {
       if (outcome.error instanceof UnanswerableError) {
-        const request = handle.task.status === 'input_required' ? handle.task.inputRequests[outcome.error.key] : undefined;
+        const request = outcome.error.request ?? (handle.task.status === 'input_required' ? handle.task.inputRequests[outcome.error.key] : undefined);
+        const example = exampleAnswers(outcome.error.key, request, ctx.era === 'legacy');
         output.emit({
           event: 'hint',
-          message: `Task ${taskId} is still waiting for input. Answer it later with:\n  mcp-tasks watch ${taskId} --answers answers.json\nwhere answers.json is, for example:\n  ${exampleAnswers(outcome.error.key, request)}`,
+          message:
+            ctx.era === 'legacy'
+              ? `Task ${taskId} is waiting for input. ${comeBack(ctx, taskId, 'watch')} Run the call again with --answers answers.json, where answers.json is, for example:\n  ${example}`
+              : `Task ${taskId} is still waiting for input. Answer it later with:\n${comeBack(ctx, taskId, 'watch', '--answers answers.json')}\nwhere answers.json is, for example:\n  ${example}`,
         });
       }
       throw outcome.error;
@@ -107,8 +128,8 @@ export async function followTask(session: Session, handle: TaskHandle<CallToolRe
       output.emit({
         event: 'hint',
         message: handle.cancelRequested
-          ? `Stopped following task ${taskId}; tasks/cancel was sent, so the server may be ending it. See how it ended with:\n  mcp-tasks status ${taskId}`
-          : `Task ${taskId} may still be running. Resume it with:\n  mcp-tasks watch ${taskId}`,
+          ? `Stopped following task ${taskId}; tasks/cancel was sent, so the server may be ending it. See how it ended with:\n${comeBack(ctx, taskId, 'status')}`
+          : `Task ${taskId} may still be running. Resume it with:\n${comeBack(ctx, taskId, 'watch')}`,
       });
       throw new InterruptedError(handle.cancelRequested ? `interrupted; stopped following task ${taskId} (cancel requested)` : `interrupted; task ${taskId} left running`);
   }

@@ -5,6 +5,7 @@
  * @module
  */
 import type { CallToolResult, ContentBlock } from '../index.js';
+import { toJsonText } from '../internal/deep-json.js';
 
 /** Size of base64 data in bytes, e.g. `12.3 kB`. */
 function base64Size(data: unknown): string {
@@ -37,7 +38,7 @@ export function formatContentBlock(block: ContentBlock): string {
       return `[embedded resource ${String(r.uri ?? '?')}${r.mimeType ? `, ${String(r.mimeType)}` : ''}, ${size}]`;
     }
     default:
-      return `[${block.type} content, ${humanBytes(Buffer.byteLength(JSON.stringify(block)))} of JSON]`;
+      return `[${block.type} content, ${humanBytes(Buffer.byteLength(toJsonText(block)))} of JSON]`;
   }
 }
 
@@ -49,7 +50,7 @@ export function formatToolResult(result: CallToolResult): string {
   const parts: string[] = [];
   if (result.isError === true) parts.push('Tool error:');
   for (const block of result.content) parts.push(formatContentBlock(block as ContentBlock));
-  if (result.structuredContent !== undefined) parts.push(`structuredContent:\n${JSON.stringify(result.structuredContent, null, 2)}`);
+  if (result.structuredContent !== undefined) parts.push(`structuredContent:\n${toJsonText(result.structuredContent, 2)}`);
   if (parts.length === 0) parts.push('(empty result)');
   return parts.join('\n');
 }

@@ -1,5 +1,5 @@
 /**
- * Ctrl-C, counted. The first press and the second mean different things (cancel the task, then leave it running),
+ * Ctrl-C, counted. The first press and the second mean different things (cancel the task, then stop waiting for it),
  * and the meaning depends on the phase of the command, so whoever is in charge sets {@link Interrupt.onPress}.
  *
  * @module

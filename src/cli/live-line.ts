@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { safeLine } from './safe-text.js';
 import ora, { type Ora } from 'ora';
 import { redactTaskId, type TaskStatus } from '../index.js';
 
@@ -29,12 +30,12 @@ export function shortDuration(ms: number): string {
 /** The text of the live line for `state` at `now`. */
 export function liveText(state: LiveState, now: number): string {
   const parts: string[] = [state.status];
-  if (state.statusMessage) parts.push(state.statusMessage);
+  if (state.statusMessage) parts.push(safeLine(state.statusMessage));
   parts.push(shortDuration(now - state.startedAt));
   if (state.nextPollAt !== undefined && state.status !== 'input_required') {
     parts.push(state.nextPollAt > now ? `next poll ${shortDuration(state.nextPollAt - now)}` : 'polling');
   }
-  parts.push(redactTaskId(state.taskId));
+  parts.push(safeLine(redactTaskId(state.taskId)));
   return parts.join(' · ');
 }
 

@@ -30,14 +30,36 @@ export async function runCli(argv: readonly string[]): Promise<ExitCodeValue> {
   return exitCode;
 }
 
+/**
+ * Resolves once everything written to `stream` so far has been handed to the OS (a pipe to a slow reader may hold
+ * megabytes in Node's buffer), or the stream failed or closed (a reader that went away).
+ */
+function drained(stream: NodeJS.WriteStream): Promise<void> {
+  if (stream.destroyed || stream.writableEnded) return Promise.resolve();
+  return new Promise((resolve) => {
+    stream.once('error', () => resolve());
+    stream.once('close', () => resolve());
+    stream.write('', () => resolve());
+  });
+}
+
+/** Sets the exit code, waits until stdout and stderr drained, and only then ends the process. */
+async function finish(code: number): Promise<void> {
+  process.exitCode = code;
+  await Promise.all([drained(process.stdout), drained(process.stderr)]);
+  // Everything is written; end now even if a keep-alive socket or a child's pipe would hold the loop open.
+  process.exit(code);
+}
+
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') process.exit(ExitCode.Completed);
+  // The reader went away (`mcp-tasks ls | head -1`): nothing more can be shown; the exit code stays as set.
+  if (error.code === 'EPIPE') process.exitCode ??= ExitCode.Completed;
 });
 
 runCli(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => finish(code),
   (error: unknown) => {
     process.stderr.write(`mcp-tasks: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(ExitCode.Transport);
+    return finish(ExitCode.Transport);
   },
 );

@@ -1,12 +1,17 @@
 /**
  * Where the CLI's output goes: JSON lines (`--json`), or plain lines with a live line on top when stdout is a TTY.
- * Status lines, answers and the result go to stdout; errors and hints go to stderr.
+ * Status lines, answers and the result go to stdout; errors and hints go to stderr. Everything written passes
+ * through {@link safeText} (text) or {@link safeJson} (JSON lines), so no control character from a server reaches
+ * the terminal or a pipe.
  *
  * @module
  */
 import type { CliEvent } from './events.js';
 import { renderEvent } from './events.js';
+import { toJsonText } from '../internal/deep-json.js';
 import { LiveLine, type LiveState } from './live-line.js';
+import { safeJson, safeText } from './safe-text.js';
+import type { WaitingLine } from './waiting-line.js';
 
 /** Options of {@link Output}. */
 export interface OutputOptions {
@@ -29,6 +34,8 @@ export class Output {
   readonly stdout: NodeJS.WriteStream;
   readonly stderr: NodeJS.WriteStream;
   #live: LiveLine | undefined;
+  /** The line shown while waiting for a server's answer; removed by any other output or a prompt. */
+  waiting: WaitingLine | undefined;
 
   constructor(options: OutputOptions = {}) {
     this.json = options.json ?? false;
@@ -45,21 +52,21 @@ export class Output {
   /** Writes one event: a JSON line, or its text form. */
   emit(event: CliEvent): void {
     if (this.json) {
-      this.#write(this.stdout, JSON.stringify(event));
+      this.#write(this.stdout, safeJson(toJsonText(event)));
       return;
     }
     const text = renderEvent(event, Date.now() - this.startedAt);
-    if (text !== undefined) this.#write(TO_STDERR.has(event.event) ? this.stderr : this.stdout, text);
+    if (text !== undefined) this.#write(TO_STDERR.has(event.event) ? this.stderr : this.stdout, safeText(text));
   }
 
   /** Writes human-only text to stdout (skipped with `--json`). */
   text(text: string): void {
-    if (!this.json) this.#write(this.stdout, text);
+    if (!this.json) this.#write(this.stdout, safeText(text));
   }
 
   /** Writes a warning to stderr, in every mode. */
   warn(text: string): void {
-    this.#write(this.stderr, text);
+    this.#write(this.stderr, safeText(text));
   }
 
   /** Shows the live line (TTY text output only) with the state `state()` returns. */
@@ -71,6 +78,7 @@ export class Output {
 
   /** Hides the live line while something else (a prompt) owns the terminal. */
   pauseLive(): void {
+    this.waiting?.stop();
     this.#live?.stop();
   }
 
@@ -81,11 +89,13 @@ export class Output {
 
   /** Removes the live line for good. */
   stopLive(): void {
+    this.waiting?.stop();
     this.#live?.stop();
     this.#live = undefined;
   }
 
   #write(stream: NodeJS.WriteStream, text: string): void {
+    this.waiting?.stop();
     if (this.#live?.running && stream === this.stdout) this.#live.print(stream, text);
     else if (this.#live?.running) {
       this.#live.stop();

@@ -1,11 +1,12 @@
 /**
- * What every command that talks to a server needs: the output, a `TaskClient` over Streamable HTTP declaring the
- * capabilities the CLI can serve, the question answerer, the task record, and Ctrl-C handling. Also the wrapper that
+ * What every command that talks to a server needs: the output, a `TaskClient` over Streamable HTTP or stdio (see
+ * {@link ServerTarget}) declaring the capabilities the CLI can serve, the waiting line, the question answerer, the task record, and Ctrl-C handling. Also the wrapper that
  * turns a command's outcome or error into an exit code.
  *
  * @module
  */
-import { StreamableHttpTransport, TaskClient, VERSION, isMcpClientError } from '../index.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, TaskClient, VERSION, isMcpClientError } from '../index.js';
+import { explainError } from './explain-error.js';
 import { ExitCode, exitCodeForError, type ExitCodeValue } from './exit-codes.js';
 import { AnswersFile } from './input/answers-file.js';
 import { InputAnswerer } from './input/answerer.js';
@@ -13,7 +14,9 @@ import { afterAuthorizationError, sessionAuth } from './auth/sign-in.js'; // hoo
 import { InterruptedError } from './exit-codes.js';
 import { Interrupt } from './interrupt.js';
 import { Output } from './output.js';
+import { openTransport, type ServerTarget } from './server/target.js';
 import { openRecordStore } from './record-store.js';
+import { WaitingLine } from './waiting-line.js';
 
 /** Options shared by the commands that can answer questions (`call`, `watch`). */
 export interface InputOptions {
@@ -32,7 +35,8 @@ export interface Session {
   readonly output: Output;
   readonly client: TaskClient;
   readonly interrupt: Interrupt;
-  readonly serverUrl: URL;
+  /** The server this session talks to. */
+  readonly target: ServerTarget;
   /** Present when the command answers questions. */
   readonly answerer: InputAnswerer | undefined;
   /**
@@ -40,6 +44,8 @@ export interface Session {
    * tool list, the call, the first `tasks/get`) pass it, so a silent server cannot make Ctrl-C do nothing.
    */
   readonly signal: AbortSignal;
+  /** Shows the waiting line while `request` runs (a request made before there is a task to follow). */
+  waitFor<T>(method: string, request: Promise<T>): Promise<T>;
   /** Stops prompts and polling, closes the client (its pending record writes land first) and the transport. */
   close(): Promise<void>;
 }
@@ -50,19 +56,22 @@ export interface Session {
  *
  * @throws {@link UsageError} when the answers file cannot be read.
  */
-export async function openSession(output: Output, serverUrl: URL, input?: InputOptions): Promise<Session> {
+export async function openSession(output: Output, target: ServerTarget, input?: InputOptions, timeoutMs?: number): Promise<Session> {
   const interrupt = new Interrupt();
   const answers = input?.answers !== undefined ? await AnswersFile.load(input.answers) : undefined;
   const interactive = input !== undefined && input.input !== false && process.stdin.isTTY === true && process.stdout.isTTY === true;
   const answerer =
     input === undefined
       ? undefined
-      : new InputAnswerer({ output, answers, interactive, samplingCommand: input.samplingCommand, roots: input.root ?? [], onInterrupt: () => interrupt.press() });
-  // The one writer of task records is the client's task engine: the CLI only hands it the store.
+      : new InputAnswerer({ output, answers, interactive, noInput: input.input === false, samplingCommand: input.samplingCommand, roots: input.root ?? [], onInterrupt: () => interrupt.press() });
+  // The one writer of task records is the client's task engine: the CLI only hands it the store. The transport's
+  // serverKey is `target.identity` (see openTransport), so records find --stdio and config servers again.
   const store = openRecordStore((file, reason) => output.warn(`warning: skipped task record ${file}: ${reason}`));
   const client = new TaskClient({
-    transport: new StreamableHttpTransport(serverUrl.href, { auth: await sessionAuth(serverUrl) }), // hook: issue-17
+    // hook: issue-17 — an HTTP server may ask for MCP authorization (stored tokens, or a sign-in by a person)
+    transport: openTransport(target, target.kind === 'http' ? await sessionAuth(target.url) : undefined),
     clientInfo: { name: 'mcp-tasks', version: VERSION },
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     capabilities: answerer?.capabilities(),
     store,
   });
@@ -73,12 +82,18 @@ export async function openSession(output: Output, serverUrl: URL, input?: InputO
   const early = new AbortController();
   interrupt.onPress = () => early.abort(new InterruptedError('interrupted before the server answered'));
   interrupt.install();
+  const waiting = output.json ? undefined : new WaitingLine(output.stderr, timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
+  output.waiting = waiting;
   return {
+    target,
+    waitFor(method, request) {
+      waiting?.start(target.label, method);
+      return request.finally(() => waiting?.stop());
+    },
     signal: early.signal,
     output,
     client,
     interrupt,
-    serverUrl,
     answerer,
     async close() {
       answerer?.close();
@@ -96,21 +111,22 @@ export function errorCode(error: unknown): string | number | undefined {
 }
 
 /**
- * Runs a command body and turns any error into its exit code, reporting it once (an `error` event).
+ * Runs a command body and turns any error into its exit code, reporting it once (an `error` event) with the
+ * message {@link explainError} gives for the server `target()` returns.
  *
  * @returns the exit code to end the process with.
  */
-export async function runReporting(output: Output, body: () => Promise<ExitCodeValue>): Promise<ExitCodeValue> {
+export async function runReporting(output: Output, body: () => Promise<ExitCodeValue>, target?: () => ServerTarget | undefined): Promise<ExitCodeValue> {
   try {
     return await body();
   } catch (caught) {
     // hook: issue-17 — a server asked for a sign-in: a person at a terminal signs in and the command runs once more
     const interactive = !output.json && process.stdin.isTTY === true && process.stdout.isTTY === true;
     const error = await afterAuthorizationError(caught, interactive, (line) => output.warn(line)).catch((e: unknown) => e);
-    if (error === 'retry') return runReporting(output, body);
+    if (error === 'retry') return runReporting(output, body, target);
     const exitCode = exitCodeForError(error);
     output.stopLive();
-    output.emit({ event: 'error', exitCode, code: errorCode(error), message: error instanceof Error ? error.message : String(error) });
+    output.emit({ event: 'error', exitCode, code: errorCode(error), message: explainError(error, target?.()) });
     return exitCode === ExitCode.Completed ? ExitCode.Transport : exitCode;
   }
 }

@@ -4,34 +4,36 @@
  *
  * @module
  */
-import { serverIdentity, type AttachOptions, type CallToolResult, type TaskHandle, type TaskRecord } from '../index.js';
-import { parseServerUrl } from './arguments.js';
+import type { AttachOptions, CallToolResult, TaskHandle, TaskRecord } from '../index.js';
 import { UnknownTaskError } from './exit-codes.js';
 import type { Output } from './output.js';
+import { resolveTarget, targetFromIdentity, type ServerOptions, type ServerTarget } from './server/target.js';
 import type { Session } from './session.js';
 import { openRecordStore } from './record-store.js';
 
 /** Where a task lives, and its record if this machine has one. */
 export interface LocatedTask {
-  url: URL;
+  target: ServerTarget;
   record: TaskRecord | undefined;
 }
 
 /**
- * Finds the server of `taskId`: `server` when given (the record is then looked up for that server), else the local
- * record.
+ * Finds the server of `taskId`: from `server` / `--stdio` / the config when given (the record is then looked up for
+ * that server), else from the local record.
  *
- * @throws {@link UnknownTaskError} when there is no record and no `server`; {@link UsageError} for a bad URL.
+ * @throws {@link UnknownTaskError} when there is no record and no server; {@link UsageError} for a bad server.
  */
-export async function locateTask(taskId: string, server: string | undefined, output: Output): Promise<LocatedTask> {
+export async function locateTask(taskId: string, server: string | undefined, options: ServerOptions, output: Output): Promise<LocatedTask> {
   const store = openRecordStore((file, reason) => output.warn(`warning: skipped task record ${file}: ${reason}`));
-  if (server !== undefined) {
-    const url = parseServerUrl(server);
-    return { url, record: await store.get(taskId, serverIdentity(url)) };
+  if (server !== undefined || options.stdio !== undefined) {
+    const target = await resolveTarget(server, options);
+    return { target, record: await store.get(taskId, target.identity) };
   }
+  if (options.env?.length || options.cwd !== undefined || options.header?.length) await resolveTarget(server, options); // the usage error
   const record = await store.get(taskId);
-  if (!record) throw new UnknownTaskError(`no local record of task ${taskId}; pass --server <url> to ask a server about it`);
-  return { url: new URL(record.server), record };
+  if (!record) throw new UnknownTaskError(`no local record of task ${taskId}; name its server: --server <url or config name>, or --stdio "<command>"`);
+  // Records name the server by its target identity (hook for --stdio and config servers).
+  return { target: await targetFromIdentity(record.server), record };
 }
 
 /** The attach options from a record: local creation time, TTL, answered keys and method. */
@@ -50,7 +52,7 @@ export function attachTask(session: Session, taskId: string, record: TaskRecord 
 }
 
 /** The `task` event for a handle just created (`attached: false`) or re-attached. */
-export function taskEvent(handle: TaskHandle<CallToolResult>, server: URL, tool: string | undefined, attached: boolean) {
+export function taskEvent(handle: TaskHandle<CallToolResult>, target: ServerTarget, tool: string | undefined, attached: boolean) {
   const t = handle.task;
   return {
     event: 'task' as const,
@@ -60,7 +62,7 @@ export function taskEvent(handle: TaskHandle<CallToolResult>, server: URL, tool:
     pollIntervalMs: handle.pollIntervalMs,
     ttlMs: t.ttlMs,
     tool,
-    server: serverIdentity(server),
+    server: target.label,
     attached,
   };
 }

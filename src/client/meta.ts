@@ -1,6 +1,6 @@
 /**
  * The one `_meta` builder for every request: protocol version, per-request client capabilities (with the Tasks
- * extension under `extensions`) and client info. (CLIENT-REQUIREMENTS 1.1–1.5, 5.1; "Seed vs spec" 1, 15)
+ * extension under `extensions`) and client info.
  *
  * @module
  * @internal

@@ -1,5 +1,5 @@
 /**
- * `TaskClient` options, their defaults, and validation at the boundary (STYLE 3, 4).
+ * `TaskClient` options, their defaults, and validation at the boundary.
  *
  * @module
  */
@@ -27,7 +27,7 @@ export const DEFAULT_MAX_INPUT_ROUNDS = 10;
 export const DEFAULT_NOT_YET_VISIBLE_RETRIES = 2;
 /** Where an idempotency key travels: a `_meta` key, or a tool argument the server reads. */
 export type IdempotencyKeyPlacement = { meta: string } | { argument: string };
-/** Default placement: `_meta` under our own namespace, ignored by servers that do not know it (issue 6). */
+/** Default placement: `_meta` under our own namespace, ignored by servers that do not know it. */
 export const DEFAULT_IDEMPOTENCY_KEY_IN: IdempotencyKeyPlacement = { meta: IDEMPOTENCY_META_KEY };
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Sending one request: a fresh id, the full `_meta`, progress routing by token, and protocol version
- * renegotiation on -32022. (CLIENT-REQUIREMENTS 1.1–1.8, 6.4)
+ * renegotiation on -32022.
  *
  * @module
  * @internal

@@ -1,6 +1,6 @@
 /**
  * Abort and time helpers built on setTimeout and AbortController (not AbortSignal.timeout, which fake timers do not
- * advance; STYLE 10). Every listener is removed when its work ends.
+ * advance). Every listener is removed when its work ends.
  *
  * @module
  * @internal

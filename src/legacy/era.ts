@@ -1,7 +1,7 @@
 /**
  * Era detection for a client that speaks both 2026-07-28 and 2025-11-25: try the modern request; a 400 whose body
  * is a recognised modern JSON-RPC error (or 404 + -32601) means modern; any other 400/404/405 means legacy. Over
- * stdio a `server/discover` probe decides, and any non-modern error or a timeout means legacy. (docs/specification/2026-07-28/basic/versioning.mdx; CLIENT-REQUIREMENTS 2.12, 3.6; issue 4)
+ * stdio a `server/discover` probe decides, and any non-modern error or a timeout means legacy. (https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning)
  *
  * @module
  */

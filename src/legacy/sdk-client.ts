@@ -1,7 +1,7 @@
 /**
  * The small part of the official SDK 1.x client (`@modelcontextprotocol/sdk`) that the legacy era uses, loaded
  * lazily, and the mapping of its errors onto ours. The SDK is an optional peer dependency: nothing here is imported
- * unless a 2025-11-25 server was detected. (issue 4)
+ * unless a 2025-11-25 server was detected.
  *
  * @module
  * @internal

@@ -5,19 +5,19 @@
  * @module
  */
 
-/** The protocol revision this client speaks natively. (CLIENT-REQUIREMENTS 1.1) */
+/** The protocol revision this client speaks natively. */
 export const PROTOCOL_VERSION = '2026-07-28';
 
 /** The previous revision, with experimental tasks, `initialize` and sessions. */
 export const LEGACY_PROTOCOL_VERSION = '2025-11-25';
 
-/** Versions this client can speak over the modern (stateless) wire, newest first. (CLIENT-REQUIREMENTS 1.8) */
+/** Versions this client can speak over the modern (stateless) wire, newest first. */
 export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [PROTOCOL_VERSION];
 
-/** Identifier of the Tasks extension (SEP-2663), used as the key under `extensions`. (CLIENT-REQUIREMENTS 1.4, 5.1) */
+/** Identifier of the Tasks extension (SEP-2663), used as the key under `extensions`. */
 export const TASKS_EXTENSION_ID = 'io.modelcontextprotocol/tasks';
 
-/** Reserved `_meta` keys of 2026-07-28 requests. (docs/specification/2026-07-28/basic/index.mdx § `_meta`) */
+/** Reserved `_meta` keys of 2026-07-28 requests. (https://modelcontextprotocol.io/specification/2026-07-28/basic § `_meta`) */
 export const META_KEYS = {
   protocolVersion: 'io.modelcontextprotocol/protocolVersion',
   clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
@@ -43,26 +43,26 @@ export const METHODS = {
   tasksStatus: 'notifications/tasks',
 } as const;
 
-/** Methods the 2026-07-28 specification lets create tasks. (CLIENT-REQUIREMENTS 5.3) */
+/** Methods the 2026-07-28 specification lets create tasks. */
 export const SPEC_TASK_METHODS: readonly string[] = [METHODS.callTool];
 
 /**
  * Methods this project accepts a task result for by default: the mission asks for all three.
- * Narrow with the `taskMethods` client option. (CLIENT-REQUIREMENTS 5.3, "Project decision")
+ * Narrow with the `taskMethods` client option (this client's choice, beyond the specification).
  */
 export const DEFAULT_TASK_METHODS: readonly string[] = [METHODS.callTool, METHODS.readResource, METHODS.getPrompt];
 
-/** Methods whose result may be `input_required` (MRTR). (CLIENT-REQUIREMENTS 4.1) */
+/** Methods whose result may be `input_required` (MRTR). */
 export const MRTR_METHODS: readonly string[] = [METHODS.callTool, METHODS.readResource, METHODS.getPrompt];
 
-/** Kinds of embedded server-to-client request that may appear in `inputRequests`. (CLIENT-REQUIREMENTS 4.2) */
+/** Kinds of embedded server-to-client request that may appear in `inputRequests`. */
 export const INPUT_METHODS = {
   elicitation: 'elicitation/create',
   sampling: 'sampling/createMessage',
   roots: 'roots/list',
 } as const;
 
-/** HTTP header names of the 2026-07-28 Streamable HTTP transport. (CLIENT-REQUIREMENTS 2.2–2.7) */
+/** HTTP header names of the 2026-07-28 Streamable HTTP transport. */
 export const HEADERS = {
   protocolVersion: 'MCP-Protocol-Version',
   method: 'Mcp-Method',
@@ -72,7 +72,7 @@ export const HEADERS = {
 } as const;
 
 /**
- * JSON-RPC and MCP error codes the client acts on. (CLIENT-REQUIREMENTS §7)
+ * JSON-RPC and MCP error codes the client acts on.
  */
 export const ErrorCode = {
   ParseError: -32700,
@@ -91,7 +91,7 @@ export const ErrorCode = {
   UnsupportedProtocolVersion: -32022,
 } as const;
 
-/** Error codes that only a modern (2026-07-28) server sends in a 400 body. (CLIENT-REQUIREMENTS 2.12) */
+/** Error codes that only a modern (2026-07-28) server sends in a 400 body. */
 export const MODERN_REJECTION_CODES: readonly number[] = [
   ErrorCode.UnsupportedProtocolVersion,
   ErrorCode.MissingRequiredClientCapability,
@@ -101,7 +101,7 @@ export const MODERN_REJECTION_CODES: readonly number[] = [
 
 /**
  * The `_meta` key this client uses, by default, to send a caller's idempotency key on `tools/call`. The protocol
- * defines no idempotency field ("Seed vs spec" 9), so the key lives in our own namespace; a server that does not
- * know it ignores it. (issue 6)
+ * defines no idempotency field, so the key lives in our own namespace; a server that does not
+ * know it ignores it.
  */
 export const IDEMPOTENCY_META_KEY = 'io.github.mcp-tasks-client/idempotencyKey';

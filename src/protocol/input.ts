@@ -1,6 +1,6 @@
 /**
  * Embedded server-to-client requests (`inputRequests`) and the client's answers (`inputResponses`), shared by MRTR
- * rounds and tasks. (CLIENT-REQUIREMENTS 4.2, 4.6, 4.7, 5.11; schema/2026-07-28/schema.ts § InputRequests)
+ * rounds and tasks. (https://github.com/modelcontextprotocol/modelcontextprotocol/blob/main/schema/2026-07-28/schema.ts § InputRequests)
  *
  * @module
  */
@@ -14,7 +14,7 @@ export const RequestedSchemaSchema = z.looseObject({
   required: z.array(z.string()).optional(),
 });
 
-/** `elicitation/create` params. No `mode` means form mode. (CLIENT-REQUIREMENTS 4.6) */
+/** `elicitation/create` params. No `mode` means form mode. */
 export const ElicitRequestParamsSchema = z.looseObject({
   mode: z.enum(['form', 'url']).optional(),
   message: z.string(),
@@ -76,7 +76,7 @@ export interface ListRootsResult {
   roots: Array<{ uri: string; name?: string }>;
   [key: string]: unknown;
 }
-/** Any answer; never carries `resultType`. (CLIENT-REQUIREMENTS 4.7) */
+/** Any answer; never carries `resultType`. */
 export type InputResponse = ElicitResult | CreateMessageResult | ListRootsResult;
 /** `inputResponses`: the same keys as the `inputRequests` they answer. */
 export type InputResponses = Record<string, InputResponse>;

@@ -1,12 +1,12 @@
 /**
- * JSON-RPC 2.0 envelope schemas. (CLIENT-REQUIREMENTS 1.6, 7.1)
+ * JSON-RPC 2.0 envelope schemas.
  *
  * @module
  */
 import { z } from 'zod';
 import { jsonObject, keptAsIs } from './exact-keys.js';
 
-/** A request id: string or integer, never null. (CLIENT-REQUIREMENTS 1.6) */
+/** A request id: string or integer, never null. */
 export const RequestIdSchema = z.union([z.string(), z.number().int()]);
 /** A JSON-RPC request id. */
 export type RequestId = z.infer<typeof RequestIdSchema>;

@@ -1,5 +1,5 @@
 /**
- * Result shapes and `resultType` dispatch. (CLIENT-REQUIREMENTS 1.7, 4.1–4.5, 5.5)
+ * Result shapes and `resultType` dispatch.
  *
  * @module
  */
@@ -23,7 +23,7 @@ export type Result = z.infer<typeof ResultSchema>;
 
 /**
  * An MRTR `input_required` result: at least one of `inputRequests` or `requestState`.
- * (docs/specification/2026-07-28/basic/patterns/mrtr.mdx)
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr)
  */
 export const InputRequiredResultSchema = keptAsIs(
   z.looseObject({
@@ -42,7 +42,7 @@ export const ContentBlockSchema = z.looseObject({ type: z.string() });
 /** A content block of a tool result or prompt message. */
 export type ContentBlock = z.infer<typeof ContentBlockSchema> & Record<string, unknown>;
 
-/** `tools/call` result. `isError: true` is a tool error, returned, not thrown. (CLIENT-REQUIREMENTS 5.9) */
+/** `tools/call` result. `isError: true` is a tool error, returned, not thrown. */
 export const CallToolResultSchema = keptAsIs(
   z.looseObject({
     resultType: z.string().optional(),
@@ -116,7 +116,7 @@ export type ServerInfo = z.infer<typeof ServerInfoSchema>;
  * `server/discover` result. Tasks support is read only from `capabilities.extensions`. `serverInfo` is taken from
  * `_meta['io.modelcontextprotocol/serverInfo']`, where the specification puts it (a top-level `serverInfo` from an
  * older draft is the fallback; a malformed one is left out, since it is for display only).
- * (https://modelcontextprotocol.io/specification/2026-07-28/server/discover; CLIENT-REQUIREMENTS 1.9)
+ * (https://modelcontextprotocol.io/specification/2026-07-28/server/discover)
  */
 export const DiscoverResultSchema = keptAsIs(
   z.looseObject({
@@ -140,7 +140,7 @@ export const DiscoverResultSchema = keptAsIs(
 /** The result of `server/discover`. */
 export type DiscoverResult = z.infer<typeof DiscoverResultSchema>;
 
-/** `notifications/progress` params. (CLIENT-REQUIREMENTS 6.4) */
+/** `notifications/progress` params. */
 export const ProgressParamsSchema = z.looseObject({
   progressToken: z.union([z.string(), z.number()]),
   progress: z.number(),

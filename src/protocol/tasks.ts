@@ -1,8 +1,8 @@
 /**
  * Tasks extension shapes: `Task`, the five `DetailedTask` variants, and the flat `CreateTaskResult`.
- * Parsing is tolerant where the checklist says so ("Seed vs spec" 2, 3, 5, 16) and strict where a silent default
+ * Parsing is tolerant where the checklist says so and strict where a silent default
  * would hide a broken server (`completed` without `result`).
- * (ext-tasks specification/draft/tasks.md § Task Creation, § Task Status; CLIENT-REQUIREMENTS 5.4, 5.8, 5.10)
+ * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md § Task Creation, § Task Status)
  *
  * @module
  */
@@ -35,7 +35,7 @@ export interface Task {
   taskId: string;
   status: TaskStatus;
   statusMessage?: string;
-  /** ISO 8601 timestamp from the server; absent when the server omitted it (tolerated, "Seed vs spec" 3). */
+  /** ISO 8601 timestamp from the server; absent when the server omitted it (tolerated). */
   createdAt?: string;
   lastUpdatedAt?: string;
   ttlMs: number | null;
@@ -94,7 +94,7 @@ const TaskWireSchema = z.looseObject({
 });
 
 function toTask(wire: z.infer<typeof TaskWireSchema>): DetailedTask {
-  // "Seed vs spec" 5: legacy `ttl` / `pollInterval` were already milliseconds; read them only when new keys are absent.
+  // : legacy `ttl` / `pollInterval` were already milliseconds; read them only when new keys are absent.
   const ttlMs = wire.ttlMs !== undefined ? wire.ttlMs : (wire.ttl ?? null);
   const pollIntervalMs = wire.pollIntervalMs ?? wire.pollInterval;
   const base: Task = { taskId: wire.taskId, status: wire.status, ttlMs };
@@ -142,7 +142,7 @@ function parseWire(value: unknown, what: string): DetailedTask {
 
 /** Callbacks of {@link parseCreateTaskResult}. */
 export interface CreateTaskResultHooks {
-  /** The task came nested under `task` ("Seed vs spec" 2). */
+  /** The task came nested under `task`. */
   onNested?: () => void;
   /** The task was already terminal; it is reported as `working` so that the first `tasks/get` fetches the outcome. */
   onTerminal?: () => void;
@@ -150,7 +150,7 @@ export interface CreateTaskResultHooks {
 
 /**
  * Parses a `resultType: "task"` result into a normalised task. Flat per the specification; a nested `task`
- * wrapper is unwrapped ("Seed vs spec" 2). A `CreateTaskResult` carries no `result` or `error`, so a terminal status
+ * wrapper is unwrapped. A `CreateTaskResult` carries no `result` or `error`, so a terminal status
  * there (a keyed re-send that found the work already done) comes back as `working` with `onTerminal` called.
  *
  * @param hooks - callbacks, or just `onNested`.
@@ -173,7 +173,7 @@ export function parseCreateTaskResult(result: Record<string, unknown>, hooks?: C
 
 /**
  * Parses a `tasks/get` result (or `notifications/tasks` params) into a `DetailedTask`. Switches on `status`
- * and accepts `resultType` `complete` or `task` ("Seed vs spec" 16).
+ * and accepts `resultType` `complete` or `task`.
  *
  * @throws {@link TaskShapeError} when the shape is unusable (e.g. `completed` without `result`).
  */

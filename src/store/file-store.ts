@@ -1,10 +1,11 @@
 /**
  * `FileTaskStore`: one JSON file per task in a directory, written atomically and fsync'd (write-file-atomic),
  * readable by the owner only (files 0600, directory 0700). Node only: import from `mcp-tasks-client/file-store`.
- * (issue 6)
+ *
  *
  * @module
  */
+import { toJsonText } from '../internal/deep-json.js';
 import { createHash } from 'node:crypto';
 import { chmod, mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -42,7 +43,7 @@ export class FileTaskStore implements TaskStore {
   async put(record: TaskRecord): Promise<void> {
     const valid = TaskRecordSchema.parse(record);
     await this.#ensureDir();
-    await writeFileAtomic(join(this.dir, fileName(valid.server, valid.taskId)), `${JSON.stringify(valid, null, 2)}\n`, { mode: 0o600, fsync: true });
+    await writeFileAtomic(join(this.dir, fileName(valid.server, valid.taskId)), `${toJsonText(valid, 2)}\n`, { mode: 0o600, fsync: true });
   }
 
   /** {@inheritDoc TaskStore.get} */

@@ -1,6 +1,6 @@
 /**
  * The persisted record of one task: enough to find it again after a crash, tell "expired" from "unknown", and never
- * ask an answered question twice. Validated with zod on every read. (CLIENT-REQUIREMENTS 5.6; issue 6)
+ * ask an answered question twice. Validated with zod on every read.
  *
  * @module
  */

@@ -1,8 +1,9 @@
 /**
- * The `TaskStore` contract and the in-memory store. (issue 6)
+ * The `TaskStore` contract and the in-memory store.
  *
  * @module
  */
+import { cloneJson } from '../internal/deep-json.js';
 import { recordExpiresAt, TaskRecordSchema, type TaskRecord } from './task-record.js';
 
 /** Persisted task records. Every method is async so a store may live on disk or in a database. */
@@ -32,22 +33,22 @@ export class MemoryTaskStore implements TaskStore {
   /** @throws ZodError when `record` is not a valid {@link TaskRecord} (the same contract as the file store). */
   async put(record: TaskRecord): Promise<void> {
     const valid = TaskRecordSchema.parse(record);
-    this.#records.set(`${valid.server}\n${valid.taskId}`, structuredClone(valid));
+    this.#records.set(`${valid.server}\n${valid.taskId}`, cloneJson(valid));
   }
 
   /** {@inheritDoc TaskStore.get} */
   async get(taskId: string, server?: string): Promise<TaskRecord | undefined> {
     if (server !== undefined) {
       const found = this.#records.get(`${server}\n${taskId}`);
-      return found && structuredClone(found);
+      return found && cloneJson(found);
     }
-    for (const record of this.#records.values()) if (record.taskId === taskId) return structuredClone(record);
+    for (const record of this.#records.values()) if (record.taskId === taskId) return cloneJson(record);
     return undefined;
   }
 
   /** {@inheritDoc TaskStore.list} */
   async list(): Promise<TaskRecord[]> {
-    return [...this.#records.values()].map((r) => structuredClone(r));
+    return [...this.#records.values()].map((r) => cloneJson(r));
   }
 
   /** {@inheritDoc TaskStore.delete} */

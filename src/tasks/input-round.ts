@@ -1,6 +1,6 @@
 /**
  * One MRTR round: surface the `inputRequests`, wait until every key has an answer, and hand back the
- * `inputResponses` for the retry. (CLIENT-REQUIREMENTS 4.2–4.5)
+ * `inputResponses` for the retry.
  *
  * @module
  * @internal

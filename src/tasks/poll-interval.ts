@@ -3,7 +3,7 @@
  * client's `maxPollIntervalMs` caps only what the client chooses itself (its default and a caller's raise), never
  * the server's value: a server asking for 10 minutes gets 10 minutes.
  * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md § Task Polling: "Clients
- * SHOULD respect the pollIntervalMs provided in responses"; CLIENT-REQUIREMENTS 5.7)
+ * SHOULD respect the pollIntervalMs provided in responses")
  *
  * @module
  */

@@ -2,7 +2,7 @@
  * Validation of the 2026-07-28 Streamable HTTP standard headers against the JSON-RPC body:
  * `MCP-Protocol-Version` = `_meta` version, `Mcp-Method` = `method`, `Mcp-Name` = `params.name` / `params.uri` /
  * `params.taskId`. Values may arrive as `=?base64?<UTF-8 base64>?=`. A mismatch or a missing header is -32020 with
- * HTTP 400. (CLIENT-REQUIREMENTS 2.3–2.6; ext-tasks § Streamable HTTP: Routing Headers)
+ * HTTP 400. (ext-tasks § Streamable HTTP: Routing Headers)
  *
  * @module
  */

@@ -2,7 +2,7 @@
  * Streamable HTTP (2026-07-28) front end of the reference server, on loopback: one POST per message to `/mcp`,
  * answered with `application/json`, or `text/event-stream` (notifications, then the response) when the request has a
  * `progressToken` in `_meta` or the `sse` option is set. GET and DELETE get 405 (no standalone stream, no
- * sessions: `Mcp-Session-Id` is ignored and never issued). (CLIENT-REQUIREMENTS §2)
+ * sessions: `Mcp-Session-Id` is ignored and never issued).
  *
  * @module
  */

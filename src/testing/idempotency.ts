@@ -1,5 +1,5 @@
 /**
- * Idempotent task creation in the reference server (issue 6). A `tools/call` (or `resources/read`, `prompts/get`)
+ * Idempotent task creation in the reference server. A `tools/call` (or `resources/read`, `prompts/get`)
  * that carries an idempotency key, in `params._meta[IDEMPOTENCY_META_KEY]` or, when the server names one, in an
  * argument (`idempotencyArgument`), runs its job at most once per key and handler:
  *

@@ -20,31 +20,16 @@ export { runStdioServer, STATS_METHOD } from './stdio-server.js';
 export type { StatsSnapshot, StdioServerOptions, StdioTaskServer } from './stdio-server.js';
 export { TaskServerCore } from './server-core.js';
 export type { HandleOptions } from './server-core.js';
+export type { CoreReply } from './core-reply.js';
 export { InMemoryTransport } from './in-memory-transport.js';
 export type { InMemoryTransportOptions } from './in-memory-transport.js';
-export { benchCatalog, SLEEP_MS_MAX } from './bench-tools.js';
-export type { BenchCatalog, BenchCompletion } from './bench-tools.js';
-export { httpStatusForError } from './core-reply.js';
-export type { CoreReply } from './core-reply.js';
-export {
-  DEFAULT_INLINE_BUDGET_MS,
-  DEFAULT_INPUT_TIMEOUT_MS,
-  DEFAULT_MAX_BODY_BYTES,
-  DEFAULT_POLL_INTERVAL_MS,
-  DEFAULT_SERVER_INFO,
-  DEFAULT_TASK_TTL_MS,
-  resolveCoreOptions,
-} from './options.js';
-export type { ResolvedCoreOptions, TaskServerCoreOptions } from './options.js';
-export { ServerStats } from './stats.js';
-export type { RecordedTaskCancel, RecordedTaskUpdate } from './stats.js';
-export { TaskRegistry, canTransition } from './task-registry.js';
-export type { CreateTaskParams, TaskRecord, TaskRegistryOptions } from './task-registry.js';
-export { JobError, JobRun, sleep } from './job.js';
-export type { Job, JobContext, JobProgress, JobRunOptions } from './job.js';
+export type { TaskServerCoreOptions } from './options.js';
+export type { ServerStats, RecordedTaskCancel, RecordedTaskUpdate } from './stats.js';
+export { JobError, sleep } from './job.js';
+export type { Job, JobContext, JobProgress } from './job.js';
 export { elicitForm, mergeCatalogs, numberArg, readElicitAnswer, stringArg, textResult } from './catalog.js';
 export type { Catalog, PromptDefinition, ResourceDefinition, TaskSupport, ToolAnnotations, ToolDefinition } from './catalog.js';
 export { demoCatalog, REINDEX_MS_PER_DOCUMENT } from './tools.js';
 export { conformanceCatalog } from './conformance-fixtures.js';
-export { decodeHeaderValue, findHeaderMismatch, mcpNameFor } from './headers.js';
-export { RequestStateCodec } from './request-state.js';
+export { benchCatalog, SLEEP_MS_MAX } from './bench-tools.js';
+export type { BenchCatalog, BenchCompletion } from './bench-tools.js';

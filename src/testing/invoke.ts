@@ -3,7 +3,7 @@
  * deadline rule. The job starts at once; if it ends within `inlineBudgetMs` the result is inline
  * (`resultType:"complete"`, or an MRTR `input_required`). If it is still running (or asks for input first) and the
  * request declared the tasks extension, a task is stored and a flat `CreateTaskResult` returned; without the
- * extension the server waits for the job inline. (ext-tasks § Task Creation; CLIENT-REQUIREMENTS 4, 5.1–5.4)
+ * extension the server waits for the job inline. (ext-tasks § Task Creation)
  *
  * @module
  */

@@ -1,7 +1,7 @@
 /**
  * Opaque, tamper-evident MRTR `requestState`: `base64url(JSON payload) + "." + base64url(HMAC-SHA256)`, keyed by a
  * random per-server secret and bound to the method and name of the request that issued it, so a state cannot be
- * replayed on another tool. (docs/specification/2026-07-28/basic/patterns/mrtr.mdx; CLIENT-REQUIREMENTS 4.3)
+ * replayed on another tool. (https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr)
  *
  * @module
  */

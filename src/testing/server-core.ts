@@ -4,7 +4,7 @@
  *
  * Order of checks for a request: envelope (-32600) → known method (-32601) → `params._meta` with
  * `io.modelcontextprotocol/protocolVersion` and `io.modelcontextprotocol/clientCapabilities` (-32602) → standard
- * headers when given (-32020) → protocol version (-32022) → the method. (CLIENT-REQUIREMENTS §1, §2, §7)
+ * headers when given (-32020) → protocol version (-32022) → the method.
  *
  * @module
  */
@@ -65,7 +65,7 @@ export class TaskServerCore {
   readonly subscriptions: SubscriptionHub;
   /** Everything the server offers (demo + fixtures + `options.catalog`). */
   readonly catalog: Catalog;
-  /** Idempotency keys seen, bound to the tasks they created (issue 6). */
+  /** Idempotency keys seen, bound to the tasks they created. */
   readonly idempotency: IdempotencyIndex;
   readonly #settings: InvokerSettings;
   readonly #inflight = new Map<RequestId, AbortController>();
@@ -245,7 +245,7 @@ export class TaskServerCore {
 
   /**
    * `notifications/cancelled {requestId}` abandons that in-flight inline request (stdio-style cancellation, one
-   * client per core; over HTTP a client cancels by closing its POST instead, CLIENT-REQUIREMENTS 2.11).
+   * client per core; over HTTP a client cancels by closing its POST instead).
    */
   #notification(method: string, params: unknown): void {
     if (method !== 'notifications/cancelled' || !isObject(params) || !isRequestId(params.requestId)) return;

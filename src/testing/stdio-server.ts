@@ -3,7 +3,7 @@
  * notifications one per line on stdout, nothing else on stdout. Requests are handled concurrently; a request the
  * client cancelled with `notifications/cancelled` gets no reply. Header checks are skipped (stdio has none).
  * When its input ends, the server answers the requests still in flight (not the cancelled ones), then stops every
- * job and resolves `closed`. (CLIENT-REQUIREMENTS §3)
+ * job and resolves `closed`.
  *
  * @module
  */

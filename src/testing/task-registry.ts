@@ -1,7 +1,7 @@
 /**
  * In-memory task store of the reference server: creation (stored before the `CreateTaskResult` is built), TTL
  * expiry measured from creation, the status transition rule, and the wire shapes `CreateTaskResult` and
- * `DetailedTask`. (ext-tasks specification/draft/tasks.md § Task Creation, § Task Status, § Task Polling)
+ * `DetailedTask`. (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md § Task Creation, § Task Status, § Task Polling)
  *
  * @module
  */
@@ -144,7 +144,7 @@ export class TaskRegistry {
   /**
    * The flat `CreateTaskResult` for a stored task: `resultType:"task"`, `taskId`, `status`, `createdAt`,
    * `lastUpdatedAt` (ISO 8601), `ttlMs`, `pollIntervalMs`, optional `statusMessage`. Never `result`, `error`,
-   * `inputRequests` or `requestState`. (§ Task Creation; CLIENT-REQUIREMENTS 5.4)
+   * `inputRequests` or `requestState`. (§ Task Creation)
    */
   createTaskResult(record: TaskRecord): Record<string, unknown> {
     return { resultType: 'task', ...this.#base(record) };

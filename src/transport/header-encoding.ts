@@ -1,7 +1,7 @@
 /**
  * HTTP header value encoding for `Mcp-Name` and `Mcp-Param-*`: values that are not safe plain ASCII go as
- * `=?base64?<UTF-8 base64>?=`. (CLIENT-REQUIREMENTS 2.6;
- * docs/specification/2026-07-28/basic/transports/streamable-http.mdx § Value Encoding)
+ * `=?base64?<UTF-8 base64>?=`. (
+ * https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http § Value Encoding)
  *
  * @module
  */

@@ -1,6 +1,6 @@
 /**
  * Sorting what a server sent into responses, notifications and (dropped) requests, and turning a response into a
- * result or an error. (CLIENT-REQUIREMENTS 2.8, 2.9, 7.1)
+ * result or an error.
  *
  * @module
  * @internal

@@ -1,6 +1,6 @@
 /**
  * Reading response bodies within a byte limit. Past the limit the body is cancelled (the connection closes) and
- * the read fails with `ResponseTooLargeError`. (issue 5 "Limits")
+ * the read fails with `ResponseTooLargeError`.
  *
  * @module
  * @internal

@@ -1,7 +1,7 @@
 /**
  * stdio transport for MCP 2026-07-28 (Node only): the server is a child process; each JSON-RPC message is one line
  * of UTF-8 JSON on its stdin (requests, notifications) or stdout (responses, notifications); stderr is only logs.
- * (CLIENT-REQUIREMENTS §3; docs/specification/2026-07-28/basic/transports/stdio.mdx)
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/stdio)
  *
  * Routing of what the server writes:
  * - a response settles the pending request with the same id (string and number ids are distinct); a response for
@@ -25,7 +25,7 @@ import { META_KEYS, METHODS } from '../protocol/constants.js';
 import type { JsonRpcNotification, JsonRpcRequest, RequestId } from '../protocol/jsonrpc.js';
 import { classifyMessage, settleResponse } from './messages.js';
 import { excerpt } from './read-body.js';
-import type { StdioTarget, Transport, TransportRequestOptions } from './transport.js';
+import { checkServerKey, type StdioTarget, type Transport, type TransportRequestOptions } from './transport.js';
 
 /** Default wait after closing stdin before SIGTERM, and after SIGTERM before SIGKILL, in ms (3.4). */
 export const DEFAULT_CLOSE_GRACE_MS = 2_000;
@@ -60,6 +60,16 @@ export interface StdioTransportOptions {
   maxLineBytes?: number;
   /** Start a new server on the next call after the previous one exited (3.5; calls in flight are lost). @default true */
   restart?: boolean;
+  /**
+   * The identity of the server this transport reaches, as stored in task records (`TaskRecord.server`) and used to
+   * group polls and `Retry-After` pauses. Give one when the default does not tell servers apart well enough for you,
+   * or when an application needs to find the server again from a record (the CLI stores how it reached the server).
+   * A non-empty string of at most 8192 characters without control characters; it must not hold secrets (records are
+   * plain files). Two transports with the same key are treated as the same server.
+   * (https://github.com/modelcontextprotocol/ext-tasks, task records resumed on the same server)
+   * @default `stdio:` followed by the command line (command and args joined by spaces)
+   */
+  serverKey?: string;
 }
 
 const fn = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', 'expected a function');
@@ -75,6 +85,7 @@ const OptionsSchema = z.object({
   closeGraceMs: z.number().int().nonnegative().optional(),
   maxLineBytes: z.number().int().positive().optional(),
   restart: z.boolean().optional(),
+  serverKey: z.string().optional(),
 });
 
 interface Pending {
@@ -130,7 +141,7 @@ export class StdioTransport implements Transport {
     }
     this.#options = options;
     this.#commandLine = [options.command, ...(options.args ?? [])].join(' ');
-    this.serverKey = `stdio:${this.#commandLine}`;
+    this.serverKey = checkServerKey('StdioTransport', options.serverKey) ?? `stdio:${this.#commandLine}`;
   }
 
   /**
@@ -401,7 +412,7 @@ export class StdioTransport implements Transport {
   }
 
   #warn(detail: string): void {
-    this.#callback(() => this.#options.onWarning?.(`${this.serverKey}: ${detail}`));
+    this.#callback(() => this.#options.onWarning?.(`stdio:${this.#commandLine}: ${detail}`));
   }
 
   /** Runs a caller's callback; its exceptions must not break the reader. */

@@ -1,7 +1,7 @@
 /**
  * Streamable HTTP transport for MCP 2026-07-28: one POST per message to one endpoint, JSON or SSE replies, the
  * standard request headers, no sessions, no GET stream, no resumption.
- * (CLIENT-REQUIREMENTS §2; docs/specification/2026-07-28/basic/transports/streamable-http.mdx)
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http)
  *
  * @module
  */
@@ -19,7 +19,7 @@ import { defaultHttpSender, fetchSender, type HttpReply, type HttpSender } from 
 import { classifyMessage, idMatches, parseJson, settleResponse } from './messages.js';
 import { excerpt, readText, readTextChunks } from './read-body.js';
 import { sseEventMeter } from './sse-event-limit.js';
-import type { HttpTarget, Transport, TransportRequestOptions } from './transport.js';
+import { checkServerKey, type HttpTarget, type Transport, type TransportRequestOptions } from './transport.js';
 
 /** Default cap on one JSON-RPC message from the server (one JSON body, or one SSE event), in bytes (16 MiB). */
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
@@ -36,19 +36,19 @@ export interface StreamableHttpTransportOptions {
   /** The fetch implementation. When given, every POST goes through it. @default globalThis.fetch (undici in Node) */
   fetch?: typeof fetch;
   /**
-   * Cap on one JSON-RPC message from the server, in bytes: one JSON response body, or one SSE event as sent (its
-   * `data:` lines with field names and line ends). It does not bound a whole SSE stream: any number of small progress
-   * notifications may come before the response, and the stream's duration is bounded by the request's `timeoutMs`.
-   * Past the cap the read fails with `ResponseTooLargeError` and the connection is closed.
-   * @default DEFAULT_MAX_RESPONSE_BYTES
-   */
-  /**
    * Carries each POST (status, headers and a body stream back). Overrides `fetch`. @default undici's dispatcher API
    * when loaded through the Node entry point, otherwise a sender over `fetch`
    */
   sender?: HttpSender;
   /** Cap on concurrent connections to the server's origin (the undici sender's pool size). @default 16 */
   maxConnectionsPerOrigin?: number;
+  /**
+   * Cap on one JSON-RPC message from the server, in bytes: one JSON response body, or one SSE event as sent (its
+   * `data:` lines with field names and line ends). It does not bound a whole SSE stream: any number of small progress
+   * notifications may come before the response, and the stream's duration is bounded by the request's `timeoutMs`.
+   * Past the cap the read fails with `ResponseTooLargeError` and the connection is closed.
+   * @default DEFAULT_MAX_RESPONSE_BYTES
+   */
   maxResponseBytes?: number;
   /**
    * Origins (`https://host[:port]`) besides the endpoint's own that a redirected POST may be re-sent to, with its
@@ -62,9 +62,19 @@ export interface StreamableHttpTransportOptions {
    * (https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization)
    */
   auth?: HttpAuthOptions; // hook: issue-17
+  /**
+   * The identity of the server this transport reaches, as stored in task records (`TaskRecord.server`) and used to
+   * group polls and `Retry-After` pauses. Give one when the default does not tell servers apart well enough for you,
+   * or when an application needs to find the server again from a record (the CLI stores how it reached the server).
+   * A non-empty string of at most 8192 characters without control characters; it must not hold secrets (records are
+   * plain files). Two transports with the same key are treated as the same server.
+   * (https://github.com/modelcontextprotocol/ext-tasks, task records resumed on the same server)
+   * @default the endpoint's origin and path, e.g. `https://example.com/mcp`
+   */
+  serverKey?: string;
 }
 
-/** Methods whose `Mcp-Name` header is taken from a param. (CLIENT-REQUIREMENTS 2.4, 2.5) */
+/** Methods whose `Mcp-Name` header is taken from a param. */
 const NAME_PARAM: Record<string, string> = {
   'tools/call': 'name',
   'prompts/get': 'name',
@@ -109,7 +119,10 @@ export class StreamableHttpTransport implements Transport {
   readonly #redirects: RedirectPolicy;
   readonly #auth: AuthSession | undefined; // hook: issue-17
 
-  /** @throws TypeError when `url` is not an absolute http(s) URL or `maxResponseBytes` is not a positive number. */
+  /**
+   * @throws TypeError when `url` is not an absolute http(s) URL, `maxResponseBytes` is not a positive number, or
+   * `serverKey` is not a valid key (see {@link StreamableHttpTransportOptions.serverKey}).
+   */
   constructor(url: string | URL, options: StreamableHttpTransportOptions = {}) {
     try {
       this.url = new URL(url);
@@ -121,7 +134,7 @@ export class StreamableHttpTransport implements Transport {
     }
     const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     if (!(maxBytes > 0)) throw new TypeError(`StreamableHttpTransport: maxResponseBytes must be > 0, got ${maxBytes}`);
-    this.serverKey = `${this.url.origin}${this.url.pathname}`;
+    this.serverKey = checkServerKey('StreamableHttpTransport', options.serverKey) ?? `${this.url.origin}${this.url.pathname}`;
     this.#options = options;
     const baseFetch: typeof fetch = options.fetch ?? ((...args) => globalThis.fetch(...args));
     if (options.auth && options.sender) throw new TypeError('StreamableHttpTransport: give `auth` or `sender`, not both (authorization wraps `fetch`)');

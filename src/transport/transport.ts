@@ -1,6 +1,6 @@
 /**
  * The transport contract: move one JSON-RPC request and return its result, or one notification.
- * Transports know nothing of tasks or retries of work. (DESIGN.md § Layers)
+ * Transports know nothing of tasks or retries of work.
  *
  * @module
  */
@@ -18,6 +18,25 @@ export interface TransportRequestOptions {
   timeoutMs?: number;
 }
 
+/** Longest accepted `serverKey` option, in characters. */
+const MAX_SERVER_KEY_CHARS = 8192;
+
+/**
+ * Checks a transport's `serverKey` option: `undefined` stays `undefined` (the transport's default applies).
+ *
+ * @throws TypeError naming `owner` when the key is not a string, is empty, is longer than 8192 characters, or holds
+ * a control character.
+ * @internal
+ */
+export function checkServerKey(owner: string, key: unknown): string | undefined {
+  if (key === undefined) return undefined;
+  if (typeof key !== 'string' || key === '' || key.length > MAX_SERVER_KEY_CHARS || /[\u0000-\u001f\u007f]/.test(key)) {
+    const shown = typeof key === 'string' ? JSON.stringify(key.slice(0, 80)) : typeof key;
+    throw new TypeError(`${owner}: serverKey must be a non-empty string of at most ${MAX_SERVER_KEY_CHARS} characters without control characters, got ${shown}`);
+  }
+  return key;
+}
+
 /**
  * Moves JSON-RPC messages to one server.
  *
@@ -26,7 +45,10 @@ export interface TransportRequestOptions {
  * `RequestTimeoutError`, or the abort signal's reason.
  */
 export interface Transport {
-  /** A stable identity of the server this transport reaches (HTTP: the endpoint's origin). Used to group polls. */
+  /**
+   * A stable identity of the server this transport reaches (HTTP: the endpoint's origin and path; stdio: `stdio:` and
+   * the command line; both can be set with a `serverKey` option). Task records store it; polls are grouped by it.
+   */
   readonly serverKey: string;
   /** Sends one request and resolves with its `result`. */
   request(message: JsonRpcRequest, options?: TransportRequestOptions): Promise<Record<string, unknown>>;

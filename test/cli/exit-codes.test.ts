@@ -83,12 +83,12 @@ describe('exit codes, each from a real run', () => {
     expect(server.stats.taskCancels(taskId)).toHaveLength(1);
   });
 
-  it('4: `cancel <taskId>` of a detached task', async () => {
+  it('4: a cancelled task (`status` of it); `cancel` itself exits 0 once the server reports it cancelled', async () => {
     const detached = await cli(['call', server.url, 'reindex_corpus', 'documents=1000000', '--detach']);
     expect(detached.code).toBe(0);
     const taskId = detached.stdout.trim();
     const run = await cli(['cancel', taskId]);
-    expect(run.code).toBe(4);
+    expect(run.code).toBe(0);
     expect(server.stats.taskCancels(taskId)).toHaveLength(1);
     expect((await cli(['status', taskId])).code).toBe(4);
   });
@@ -118,7 +118,7 @@ describe('exit codes, each from a real run', () => {
     expect(run.stderr).toMatch(/^Unknown task: /m);
     const noRecord = await cli(['watch', 'never-recorded']);
     expect(noRecord.code).toBe(6);
-    expect(noRecord.stderr).toContain('no local record of task never-recorded; pass --server');
+    expect(noRecord.stderr).toContain('no local record of task never-recorded; name its server: --server');
   });
 
   it('7: input required with no TTY and no answer; the task stays resumable', async () => {
@@ -126,7 +126,7 @@ describe('exit codes, each from a real run', () => {
     expect(run.code).toBe(7);
     const taskId = /task ([0-9a-f-]{36}) started/.exec(run.stdout)?.[1] as string;
     expect(run.stdout).toContain('input required [confirm] Deploy 1.4.0 to production?');
-    expect(run.stderr).toContain(`mcp-tasks watch ${taskId} --answers answers.json`);
+    expect(run.stderr).toContain(`mcp-tasks watch ${taskId} --server ${server.url} --answers answers.json`);
     expect(server.stats.taskCancels(taskId)).toHaveLength(0);
     const status = await cli(['status', taskId]);
     expect(status.code).toBe(0);
@@ -145,9 +145,11 @@ describe('exit codes, each from a real run', () => {
     await gone.close();
     const refused = await cli(['call', url, 'echo', 'text=x']);
     expect(refused.code).toBe(8);
-    const unknownTool = await cli(['call', server.url, 'no_such_tool']);
-    expect(unknownTool.code).toBe(8);
-    expect(unknownTool.stderr).toMatch(/^Error: tools\/call failed: Unknown tool: no_such_tool \(JSON-RPC -32602\)/m);
+    expect(refused.stderr).toMatch(/^Error: connection refused by 127\.0\.0\.1:\d+: no server is listening there\. Nothing was sent\.$/m);
+    // A server error: the tool exists, the server rejects the call with a JSON-RPC error.
+    const rejected = await cli(['call', server.url, 'reindex_corpus', 'documents=-5']);
+    expect(rejected.code).toBe(8);
+    expect(rejected.stderr).toMatch(/^Error: tools\/call failed: .*\(JSON-RPC -32602\)/m);
   });
 
   it('130: Ctrl-C twice stops following (cancel was requested) and says how to see the end', async () => {

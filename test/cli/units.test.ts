@@ -138,3 +138,29 @@ describe('output pieces', () => {
     expect(exitCodeForError(new NetworkError('tools/call'))).toBe(ExitCode.Transport);
   });
 });
+
+describe('recorded servers (the transport serverKey is the target identity)', () => {
+  it('a --stdio target: its transport carries the identity, which reads back to the same command line and directory', async () => {
+    const { openTransport, resolveTarget, targetFromIdentity } = await import('../../src/cli/server/target.js');
+    const target = await resolveTarget(undefined, { stdio: 'node server.js --stdio', cwd: '/tmp' });
+    const transport = openTransport(target);
+    expect(transport.serverKey).toBe(target.identity);
+    expect(target.identity).toBe(`stdio:///${encodeURIComponent('/tmp')}/${encodeURIComponent('node server.js --stdio')}`);
+    const back = await targetFromIdentity(transport.serverKey);
+    expect(back).toMatchObject({ kind: 'stdio', command: 'node', args: ['server.js', '--stdio'], cwd: '/tmp', identity: target.identity });
+    const http = await resolveTarget('http://127.0.0.1:9/mcp?q=1', {});
+    expect(openTransport(http).serverKey).toBe('http://127.0.0.1:9/mcp');
+  });
+
+  it("a record written with StdioTransport's default key (stdio:<command line>) restarts it in the current directory and keeps the key", async () => {
+    const { targetFromIdentity } = await import('../../src/cli/server/target.js');
+    const back = await targetFromIdentity('stdio:node server.js --stdio');
+    expect(back).toMatchObject({ kind: 'stdio', command: 'node', args: ['server.js', '--stdio'], cwd: undefined, identity: 'stdio:node server.js --stdio' });
+    await expect(targetFromIdentity('mcp-config:nonsense')).rejects.toThrow(UsageError);
+  });
+
+  it('CancelNotConfirmedError (the wait ran out before the server reported an end) is exit 9', async () => {
+    const { CancelNotConfirmedError } = await import('../../src/index.js');
+    expect(exitCodeForError(new CancelNotConfirmedError('t1', undefined))).toBe(ExitCode.StillRunning);
+  });
+});

@@ -1,5 +1,5 @@
 /**
- * JSON-RPC envelope faults over real loopback HTTP (src/testing/faults/envelope-faults.ts): ids of the other JSON
+ * JSON-RPC envelope faults over real loopback HTTP (test/faults/catalogue/envelope-faults.ts): ids of the other JSON
  * type and ids that match no request, in JSON and SSE replies; and string ids end to end.
  */
 import { describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import {
   StreamEndedError,
   type JsonRpcRequest,
 } from '../../src/index.js';
-import { chain, envelopeFaults, sseFaults } from '../../src/testing/faults/index.js';
+import { chain, envelopeFaults, sseFaults } from './catalogue/index.js';
 import { rejectionOf, useFaultBench } from './setup.js';
 
 const bench = useFaultBench();

@@ -1,10 +1,10 @@
 /**
- * HTTP faults over real loopback HTTP (src/testing/faults/http-faults.ts): HTML pages, 404, 405, and a 502 in the
+ * HTTP faults over real loopback HTTP (test/faults/catalogue/http-faults.ts): HTML pages, 404, 405, and a 502 in the
  * middle of polling. Each client first makes one good request, so the server is known to be modern before the fault.
  */
 import { describe, expect, it } from 'vitest';
 import { HttpError, InvalidResponseError, isMcpClientError, type CallToolResult } from '../../src/index.js';
-import { httpFaults } from '../../src/testing/faults/index.js';
+import { httpFaults } from './catalogue/index.js';
 import { rejectionOf, useFaultBench } from './setup.js';
 
 const bench = useFaultBench();

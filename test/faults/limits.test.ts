@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_RESPONSE_BYTES, isMcpClientError, RequestTimeoutError, ResponseTooLargeError, TooManyRoundsError } from '../../src/index.js';
-import { httpFaults, sseFaults, volumeFaults } from '../../src/testing/faults/index.js';
+import { httpFaults, sseFaults, volumeFaults } from './catalogue/index.js';
 import { rejectionOf, useFaultBench } from './setup.js';
 
 const bench = useFaultBench();

@@ -4,7 +4,7 @@
  */
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { StreamableHttpTransport, TaskClient, type StreamableHttpTransportOptions, type TaskClientOptions } from '../../src/index.js';
-import { createFaultServer, type FaultServer } from '../../src/testing/faults/index.js';
+import { createFaultServer, type FaultServer } from './catalogue/index.js';
 
 /** The reference server's `pollIntervalMs` in these tests. */
 export const SERVER_POLL_MS = 20;

@@ -1,10 +1,10 @@
 /**
- * SSE faults over real loopback HTTP (src/testing/faults/sse-faults.ts). The requests go through
+ * SSE faults over real loopback HTTP (test/faults/catalogue/sse-faults.ts). The requests go through
  * `client.request(...)`: one POST, no creation re-send policy, so the transport's own outcome is what is pinned.
  */
 import { describe, expect, it } from 'vitest';
 import { isMcpClientError, StreamEndedError, type Progress } from '../../src/index.js';
-import { sseFaults } from '../../src/testing/faults/index.js';
+import { sseFaults } from './catalogue/index.js';
 import { rejectionOf, useFaultBench } from './setup.js';
 
 const bench = useFaultBench();

@@ -1,5 +1,5 @@
 /**
- * Task faults over real loopback HTTP (src/testing/faults/task-faults.ts): each test injects one misbehaviour into
+ * Task faults over real loopback HTTP (test/faults/catalogue/task-faults.ts): each test injects one misbehaviour into
  * the reference server and pins the client's exact outcome. Small real intervals; every test has its own timeout.
  */
 import { describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ import {
   type CallToolResult,
   type TaskHandle,
 } from '../../src/index.js';
-import { chain, taskFaults } from '../../src/testing/faults/index.js';
+import { chain, taskFaults } from './catalogue/index.js';
 import { gaps, rejectionOf, SERVER_POLL_MS, useFaultBench } from './setup.js';
 
 const bench = useFaultBench();

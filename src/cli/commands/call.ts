@@ -1,17 +1,22 @@
 /**
- * `mcp-tasks call <server> <tool> [key=value …] [--json '{…}']`: call a tool; follow it if it becomes a task.
+ * `mcp-tasks call <server> <tool> [key=value …] [--json '{…}']` (or `call --stdio "<command>" <tool> …`): call a
+ * tool; follow it if it becomes a task.
  *
  * @module
  */
-import { parseMs, parseServerUrl, parseToolArguments } from '../arguments.js';
-import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
+import { parseMs, parseToolArguments } from '../arguments.js';
+import { parseDuration } from '../duration.js';
+import { ExitCode, UsageError, type ExitCodeValue } from '../exit-codes.js';
 import { DEFAULT_CANCEL_WAIT_MS, followTask } from '../follow-task.js';
 import { Output } from '../output.js';
+import { comeBack, LEGACY_NO_RESUME } from '../resume-hint.js';
+import { resolveTarget, type ServerOptions, type ServerTarget } from '../server/target.js';
 import { openSession, runReporting, type InputOptions, type Session } from '../session.js';
+import { closestNames } from '../suggest.js';
 import { taskEvent } from '../task-lookup.js';
 
 /** Options of `call`, as commander parses them. */
-export interface CallCommandOptions extends InputOptions {
+export interface CallCommandOptions extends InputOptions, ServerOptions {
   /** The arguments as one JSON object (`--json '{…}'` or `--args '{…}'`). */
   args?: string;
   /** Print the task id and exit once the call became a task. */
@@ -20,58 +25,97 @@ export interface CallCommandOptions extends InputOptions {
   json?: boolean;
   /** `--cancel-wait <ms>` */
   cancelWait?: string;
+  /** `--timeout <duration>`: the budget of each request. */
+  timeout?: string;
 }
 
 /**
- * The tool's `inputSchema` from `tools/list` (which also teaches the client the tool's `x-mcp-header` parameters),
- * or `undefined` when the list cannot be had; the call itself will then report any transport error.
+ * The tool's `inputSchema` from `tools/list` (which also teaches the client the tool's `x-mcp-header` parameters).
+ * `undefined` when the server answered `tools/list` with a JSON-RPC error (the call is still tried).
+ *
+ * @throws {@link UsageError} when the list was had and the tool is not in it (with the closest names); the
+ *   transport error when the server could not be reached or did not answer (then nothing was called).
  */
 async function inputSchemaOf(session: Session, tool: string): Promise<Record<string, unknown> | undefined> {
+  let tools;
   try {
-    return (await session.client.listTools({ signal: session.signal })).find((t) => t.name === tool)?.inputSchema;
-  } catch {
-    return undefined;
+    tools = await session.waitFor('tools/list', session.client.listTools({ signal: session.signal }));
+  } catch (error) {
+    if (typeof (error as { code?: unknown }).code === 'number') return undefined; // a JSON-RPC error: the server is there
+    throw error;
   }
+  const found = tools.find((t) => t.name === tool);
+  if (found) return found.inputSchema;
+  const close = closestNames(tool, tools.map((t) => t.name));
+  throw new UsageError(
+    `${session.target.label} has no tool ${JSON.stringify(tool)}${close.length > 0 ? `; did you mean ${close.map((n) => JSON.stringify(n)).join(', ')}?` : ''} (nothing was called; the list: mcp-tasks tools)`,
+  );
+}
+
+/**
+ * Splits the positional arguments: with `--stdio` there is no server, so the first is the tool.
+ *
+ * @throws {@link UsageError} when the tool is missing.
+ */
+export function splitCallArguments(positionals: readonly string[], stdio: boolean): { server: string | undefined; tool: string; pairs: string[] } {
+  const [first, second, ...rest] = positionals;
+  const server = stdio ? undefined : first;
+  const tool = stdio ? first : second;
+  const pairs = stdio ? [second, ...rest].filter((p): p is string => p !== undefined) : rest;
+  if (tool === undefined) throw new UsageError(stdio ? 'missing the tool name: mcp-tasks call --stdio "<command>" <tool> [key=value…]' : 'missing the tool name: mcp-tasks call <server> <tool> [key=value…]');
+  return { server, tool, pairs };
 }
 
 /** Runs `call`; resolves with the exit code. */
-export function callCommand(server: string, tool: string, pairs: string[], options: CallCommandOptions): Promise<ExitCodeValue> {
+export function callCommand(positionals: string[], options: CallCommandOptions): Promise<ExitCodeValue> {
   const output = new Output({ json: options.json });
-  return runReporting(output, async () => {
-    const url = parseServerUrl(server);
-    parseToolArguments(pairs, options.args); // usage errors before any request
-    const cancelWaitMs = options.cancelWait !== undefined ? parseMs('--cancel-wait', options.cancelWait) : DEFAULT_CANCEL_WAIT_MS;
-    const session = await openSession(output, url, options);
-    try {
-      // Until the server answers there is no task to cancel: Ctrl-C aborts the request, and a question that cannot
-      // be answered (an MRTR round) ends the call.
-      const args = parseToolArguments(pairs, options.args, await inputSchemaOf(session, tool));
-      const abort = new AbortController();
-      const onEarlyAbort = (): void => abort.abort(session.signal.reason);
-      if (session.signal.aborted) onEarlyAbort();
-      else session.signal.addEventListener('abort', onEarlyAbort, { once: true });
-      void session.answerer?.stopped.then((error) => abort.abort(error));
-      // Questions of a new task wait until its header line is out (MRTR questions are answered at once).
-      const start = await session.client
-        .startTool(tool, args, { signal: abort.signal, onTask: () => session.answerer?.hold() })
-        .finally(() => session.signal.removeEventListener('abort', onEarlyAbort));
-      if (start.resultType === 'complete') {
-        const exitCode = start.result.isError === true ? ExitCode.ToolError : ExitCode.Completed;
-        output.emit({ event: 'result', exitCode, result: start.result });
-        return exitCode;
+  let target: ServerTarget | undefined;
+  return runReporting(
+    output,
+    async () => {
+      const { server, tool, pairs } = splitCallArguments(positionals, options.stdio !== undefined);
+      parseToolArguments(pairs, options.args); // usage errors before any request
+      const cancelWaitMs = options.cancelWait !== undefined ? parseMs('--cancel-wait', options.cancelWait) : DEFAULT_CANCEL_WAIT_MS;
+      const timeoutMs = options.timeout !== undefined ? parseDuration('--timeout', options.timeout) : undefined;
+      target = await resolveTarget(server, options);
+      if (options.detach && target.kind === 'stdio') {
+        throw new UsageError('--detach needs a server that outlives this command; a --stdio server process ends with it (and its tasks with it)');
       }
-      const handle = start.task;
-      // Detached text output is only the task id on stdout, so `id=$(mcp-tasks call … --detach)` works.
-      if (!options.detach || output.json) output.emit(taskEvent(handle, url, tool, false));
-      if (options.detach) {
-        output.emit({ event: 'detached', taskId: handle.taskId });
-        output.emit({ event: 'hint', message: `Task ${handle.taskId} is running (${handle.status}); detached.\nFollow it: mcp-tasks watch ${handle.taskId}\nCancel it: mcp-tasks cancel ${handle.taskId}` });
-        return ExitCode.Completed;
+      const session = await openSession(output, target, options, timeoutMs);
+      try {
+        // Until the server answers there is no task to cancel: Ctrl-C aborts the request, and a question that cannot
+        // be answered (an MRTR round) ends the call.
+        const args = parseToolArguments(pairs, options.args, await inputSchemaOf(session, tool));
+        if (options.detach && session.client.era === 'legacy') throw new UsageError(`--detach cannot work here. ${LEGACY_NO_RESUME}`);
+        const abort = new AbortController();
+        const onEarlyAbort = (): void => abort.abort(session.signal.reason);
+        if (session.signal.aborted) onEarlyAbort();
+        else session.signal.addEventListener('abort', onEarlyAbort, { once: true });
+        void session.answerer?.stopped.then((error) => abort.abort(error));
+        // Questions of a new task wait until its header line is out (MRTR questions are answered at once).
+        const start = await session
+          .waitFor('tools/call', session.client.startTool(tool, args, { signal: abort.signal, onTask: () => session.answerer?.hold() }))
+          .finally(() => session.signal.removeEventListener('abort', onEarlyAbort));
+        if (start.resultType === 'complete') {
+          const exitCode = start.result.isError === true ? ExitCode.ToolError : ExitCode.Completed;
+          output.emit({ event: 'result', exitCode, result: start.result });
+          return exitCode;
+        }
+        const handle = start.task;
+        // Detached text output is only the task id on stdout, so `id=$(mcp-tasks call … --detach)` works.
+        if (!options.detach || output.json) output.emit(taskEvent(handle, session.target, tool, false));
+        if (options.detach) {
+          output.emit({ event: 'detached', taskId: handle.taskId });
+          const ctx = { target: session.target, era: session.client.era };
+          output.emit({ event: 'hint', message: `Task ${handle.taskId} is running (${handle.status}); detached.\nFollow it:\n${comeBack(ctx, handle.taskId, 'watch')}\nCancel it:\n${comeBack(ctx, handle.taskId, 'cancel')}` });
+          return ExitCode.Completed;
+        }
+        session.answerer?.release();
+        return await followTask(session, handle, { cancelWaitMs });
+      } finally {
+        await session.close();
       }
-      session.answerer?.release();
-      return await followTask(session, handle, { cancelWaitMs });
-    } finally {
-      await session.close();
-    }
-  });
+    },
+    () => target,
+  );
 }

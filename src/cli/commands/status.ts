@@ -3,17 +3,20 @@
  *
  * @module
  */
+import { parseDuration } from '../duration.js';
 import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import { summarizeRequest } from '../input/answerer.js';
 import { Output } from '../output.js';
 import { openSession, runReporting } from '../session.js';
+import { comeBack } from '../resume-hint.js';
+import type { ServerOptions, ServerTarget } from '../server/target.js';
 import { attachTask, locateTask } from '../task-lookup.js';
-import { serverIdentity } from '../../index.js';
 
 /** Options of `status`. */
-export interface StatusCommandOptions {
+export interface StatusCommandOptions extends ServerOptions {
   server?: string;
   json?: boolean;
+  timeout?: string;
 }
 
 /**
@@ -22,11 +25,15 @@ export interface StatusCommandOptions {
  */
 export function statusCommand(taskId: string, options: StatusCommandOptions): Promise<ExitCodeValue> {
   const output = new Output({ json: options.json });
+  let target: ServerTarget | undefined;
   return runReporting(output, async () => {
-    const { url, record } = await locateTask(taskId, options.server, output);
-    const session = await openSession(output, url);
+    const timeoutMs = options.timeout !== undefined ? parseDuration('--timeout', options.timeout) : undefined;
+    const located = await locateTask(taskId, options.server, options, output);
+    const record = located.record;
+    target = located.target;
+    const session = await openSession(output, target, undefined, timeoutMs);
     try {
-      const handle = await attachTask(session, taskId, record);
+      const handle = await session.waitFor('tasks/get', attachTask(session, taskId, record));
       const t = handle.task;
       output.emit({
         event: 'task-status',
@@ -34,7 +41,7 @@ export function statusCommand(taskId: string, options: StatusCommandOptions): Pr
         status: t.status,
         statusMessage: t.statusMessage,
         tool: record?.name,
-        server: serverIdentity(url),
+        server: target.label,
         localCreatedAt: handle.localCreatedAt,
         expiresAt: handle.expiresAt,
         pollIntervalMs: handle.pollIntervalMs,
@@ -43,7 +50,7 @@ export function statusCommand(taskId: string, options: StatusCommandOptions): Pr
         for (const [key, request] of Object.entries(t.inputRequests)) {
           if (!handle.answeredKeys.has(key)) output.emit({ event: 'input', taskId, key, method: request.method, summary: summarizeRequest(request) });
         }
-        output.emit({ event: 'hint', message: `Answer it with: mcp-tasks watch ${taskId}` });
+        output.emit({ event: 'hint', message: `Answer it with:\n${comeBack({ target, era: session.client.era }, taskId, 'watch')}` });
       }
       if (!handle.done) return ExitCode.Completed;
       const result = await handle.result();
@@ -53,5 +60,5 @@ export function statusCommand(taskId: string, options: StatusCommandOptions): Pr
     } finally {
       await session.close();
     }
-  });
+  }, () => target);
 }

@@ -23,6 +23,8 @@ export interface AnswererOptions {
   answers?: AnswersFile;
   /** True when a person can be asked: stdin and stdout are TTYs and `--no-input` was not given. */
   interactive: boolean;
+  /** Why prompting is off when it is: `--no-input` was given (else: no TTY). @default false */
+  noInput?: boolean;
   /** `--sampling-command`; without it sampling requests are declined (left unanswered). */
   samplingCommand?: string;
   /** `--root` paths, answered to `roots/list` as file URIs. @default [] */
@@ -127,7 +129,7 @@ export class InputAnswerer {
     if (answer === undefined || this.#isStopped) return;
     if ('why' in answer) {
       output.emit({ event: 'unanswerable', ...base, message: answer.why });
-      this.#stop(new UnanswerableError(event.key, event.request.method, `[${event.key}] ${answer.why}`));
+      this.#stop(new UnanswerableError(event.key, event.request.method, `[${event.key}] ${answer.why}`, event.request));
       return;
     }
     try {
@@ -142,7 +144,8 @@ export class InputAnswerer {
   }
 
   async #answer(event: InputRequiredEvent): Promise<{ response: InputResponse; source: 'prompt' | 'answers-file' | 'sampling-command' | 'roots' } | { why: string } | undefined> {
-    const { answers, interactive, samplingCommand, output } = this.#options;
+    const { answers, interactive, samplingCommand, output, noInput } = this.#options;
+    const noAsk = noInput === true ? '--no-input was given, so no prompt' : 'no TTY to ask';
     const request = event.request;
     const found = answers?.lookup(event.key, request) ?? { kind: 'none' as const };
     if (found.kind === 'answer') return { response: found.response, source: 'answers-file' };
@@ -159,7 +162,7 @@ export class InputAnswerer {
           return this.#isStopped ? undefined : { why: (error as Error).message };
         }
       case 'elicitation/create': {
-        if (!interactive) return { why: fileProblem ?? (answers ? `no answer for it in ${answers.path} and no TTY to ask` : 'no TTY to ask (give --answers <file.json>)') };
+        if (!interactive) return { why: fileProblem ?? (answers ? `no answer for it in ${answers.path} and ${noAsk}` : `${noAsk} (give --answers <file.json>)`) };
         const ctx = { signal: this.#abort.signal, output: output.json ? output.stderr : output.stdout };
         output.pauseLive();
         try {

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { safeLine, safeText } from '../safe-text.js';
 import { checkbox, confirm, input, number, select } from '@inquirer/prompts';
 import type { ElicitRequestParams, ElicitResult } from '../../index.js';
 import { checkValue, readFields, type FormField } from './schema-fields.js';
@@ -67,7 +68,7 @@ export async function promptField(field: FormField, ctx: PromptContext): Promise
         await select<boolean | typeof SKIP>({ message, choices: [{ name: 'Yes', value: true }, { name: 'No', value: false }, { name: '(leave empty)', value: SKIP }] }, ctx),
       );
     case 'enum': {
-      const choices: Array<{ name: string; value: string | typeof SKIP }> = field.options.map((o) => ({ name: o.title === o.value ? o.value : `${o.title} (${o.value})`, value: o.value }));
+      const choices: Array<{ name: string; value: string | typeof SKIP }> = field.options.map((o) => ({ name: o.title === safeLine(o.value) ? o.title : `${o.title} (${safeLine(o.value)})`, value: o.value }));
       if (!field.required && field.default === undefined) choices.push({ name: '(leave empty)', value: SKIP });
       return unskip(await select({ message, choices, default: field.default }, ctx));
     }
@@ -76,7 +77,7 @@ export async function promptField(field: FormField, ctx: PromptContext): Promise
       return checkbox(
         {
           message,
-          choices: field.options.map((o) => ({ name: o.title === o.value ? o.value : `${o.title} (${o.value})`, value: o.value, checked: chosen.has(o.value) })),
+          choices: field.options.map((o) => ({ name: o.title === safeLine(o.value) ? o.title : `${o.title} (${safeLine(o.value)})`, value: o.value, checked: chosen.has(o.value) })),
           validate: (items) => checkValue(field, items.map((i) => i.value)) ?? true,
         },
         ctx,
@@ -97,7 +98,7 @@ function unskip<T>(value: T | typeof SKIP): T | undefined {
 export async function promptForm(params: ElicitRequestParams, ctx: PromptContext): Promise<ElicitResult> {
   const action = await select(
     {
-      message: params.message,
+      message: safeText(params.message),
       choices: [
         { name: 'Accept: fill in the form', value: 'accept' as const },
         { name: 'Decline', value: 'decline' as const },

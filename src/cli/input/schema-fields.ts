@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { safeLine } from '../safe-text.js';
 
 /** One choice of an enum field. */
 export interface EnumOption {
@@ -37,16 +38,17 @@ function options(values: unknown, titled: unknown, legacyNames?: unknown): EnumO
   if (Array.isArray(titled)) {
     return titled
       .filter((o): o is { const: string; title?: string } => typeof (o as { const?: unknown })?.const === 'string')
-      .map((o) => ({ value: o.const, title: typeof o.title === 'string' ? o.title : o.const }));
+      .map((o) => ({ value: o.const, title: safeLine(typeof o.title === 'string' ? o.title : o.const) }));
   }
   if (!Array.isArray(values)) return [];
   const names = Array.isArray(legacyNames) ? legacyNames : [];
-  return values.filter((v): v is string => typeof v === 'string').map((v, i) => ({ value: v, title: typeof names[i] === 'string' ? (names[i] as string) : v }));
+  return values.filter((v): v is string => typeof v === 'string').map((v, i) => ({ value: v, title: safeLine(typeof names[i] === 'string' ? (names[i] as string) : v) }));
 }
 
 /** Reads one property definition of `requestedSchema` into a {@link FormField}. */
 export function readField(name: string, def: Record<string, unknown>, required: boolean): FormField {
-  const base: FieldBase = { name, label: str(def.title) ?? name, description: str(def.description), required };
+  const description = str(def.description);
+  const base: FieldBase = { name, label: safeLine(str(def.title) ?? name), description: description === undefined ? undefined : safeLine(description), required };
   const type = str(def.type) ?? 'unknown';
   if (type === 'string' && (Array.isArray(def.enum) || Array.isArray(def.oneOf))) {
     return { ...base, kind: 'enum', options: options(def.enum, def.oneOf, def.enumNames), default: str(def.default) };

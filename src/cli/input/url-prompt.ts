@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { safeLine, safeText } from '../safe-text.js';
 import { spawn } from 'node:child_process';
 import { confirm, select } from '@inquirer/prompts';
 import type { ElicitRequestParams, ElicitResult } from '../../index.js';
@@ -38,7 +39,7 @@ export function openInBrowser(url: string): boolean {
 export async function promptUrl(params: ElicitRequestParams, ctx: PromptContext, open: (url: string) => boolean = openInBrowser): Promise<ElicitResult> {
   const url = params.url ?? '';
   const out = ctx.output ?? process.stdout;
-  out.write(`The server asks you to visit a URL:\n  ${params.message}\n  ${url}\n`);
+  out.write(`The server asks you to visit a URL:\n  ${safeText(params.message)}\n  ${safeLine(url)}\n`);
   const consent = await confirm({ message: 'Open this URL in your browser?', default: false }, ctx);
   if (consent) out.write(open(url) ? 'Opened it.\n' : 'Could not open it; copy it into a browser.\n');
   else out.write('Not opened.\n');

@@ -2,11 +2,11 @@
  * Faults in the Tasks extension's shapes and life cycle: bad `pollIntervalMs` and `ttlMs`, tasks that vanish or are
  * not yet visible, a status that leaves a terminal state, re-issued or empty `inputRequests`, terminal states without
  * their payload, unknown fields, and the seed's nested `task` wrapper. Each rewrites the reference server's honest
- * replies (ext-tasks specification/draft/tasks.md; CLIENT-REQUIREMENTS §5).
+ * replies (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md).
  *
  * @module
  */
-import { ErrorCode } from '../../protocol/index.js';
+import { ErrorCode } from '../../../src/protocol/index.js';
 import { isTaskResult, resultOf, rewriteResult, rewriteTask, rpcErrorReply, type Fault } from './fault.js';
 import { jsonReply } from './wire-reply.js';
 

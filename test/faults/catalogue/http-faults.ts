@@ -1,7 +1,7 @@
 /**
  * Faults at the HTTP level: an HTML page with 200 or 502 (a proxy or a login page in the way), 404 and 405 without a
  * JSON-RPC body (not a modern MCP endpoint), and a JSON body of any size, streamed (50 MB by default) to hit the
- * client's `maxResponseBytes`. (CLIENT-REQUIREMENTS 2.12, 7.1; issue 5 "Limits")
+ * client's `maxResponseBytes`.
  *
  * @module
  */

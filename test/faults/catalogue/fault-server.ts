@@ -3,15 +3,15 @@
  * `inject(fault, target)` makes it answer the matching requests (one tool's calls and the tasks they create, one
  * task, one method, or everything) through a {@link Fault}, for a number of times or for good. It logs every
  * request and counts responses the client closed before they finished (to prove a limit closed the connection).
- * (issue 5 "Fault catalogue")
+ *
  *
  * @module
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { RequestId } from '../../protocol/index.js';
-import type { TaskServerCoreOptions } from '../options.js';
-import { TaskServerCore } from '../server-core.js';
+import type { RequestId } from '../../../src/protocol/index.js';
+import type { TaskServerCoreOptions } from '../../../src/testing/options.js';
+import { TaskServerCore } from '../../../src/testing/server-core.js';
 import { isTaskResult, resultOf, type Fault, type FaultRequest } from './fault.js';
 import { jsonReply, writeWireReply, type WireReply } from './wire-reply.js';
 

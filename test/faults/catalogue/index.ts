@@ -4,7 +4,7 @@
  *
  * @example
  * ```ts
- * import { createFaultServer, taskFaults } from '../src/testing/faults/index.js';
+ * import { createFaultServer, taskFaults } from './catalogue/index.js';
  * const server = await createFaultServer({ core: { pollIntervalMs: 20 } });
  * server.inject(taskFaults.completedWithoutResult(), { tool: 'reindex_corpus' });
  * ```

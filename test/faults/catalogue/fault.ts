@@ -5,7 +5,7 @@
  * @module
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { RequestId } from '../../protocol/index.js';
+import type { RequestId } from '../../../src/protocol/index.js';
 import { jsonReply, type WireReply } from './wire-reply.js';
 
 /** One request as a fault sees it. */

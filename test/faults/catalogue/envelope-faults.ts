@@ -1,6 +1,6 @@
 /**
  * Faults in the JSON-RPC envelope: a response id of the other type (`"7"` for `7`, `7` for `"7"`), or an id that
- * belongs to no request. (CLIENT-REQUIREMENTS 1.6; JSON-RPC 2.0 § Response object: the id MUST be the request's)
+ * belongs to no request. (JSON-RPC 2.0 § Response object: the id MUST be the request's)
  *
  * @module
  */

@@ -2,7 +2,7 @@
  * Faults in `text/event-stream` replies: comment lines, one message spread over several `data:` lines, CRLF line
  * ends, a progress notification before the response, chunks split at awkward places, a stream that lingers after the
  * response, one cut before the response, and one that never ends. Each turns the reference server's honest JSON
- * reply into the stream. (CLIENT-REQUIREMENTS 2.8, 2.10; WHATWG HTML § Server-sent events)
+ * reply into the stream. (WHATWG HTML § Server-sent events)
  *
  * @module
  */
