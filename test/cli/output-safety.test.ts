@@ -140,14 +140,15 @@ describe('no control characters from a server reach the output', () => {
     expect(run.stdout).toContain('question \\x1b]0;pwned');
   });
 
-  it('a task id with control characters is escaped wherever it is printed', async () => {
+  it('a task id with control characters is refused as an invalid response, and nothing of it reaches the output', async () => {
     faults.inject(
       { name: 'hostile-task-id', reply: async (_request, next) => { const honest = await next(); const body = honest.kind === 'json' ? (honest.body as { result?: { taskId?: string } }) : undefined; if (body?.result?.taskId) body.result.taskId = `id${HOSTILE}`; return honest; } },
       { tool: 'reindex_corpus', method: 'tools/call', times: 1 },
     );
     const run = await runCli(['call', faults.url, 'reindex_corpus', 'documents=100000'], home);
     expect(CONTROL.test(run.stdout + run.stderr)).toBe(false);
-    expect(run.stdout + run.stderr).toContain('id\\x1b]0;pwned');
+    expect(run.stdout + run.stderr).toContain('invalid response');
+    expect(run.stdout + run.stderr).not.toContain('pwned');
   });
 });
 
