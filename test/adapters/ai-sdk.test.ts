@@ -169,11 +169,13 @@ describe('ai-sdk adapter: generateText with MockLanguageModelV3', () => {
     const client = fx.client();
     const tools = await createTaskTools(client, { maxWaitMs: 50 });
     expect(Object.keys(tools)).toEqual(expect.arrayContaining(['task_status', 'task_result', 'task_cancel']));
+    const adapted = fx.nextTask(client); // the tool set's own handle: the one task_status and task_result read
     const first = await generateText({ model: scriptedModel([[{ toolName: 'slow_report', input: { title: 'Q4' } }], 'started']), tools, stopWhen: stepCountIs(3), prompt: 'write' });
     const pending = toolOutputs(first.response.messages)[0]?.value as { status: string; taskId: string; taskStatus: string; statusMessage: string; checkAgainAfterMs: number };
     expect(pending).toMatchObject({ status: 'pending', taskStatus: 'working', statusMessage: 'drafting' });
     expect(pending.checkAgainAfterMs).toBeGreaterThan(0);
-    const handle = await client.task(pending.taskId);
+    const handle = await adapted;
+    expect(handle.taskId).toBe(pending.taskId);
     fx.gate.open();
     await handle.result();
     const second = await generateText({

@@ -89,11 +89,13 @@ describe('langchain adapter: createAgent with fakeModel()', () => {
       })
       .respond(new AIMessage('here it is'));
     const agent = createAgent({ model, tools });
+    const adapted = fx.nextTask(client); // the tool set's own handle: the one task_result reads
     const first = await agent.invoke({ messages: [{ role: 'user', content: 'write R' }] });
     const pending = toolMessages(first.messages)[0];
     expect(JSON.parse(String(pending?.content))).toMatchObject({ status: 'pending', taskStatus: 'working', statusMessage: 'drafting', toolName: 'slow_report' });
     const taskId = (pending?.artifact as { taskId: string }).taskId;
-    const handle = await client.task(taskId);
+    const handle = await adapted;
+    expect(handle.taskId).toBe(taskId);
     fx.gate.open();
     await handle.result();
     const second = await agent.invoke({ messages: [...first.messages, { role: 'user', content: 'done yet?' }] });
