@@ -125,10 +125,12 @@ describe('openai-agents adapter: run(agent) with a scripted Model', () => {
     const { client, server, agent } = agentWith(model, { maxWaitMs: 50, include: ['slow_report'] });
     await server.connect();
     expect((await server.listTools()).map((t) => t.name)).toEqual(['slow_report', 'task_status', 'task_result', 'task_cancel']);
+    const adapted = fx.nextTask(client); // the adapter's own handle: the one task_result reads
     const first = await run(agent, 'write Z');
     expect(JSON.parse(toolOutputs(first.history)[0] ?? '{}')).toMatchObject({ status: 'pending', taskStatus: 'working', statusMessage: 'drafting' });
     const pendingId = (JSON.parse(toolOutputs(first.history)[0] ?? '{}') as { taskId: string }).taskId;
-    const handle = await client.task(pendingId);
+    const handle = await adapted;
+    expect(handle.taskId).toBe(pendingId);
     fx.gate.open();
     await handle.result();
     const second = await run(agent, [...first.history, { role: 'user', content: 'done?' }]);
