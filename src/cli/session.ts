@@ -105,9 +105,12 @@ export async function openSession(output: Output, target: ServerTarget, input?: 
 }
 
 /** A short name for an error's kind, for the `error` event: the SDK's `code`, else the class name. */
-export function errorCode(error: unknown): string | number | undefined {
-  if (isMcpClientError(error)) return error.code;
-  return error instanceof Error ? error.name : undefined;
+export function errorCode(error: unknown): string | undefined {
+  // Always a string, so scripts compare one type: a JSON-RPC error from the server is `JSONRPC_<code>` (e.g.
+  // `JSONRPC_-32602`); the package's own errors keep their stable codes; the CLI's own are named in CONSTANT_CASE.
+  if (isMcpClientError(error)) return typeof error.code === 'number' ? `JSONRPC_${error.code}` : error.code;
+  if (!(error instanceof Error)) return undefined;
+  return error.name.replace(/Error$/, '').replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase() || 'ERROR';
 }
 
 /**

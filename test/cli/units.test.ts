@@ -164,3 +164,15 @@ describe('recorded servers (the transport serverKey is the target identity)', ()
     expect(exitCodeForError(new CancelNotConfirmedError('t1', undefined))).toBe(ExitCode.StillRunning);
   });
 });
+
+describe('--json error codes', () => {
+  it('are always strings: stable codes, JSONRPC_<n> for a server error, CONSTANT_CASE for the CLI own errors', async () => {
+    const { errorCode } = await import('../../src/cli/session.js');
+    const { McpError } = await import('../../src/index.js');
+    expect(errorCode(new TaskExpiredError('t-1', 0))).toBe('TASK_EXPIRED');
+    expect(errorCode(new McpError('tools/call', { code: -32602, message: 'Unknown tool' }))).toBe('JSONRPC_-32602');
+    expect(errorCode(new UsageError('bad flag'))).toBe('USAGE');
+    expect(errorCode(new UnanswerableError('k', 'elicitation/create', 'no TTY'))).toBe('UNANSWERABLE');
+    expect(errorCode('not an error')).toBeUndefined();
+  });
+});
