@@ -8,6 +8,7 @@ const entries: Record<string, string> = {
   'testing/reference-server': 'src/testing/reference-server-cli.ts',
   stdio: 'src/stdio.ts',
   'file-store': 'src/file-store.ts',
+  'redis-store': 'src/redis-store.ts',
   'cli/main': 'src/cli/main.ts',
 };
 const entry = Object.fromEntries(Object.entries(entries).filter(([, file]) => existsSync(file)));

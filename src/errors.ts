@@ -38,7 +38,10 @@ export type McpClientErrorCode =
   | 'TASK_NOT_FOUND'
   | 'OUTCOME_UNKNOWN'
   | 'CLIENT_CLOSED'
-  | 'SERVER_EXITED';
+  | 'SERVER_EXITED'
+  // hook: issue-16 (fleet on Redis: src/store/redis/errors.ts)
+  | 'LEASE_LOST'
+  | 'STORE_UNAVAILABLE';
 
 /**
  * Base class of every error this package throws. `code` is a {@link McpClientErrorCode}, except on

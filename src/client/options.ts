@@ -78,6 +78,9 @@ export interface TaskClientOptions {
   now?: () => number;
   /** Where task records are kept; without one, nothing is persisted and `resume` has nothing to find. */
   store?: TaskStore;
+  // hook: issue-16
+  /** This worker's name in a fleet's leases (with a `RedisTaskStore`). @default the store's (`<hostname>:<pid>`) */
+  workerId?: string;
   /** What of the params a record keeps. @default defaultRedactParams (argument names only) */
   redactParams?: RedactParams;
   /** Where `callTool(…, { idempotencyKey })` puts the key. @default DEFAULT_IDEMPOTENCY_KEY_IN */
@@ -118,6 +121,7 @@ const OptionsSchema = z.strictObject({
   capabilities: z.record(z.string(), z.unknown()).optional(),
   autoPoll: z.boolean().optional(),
   now: fn<() => number>('now').optional(),
+  workerId: z.string().min(1).max(200).optional(), // hook: issue-16
   store: z
     .custom<unknown>((v) => v !== null && typeof v === 'object' && ['put', 'get', 'list', 'delete', 'prune'].every((m) => isFunction((v as Record<string, unknown>)[m])), {
       message: 'store must implement put, get, list, delete and prune',
@@ -143,8 +147,8 @@ function describe(value: unknown): string {
 }
 
 /** Options after defaults. */
-export type ResolvedOptions = Required<Omit<TaskClientOptions, 'clientInfo' | 'handlers' | 'capabilities' | 'store' | 'creationRetry'>> &
-  Pick<TaskClientOptions, 'handlers' | 'capabilities' | 'store'> & { clientInfo: ClientInfo | undefined; creationRetry: Required<CreationRetryOptions> };
+export type ResolvedOptions = Required<Omit<TaskClientOptions, 'clientInfo' | 'handlers' | 'capabilities' | 'store' | 'creationRetry' | 'workerId'>> &
+  Pick<TaskClientOptions, 'handlers' | 'capabilities' | 'store' | 'workerId'> & { clientInfo: ClientInfo | undefined; creationRetry: Required<CreationRetryOptions> };
 
 /**
  * Validates and fills in defaults once.
@@ -183,6 +187,7 @@ export function resolveOptions(options: TaskClientOptions): ResolvedOptions {
     autoPoll: options.autoPoll ?? true,
     now: options.now ?? Date.now,
     store: options.store,
+    workerId: options.workerId, // hook: issue-16
     redactParams: options.redactParams ?? defaultRedactParams,
     idempotencyKeyIn: options.idempotencyKeyIn ?? DEFAULT_IDEMPOTENCY_KEY_IN,
     creationRetry: { ...DEFAULT_CREATION_RETRY, ...options.creationRetry },

@@ -39,6 +39,10 @@ import { resolveOptions, type ResolvedOptions, type TaskClientOptions } from './
 import { invalidHeaderReason, paramHeaders } from './param-headers.js';
 import { RequestPipeline, type RequestOptions } from './request-pipeline.js';
 import { parserFor } from './result-parsers.js';
+// hook: issue-16 (fleet mode: src/fleet/)
+import { fleetHostOf } from '../fleet/client-host.js';
+import { FleetRunner, type FleetOptions } from '../fleet/fleet-runner.js';
+import { resultOf, type ResultOfOptions } from '../fleet/result-of.js';
 
 /** Options of `callTool`, `readResource`, `getPrompt` and `startTool`. */
 export interface CallOptions<T = unknown> extends RequestOptions {
@@ -118,6 +122,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
   /** Handles not yet settled, so that `close()` can release their waiters. */
   readonly #live = new Set<TaskHandle<unknown>>();
   #closed = false;
+  #fleet: FleetRunner | undefined; // hook: issue-16
 
   /** @throws TypeError when an option is invalid (the message names it and the value). */
   constructor(options: TaskClientOptions) {
@@ -331,6 +336,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
    */
   async close(): Promise<void> {
     this.#closed = true;
+    await this.#fleet?.stop(); // hook: issue-16
     this.#scheduler.close();
     const closed = new ClientClosedError();
     for (const handle of this.#live) handle.abandon(closed);
@@ -589,5 +595,40 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
     if (!record.outcome) this.#record(this.#follow(handle), record);
     handle.start();
     return handle;
+  }
+
+  // hook: issue-16
+  /**
+   * Runs this client as one worker of a fleet sharing a `RedisTaskStore` (option `store`, named by `workerId`):
+   * claims due tasks, follows each (one worker polls a task at a time), renews its leases, records outcomes, and
+   * takes over the tasks of workers whose lease ran out. Questions of fleet tasks are emitted on the runner.
+   * Tasks as in https://github.com/modelcontextprotocol/ext-tasks; the protocol is described in docs/fleet.md.
+   *
+   * @returns the running worker; `await fleet.stop()` releases its leases.
+   * @throws TypeError when the store has no leases (not a `RedisTaskStore`) or an option is invalid.
+   */
+  runFleet(options: FleetOptions = {}): FleetRunner {
+    if (this.#closed) throw new ClientClosedError();
+    this.#fleet = new FleetRunner(this.#fleetHost('runFleet'), options);
+    return this.#fleet;
+  }
+
+  // hook: issue-16
+  /**
+   * Awaits a task that any worker of the fleet follows: resolves with the outcome once the lease holder records it
+   * in the shared store (https://github.com/modelcontextprotocol/ext-tasks, `tasks/get` results).
+   *
+   * @throws {@link TaskNotFoundError} when the store has no record of it; {@link TaskExpiredError} when its TTL
+   *   passes with no outcome; {@link TaskFailedError} / {@link TaskCancelledError} for those outcomes;
+   *   `signal.reason` on abort; TypeError without a fleet store.
+   */
+  resultOf<T = CallToolResult>(taskId: string, options: ResultOfOptions = {}): Promise<T> {
+    return resultOf<T>(this.#fleetHost('resultOf'), taskId, options, this.#fleet);
+  }
+
+  // hook: issue-16
+  #fleetHost(method: string) {
+    const o = this.#options;
+    return fleetHostOf(this as never, { store: o.store, workerId: o.workerId, serverKey: o.transport.serverKey, now: o.now }, method);
   }
 }
