@@ -141,7 +141,8 @@ export class FleetRunner extends EventEmitter<FleetEvents> {
     try {
       for (;;) {
         const room = Math.min(CLAIM_BATCH, this.#options.maxTasks - this.#held.size);
-        const claims = room > 0 ? await this.#host.store.claim(room) : [];
+        if (room <= 0) break;
+        const claims = await this.#host.store.claim(room);
         for (const claim of claims) void this.#follow(claim);
         if (claims.length < room || this.#stopped) break;
       }
