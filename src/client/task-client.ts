@@ -139,7 +139,10 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
       maxPollRetries: o.maxPollRetries,
       notYetVisibleRetries: o.notYetVisibleRetries,
       now: o.now,
-      getTask: (taskId) => this.#pipeline.send(METHODS.tasksGet, { taskId }),
+      getTask: (taskId) => {
+        this.#fleet?.gate(taskId); // hook: issue-16 (no poll once this worker's lease on the task ran out)
+        return this.#pipeline.send(METHODS.tasksGet, { taskId });
+      },
       updateTask: async (taskId, inputResponses) => {
         await this.#pipeline.send(METHODS.tasksUpdate, { taskId, inputResponses });
       },

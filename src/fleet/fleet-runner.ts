@@ -93,6 +93,21 @@ export class FleetRunner extends EventEmitter<FleetEvents> {
     }
   }
 
+  /**
+   * @internal Called by the client before each `tasks/get`: a task whose lease ran out here (this process was
+   * paused, or Redis was out of reach) is let go of at once, and the poll is refused, so that two workers never poll
+   * one task in the same period.
+   *
+   * @throws {@link LeaseLostError} when the lease of `taskId` is past its local deadline.
+   */
+  gate(taskId: string): void {
+    const lease = this.#host.store.leaseOf(this.#host.serverKey, taskId);
+    const held = lease && this.#held.get(lease.id);
+    if (!held || this.#host.now() < held.lease.deadline) return;
+    this.#lose(held, 'expired');
+    throw new LeaseLostError(taskId, 'expired', held.lease.fence);
+  }
+
   /** Task ids this worker follows now. */
   get taskIds(): string[] {
     return [...this.#held.values()].map((h) => h.lease.taskId);

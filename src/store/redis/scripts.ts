@@ -60,7 +60,7 @@ return finish(tonumber(h[2] or '0'), 0)
 `;
 
 /**
- * Claims up to ARGV[2] tasks that are due and not leased. KEYS: due, fence. ARGV: prefix, limit, token, owner,
+ * Claims up to ARGV[2] tasks that are due (next poll time passed) and not leased (lease ended). KEYS: due, fence. ARGV: prefix, limit, token, owner,
  * leaseMs. Returns a flat list: id, record JSON, fence, previous owner ('' if none), ms since the previous lease ended ('').
  */
 export const CLAIM_SCRIPT = `${NOW}
@@ -74,8 +74,8 @@ for _, id in ipairs(ids) do
   local h = redis.call('HMGET', key, 'record', 'until', 'outcome', 'owner', 'due')
   if not h[1] or h[3] == '1' then
     redis.call('ZREM', KEYS[1], id)
-  elseif tonumber(h[2] or '0') > now then
-    redis.call('ZADD', KEYS[1], math.max(tonumber(h[2]), tonumber(h[5] or '0')), id)
+  elseif math.max(tonumber(h[2] or '0'), tonumber(h[5] or '0')) > now then
+    redis.call('ZADD', KEYS[1], math.max(tonumber(h[2] or '0'), tonumber(h[5] or '0')), id)
   else
     local f = redis.call('INCR', KEYS[2])
     redis.call('HSET', key, 'fence', f, 'token', token, 'owner', owner, 'until', now + leaseMs)
