@@ -45,8 +45,17 @@ await Promise.all(
     while (next < mine.length) {
       const i = mine[next++] as number;
       const key = `k${i}`;
-      const start = await fleet.startTool('sleep_ms', { ms: o.lifetimes[i], key }, { idempotencyKey: key });
-      if (start.resultType === 'task') created.push({ key, taskId: start.taskId });
+      // Redis or the server may time out on a loaded machine: the key makes a re-send safe.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const start = await fleet.startTool('sleep_ms', { ms: o.lifetimes[i], key }, { idempotencyKey: key });
+          if (start.resultType === 'task') created.push({ key, taskId: start.taskId });
+          break;
+        } catch (error) {
+          if (attempt >= 10) throw error;
+          await new Promise((r) => setTimeout(r, 200 * attempt));
+        }
+      }
     }
   }),
 );

@@ -41,6 +41,7 @@ describe('the built package', () => {
     ['testing/index', ['createTaskServer', 'TaskServerCore', 'InMemoryTransport', 'runStdioServer']],
     ['stdio', ['StdioTransport', 'ServerExitedError']],
     ['file-store', ['FileTaskStore']],
+    ['redis-store', ['RedisTaskStore', 'LeaseLostError', 'StoreUnavailableError']],
   ])('entry %s loads from ESM and CJS', async (entry, names) => {
     const esm = await import(new URL(`${entry}.js`, dist).href);
     const cjs = require(new URL(`${entry}.cjs`, dist).pathname);
