@@ -42,10 +42,11 @@ async function allResults(e: FleetEnv, ids: string[]): Promise<void> {
   expect(results).toHaveLength(ids.length);
 }
 
-async function expectOnceEach(e: FleetEnv, ids: string[]): Promise<void> {
+/** Every outcome recorded once; no early poll, except at most one for `lateOk` tasks (a poll frozen by a pause). */
+async function expectOnceEach(e: FleetEnv, ids: string[], lateOk: readonly string[] = []): Promise<void> {
   const outcomes = await outcomeCounts(e.redis.url, e.prefix);
   expect(ids.map((id) => outcomes.get(id) ?? 0)).toEqual(ids.map(() => 1));
-  for (const id of ids) expect(earlyPolls(e.server.stats.taskGetTimes(id), POLL), `task ${id}`).toBe(0);
+  for (const id of ids) expect(earlyPolls(e.server.stats.taskGetTimes(id), POLL), `task ${id}`).toBeLessThanOrEqual(lateOk.includes(id) ? 1 : 0);
 }
 
 describe('fleet workers as processes', () => {
@@ -92,7 +93,8 @@ describe('fleet workers as processes', () => {
     // Nothing written for the tasks taken over while it was paused (unless it legitimately claimed one again later).
     const reclaimed = new Set(after.filter((e) => e.event === 'claimed').map((e) => e.taskId as string));
     expect(after.filter((e) => e.event === 'put' && held.includes(e.taskId as string) && !reclaimed.has(e.taskId as string))).toEqual([]);
-    await expectOnceEach(env, ids);
+    // A poll the pause froze between the lease check and the socket write reaches the server on resume.
+    await expectOnceEach(env, ids, held);
   });
 
   it('Redis restarted mid-run with persistence on: workers reconnect and nothing is lost', { timeout: 180_000 }, async () => {
