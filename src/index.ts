@@ -22,6 +22,7 @@ export {
 export { DEFAULT_IDEMPOTENCY_KEY_IN, defaultRedactParams } from './client/options.js';
 export type { IdempotencyKeyPlacement, RedactParams, TaskClientOptions } from './client/options.js';
 export { DEFAULT_CREATION_RETRY, isLostBeforeResponse } from './client/creation-retry.js';
+export { DEFAULT_ABORT_GRACE_MS } from './client/abort-grace.js';
 export type { CreationRetryOptions } from './client/creation-retry.js';
 // hook: issue-16 (fleet mode; the store itself is in mcp-tasks-client/redis-store)
 export type { FleetRunner, FleetOptions, FleetEvents, FleetClaimEvent } from './fleet/fleet-runner.js';
@@ -39,6 +40,9 @@ export type { ClientCapabilities, ClientInfo } from './client/meta.js';
 // tasks
 export { TaskHandle } from './tasks/task-handle.js';
 export type { CancelOptions, Settled, TaskHandleEvents } from './tasks/task-handle.js';
+export type { ExpiringEvent } from './tasks/task-driver.js';
+export { DEFAULT_EXPIRING_MARGIN_RATIO } from './tasks/expiry.js';
+export { DEFAULT_MAX_CONCURRENT_UPDATES } from './tasks/update-sender.js';
 export type { InputContext, InputHandlers, InputRequiredEvent } from './tasks/input-broker.js';
 export {
   DEFAULT_MAX_POLL_INTERVAL_MS,
@@ -54,13 +58,16 @@ export type { Pollable, PollSchedulerOptions } from './tasks/scheduler.js';
 // transport
 export { DEFAULT_MAX_RESPONSE_BYTES, StreamableHttpTransport } from './transport/streamable-http.js';
 export type { StreamableHttpTransportOptions } from './transport/streamable-http.js';
-export type { Transport, TransportRequestOptions } from './transport/transport.js';
+export type { CustomTarget, HttpTarget, StdioTarget, Transport, TransportRequestOptions, TransportTarget } from './transport/transport.js';
 export { encodeHeaderValue } from './transport/header-encoding.js';
 
 // errors
 export {
+  CancelDeliveryError,
+  CancelNotConfirmedError,
   ClientClosedError,
   HttpError,
+  InputDeliveryError,
   InputRequiredError,
   InvalidResponseError,
   isMcpClientError,
@@ -81,7 +88,7 @@ export {
   TooManyRoundsError,
   UnsupportedProtocolVersionError,
 } from './errors.js';
-export type { McpClientErrorCode, TaskNotFoundReason } from './errors.js';
+export type { McpClientErrorCode, NetworkErrorOptions, TaskNotFoundReason } from './errors.js';
 
 // protocol
 export {

@@ -5,11 +5,10 @@
  *
  * @module
  */
-import { isMcpClientError, type CallToolResult, type InputRequest, type TaskHandle } from '../index.js';
+import type { CallToolResult, InputRequest, TaskHandle } from '../index.js';
 import { ExitCode, InterruptedError, UnanswerableError, type ExitCodeValue } from './exit-codes.js';
 import { exampleValue, readFields } from './input/schema-fields.js';
 import type { Session } from './session.js';
-import type { TaskOutcome } from './task-records.js';
 
 /** Default time to wait for the final status after Ctrl-C, ms. */
 export const DEFAULT_CANCEL_WAIT_MS = 3_000;
@@ -21,15 +20,6 @@ export interface FollowOptions {
 }
 
 type Outcome = { kind: 'result'; result: CallToolResult } | { kind: 'error'; error: unknown } | { kind: 'stopped'; error: Error } | { kind: 'left' };
-
-/** The outcome to store for an error that ended a task, if it did. */
-function outcomeOf(error: unknown): TaskOutcome | undefined {
-  if (isMcpClientError(error, 'TASK_FAILED')) return { status: 'failed', error: (error as { error?: { code: number; message: string } }).error };
-  if (isMcpClientError(error, 'TASK_CANCELLED')) return { status: 'cancelled' };
-  if (isMcpClientError(error, 'TASK_EXPIRED')) return { status: 'expired' };
-  if (isMcpClientError(error, 'TASK_NOT_FOUND')) return { status: 'unknown' };
-  return undefined;
-}
 
 /** An answers file that would answer `request`, for the hint after an unanswerable question. */
 export function exampleAnswers(key: string, request: InputRequest | undefined): string {
@@ -51,14 +41,13 @@ export function exampleAnswers(key: string, request: InputRequest | undefined): 
  *   or a transport error; each maps to its exit code.
  */
 export async function followTask(session: Session, handle: TaskHandle<CallToolResult>, options: FollowOptions = {}): Promise<ExitCodeValue> {
-  const { output, records, interrupt, answerer } = session;
+  const { output, interrupt, answerer } = session;
   const cancelWaitMs = options.cancelWaitMs ?? DEFAULT_CANCEL_WAIT_MS;
   const taskId = handle.taskId;
   let nextPollAt = Date.now() + handle.pollIntervalMs;
 
   handle.on('status', (task) => {
     output.emit({ event: 'status', taskId, status: task.status, statusMessage: task.statusMessage, elapsedMs: Date.now() - output.startedAt });
-    void records.update(handle);
   });
   handle.on('error', (error) => output.emit({ event: 'poll-error', taskId, message: error instanceof Error ? error.message : String(error) }));
   void (async () => {
@@ -96,18 +85,13 @@ export async function followTask(session: Session, handle: TaskHandle<CallToolRe
 
   switch (outcome.kind) {
     case 'result': {
-      await records.finish(handle, { status: 'completed', result: outcome.result });
       const exitCode = outcome.result.isError === true ? ExitCode.ToolError : ExitCode.Completed;
       output.emit({ event: 'result', taskId, exitCode, result: outcome.result });
       return exitCode;
     }
-    case 'error': {
-      const stored = outcomeOf(outcome.error);
-      await (stored ? records.finish(handle, stored) : records.update(handle));
+    case 'error':
       throw outcome.error;
-    }
     case 'stopped': {
-      await records.update(handle);
       if (outcome.error instanceof UnanswerableError) {
         const request = handle.task.status === 'input_required' ? handle.task.inputRequests[outcome.error.key] : undefined;
         output.emit({
@@ -118,7 +102,6 @@ export async function followTask(session: Session, handle: TaskHandle<CallToolRe
       throw outcome.error;
     }
     case 'left':
-      await records.update(handle);
       // The first press already asked for cancellation: the server may be ending the task; we only stop watching.
       output.emit({ event: 'cancel', taskId, stage: 'left-running', via: 'ctrl-c', cancelRequested: handle.cancelRequested });
       output.emit({

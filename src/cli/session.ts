@@ -12,7 +12,7 @@ import { InputAnswerer } from './input/answerer.js';
 import { InterruptedError } from './exit-codes.js';
 import { Interrupt } from './interrupt.js';
 import { Output } from './output.js';
-import { openRecordStore, TaskRecordKeeper } from './task-records.js';
+import { openRecordStore } from './record-store.js';
 
 /** Options shared by the commands that can answer questions (`call`, `watch`). */
 export interface InputOptions {
@@ -31,7 +31,6 @@ export interface Session {
   readonly output: Output;
   readonly client: TaskClient;
   readonly interrupt: Interrupt;
-  readonly records: TaskRecordKeeper;
   readonly serverUrl: URL;
   /** Present when the command answers questions. */
   readonly answerer: InputAnswerer | undefined;
@@ -40,7 +39,7 @@ export interface Session {
    * tool list, the call, the first `tasks/get`) pass it, so a silent server cannot make Ctrl-C do nothing.
    */
   readonly signal: AbortSignal;
-  /** Stops prompts and polling, flushes the record, closes the transport. */
+  /** Stops prompts and polling, closes the client (its pending record writes land first) and the transport. */
   close(): Promise<void>;
 }
 
@@ -58,14 +57,18 @@ export async function openSession(output: Output, serverUrl: URL, input?: InputO
     input === undefined
       ? undefined
       : new InputAnswerer({ output, answers, interactive, samplingCommand: input.samplingCommand, roots: input.root ?? [], onInterrupt: () => interrupt.press() });
+  // The one writer of task records is the client's task engine: the CLI only hands it the store.
+  const store = openRecordStore((file, reason) => output.warn(`warning: skipped task record ${file}: ${reason}`));
   const client = new TaskClient({
     transport: new StreamableHttpTransport(serverUrl.href),
     clientInfo: { name: 'mcp-tasks', version: VERSION },
     capabilities: answerer?.capabilities(),
+    store,
+  });
+  client.on('warning', (message) => {
+    if (message.startsWith('task store:')) output.warn(`warning: could not write the task record: ${message.slice('task store: '.length)}`);
   });
   answerer?.listen(client);
-  const store = openRecordStore((file, reason) => output.warn(`warning: skipped task record ${file}: ${reason}`));
-  const records = new TaskRecordKeeper(store, serverUrl, (error) => output.warn(`warning: could not write the task record: ${(error as Error).message}`));
   const early = new AbortController();
   interrupt.onPress = () => early.abort(new InterruptedError('interrupted before the server answered'));
   interrupt.install();
@@ -74,14 +77,12 @@ export async function openSession(output: Output, serverUrl: URL, input?: InputO
     output,
     client,
     interrupt,
-    records,
     serverUrl,
     answerer,
     async close() {
       answerer?.close();
       output.stopLive();
       interrupt.uninstall();
-      await records.flush();
       await client.close().catch(() => undefined);
     },
   };

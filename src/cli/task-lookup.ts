@@ -4,12 +4,12 @@
  *
  * @module
  */
-import { isMcpClientError, type AttachOptions, type CallToolResult, type TaskHandle } from '../index.js';
+import { serverIdentity, type AttachOptions, type CallToolResult, type TaskHandle, type TaskRecord } from '../index.js';
 import { parseServerUrl } from './arguments.js';
 import { UnknownTaskError } from './exit-codes.js';
 import type { Output } from './output.js';
 import type { Session } from './session.js';
-import { openRecordStore, serverIdentity, type TaskRecord } from './task-records.js';
+import { openRecordStore } from './record-store.js';
 
 /** Where a task lives, and its record if this machine has one. */
 export interface LocatedTask {
@@ -41,20 +41,12 @@ export function attachOptions(record: TaskRecord | undefined): AttachOptions {
 }
 
 /**
- * Re-attaches to a task (`client.task`) with what its record knows, and starts (or continues) its record. When the
- * server no longer knows it, the record keeps the verdict (`expired` or `unknown`) before the error is rethrown.
+ * Re-attaches to a task (`client.task`) with what its record knows. The client's store keeps the record: it is
+ * continued (or started), and when the server no longer knows the task it keeps the verdict (`expired` or
+ * `unknown`) before the error is rethrown.
  */
-export async function attachTask(session: Session, taskId: string, record: TaskRecord | undefined): Promise<TaskHandle<CallToolResult>> {
-  let handle: TaskHandle<CallToolResult>;
-  try {
-    handle = await session.client.task(taskId, { ...attachOptions(record), signal: session.signal });
-  } catch (error) {
-    if (record && isMcpClientError(error, 'TASK_EXPIRED')) await session.records.lost(record, { status: 'expired' });
-    else if (record && isMcpClientError(error, 'TASK_NOT_FOUND')) await session.records.lost(record, { status: 'unknown' });
-    throw error;
-  }
-  await session.records.track(handle, record?.name);
-  return handle;
+export function attachTask(session: Session, taskId: string, record: TaskRecord | undefined): Promise<TaskHandle<CallToolResult>> {
+  return session.client.task(taskId, { ...attachOptions(record), signal: session.signal });
 }
 
 /** The `task` event for a handle just created (`attached: false`) or re-attached. */

@@ -1,7 +1,11 @@
 /**
  * Re-sending a creation request that got no response, only when that cannot start the same work twice: the caller
  * gave an idempotency key, or the tool says it is idempotent or read-only. Otherwise the caller learns that the
- * outcome is unknown. (CLIENT-REQUIREMENTS 2.10; "Seed vs spec" 9; issue 6)
+ * outcome is unknown. A request that provably never reached the server (connection refused, host not found) is
+ * different: re-sending it cannot start anything twice, so it is retried a few times with a short backoff whatever
+ * the key (kind to a server that is restarting), then fails with a {@link NetworkError} that says nothing was sent.
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports#streamable-http; ext-tasks
+ * https://github.com/modelcontextprotocol/ext-tasks § Task Creation)
  *
  * @module
  */
@@ -18,6 +22,16 @@ export interface CreationRetryOptions {
   maxTimeoutMs?: number;
   /** Total time for all attempts, ms. @default 30000 */
   maxRetryTimeMs?: number;
+  /**
+   * Re-sends of a request that never reached the server (the connection was refused, the host was not found or not
+   * reachable), whatever the idempotency key: nothing was sent, so nothing can run twice. @default 3
+   */
+  notSentRetries?: number;
+  /**
+   * First delay before such a re-send, ms (doubled each time, randomised by up to ×2, at most `maxTimeoutMs`); with
+   * the defaults the waits are 0.25–0.5 s, 0.5–1 s and 1–2 s, about 2 to 3.5 s before the call fails. @default 250
+   */
+  notSentMinTimeoutMs?: number;
 }
 
 /** Defaults of {@link CreationRetryOptions}. */
@@ -26,6 +40,8 @@ export const DEFAULT_CREATION_RETRY: Required<CreationRetryOptions> = {
   minTimeoutMs: 500,
   maxTimeoutMs: 8_000,
   maxRetryTimeMs: 30_000,
+  notSentRetries: 3,
+  notSentMinTimeoutMs: 250,
 };
 
 /**
@@ -43,13 +59,21 @@ const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETU
 
 /** True when a network error's cause chain shows the request was never delivered (e.g. `ECONNREFUSED`). */
 export function neverSent(error: unknown): boolean {
+  return notSentCode(error) !== undefined;
+}
+
+/** The socket error code (e.g. `ECONNREFUSED`) that proves `error`'s request was never delivered, if any. */
+function notSentCode(error: unknown): string | undefined {
   for (let e: unknown = error, depth = 0; e !== null && typeof e === 'object' && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && NOT_SENT_CODES.has(code)) return true;
+    if (typeof code === 'string' && NOT_SENT_CODES.has(code)) return code;
     const errors = (e as { errors?: unknown }).errors; // AggregateError (happy eyeballs: one error per address)
-    if (Array.isArray(errors) && errors.length > 0 && errors.every((x) => neverSent(x))) return true;
+    if (Array.isArray(errors) && errors.length > 0) {
+      const codes = errors.map((x) => notSentCode(x));
+      if (codes.every((c) => c !== undefined)) return codes[0];
+    }
   }
-  return false;
+  return undefined;
 }
 
 /** Inputs of {@link sendCreation}. */
@@ -62,23 +86,42 @@ export interface SendCreationOptions {
 }
 
 /**
- * Runs `attempt` (which must send a new request, with a new id, each time). A lost attempt is re-sent with
- * exponential backoff and jitter while `mayResend()` allows it.
+ * Runs `attempt` (which must send a new request, with a new id, each time). An attempt that never reached the server
+ * is re-sent up to `notSentRetries` times with a short backoff, whatever `mayResend()` says. A lost attempt (sent,
+ * no response) is re-sent with exponential backoff and jitter while `mayResend()` allows it.
  *
- * @throws {@link OutcomeUnknownError} (the lost attempt's error as `cause`) when a lost request may not be re-sent,
+ * @throws {@link NetworkError} with `notSent: true` when the server could not be reached in any attempt (nothing was
+ *   sent); {@link OutcomeUnknownError} (the lost attempt's error as `cause`) when a lost request may not be re-sent,
  *   or every re-send was lost too; otherwise the attempt's own error, or `signal.reason`.
  */
 export async function sendCreation<T>(attempt: () => Promise<T>, options: SendCreationOptions): Promise<T> {
   let permitted: boolean | undefined;
   // A response that arrives after an abort still counts: it may be a task the caller must be able to cancel.
   let answered: { value: T } | undefined;
+  let unreached = 0; // attempts of the current run of quick re-sends
   const tracked = async (): Promise<T> => {
+    unreached++;
     const value = await attempt();
     answered = { value };
     return value;
   };
+  const { retry, signal } = options;
+  // Nothing reached the server: re-sending is always safe, so a few quick tries ride out a restart.
+  const reachable = (): Promise<T> => {
+    unreached = 0;
+    return pRetry(tracked, {
+      retries: retry.notSentRetries,
+      factor: 2,
+      minTimeout: retry.notSentMinTimeoutMs,
+      maxTimeout: Math.max(retry.notSentMinTimeoutMs, retry.maxTimeoutMs),
+      maxRetryTime: retry.maxRetryTimeMs,
+      randomize: true,
+      signal,
+      shouldRetry: ({ error }) => !signal?.aborted && neverSent(error),
+    });
+  };
   try {
-    return await pRetry(tracked, {
+    return await pRetry(reachable, {
       retries: options.retry.retries,
       factor: 2,
       minTimeout: options.retry.minTimeoutMs,
@@ -96,6 +139,8 @@ export async function sendCreation<T>(attempt: () => Promise<T>, options: SendCr
     if (answered) return answered.value;
     if (options.signal?.aborted) throw options.signal.reason;
     if (isLostBeforeResponse(error)) throw new OutcomeUnknownError(options.method, { cause: error });
+    const code = error instanceof NetworkError ? notSentCode(error) : undefined;
+    if (code !== undefined) throw new NetworkError(options.method, { cause: (error as NetworkError).cause ?? error, notSent: { code, attempts: unreached } });
     throw error;
   }
 }

@@ -1,16 +1,20 @@
 /**
- * Chooses the era for each call: modern (our own pipeline) or legacy (the official SDK 1.x session), detecting it
- * on first contact and caching it per server. (issue 4; CLIENT-REQUIREMENTS 2.12, 3.6)
+ * The one place the era is decided, per client (no process-wide cache): modern (our own pipeline) or legacy (the
+ * official SDK 1.x session), detected on first contact. On HTTP the first modern request decides; over stdio a
+ * `server/discover` probe does. (https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning;
+ * https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/stdio)
  *
  * @module
  * @internal
  */
 import { ClientClosedError, RequestTimeoutError } from '../errors.js';
 import { linkAbort } from '../internal/abort.js';
-import { cachedEra, eraFromError, rememberEra, type Era } from '../legacy/era.js';
+import { raceAbort } from '../internal/race-abort.js';
+import { eraFromError, type Era } from '../legacy/era.js';
 import { LegacyBackend, type LegacyHost } from '../legacy/legacy-backend.js';
 import { METHODS } from '../protocol/constants.js';
-import { hasLegacyTarget, type Transport } from '../transport/transport.js';
+import type { EraBackend } from '../tasks/backend.js';
+import { probeOf, type Transport } from '../transport/transport.js';
 
 /**
  * How long the stdio `server/discover` probe waits for an answer, in ms, before taking the server for a legacy one
@@ -21,10 +25,9 @@ export const DISCOVER_PROBE_TIMEOUT_MS = 5_000;
 /** Which eras a client may use: detect (`auto`), or insist on one. */
 export type EraMode = 'auto' | Era;
 
-/** Routes calls to the modern pipeline or the legacy backend. */
+/** Decides the era and hands out the backend for it. */
 export class EraRouter {
   readonly #transport: Transport;
-  readonly #mode: EraMode;
   readonly #host: LegacyHost;
   readonly #probe: (signal?: AbortSignal) => Promise<unknown>;
   readonly #probeTimeoutMs: number;
@@ -34,28 +37,27 @@ export class EraRouter {
   #closed = false;
 
   /**
-   * @param probe - sends a modern `server/discover` (used when the transport asks for a probe, i.e. stdio); the
+   * @param probe - sends a modern `server/discover` (used when the target asks for a probe, i.e. stdio); the
    *   signal it gets also carries the probe's own timeout.
    * @param probeTimeoutMs - the probe's time budget. @default DISCOVER_PROBE_TIMEOUT_MS
    */
   constructor(transport: Transport, mode: EraMode, host: LegacyHost, probe: (signal?: AbortSignal) => Promise<unknown>, probeTimeoutMs = DISCOVER_PROBE_TIMEOUT_MS) {
     this.#transport = transport;
-    this.#mode = mode;
     this.#host = host;
     this.#probe = probe;
     this.#probeTimeoutMs = probeTimeoutMs;
     if (mode !== 'auto') this.#era = mode;
-    else if (!hasLegacyTarget(transport)) this.#era = 'modern';
+    else if (transport.target === undefined) this.#era = 'modern';
   }
 
   /** The era in use, once known. */
   get era(): Era | undefined {
-    return this.#era ?? cachedEra(this.#transport.serverKey);
+    return this.#era;
   }
 
-  /** The legacy session, if one was opened. */
-  get legacy(): Promise<LegacyBackend> | undefined {
-    return this.#legacy;
+  /** Runs `op` on the era's backend: `modern` as given, or the legacy session (see {@link route}). */
+  run<R>(modern: EraBackend, op: (backend: EraBackend) => Promise<R>, signal?: AbortSignal): Promise<R> {
+    return this.route(() => op(modern), (legacy) => op(legacy), signal);
   }
 
   /**
@@ -65,19 +67,18 @@ export class EraRouter {
    */
   async route<R>(modern: () => Promise<R>, legacy: (backend: LegacyBackend) => Promise<R>, signal?: AbortSignal): Promise<R> {
     if (this.#closed) throw new ClientClosedError();
-    let era = this.era;
-    if (era === undefined && hasLegacyTarget(this.#transport) && this.#transport.legacyTarget.probe === 'discover') {
-      era = await this.#probeDiscover(signal);
-    }
+    let era = this.#era;
+    const target = this.#transport.target;
+    if (era === undefined && target !== undefined && probeOf(target) === 'discover') era = await this.#probeDiscover(signal);
     if (era === 'legacy') return legacy(await this.#backend());
     if (era === 'modern') return modern();
     try {
       const result = await modern();
-      this.#set('modern');
+      this.#era = 'modern';
       return result;
     } catch (error) {
       const detected = eraFromError(error, 'request');
-      if (detected) this.#set(detected);
+      if (detected) this.#era = detected;
       if (detected !== 'legacy') throw error;
       return legacy(await this.#backend());
     }
@@ -98,41 +99,29 @@ export class EraRouter {
    */
   #probeDiscover(signal?: AbortSignal): Promise<Era> {
     this.#probing ??= this.#runProbe().finally(() => (this.#probing = undefined));
-    if (!signal) return this.#probing;
-    if (signal.aborted) return Promise.reject(signal.reason);
-    // The probe is shared: one caller's abort stops that caller's wait, not the probe.
-    return new Promise<Era>((resolve, reject) => {
-      const onAbort = (): void => reject(signal.reason);
-      signal.addEventListener('abort', onAbort, { once: true });
-      (this.#probing as Promise<Era>).then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-    });
+    return raceAbort(this.#probing, signal); // the probe is shared: one caller's abort stops only its own wait
   }
 
   async #runProbe(): Promise<Era> {
     const link = linkAbort(undefined, this.#probeTimeoutMs, () => new RequestTimeoutError(METHODS.discover, this.#probeTimeoutMs));
     try {
       await this.#probe(link.signal);
-      this.#set('modern');
+      this.#era = 'modern';
     } catch (error) {
       const detected = eraFromError(link.timedOut ? link.signal.reason : error, 'discover');
       if (detected === undefined) throw error;
-      this.#set(detected);
+      this.#era = detected;
     } finally {
       link.dispose();
     }
     return this.#era as Era;
   }
 
-  #set(era: Era): void {
-    this.#era = era;
-    rememberEra(this.#transport.serverKey, era);
-  }
-
   #backend(): Promise<LegacyBackend> {
-    if (!hasLegacyTarget(this.#transport)) {
-      return Promise.reject(new TypeError(`${METHODS.callTool}: the transport cannot reach a 2025-11-25 server`));
-    }
-    this.#legacy ??= LegacyBackend.connect(this.#transport.legacyTarget, this.#host);
+    const target = this.#transport.target;
+    if (target === undefined) return Promise.reject(new TypeError(`${METHODS.callTool}: the transport cannot reach a 2025-11-25 server`));
+    const release = target.kind === 'stdio' ? () => this.#transport.close() : undefined;
+    this.#legacy ??= LegacyBackend.connect(target, this.#host, release);
     this.#legacy.catch(() => (this.#legacy = undefined));
     return this.#legacy;
   }

@@ -8,22 +8,8 @@
 import { META_KEYS, TASKS_EXTENSION_ID } from '../protocol/constants.js';
 import type { InputHandlers } from '../tasks/input-broker.js';
 
-/** Client capabilities as declared per request. Unknown keys are passed through. */
-export interface ClientCapabilities {
-  elicitation?: { form?: Record<string, unknown>; url?: Record<string, unknown> };
-  sampling?: Record<string, unknown>;
-  roots?: Record<string, unknown>;
-  extensions?: Record<string, Record<string, unknown>>;
-  experimental?: Record<string, Record<string, unknown>>;
-  [key: string]: unknown;
-}
-
-/** `{ name, version }` of the client software. */
-export interface ClientInfo {
-  name: string;
-  version: string;
-  [key: string]: unknown;
-}
+export type { ClientCapabilities, ClientInfo } from '../protocol/client-info.js';
+import type { ClientCapabilities, ClientInfo } from '../protocol/client-info.js';
 
 /** Inputs of {@link buildCapabilities}. */
 export interface CapabilityInputs {

@@ -14,6 +14,9 @@ import type { Transport } from '../transport/transport.js';
 import { VERSION } from '../version.js';
 import { DEFAULT_CREATION_RETRY, type CreationRetryOptions } from './creation-retry.js';
 import type { EraMode } from './era-router.js';
+import { DEFAULT_ABORT_GRACE_MS } from './abort-grace.js';
+import { DEFAULT_EXPIRING_MARGIN_RATIO } from '../tasks/expiry.js';
+import { DEFAULT_MAX_CONCURRENT_UPDATES } from '../tasks/update-sender.js';
 import type { ClientCapabilities, ClientInfo } from './meta.js';
 
 /** Default per-request time budget, in milliseconds (one POST and its response). */
@@ -62,7 +65,14 @@ export interface TaskClientOptions {
   taskMethods?: readonly string[];
   /** Per-request time budget, ms. @default DEFAULT_REQUEST_TIMEOUT_MS (60000) */
   timeoutMs?: number;
-  /** Cap on MRTR rounds per call. @default DEFAULT_MAX_INPUT_ROUNDS (10) */
+  /**
+   * The most MRTR rounds one call answers. A round answers one `input_required` result and re-sends the request, so a
+   * call is sent at most `maxInputRounds + 1` times: the first request plus one re-send per round (with 10: 11 POSTs
+   * over HTTP). The next `input_required` rejects the call with `TooManyRoundsError` without asking its questions.
+   * A re-send of a creation request whose response was lost (see `creationRetry`) repeats the same round and does
+   * not count. (https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr)
+   * @default DEFAULT_MAX_INPUT_ROUNDS (10)
+   */
   maxInputRounds?: number;
   /** Consecutive transient poll failures tolerated per task. @default DEFAULT_MAX_POLL_RETRIES (5) */
   maxPollRetries?: number;
@@ -72,6 +82,19 @@ export interface TaskClientOptions {
   maxConcurrentPolls?: number;
   /** Random jitter above each poll floor, as a fraction of the interval. @default DEFAULT_JITTER_RATIO (0.05) */
   jitterRatio?: number;
+  /** Cap on concurrent `tasks/update` per server (answers ready together share one). @default DEFAULT_MAX_CONCURRENT_UPDATES (4) */
+  maxConcurrentUpdates?: number;
+  /**
+   * After the caller aborts a call whose creation request already left, how long its response is still read (a
+   * task it started is then cancelled or recorded), ms; with no response by then the call fails with
+   * `OutcomeUnknownError`. @default DEFAULT_ABORT_GRACE_MS (5000)
+   */
+  abortGraceMs?: number;
+  /**
+   * A task still `input_required` with less than this fraction of its TTL left emits one `expiring` event (on the
+   * handle and the client), so a host can escalate before the server forgets the task. @default DEFAULT_EXPIRING_MARGIN_RATIO (0.2)
+   */
+  expiringMarginRatio?: number;
   /** When false, nothing polls by itself: call `client.tick()`. @default true */
   autoPoll?: boolean;
   /** Clock, epoch ms. @default Date.now */
@@ -88,7 +111,7 @@ export interface TaskClientOptions {
   /** Bounds for re-sending a creation request that got no response. @default DEFAULT_CREATION_RETRY */
   creationRetry?: CreationRetryOptions;
   /**
-   * Which protocol era to speak: `auto` detects it on first contact (cached per server); `modern` is 2026-07-28
+   * Which protocol era to speak: `auto` detects it on first contact (per client); `modern` is 2026-07-28
    * only; `legacy` is 2025-11-25 through the official SDK 1.x (optional peer dependency). @default 'auto'
    */
   era?: EraMode;
@@ -112,6 +135,9 @@ const OptionsSchema = z.strictObject({
   notYetVisibleRetries: z.number().int().nonnegative().optional(),
   maxConcurrentPolls: z.number().int().positive().optional(),
   jitterRatio: z.number().min(0).max(1).optional(),
+  maxConcurrentUpdates: z.number().int().positive().optional(),
+  abortGraceMs: z.number().finite().nonnegative().max(2_147_483_647).optional(),
+  expiringMarginRatio: z.number().min(0).max(1).optional(),
   era: z.enum(['auto', 'modern', 'legacy']).optional(),
   idempotencyKeyIn: z.union([z.object({ meta: z.string().min(1) }), z.object({ argument: z.string().min(1) })]).optional(),
   clientInfo: z.union([z.literal(false), z.looseObject({ name: z.string(), version: z.string() })]).optional(),
@@ -134,6 +160,8 @@ const OptionsSchema = z.strictObject({
       minTimeoutMs: z.number().finite().nonnegative().optional(),
       maxTimeoutMs: z.number().finite().nonnegative().optional(),
       maxRetryTimeMs: z.number().finite().nonnegative().optional(),
+      notSentRetries: z.number().int().nonnegative().optional(),
+      notSentMinTimeoutMs: z.number().finite().nonnegative().optional(),
     })
     .optional(),
 });
@@ -184,6 +212,9 @@ export function resolveOptions(options: TaskClientOptions): ResolvedOptions {
     notYetVisibleRetries: options.notYetVisibleRetries ?? DEFAULT_NOT_YET_VISIBLE_RETRIES,
     maxConcurrentPolls: options.maxConcurrentPolls ?? DEFAULT_MAX_CONCURRENT_POLLS,
     jitterRatio: options.jitterRatio ?? DEFAULT_JITTER_RATIO,
+    maxConcurrentUpdates: options.maxConcurrentUpdates ?? DEFAULT_MAX_CONCURRENT_UPDATES,
+    abortGraceMs: options.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS,
+    expiringMarginRatio: options.expiringMarginRatio ?? DEFAULT_EXPIRING_MARGIN_RATIO,
     autoPoll: options.autoPoll ?? true,
     now: options.now ?? Date.now,
     store: options.store,

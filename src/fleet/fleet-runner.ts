@@ -7,7 +7,7 @@
  */
 import { EventEmitter } from 'eventemitter3';
 import { TaskExpiredError, TaskNotFoundError } from '../errors.js';
-import { outcomeOf, recordHandle } from '../client/task-recorder.js';
+import { outcomeOf, recordHandle } from '../tasks/task-recorder.js';
 import { LeaseLostError } from '../store/redis/errors.js';
 import type { TaskRecord } from '../store/task-record.js';
 import { FleetQuestions, type FleetQuestion } from './fleet-questions.js';

@@ -6,8 +6,8 @@
  */
 import { TaskExpiredError, TaskNotFoundError } from '../errors.js';
 import { delay } from '../internal/abort.js';
-import { settledFromRecord } from '../client/resume.js';
-import { parserFor } from '../client/result-parsers.js';
+import { settledFromRecord } from '../tasks/stored-outcome.js';
+import { parserFor } from '../tasks/result-parsers.js';
 import { recordExpiresAt } from '../store/task-record.js';
 import type { FleetHost } from './fleet-host.js';
 

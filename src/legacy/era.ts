@@ -1,16 +1,15 @@
 /**
  * Era detection for a client that speaks both 2026-07-28 and 2025-11-25: try the modern request; a 400 whose body
  * is a recognised modern JSON-RPC error (or 404 + -32601) means modern; any other 400/404/405 means legacy. Over
- * stdio a `server/discover` probe decides, and any non-modern error or a timeout means legacy. The era is cached
- * per server. (docs/specification/2026-07-28/basic/versioning.mdx; CLIENT-REQUIREMENTS 2.12, 3.6; issue 4)
+ * stdio a `server/discover` probe decides, and any non-modern error or a timeout means legacy. (docs/specification/2026-07-28/basic/versioning.mdx; CLIENT-REQUIREMENTS 2.12, 3.6; issue 4)
  *
  * @module
  */
 import { HttpError, McpError, RequestTimeoutError, UnsupportedProtocolVersionError } from '../errors.js';
 import { ErrorCode, MODERN_REJECTION_CODES } from '../protocol/constants.js';
 
-/** The protocol era of a server: `modern` = 2026-07-28 (stateless); `legacy` = 2025-11-25 (sessions). */
-export type Era = 'modern' | 'legacy';
+export type { Era } from '../tasks/backend.js';
+import type { Era } from '../tasks/backend.js';
 
 /**
  * What one failed modern request says about the era; `undefined` when it says nothing (a network error, an exited
@@ -33,22 +32,4 @@ export function eraFromError(error: unknown, probe: 'request' | 'discover'): Era
   if (error instanceof HttpError) return error.status === 400 || error.status === 404 || error.status === 405 ? 'legacy' : undefined;
   if (error instanceof RequestTimeoutError && probe === 'discover') return 'legacy';
   return undefined;
-}
-
-const cache = new Map<string, Era>();
-
-/** The cached era of a server (by transport `serverKey`), if known. */
-export function cachedEra(serverKey: string): Era | undefined {
-  return cache.get(serverKey);
-}
-
-/** Remembers the era of a server for every client in this process. */
-export function rememberEra(serverKey: string, era: Era): void {
-  cache.set(serverKey, era);
-}
-
-/** Forgets cached eras (all, or one server's): for tests and servers that were upgraded. */
-export function forgetEra(serverKey?: string): void {
-  if (serverKey === undefined) cache.clear();
-  else cache.delete(serverKey);
 }

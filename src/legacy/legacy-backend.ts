@@ -8,16 +8,19 @@
  *
  * @module
  */
-import type { ClientInfo } from '../client/meta.js';
-import { answerRound } from '../client/mrtr.js';
+import type { ClientInfo } from '../protocol/client-info.js';
+import { answerRound } from '../tasks/input-round.js';
 import { InvalidResponseError } from '../errors.js';
+import type { BackendRequestOptions, EraBackend, StartOptions, StartResult } from '../tasks/backend.js';
+import type { TaskOps } from '../tasks/task-driver.js';
 import { INPUT_METHODS, LEGACY_PROTOCOL_VERSION, METHODS } from '../protocol/constants.js';
 import { InputRequestSchema, type InputResponse, type InputResponses } from '../protocol/input.js';
-import { ToolSchema, type DiscoverResult, type Progress, type Tool } from '../protocol/results.js';
+import { ToolSchema, type DiscoverResult, type Tool } from '../protocol/results.js';
 import { parseCreateTaskResult, type DetailedTask } from '../protocol/tasks.js';
 import type { InputHandlers, InputRequiredEvent } from '../tasks/input-broker.js';
-import type { TaskDriver, TaskHandle } from '../tasks/task-handle.js';
-import type { LegacyTarget } from '../transport/transport.js';
+import type { TaskHandle } from '../tasks/task-handle.js';
+import type { TransportTarget } from '../transport/transport.js';
+import { createSdkTransport } from './sdk-transport.js';
 import { fromSdkError, loadSdk, type SdkClient, type SdkRequestOptions, type SdkSchemas } from './sdk-client.js';
 
 /** What the legacy backend needs from its `TaskClient`. */
@@ -26,17 +29,12 @@ export interface LegacyHost {
   handlers: InputHandlers | undefined;
   emitInput(event: InputRequiredEvent): void;
   listenerCount(): number;
+  /** Per-request time budget when a call gives none, ms. */
+  timeoutMs?: number;
 }
-
-/** The task operations a handle's driver uses, over the SDK. */
-export type LegacyTaskOps = Pick<TaskDriver, 'getTask' | 'updateTask' | 'cancelTask'>;
 
 /** Per-request options the backend honours. */
-export interface LegacyRequestOptions {
-  signal?: AbortSignal;
-  timeoutMs?: number;
-  onProgress?: (progress: Progress) => void;
-}
+export type LegacyRequestOptions = Pick<BackendRequestOptions, 'signal' | 'timeoutMs' | 'onProgress'>;
 
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 /** `tasks/result` blocks until the task ends; its own time budget is the task's, not a request's. */
@@ -51,9 +49,11 @@ interface LegacyTaskState {
 }
 
 /** A session with one 2025-11-25 server. */
-export class LegacyBackend {
+export class LegacyBackend implements EraBackend {
+  readonly era = 'legacy' as const;
+  readonly questionsOutOfBand = true;
   readonly protocolVersion = LEGACY_PROTOCOL_VERSION;
-  readonly ops: LegacyTaskOps;
+  readonly ops: TaskOps;
   readonly #sdk: SdkClient;
   readonly #schemas: SdkSchemas;
   readonly #host: LegacyHost;
@@ -79,7 +79,7 @@ export class LegacyBackend {
    *
    * @throws {@link UnsupportedProtocolVersionError} without the SDK; the SDK's connection errors, mapped.
    */
-  static async connect(target: LegacyTarget, host: LegacyHost): Promise<LegacyBackend> {
+  static async connect(target: TransportTarget, host: LegacyHost, release?: () => Promise<void>): Promise<LegacyBackend> {
     const sdk = await loadSdk();
     const capabilities: Record<string, unknown> = { elicitation: { form: {} } };
     if (host.handlers?.sampling) capabilities.sampling = {};
@@ -91,7 +91,7 @@ export class LegacyBackend {
     if (host.handlers?.sampling) client.setRequestHandler(sdk.schemas.CreateMessageRequestSchema, route(INPUT_METHODS.sampling));
     if (host.handlers?.roots) client.setRequestHandler(sdk.schemas.ListRootsRequestSchema, route(INPUT_METHODS.roots));
     try {
-      await client.connect(await target.createSdkTransport());
+      await client.connect(await createSdkTransport(target, release));
     } catch (error) {
       throw fromSdkError('initialize', error);
     }
@@ -99,7 +99,7 @@ export class LegacyBackend {
   }
 
   /** A `DiscoverResult` built from what `initialize` returned. */
-  discover(): DiscoverResult {
+  async discover(): Promise<DiscoverResult> {
     return {
       resultType: 'complete',
       supportedVersions: [LEGACY_PROTOCOL_VERSION],
@@ -146,6 +146,15 @@ export class LegacyBackend {
     return { task };
   }
 
+  /** A call in this era: tools may become tasks (followed by the engine); other methods answer inline. */
+  async start(method: string, params: Record<string, unknown>, options: StartOptions): Promise<StartResult> {
+    const o = { signal: options.signal, timeoutMs: options.timeoutMs, onProgress: options.onProgress };
+    if (method !== METHODS.callTool) return { resultType: 'complete', result: await this.request(method, params, o) };
+    const started = await this.startTool(params, o);
+    if ('result' in started) return { resultType: 'complete', result: started.result };
+    return { resultType: 'task', created: { resultType: 'task', ...started.task }, aborted: false };
+  }
+
   /** Any request through the SDK session; the raw result. */
   async request(method: string, params: Record<string, unknown>, options: LegacyRequestOptions = {}): Promise<Record<string, unknown>> {
     const { _meta: _, ...plain } = params;
@@ -182,7 +191,8 @@ export class LegacyBackend {
   #options(options: LegacyRequestOptions): SdkRequestOptions {
     const out: SdkRequestOptions = {};
     if (options.signal) out.signal = options.signal;
-    if (options.timeoutMs !== undefined) out.timeout = options.timeoutMs;
+    const timeoutMs = options.timeoutMs ?? this.#host.timeoutMs;
+    if (timeoutMs !== undefined) out.timeout = timeoutMs;
     const onProgress = options.onProgress;
     if (onProgress) out.onprogress = (p) => onProgress({ progressToken: 'legacy', ...p });
     return out;

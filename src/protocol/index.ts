@@ -4,6 +4,7 @@
  * @module
  */
 export * from './constants.js';
+export * from './exact-keys.js';
 export * from './jsonrpc.js';
 export * from './input.js';
 export * from './results.js';

@@ -5,11 +5,12 @@
  * @module
  */
 import { z } from 'zod';
+import { exactRecord, jsonObject, keptAsIs } from './exact-keys.js';
 
 /** A JSON Schema object of primitive fields, as used by form-mode elicitation (`requestedSchema`). */
 export const RequestedSchemaSchema = z.looseObject({
   type: z.literal('object').optional(),
-  properties: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+  properties: exactRecord(jsonObject()).optional(),
   required: z.array(z.string()).optional(),
 });
 
@@ -37,15 +38,11 @@ export const SamplingInputRequestSchema = z.looseObject({
 /** An embedded `roots/list` request (deprecated in 2026-07-28, still answered). (4.8) */
 export const RootsInputRequestSchema = z.looseObject({
   method: z.literal('roots/list'),
-  params: z.record(z.string(), z.unknown()).optional(),
+  params: jsonObject().optional(),
 });
 
-/** One embedded request, discriminated by `method`. */
-export const InputRequestSchema = z.discriminatedUnion('method', [
-  ElicitInputRequestSchema,
-  SamplingInputRequestSchema,
-  RootsInputRequestSchema,
-]);
+/** One embedded request, discriminated by `method`; returned as the server sent it (every key kept). */
+export const InputRequestSchema = keptAsIs(z.discriminatedUnion('method', [ElicitInputRequestSchema, SamplingInputRequestSchema, RootsInputRequestSchema]));
 /** One embedded request: `elicitation/create`, `sampling/createMessage` or `roots/list`. */
 export type InputRequest = z.infer<typeof InputRequestSchema>;
 /** An embedded elicitation request. */
@@ -55,8 +52,8 @@ export type SamplingInputRequest = z.infer<typeof SamplingInputRequestSchema>;
 /** An embedded roots request. */
 export type RootsInputRequest = z.infer<typeof RootsInputRequestSchema>;
 
-/** `inputRequests`: server-assigned key → embedded request. */
-export const InputRequestsSchema = z.record(z.string(), InputRequestSchema);
+/** `inputRequests`: server-assigned key → embedded request. Every key is kept byte-exact, `__proto__` included. */
+export const InputRequestsSchema = exactRecord(InputRequestSchema);
 /** Map of server-assigned key to embedded request. */
 export type InputRequests = z.infer<typeof InputRequestsSchema>;
 
@@ -84,9 +81,9 @@ export type InputResponse = ElicitResult | CreateMessageResult | ListRootsResult
 /** `inputResponses`: the same keys as the `inputRequests` they answer. */
 export type InputResponses = Record<string, InputResponse>;
 
-/** Schema of one answer, checked before it goes on the wire. */
-export const InputResponseSchema = z.union([
-  z.looseObject({ action: z.enum(['accept', 'decline', 'cancel']), content: z.record(z.string(), z.unknown()).optional() }),
+/** Schema of one answer, checked before it goes on the wire; returned as given (every key kept). */
+export const InputResponseSchema = keptAsIs(z.union([
+  z.looseObject({ action: z.enum(['accept', 'decline', 'cancel']), content: jsonObject().optional() }),
   z.looseObject({ role: z.enum(['assistant', 'user']), content: z.unknown(), model: z.string() }),
   z.looseObject({ roots: z.array(z.looseObject({ uri: z.string(), name: z.string().optional() })) }),
-]);
+]));

@@ -4,6 +4,7 @@
  * @module
  */
 import { z } from 'zod';
+import { jsonObject, keptAsIs } from './exact-keys.js';
 
 /** A request id: string or integer, never null. (CLIENT-REQUIREMENTS 1.6) */
 export const RequestIdSchema = z.union([z.string(), z.number().int()]);
@@ -11,11 +12,13 @@ export const RequestIdSchema = z.union([z.string(), z.number().int()]);
 export type RequestId = z.infer<typeof RequestIdSchema>;
 
 /** The `error` member of a JSON-RPC error response: integer `code`, `message`, optional `data`. (7.1) */
-export const JsonRpcErrorObjectSchema = z.looseObject({
-  code: z.number().int(),
-  message: z.string(),
-  data: z.unknown().optional(),
-});
+export const JsonRpcErrorObjectSchema = keptAsIs(
+  z.looseObject({
+    code: z.number().int(),
+    message: z.string(),
+    data: z.unknown().optional(),
+  }),
+);
 /** A JSON-RPC error object. */
 export type JsonRpcErrorObject = z.infer<typeof JsonRpcErrorObjectSchema>;
 
@@ -24,7 +27,7 @@ export const JsonRpcRequestSchema = z.looseObject({
   jsonrpc: z.literal('2.0'),
   id: RequestIdSchema,
   method: z.string(),
-  params: z.record(z.string(), z.unknown()).optional(),
+  params: jsonObject().optional(),
 });
 /** A JSON-RPC request. */
 export type JsonRpcRequest = z.infer<typeof JsonRpcRequestSchema>;
@@ -33,7 +36,7 @@ export type JsonRpcRequest = z.infer<typeof JsonRpcRequestSchema>;
 export const JsonRpcNotificationSchema = z.looseObject({
   jsonrpc: z.literal('2.0'),
   method: z.string(),
-  params: z.record(z.string(), z.unknown()).optional(),
+  params: jsonObject().optional(),
 });
 /** A JSON-RPC notification. */
 export type JsonRpcNotification = z.infer<typeof JsonRpcNotificationSchema>;
@@ -42,7 +45,7 @@ export type JsonRpcNotification = z.infer<typeof JsonRpcNotificationSchema>;
 export const JsonRpcResultResponseSchema = z.looseObject({
   jsonrpc: z.literal('2.0'),
   id: RequestIdSchema,
-  result: z.record(z.string(), z.unknown()),
+  result: jsonObject(),
 });
 /** A successful JSON-RPC response. */
 export type JsonRpcResultResponse = z.infer<typeof JsonRpcResultResponseSchema>;

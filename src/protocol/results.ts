@@ -4,16 +4,19 @@
  * @module
  */
 import { z } from 'zod';
+import { exactRecord, jsonObject, keptAsIs } from './exact-keys.js';
 import { InputRequestsSchema } from './input.js';
 
 /** The three kinds of result the client dispatches on. Absent means `complete`. (1.7) */
 export type ResultType = 'complete' | 'input_required' | 'task';
 
 /** Any result: an object whose optional `resultType` is a string. Unknown fields are kept. */
-export const ResultSchema = z.looseObject({
-  resultType: z.string().optional(),
-  _meta: z.record(z.string(), z.unknown()).optional(),
-});
+export const ResultSchema = keptAsIs(
+  z.looseObject({
+    resultType: z.string().optional(),
+    _meta: jsonObject().optional(),
+  }),
+);
 /** Any result object. */
 export type Result = z.infer<typeof ResultSchema>;
 
@@ -21,15 +24,15 @@ export type Result = z.infer<typeof ResultSchema>;
  * An MRTR `input_required` result: at least one of `inputRequests` or `requestState`.
  * (docs/specification/2026-07-28/basic/patterns/mrtr.mdx)
  */
-export const InputRequiredResultSchema = z
-  .looseObject({
-    resultType: z.literal('input_required'),
-    inputRequests: InputRequestsSchema.optional(),
-    requestState: z.string().optional(),
-  })
-  .refine((r) => r.inputRequests !== undefined || r.requestState !== undefined, {
-    message: 'input_required result has neither inputRequests nor requestState',
-  });
+export const InputRequiredResultSchema = keptAsIs(
+  z.looseObject({
+      resultType: z.literal('input_required'),
+      inputRequests: InputRequestsSchema.optional(),
+      requestState: z.string().optional(),
+    }).refine((r) => r.inputRequests !== undefined || r.requestState !== undefined, {
+      message: 'input_required result has neither inputRequests nor requestState',
+  }),
+);
 /** An MRTR `input_required` result. */
 export type InputRequiredResult = z.infer<typeof InputRequiredResultSchema>;
 
@@ -39,29 +42,35 @@ export const ContentBlockSchema = z.looseObject({ type: z.string() });
 export type ContentBlock = z.infer<typeof ContentBlockSchema> & Record<string, unknown>;
 
 /** `tools/call` result. `isError: true` is a tool error, returned, not thrown. (CLIENT-REQUIREMENTS 5.9) */
-export const CallToolResultSchema = z.looseObject({
-  resultType: z.string().optional(),
-  content: z.array(ContentBlockSchema),
-  structuredContent: z.record(z.string(), z.unknown()).optional(),
-  isError: z.boolean().optional(),
-});
+export const CallToolResultSchema = keptAsIs(
+  z.looseObject({
+    resultType: z.string().optional(),
+    content: z.array(ContentBlockSchema),
+    structuredContent: jsonObject().optional(),
+    isError: z.boolean().optional(),
+  }),
+);
 /** The final result of `tools/call`. */
 export type CallToolResult = z.infer<typeof CallToolResultSchema>;
 
 /** `resources/read` result. */
-export const ReadResourceResultSchema = z.looseObject({
-  resultType: z.string().optional(),
-  contents: z.array(z.looseObject({ uri: z.string() })),
-});
+export const ReadResourceResultSchema = keptAsIs(
+  z.looseObject({
+    resultType: z.string().optional(),
+    contents: z.array(z.looseObject({ uri: z.string() })),
+  }),
+);
 /** The final result of `resources/read`. */
 export type ReadResourceResult = z.infer<typeof ReadResourceResultSchema>;
 
 /** `prompts/get` result. */
-export const GetPromptResultSchema = z.looseObject({
-  resultType: z.string().optional(),
-  description: z.string().optional(),
-  messages: z.array(z.looseObject({ role: z.string(), content: z.unknown() })),
-});
+export const GetPromptResultSchema = keptAsIs(
+  z.looseObject({
+    resultType: z.string().optional(),
+    description: z.string().optional(),
+    messages: z.array(z.looseObject({ role: z.string(), content: z.unknown() })),
+  }),
+);
 /** The final result of `prompts/get`. */
 export type GetPromptResult = z.infer<typeof GetPromptResultSchema>;
 
@@ -75,36 +84,42 @@ export const ToolAnnotationsSchema = z.looseObject({
 });
 
 /** A tool as listed by `tools/list`. Schemas are kept exactly as received (never dereferenced). */
-export const ToolSchema = z.looseObject({
-  name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  inputSchema: z.record(z.string(), z.unknown()),
-  outputSchema: z.record(z.string(), z.unknown()).optional(),
-  annotations: ToolAnnotationsSchema.optional(),
-});
+export const ToolSchema = keptAsIs(
+  z.looseObject({
+    name: z.string(),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    inputSchema: jsonObject(),
+    outputSchema: jsonObject().optional(),
+    annotations: ToolAnnotationsSchema.optional(),
+  }),
+);
 /** A tool definition. */
 export type Tool = z.infer<typeof ToolSchema>;
 
 /** `tools/list` result. */
-export const ListToolsResultSchema = z.looseObject({
-  resultType: z.string().optional(),
-  tools: z.array(z.unknown()),
-  nextCursor: z.string().optional(),
-});
+export const ListToolsResultSchema = keptAsIs(
+  z.looseObject({
+    resultType: z.string().optional(),
+    tools: z.array(z.unknown()),
+    nextCursor: z.string().optional(),
+  }),
+);
 
 /** `server/discover` result. Tasks support is read only from `capabilities.extensions`. (CLIENT-REQUIREMENTS 1.9) */
-export const DiscoverResultSchema = z.looseObject({
-  resultType: z.string().optional(),
-  supportedVersions: z.array(z.string()),
-  capabilities: z.looseObject({
-    extensions: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+export const DiscoverResultSchema = keptAsIs(
+  z.looseObject({
+    resultType: z.string().optional(),
+    supportedVersions: z.array(z.string()),
+    capabilities: z.looseObject({
+      extensions: exactRecord(jsonObject()).optional(),
+    }),
+    serverInfo: z.looseObject({ name: z.string(), version: z.string() }).optional(),
+    instructions: z.string().optional(),
+    cacheScope: z.enum(['private', 'public']).optional(),
+    ttlMs: z.number().optional(),
   }),
-  serverInfo: z.looseObject({ name: z.string(), version: z.string() }).optional(),
-  instructions: z.string().optional(),
-  cacheScope: z.enum(['private', 'public']).optional(),
-  ttlMs: z.number().optional(),
-});
+);
 /** The result of `server/discover`. */
 export type DiscoverResult = z.infer<typeof DiscoverResultSchema>;
 

@@ -7,6 +7,7 @@
  * @module
  */
 import { z } from 'zod';
+import { jsonObject } from './exact-keys.js';
 import { InputRequestsSchema, type InputRequests } from './input.js';
 import { JsonRpcErrorObjectSchema, type JsonRpcErrorObject } from './jsonrpc.js';
 
@@ -82,7 +83,7 @@ const TaskWireSchema = z.looseObject({
   pollIntervalMs: numberOrNaN.optional(),
   pollInterval: numberOrNaN.optional(),
   inputRequests: InputRequestsSchema.optional(),
-  result: z.record(z.string(), z.unknown()).optional(),
+  result: jsonObject().optional(),
   error: JsonRpcErrorObjectSchema.optional(),
 });
 

@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from 'zod';
+import { jsonObject } from '../protocol/exact-keys.js';
 import { JsonRpcErrorObjectSchema } from '../protocol/jsonrpc.js';
 import { TaskStatusSchema } from '../protocol/tasks.js';
 
@@ -13,7 +14,7 @@ export const TASK_RECORD_VERSION = 1;
 
 /** The terminal outcome of a task once known locally. */
 export const TaskOutcomeSchema = z.discriminatedUnion('status', [
-  z.object({ status: z.literal('completed'), result: z.record(z.string(), z.unknown()) }),
+  z.object({ status: z.literal('completed'), result: jsonObject() }), // every key kept, `__proto__` included
   z.object({ status: z.literal('failed'), error: JsonRpcErrorObjectSchema.optional() }),
   z.object({ status: z.literal('cancelled') }),
   z.object({ status: z.literal('expired') }),
@@ -32,10 +33,10 @@ export const TaskRecordSchema = z.object({
   /** Tool or prompt name, or resource URI, for display. */
   name: z.string().optional(),
   /** A redacted summary of the params (the `redactParams` hook decides; never secrets). */
-  params: z.record(z.string(), z.unknown()).optional(),
+  params: jsonObject().optional(),
   taskId: z.string().min(1),
   idempotencyKey: z.string().optional(),
-  /** Local time the creation result arrived, epoch ms: the start of `ttlMs`. */
+  /** Local start of the TTL, epoch ms: receipt time − the age the server reported (`lastUpdatedAt − createdAt`). */
   localCreatedAt: z.number(),
   /** Retention in ms from creation; `null` = unlimited. */
   ttlMs: z.number().nullable(),
@@ -46,6 +47,12 @@ export const TaskRecordSchema = z.object({
   /** Input-request keys already answered. */
   answeredKeys: z.array(z.string()),
   outcome: TaskOutcomeSchema.optional(),
+  /** The last `DetailedTask` exactly as the server sent it (absent in records written by older versions). */
+  task: z.record(z.string(), z.unknown()).optional(),
+  /** Local time the last `task` arrived, epoch ms. */
+  receivedAt: z.number().optional(),
+  /** True once `tasks/cancel` was requested here; the outcome stays the server's to report. */
+  cancelRequested: z.boolean().optional(),
   /** Last write, epoch ms. */
   updatedAt: z.number(),
 });

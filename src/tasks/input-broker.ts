@@ -46,6 +46,11 @@ export interface InputHandlers {
 export interface InputRequiredEvent extends InputContext {
   /** The embedded request: `{ method, params }`. */
   readonly request: InputRequest;
+  /**
+   * For a task: when the server may forget it (epoch ms, from the client's clock; `null` = never). The TTL keeps
+   * running while the question waits. `undefined` for an MRTR round.
+   */
+  readonly expiresAt: number | null | undefined;
   /** True once an answer was accepted for sending. */
   readonly answered: boolean;
   /**
@@ -55,8 +60,11 @@ export interface InputRequiredEvent extends InputContext {
   respond(response: InputResponse): Promise<boolean>;
 }
 
-/** How a scope delivers one answer: MRTR collects it for the retry; tasks send `tasks/update`. */
-export type DeliverAnswer = (key: string, response: InputResponse) => Promise<void>;
+/**
+ * How a scope delivers one answer: MRTR collects it for the retry; tasks send `tasks/update`. Resolving `false`
+ * means the answer was dropped (not sent); the key stays open.
+ */
+export type DeliverAnswer = (key: string, response: InputResponse) => Promise<void | boolean>;
 
 /** Options of one {@link InputScope}. */
 export interface InputScopeOptions {
@@ -68,6 +76,8 @@ export interface InputScopeOptions {
   emit: (event: InputRequiredEvent) => void;
   /** Reports a handler's failure; the key stays open. */
   onHandlerError: (error: unknown, event: InputRequiredEvent) => void;
+  /** The task's expiry for events (epoch ms, `null` = never); absent for MRTR rounds. */
+  expiresAt?: () => number | null;
 }
 
 function handlerFor(handlers: InputHandlers | undefined, request: InputRequest): ((context: InputContext) => Promise<InputResponse>) | undefined {
@@ -95,6 +105,7 @@ export class InputScope {
   readonly #options: InputScopeOptions;
   readonly #seen = new Set<string>();
   readonly #answered = new Set<string>();
+  readonly #requests = new Map<string, InputRequest>();
 
   constructor(options: InputScopeOptions, answeredKeys: Iterable<string> = []) {
     this.#options = options;
@@ -123,6 +134,7 @@ export class InputScope {
     for (const [key, request] of Object.entries(inputRequests)) {
       if (this.#seen.has(key)) continue;
       this.#seen.add(key);
+      this.#requests.set(key, request);
       const event = this.#event(key, request);
       events.push(event);
       this.#options.emit(event);
@@ -152,6 +164,18 @@ export class InputScope {
     return sent;
   }
 
+  /**
+   * Asks the question `key` again (after the server rejected its answer): the key is opened and one new event is
+   * emitted (and its handler run). Returns the new event, or `undefined` when the key was never asked.
+   */
+  reoffer(key: string): InputRequiredEvent | undefined {
+    const request = this.#requests.get(key);
+    if (request === undefined) return undefined;
+    this.#seen.delete(key);
+    this.#answered.delete(key);
+    return this.offer(Object.defineProperty({}, key, { value: request, enumerable: true }) as InputRequests)[0];
+  }
+
   /** True when some handler can answer `request` automatically. */
   canHandle(request: InputRequest): boolean {
     return handlerFor(this.#options.handlers, request) !== undefined;
@@ -162,8 +186,10 @@ export class InputScope {
     this.#answered.add(key);
     this.#seen.add(key);
     try {
-      await this.#options.deliver(key, response);
-      return true;
+      const sent = await this.#options.deliver(key, response);
+      if (sent !== false) return true;
+      this.#answered.delete(key);
+      return false;
     } catch (error) {
       this.#answered.delete(key);
       throw error;
@@ -174,11 +200,15 @@ export class InputScope {
     const { method, taskId } = this.#options;
     const answer = (response: InputResponse): Promise<boolean> => this.#answer(key, response);
     const isAnswered = (): boolean => this.#answered.has(key);
+    const expiresAt = this.#options.expiresAt;
     return {
       key,
       taskId,
       method,
       request,
+      get expiresAt() {
+        return expiresAt?.();
+      },
       get answered() {
         return isAnswered();
       },

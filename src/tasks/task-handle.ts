@@ -1,89 +1,31 @@
 /**
- * `TaskHandle`: one task's state (its latest `DetailedTask` plus a few local facts), its events, and the promise of
- * its outcome. The shared {@link PollScheduler} decides when it polls. (CLIENT-REQUIREMENTS 5.6–5.14; DESIGN.md)
+ * `TaskHandle`: one task's state (its latest `DetailedTask` as the server sent it, plus a few local facts), its
+ * events, and the promise of its outcome. Only the server's word settles it: `completed`, `failed`, `cancelled`,
+ * or a -32602 that says the task is gone. The shared {@link PollScheduler} decides when it polls.
+ * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md)
  *
  * @module
  */
 import { EventEmitter } from 'eventemitter3';
-import { InvalidResponseError, TaskCancelledError, TaskExpiredError, TaskFailedError, TaskNotFoundError } from '../errors.js';
+import { raceAbort } from '../internal/race-abort.js';
+import { CancelNotConfirmedError, InvalidResponseError, TaskCancelledError, TaskFailedError } from '../errors.js';
 import type { InputRequests, InputResponses } from '../protocol/input.js';
 import { isTerminalStatus, parseDetailedTask, TaskShapeError, type DetailedTask } from '../protocol/tasks.js';
-import { InputScope, type InputHandlers, type InputRequiredEvent } from './input-broker.js';
-import { classifyPollError, pollRetryDelayMs } from './poll-errors.js';
-import { effectivePollIntervalMs, type PollIntervalPolicy } from './poll-interval.js';
-import type { Pollable, PollScheduler } from './scheduler.js';
+import { expiresAt, ttlStart } from './expiry.js';
+import { InputScope, type InputRequiredEvent } from './input-broker.js';
+import { lostTaskError } from './lost-task.js';
+import { pollRetryDelayMs } from './poll-errors.js';
+import { effectivePollIntervalMs } from './poll-interval.js';
+import type { Pollable } from './scheduler.js';
+import { pollFailureVerdict, sendCancel, taskInputScope, watchExpiry, type HandleInternals } from './task-handle-parts.js';
+import type { TaskDriver } from './task-driver.js';
+import type { CancelOptions, Settled, TaskHandleEvents, TaskHandleInit } from './task-handle-types.js';
 
-/** Events of a {@link TaskHandle}. */
-export interface TaskHandleEvents {
-  /** The status or `statusMessage` changed (also emitted once for the first state seen). */
-  status: [task: DetailedTask];
-  /** A new input request (once per key). */
-  inputRequired: [event: InputRequiredEvent];
-  /** The server acknowledged the answer to `key` (`tasks/update`). */
-  answered: [key: string];
-  /** The task reached `completed`, `failed` or `cancelled`. */
-  terminal: [task: DetailedTask];
-  /** A non-fatal problem: a handler failed, a poll failed and will be retried. Never thrown. */
-  error: [error: unknown];
-  /** The server broke a rule (e.g. -32602 right after creation); the client coped. */
-  serverViolation: [detail: string];
-}
-
-/** What a handle needs from its client; keeps the tasks layer free of HTTP. */
-export interface TaskDriver {
-  readonly serverKey: string;
-  readonly scheduler: PollScheduler;
-  readonly policy: PollIntervalPolicy;
-  readonly handlers: InputHandlers | undefined;
-  readonly maxPollRetries: number;
-  /** Number of -32602 answers tolerated right after creation before "not-yet-visible". */
-  readonly notYetVisibleRetries: number;
-  now(): number;
-  getTask(taskId: string): Promise<Record<string, unknown>>;
-  updateTask(taskId: string, inputResponses: InputResponses): Promise<void>;
-  cancelTask(taskId: string): Promise<void>;
-  /** Forwards an input event to the client's listeners. */
-  emitInput(event: InputRequiredEvent): void;
-  /** True when questions arrive outside `tasks/get` (a 2025-11-25 server's elicitation requests). */
-  readonly questionsOutOfBand?: boolean;
-}
-
-/** How a handle starts. */
-export interface TaskHandleInit<TResult> {
-  /** The first known state (creation result or first `tasks/get`). */
-  task: DetailedTask;
-  /** The method that created the task, e.g. `tools/call`. */
-  method: string;
-  /** Local time (epoch ms) the creation result arrived: the start of `ttlMs`, immune to server clock skew. */
-  localCreatedAt: number;
-  /** Validates a `completed` task's `result` into the method's result type. */
-  parseResult: (raw: Record<string, unknown>) => TResult;
-  /** True when this client just created the task (enables the not-yet-visible re-check). */
-  justCreated: boolean;
-  /** Keys answered before (resume). */
-  answeredKeys?: Iterable<string>;
-  /** A caller's interval in ms; may raise the server's floor, never lower it. */
-  pollIntervalMs?: number;
-  /** Due time of the first poll: after one interval (creation), or now (attach). */
-  firstPoll: 'after-interval' | 'now';
-  /** An outcome already known (a stored terminal record, a lost task): the handle starts settled and never polls. */
-  outcome?: Settled<TResult>;
-}
-
-/** Options of {@link TaskHandle.cancel}. */
-export interface CancelOptions {
-  /**
-   * Milliseconds to keep polling for the server's terminal status after `tasks/cancel` (the server may still
-   * complete or fail). 0 settles at once with `TaskCancelledError`. @default 0
-   */
-  waitMs?: number;
-}
-
-/** A known outcome: the result, or the error `result()` rejects with. */
-export type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+export type { TaskDriver, ExpiringEvent } from './task-driver.js';
+export type { CancelOptions, Settled, TaskHandleEvents, TaskHandleInit } from './task-handle-types.js';
 
 /**
- * A long-running task on the server. Not thenable (STYLE 7): await {@link TaskHandle.result}.
+ * A long-running task on the server. Not thenable: await {@link TaskHandle.result}.
  *
  * @example
  * const handle = await client.startTool('reindex_corpus', { documents: 5000 });
@@ -93,63 +35,79 @@ export type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
 export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<TaskHandleEvents> implements Pollable {
   readonly taskId: string;
   readonly method: string;
-  readonly localCreatedAt: number;
+  /** Local time (epoch ms) the first state of this task arrived here. */
+  readonly receivedAt: number;
   readonly serverKey: string;
   readonly #driver: TaskDriver;
   readonly #init: TaskHandleInit<TResult>;
   readonly #outcome: Promise<TResult>;
+  readonly #parts: HandleInternals;
   #task: DetailedTask;
+  #ttlStart: number;
   #settled: Settled<TResult> | undefined;
   // Typed without TResult so TaskHandle<T> stays assignable to TaskHandle<unknown> (covariant in T).
   #resolve!: (value: unknown) => void;
   #reject!: (error: unknown) => void;
-  #scope: InputScope | undefined;
   #polls = 0;
   #failures = 0;
   #notVisible = 0;
-  #cancel: Promise<void> | undefined;
   #waiters: Array<(task: DetailedTask | Error) => void> = [];
 
-  /** @internal Created by `TaskClient`; use `client.callTool`, `client.startTool` or `client.task`. */
+  /** @internal Created by the task tracker; use `client.callTool`, `client.startTool`, `client.task` or `client.resume`. */
   constructor(driver: TaskDriver, init: TaskHandleInit<TResult>) {
     super();
     this.#driver = driver;
     this.#init = init;
     this.taskId = init.task.taskId;
     this.method = init.method;
-    this.localCreatedAt = init.localCreatedAt;
+    this.receivedAt = init.receivedAt;
     this.serverKey = driver.serverKey;
     this.#task = init.task;
+    this.#ttlStart = init.ttlStartAt ?? ttlStart(init.task, init.receivedAt);
     this.#outcome = new Promise<TResult>((resolve, reject) => {
       this.#resolve = resolve as (value: unknown) => void;
       this.#reject = reject;
     });
     this.#outcome.catch(() => undefined); // failures reach callers of result(); never an unhandled rejection
+    this.#parts = {
+      handle: this,
+      driver,
+      cancelRequested: init.cancelRequested === true,
+      task: () => this.#task,
+      apply: (next) => {
+        this.#apply(next, false);
+        this.#wake(next);
+      },
+      fail: (error) => this.#fail(error),
+      lost: (error) => this.#lost(error),
+      pollNow: () => driver.scheduler.scheduleAt(this, driver.now()),
+    };
   }
 
-  /** The latest `DetailedTask` seen. */
-  get task(): DetailedTask {
-    return this.#task;
-  }
+  /** The latest `DetailedTask`, as the server sent it. */
+  get task(): DetailedTask { return this.#task; }
 
-  /** The latest status. */
-  get status(): DetailedTask['status'] {
-    return this.#task.status;
-  }
+  /** The latest status the server reported. */
+  get status(): DetailedTask['status'] { return this.#task.status; }
 
-  /** True once the outcome is known (terminal status, cancel, or a fatal error). */
+  /** True once the outcome is known (terminal status, a lost task, a fatal error) or the handle stopped following. */
   get done(): boolean {
     return this.#settled !== undefined;
   }
 
-  /** True once `tasks/cancel` was requested (cancellation is cooperative: the task may still end otherwise, 5.14). */
+  /** True once `cancel()` was called (cancellation is cooperative: the task may still end otherwise). */
   get cancelRequested(): boolean {
-    return this.#cancel !== undefined;
+    return this.#parts.cancelRequested;
   }
 
-  /** When the server may forget the task: local creation time + latest `ttlMs`, epoch ms; `null` = never (5.10). */
+  /** Local start of the task's TTL, epoch ms: receipt time − the age the server reported. */
+  get localCreatedAt(): number {
+    return this.#ttlStart;
+  }
+
+  /** When the server may forget the task, epoch ms from the client's clock; `null` = never. */
   get expiresAt(): number | null {
-    return this.#task.ttlMs === null ? null : this.localCreatedAt + this.#task.ttlMs;
+    return expiresAt(this.#ttlStart, this.#task.ttlMs);
   }
 
   /** The interval, in ms, the next poll waits: the server's latest `pollIntervalMs` within the client's bounds. */
@@ -159,13 +117,11 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
 
   /** Keys of input requests answered so far. */
   get answeredKeys(): ReadonlySet<string> {
-    return this.#scope?.answeredKeys ?? new Set(this.#init.answeredKeys ?? []);
+    return this.#parts.scope?.answeredKeys ?? new Set(this.#init.answeredKeys ?? []);
   }
 
-  /** `{ taskId }`, enough for `client.task(taskId)` to continue it (STYLE 18). */
-  toJSON(): { taskId: string; method: string } {
-    return { taskId: this.taskId, method: this.method };
-  }
+  /** `{ taskId, method }`, enough for `client.task(taskId)` to continue it. */
+  toJSON(): { taskId: string; method: string } { return { taskId: this.taskId, method: this.method }; }
 
   /** @internal Emits the first state and schedules the first poll. */
   start(): void {
@@ -183,49 +139,43 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
   /**
    * Waits for the outcome. Aborting `signal` only stops this wait (the task keeps running; use {@link cancel}).
    *
-   * @returns the method's final result (a `CallToolResult` with `isError: true` is a result, 5.9).
-   * @throws {@link TaskFailedError} `failed`; {@link TaskCancelledError} `cancelled` or cancelled here;
-   *   {@link TaskExpiredError} / {@link TaskNotFoundError} lost; transport errors past the retry budget;
+   * @returns the method's final result (a `CallToolResult` with `isError: true` is a result).
+   * @throws {@link TaskFailedError} `failed`; {@link TaskCancelledError} only when the server reported `cancelled`;
+   *   {@link CancelNotConfirmedError} when a cancel's wait ended first; {@link TaskExpiredError} /
+   *   {@link TaskNotFoundError} lost; {@link InputDeliveryError}; transport errors past the retry budget;
    *   `signal.reason` on abort.
    */
   result(options: { signal?: AbortSignal } = {}): Promise<TResult> {
-    const { signal } = options;
-    if (!signal) return this.#outcome;
-    if (signal.aborted) return Promise.reject(signal.reason);
-    return new Promise<TResult>((resolve, reject) => {
-      const onAbort = (): void => reject(signal.reason);
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.#outcome.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-    });
+    return raceAbort(this.#outcome, options.signal);
   }
 
   /**
-   * Asks the server to cancel (`tasks/cancel`, sent once). Cancellation is cooperative (5.14): with `waitMs` the
-   * handle keeps polling that long and settles with whatever terminal status arrives; otherwise polling stops once
-   * the server acknowledged (or the request failed) and the outcome is `TaskCancelledError`.
+   * Asks the server to cancel (`tasks/cancel`, retried with backoff while it is lost; sent once when delivered).
+   * The acknowledgement is intent only: the handle keeps following and settles with what the server reports
+   * (it may still complete or fail). With `waitMs` it stops after that long with {@link CancelNotConfirmedError}.
+   * A -32602 answer means the task already ended or is gone: it is read once, and a lost task is classified.
    *
-   * @throws the `tasks/cancel` request's error (the task may still be running on the server).
+   * @throws {@link CancelDeliveryError} when `tasks/cancel` could not be delivered (the task may still run).
    */
   async cancel(options: CancelOptions = {}): Promise<void> {
     if (this.done) return;
+    if (!this.#parts.cancelRequested) {
+      this.#parts.cancelRequested = true;
+      this.emit('cancelRequested');
+    }
     const waitMs = options.waitMs ?? 0;
-    const cancelled = (): void => this.#settle({ ok: false, error: new TaskCancelledError(this.taskId, this.#task) });
-    this.#cancel ??= this.#driver.cancelTask(this.taskId);
-    if (waitMs > 0) {
-      const timer = setTimeout(cancelled, waitMs);
-      this.#outcome.catch(() => undefined).finally(() => clearTimeout(timer));
-      await this.#cancel;
-      return;
+    if (waitMs > 0 && this.#parts.cancelTimer === undefined) {
+      this.#parts.cancelTimer = setTimeout(() => this.stopFollowing(new CancelNotConfirmedError(this.taskId, this.#task)), waitMs);
     }
-    try {
-      await this.#cancel;
-    } finally {
-      cancelled();
-    }
+    this.#parts.cancel ??= sendCancel(this.#parts).catch((error: unknown) => {
+      this.#parts.cancel = undefined; // a later cancel() tries again
+      throw error;
+    });
+    await this.#parts.cancel;
   }
 
   /**
-   * Answers outstanding input requests by key with `tasks/update` (5.11). Keys already answered are skipped.
+   * Answers outstanding input requests by key with `tasks/update`. Keys already answered are skipped.
    *
    * @returns the keys sent.
    */
@@ -234,7 +184,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
   }
 
   /**
-   * Resolves with the state after the next scheduled poll (never sooner than the floor allows, 5.7), or the last
+   * Resolves with the state after the next scheduled poll (never sooner than the floor allows), or the last
    * state once the task is done. Rejects if that poll fails for good.
    */
   refresh(): Promise<DetailedTask> {
@@ -244,19 +194,16 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
     });
   }
 
-  /**
-   * @internal Offers questions that reached the client outside `tasks/get` (a legacy server's elicitation request
-   * tied to this task): same events, same dedupe, answers delivered through the driver's `updateTask`.
-   */
+  /** @internal Questions that arrived outside `tasks/get` (a legacy server's elicitation). */
   offerInput(inputRequests: InputRequests): InputRequiredEvent[] {
     return this.#inputScope().offer(inputRequests);
   }
 
   /**
-   * @internal Stops following the task without asking the server anything (the client closed): `result()` rejects
-   * with `error`; the task itself may still be running.
+   * @internal Stops following the task without asking the server anything (the client closed, or the caller
+   * stopped waiting after a cancel): `result()` rejects with `error`; the task itself may still be running.
    */
-  abandon(error: unknown): void {
+  stopFollowing(error: unknown): void {
     this.#fail(error);
   }
 
@@ -279,13 +226,16 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
   }
 
   #apply(next: DetailedTask, first: boolean): void {
+    if (this.done) return;
     const previous = this.#task;
     this.#task = next;
+    if (!first) this.#ttlStart = ttlStart(next, this.#driver.now(), this.#ttlStart);
     if (!first && (previous.status !== next.status || previous.statusMessage !== next.statusMessage)) this.emit('status', next);
     if (next.status === 'input_required') {
       if (Object.keys(next.inputRequests).length === 0 && !first && !this.#driver.questionsOutOfBand) this.emit('serverViolation', `task ${this.taskId} is input_required with no inputRequests`);
       this.#inputScope().offer(next.inputRequests);
     }
+    watchExpiry(this.#parts, this.expiresAt);
     if (!isTerminalStatus(next.status)) return;
     this.emit('terminal', next);
     if (next.status === 'completed') {
@@ -301,32 +251,21 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
     }
   }
 
+  #lost(error: unknown, reason: 'unknown' | 'not-yet-visible' = 'unknown'): Error {
+    return lostTaskError({ taskId: this.taskId, expiresAt: this.expiresAt, now: this.#driver.now(), task: this.#task, reason }, error);
+  }
+
   #onPollError(error: unknown): void {
-    const failure = classifyPollError(error);
     const floor = this.pollIntervalMs;
-    if (failure.kind === 'lost') {
-      const expiresAt = this.expiresAt;
-      if (expiresAt !== null && this.#driver.now() >= expiresAt) {
-        this.#fail(new TaskExpiredError(this.taskId, expiresAt, this.#task, { cause: error }));
-      } else if (this.#init.justCreated && this.#polls === 0) {
-        this.emit('serverViolation', `tasks/get answered -32602 for task ${this.taskId} right after it was created`);
-        if (this.#notVisible++ < this.#driver.notYetVisibleRetries) this.#driver.scheduler.scheduleAfter(this, floor);
-        else this.#fail(new TaskNotFoundError(this.taskId, 'not-yet-visible', this.#task, { cause: error }));
-      } else {
-        this.#fail(new TaskNotFoundError(this.taskId, 'unknown', this.#task, { cause: error }));
-      }
-      return;
-    }
-    if (failure.kind === 'transient' && ++this.#failures <= this.#driver.maxPollRetries) {
-      this.emit('error', error);
-      if (failure.retryAfterMs !== undefined) {
-        this.#driver.scheduler.pauseServer(this.serverKey, this.#driver.now() + failure.retryAfterMs);
-      }
-      this.#driver.scheduler.scheduleAfter(this, pollRetryDelayMs(floor, this.#failures, failure.retryAfterMs));
-      return;
-    }
-    if (failure.kind === 'transient') this.emit('error', error);
-    this.#fail(error);
+    const verdict = pollFailureVerdict(error, { expired: this.expiresAt !== null && this.#driver.now() >= this.expiresAt, firstPolls: this.#init.justCreated && this.#polls === 0, notVisible: this.#notVisible, failures: this.#failures, driver: this.#driver });
+    if (verdict.violation) this.emit('serverViolation', `tasks/get answered -32602 for task ${this.taskId} right after it was created`);
+    if (verdict.report) this.emit('error', error);
+    if (verdict.kind === 'retry') {
+      if (verdict.notVisible) this.#notVisible++;
+      else this.#failures++;
+      if (verdict.retryAfterMs !== undefined) this.#driver.scheduler.pauseServer(this.serverKey, this.#driver.now() + verdict.retryAfterMs);
+      this.#driver.scheduler.scheduleAfter(this, verdict.notVisible ? floor : pollRetryDelayMs(floor, this.#failures, verdict.retryAfterMs));
+    } else this.#fail(verdict.kind === 'lost' ? this.#lost(error, verdict.reason) : error);
   }
 
   #fail(error: unknown): void {
@@ -345,29 +284,15 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
     if (this.#settled) return;
     this.#settled = outcome;
     this.#driver.scheduler.unschedule(this);
+    clearTimeout(this.#parts.cancelTimer);
+    watchExpiry(this.#parts, null);
     if (outcome.ok) this.#resolve(outcome.value);
     else this.#reject(outcome.error);
     this.#wake(this.#task);
   }
 
   #inputScope(): InputScope {
-    this.#scope ??= new InputScope(
-      {
-        method: this.method,
-        taskId: this.taskId,
-        handlers: this.#driver.handlers,
-        deliver: async (key, response) => {
-          await this.#driver.updateTask(this.taskId, { [key]: response });
-          this.emit('answered', key);
-        },
-        emit: (event) => {
-          this.emit('inputRequired', event);
-          this.#driver.emitInput(event);
-        },
-        onHandlerError: (error) => this.emit('error', error),
-      },
-      this.#init.answeredKeys,
-    );
-    return this.#scope;
+    this.#parts.scope ??= taskInputScope(this.#parts, this.#init.answeredKeys, () => this.expiresAt);
+    return this.#parts.scope;
   }
 }

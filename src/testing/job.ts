@@ -6,9 +6,19 @@
  * @module
  */
 import type { InputRequest, InputRequests, InputResponse, InputResponses, JsonRpcErrorObject, TaskStatus } from '../protocol/index.js';
-import { ErrorCode, TASKS_EXTENSION_ID } from '../protocol/index.js';
-import { canTransition } from './task-registry.js';
+import { ErrorCode, setOwn, TASKS_EXTENSION_ID } from '../protocol/index.js';
+import { isTerminalStatus, TaskStatusSchema } from '../protocol/index.js';
 
+
+/**
+ * Whether a task may move from `from` to `to`. `working` and `input_required` alternate freely and may end in any
+ * terminal status; `completed`, `failed` and `cancelled` never change again. Staying in the same status is allowed
+ * (e.g. a new `statusMessage`).
+ */
+export function canTransition(from: TaskStatus, to: TaskStatus): boolean {
+  if (isTerminalStatus(from)) return false;
+  return TaskStatusSchema.options.includes(to);
+}
 /** A JSON-RPC error raised by a job; it becomes an error response inline, or the `error` of a `failed` task. */
 export class JobError extends Error {
   override readonly name = 'JobError';
@@ -222,7 +232,7 @@ export class JobRun {
   #answer(key: string, answer: InputResponse): void {
     for (const waiter of this.#waiters) {
       if (!waiter.keys.has(key)) continue;
-      waiter.answers[key] = answer;
+      setOwn(waiter.answers, key, answer); // a key "__proto__" stays a key, never the prototype
       if (Object.keys(waiter.answers).length === waiter.keys.size) waiter.resolve(waiter.answers);
     }
   }

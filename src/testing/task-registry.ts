@@ -6,21 +6,13 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import { isTerminalStatus, TaskStatusSchema, type TaskStatus } from '../protocol/index.js';
+import type { TaskStatus } from '../protocol/index.js';
 import type { JobRun } from './job.js';
 
 /** Minimum clock time between two sweeps triggered by `create`, in ms. */
 const SWEEP_SPACING_MS = 1_000;
 
-/**
- * Whether a task may move from `from` to `to`. `working` and `input_required` alternate freely and may end in any
- * terminal status; `completed`, `failed` and `cancelled` never change again. Staying in the same status is allowed
- * (e.g. a new `statusMessage`).
- */
-export function canTransition(from: TaskStatus, to: TaskStatus): boolean {
-  if (isTerminalStatus(from)) return false;
-  return TaskStatusSchema.options.includes(to);
-}
+export { canTransition } from './job.js';
 
 /** One stored task. Its live status, input requests and outcome are read from `run` (the single source of truth). */
 export interface TaskRecord {

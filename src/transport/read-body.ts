@@ -8,11 +8,17 @@
 import { ResponseTooLargeError, StreamEndedError } from '../errors.js';
 
 /**
- * Yields the body's decoded text chunks, failing once more than `limitBytes` bytes arrived.
+ * Yields the body's decoded text chunks, failing once more than `limitBytes` bytes arrived. `meter`, when given, sees
+ * every chunk's bytes first and may throw (an SSE reply is limited per event, see `sse-event-limit.ts`).
  *
  * @throws {@link ResponseTooLargeError} past the limit; {@link StreamEndedError} when the connection breaks mid-body.
  */
-export async function* readTextChunks(body: ReadableStream<Uint8Array>, limitBytes: number, method: string): AsyncGenerator<string> {
+export async function* readTextChunks(
+  body: ReadableStream<Uint8Array>,
+  limitBytes: number,
+  method: string,
+  meter?: (bytes: Uint8Array) => void,
+): AsyncGenerator<string> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let total = 0;
@@ -31,6 +37,7 @@ export async function* readTextChunks(body: ReadableStream<Uint8Array>, limitByt
       if (done) break;
       total += value.byteLength;
       if (total > limitBytes) throw new ResponseTooLargeError(method, limitBytes);
+      meter?.(value);
       yield decoder.decode(value, { stream: true });
     }
     const tail = decoder.decode();

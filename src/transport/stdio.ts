@@ -25,8 +25,7 @@ import { META_KEYS, METHODS } from '../protocol/constants.js';
 import type { JsonRpcNotification, JsonRpcRequest, RequestId } from '../protocol/jsonrpc.js';
 import { classifyMessage, settleResponse } from './messages.js';
 import { excerpt } from './read-body.js';
-import { stdioLegacyTarget } from '../legacy/stdio-target.js';
-import type { LegacyCapableTransport, LegacyTarget, TransportRequestOptions } from './transport.js';
+import type { StdioTarget, Transport, TransportRequestOptions } from './transport.js';
 
 /** Default wait after closing stdin before SIGTERM, and after SIGTERM before SIGKILL, in ms (3.4). */
 export const DEFAULT_CLOSE_GRACE_MS = 2_000;
@@ -108,7 +107,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
  * const result = await client.callTool('echo', { text: 'hi' });
  * await client.close();
  */
-export class StdioTransport implements LegacyCapableTransport {
+export class StdioTransport implements Transport {
   readonly serverKey: string;
   readonly #options: StdioTransportOptions;
   readonly #commandLine: string;
@@ -135,11 +134,12 @@ export class StdioTransport implements LegacyCapableTransport {
   }
 
   /**
-   * The same command for a 2025-11-25 server, through the official SDK's `StdioClientTransport` (3.6): the era is
-   * probed with `server/discover` first; if it is legacy, this transport's own child is closed and the SDK starts one.
+   * The command line as data, for reaching a 2025-11-25 server: the era is probed with `server/discover` first;
+   * if it is legacy, this transport's own child is closed and the official SDK starts one.
    */
-  get legacyTarget(): LegacyTarget {
-    return stdioLegacyTarget(this.#options, () => this.close());
+  get target(): StdioTarget {
+    const { command, args, env, inheritEnv, cwd, onStderr } = this.#options;
+    return { kind: 'stdio', command, args, env, inheritEnv, cwd, onStderr };
   }
 
   /** The server's process id while it runs. */

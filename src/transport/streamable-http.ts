@@ -10,13 +10,13 @@ import { HttpError, InvalidResponseError, McpClientError, NetworkError, RequestT
 import { linkAbort } from '../internal/abort.js';
 import { HEADERS, META_KEYS } from '../protocol/constants.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
-import { importSdkModule } from '../internal/optional-sdk.js';
 import { encodeHeaderValue } from './header-encoding.js';
 import { classifyMessage, idMatches, parseJson, settleResponse } from './messages.js';
 import { excerpt, readText, readTextChunks } from './read-body.js';
-import type { LegacyCapableTransport, LegacyTarget, TransportRequestOptions } from './transport.js';
+import { sseEventMeter } from './sse-event-limit.js';
+import type { HttpTarget, Transport, TransportRequestOptions } from './transport.js';
 
-/** Default cap on one response body or SSE stream, in bytes (16 MiB). */
+/** Default cap on one JSON-RPC message from the server (one JSON body, or one SSE event), in bytes (16 MiB). */
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 /** Options of {@link StreamableHttpTransport}. */
@@ -30,7 +30,13 @@ export interface StreamableHttpTransportOptions {
   getHeaders?: () => Promise<Record<string, string>> | Record<string, string>;
   /** The fetch implementation. @default globalThis.fetch */
   fetch?: typeof fetch;
-  /** Cap on one response body or SSE stream, in bytes. @default DEFAULT_MAX_RESPONSE_BYTES */
+  /**
+   * Cap on one JSON-RPC message from the server, in bytes: one JSON response body, or one SSE event as sent (its
+   * `data:` lines with field names and line ends). It does not bound a whole SSE stream: any number of small progress
+   * notifications may come before the response, and the stream's duration is bounded by the request's `timeoutMs`.
+   * Past the cap the read fails with `ResponseTooLargeError` and the connection is closed.
+   * @default DEFAULT_MAX_RESPONSE_BYTES
+   */
   maxResponseBytes?: number;
 }
 
@@ -62,7 +68,7 @@ function retryAfterMs(value: string | null): number | undefined {
  * @example
  * const transport = new StreamableHttpTransport('http://127.0.0.1:3000/mcp', { headers: { Authorization: `Bearer ${token}` } });
  */
-export class StreamableHttpTransport implements LegacyCapableTransport {
+export class StreamableHttpTransport implements Transport {
   readonly serverKey: string;
   readonly url: URL;
   readonly #options: StreamableHttpTransportOptions;
@@ -88,20 +94,10 @@ export class StreamableHttpTransport implements LegacyCapableTransport {
     this.#maxBytes = maxBytes;
   }
 
-  /**
-   * The same endpoint for a 2025-11-25 server, through the official SDK's `StreamableHTTPClientTransport` (loaded
-   * lazily; `@modelcontextprotocol/sdk` is an optional peer dependency). Static headers and `fetch` carry over.
-   */
-  get legacyTarget(): LegacyTarget {
-    return {
-      probe: 'request',
-      createSdkTransport: async () => {
-        type HttpModule = { StreamableHTTPClientTransport: new (url: URL, options: unknown) => unknown };
-        const { StreamableHTTPClientTransport } = await importSdkModule<HttpModule>('client/streamableHttp.js');
-        const headers = { ...this.#options.headers, ...(this.#options.getHeaders ? await this.#options.getHeaders() : {}) };
-        return new StreamableHTTPClientTransport(this.url, { requestInit: { headers }, fetch: this.#options.fetch });
-      },
-    };
+  /** The endpoint as data (URL, static headers, header source, `fetch`), for reaching a 2025-11-25 server. */
+  get target(): HttpTarget {
+    const o = this.#options;
+    return { kind: 'http', url: this.url, headers: o.headers, getHeaders: o.getHeaders, fetch: o.fetch };
   }
 
   async request(message: JsonRpcRequest, options: TransportRequestOptions = {}): Promise<Record<string, unknown>> {
@@ -247,7 +243,8 @@ export class StreamableHttpTransport implements LegacyCapableTransport {
       },
     });
     let endsWithCr = false;
-    for await (const chunk of readTextChunks(res.body, this.#maxBytes, message.method)) {
+    // The limit is per event (one JSON-RPC message), not per stream; the stream's time is bounded by timeoutMs.
+    for await (const chunk of readTextChunks(res.body, Number.POSITIVE_INFINITY, message.method, sseEventMeter(this.#maxBytes, message.method))) {
       parser.feed(chunk);
       if (chunk.length > 0) endsWithCr = chunk.endsWith('\r');
       if (settled || signal.aborted) break; // leaving the loop cancels the stream

@@ -34,26 +34,49 @@ export interface Transport {
   notify(message: JsonRpcNotification, options?: TransportRequestOptions): Promise<void>;
   /** Releases resources; pending requests reject. */
   close(): Promise<void>;
+  /** What this transport reaches, when a 2025-11-25 server there could be reached another way. */
+  readonly target?: TransportTarget;
 }
 
 /**
- * How to reach the same server in the 2025-11-25 era (`initialize`, sessions) through the official SDK 1.x client,
- * should era detection find a legacy server. The factory returns an SDK `Transport` (typed loosely so that this
- * package does not depend on the SDK's types). (issue 4)
+ * What a transport reaches, described as data, so that another era's client can reach the same server: only
+ * `src/legacy/` turns a target into the official SDK's transports (2025-11-25 servers).
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports)
  */
-export interface LegacyTarget {
-  /** `request`: on HTTP the first modern request tells the era; `discover`: probe with `server/discover` (stdio). */
+export type TransportTarget = HttpTarget | StdioTarget | CustomTarget;
+
+/** A Streamable HTTP endpoint: static headers, a per-request header source, and the `fetch` to use. */
+export interface HttpTarget {
+  readonly kind: 'http';
+  readonly url: URL;
+  readonly headers?: Record<string, string>;
+  readonly getHeaders?: () => Record<string, string> | Promise<Record<string, string>>;
+  readonly fetch?: typeof fetch;
+}
+
+/** A server started as a child process speaking stdio. */
+export interface StdioTarget {
+  readonly kind: 'stdio';
+  readonly command: string;
+  readonly args?: readonly string[];
+  readonly env?: Record<string, string | undefined>;
+  readonly inheritEnv?: boolean;
+  readonly cwd?: string;
+  readonly onStderr?: (text: string) => void;
+}
+
+/**
+ * A caller-built way to reach a 2025-11-25 server (an embedder's own SDK transport, or a test's in-memory pair).
+ * `probe` says how the era is told: `request` (the first modern request decides) or `discover`.
+ */
+export interface CustomTarget {
+  readonly kind: 'custom';
   readonly probe: 'request' | 'discover';
-  /** Creates the SDK transport; called once, lazily, when a legacy server was detected. */
+  /** Returns an SDK 1.x `Transport` (typed loosely so this package does not depend on the SDK's types). */
   createSdkTransport(): Promise<unknown>;
 }
 
-/** A transport that can also reach a legacy (2025-11-25) server through the official SDK. */
-export interface LegacyCapableTransport extends Transport {
-  readonly legacyTarget: LegacyTarget;
-}
-
-/** True when `transport` can fall back to the legacy era. */
-export function hasLegacyTarget(transport: Transport): transport is LegacyCapableTransport {
-  return typeof (transport as Partial<LegacyCapableTransport>).legacyTarget?.createSdkTransport === 'function';
+/** How the era of `target` is told: on HTTP the first modern request decides; stdio probes `server/discover`. */
+export function probeOf(target: TransportTarget): 'request' | 'discover' {
+  return target.kind === 'http' ? 'request' : target.kind === 'stdio' ? 'discover' : target.probe;
 }

@@ -87,6 +87,21 @@ describe('answers file', () => {
     expect(file.lookup('k1', { method: 'roots/list' })).toMatchObject({ kind: 'invalid' });
   });
 
+  it('keys and field names like __proto__ and constructor are found only when the file has them (never inherited)', async () => {
+    const path = join(dir, 'proto.json');
+    writeFileSync(path, '{"__proto__": {"ok": true}}');
+    const file = await AnswersFile.load(path);
+    expect(file.lookup('__proto__', form)).toEqual({ kind: 'answer', response: { action: 'accept', content: { ok: true } } });
+    expect(file.lookup('constructor', form)).toEqual({ kind: 'none' });
+    const empty = join(dir, 'empty.json');
+    writeFileSync(empty, '{}');
+    expect((await AnswersFile.load(empty)).lookup('__proto__', form)).toEqual({ kind: 'none' });
+    const fields = readFields({ type: 'object', properties: JSON.parse('{"__proto__": {"type": "string"}}') });
+    const checked = checkContent(fields, JSON.parse('{"__proto__": "kept"}'));
+    expect('content' in checked && Object.getOwnPropertyDescriptor(checked.content, '__proto__')?.value).toBe('kept');
+    expect(({} as Record<string, unknown>).kept).toBeUndefined();
+  });
+
   it('rejects a file that is not a JSON object', async () => {
     const path = join(dir, 'b.json');
     writeFileSync(path, '[1, 2]');

@@ -9,7 +9,6 @@
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { StreamableHttpTransport, TaskCancelledError, TaskClient, type CallToolResult, type InputRequiredEvent, type InputResponse, type Task, type TaskHandle, type Transport } from '../../src/index.js';
-import { forgetEra } from '../../src/legacy/era.js';
 import { createTaskServer, type TaskServer } from '../../src/testing/index.js';
 import { bundleReferenceServer, everythingStdio, referenceStdio, startEverythingHttp, type HttpChild } from './servers.js';
 
@@ -145,14 +144,14 @@ function watch(handle: TaskHandle<unknown>, seen: Task[]): void {
 describe.each(TARGETS)('one API, two eras: $name', (target) => {
   const clients: TaskClient[] = [];
 
-  function newClient(): TaskClient {
-    const client = new TaskClient({ transport: target.transport(), jitterRatio: 0 });
+  /** A client of its own; `known` passes the era detected by the first test (there is no process-wide cache). */
+  function newClient(known = false): TaskClient {
+    const client = new TaskClient({ transport: target.transport(), jitterRatio: 0, ...(known ? { era: target.era } : {}) });
     clients.push(client);
     return client;
   }
 
   beforeAll(async () => {
-    forgetEra();
     await target.setup();
   }, 30_000);
 
@@ -162,7 +161,8 @@ describe.each(TARGETS)('one API, two eras: $name', (target) => {
   }, 15_000);
 
   // First contact, sequential: the era is detected from scratch (HTTP: the modern POST is refused; stdio: the
-  // server/discover probe). The tests after it run concurrently, each with its own client, on the cached era.
+  // server/discover probe). The tests after it run concurrently, each with its own client, told the era (each client
+  // decides its era itself; only the last one detects it again).
   it('detects the era on first contact and answers a plain tool inline (no task)', { timeout: 15_000 }, async ({ expect }) => {
     const client = newClient();
     expect(client.era).toBeUndefined();
@@ -176,7 +176,7 @@ describe.each(TARGETS)('one API, two eras: $name', (target) => {
 
   describe.concurrent('calls', () => {
     it('resolves a task call with the final report; ttl/pollInterval mapped; status events in order', { timeout: 20_000 }, async ({ expect }) => {
-      const client = newClient();
+      const client = newClient(true);
       const seen: Task[] = [];
       let handle: TaskHandle<unknown> | undefined;
       const inputs: InputRequiredEvent[] = [];
@@ -202,7 +202,7 @@ describe.each(TARGETS)('one API, two eras: $name', (target) => {
     });
 
     it('surfaces the one question as exactly one inputRequired event; the answer reaches the report', { timeout: 20_000 }, async ({ expect }) => {
-      const client = newClient();
+      const client = newClient(true);
       const answer = target.ambiguous.text;
       const events: InputRequiredEvent[] = [];
       client.on('inputRequired', (event) => {
@@ -234,7 +234,7 @@ describe.each(TARGETS)('one API, two eras: $name', (target) => {
     });
 
     it('cancel() during the run ends with TaskCancelledError, and the server has the task cancelled', { timeout: 15_000 }, async ({ expect }) => {
-      const client = newClient();
+      const client = newClient(true);
       const start = await client.startTool(target.long.tool, target.long.args);
       expect(start.resultType).toBe('task');
       if (start.resultType !== 'task') return;
@@ -250,10 +250,11 @@ describe.each(TARGETS)('one API, two eras: $name', (target) => {
       expect(again.status).toBe('cancelled');
     });
 
-    it('caches the era per server: a new client knows it before its first call', { timeout: 15_000 }, async ({ expect }) => {
+    it('no process-wide era cache (issue 11): a new client detects the era itself on its first call', { timeout: 15_000 }, async ({ expect }) => {
       const client = newClient();
-      expect(client.era).toBe(target.era);
+      expect(client.era).toBeUndefined();
       const tools = await client.listTools();
+      expect(client.era).toBe(target.era);
       expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining([target.plain.tool, target.research.tool, target.ambiguous.tool]));
     });
   });

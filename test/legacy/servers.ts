@@ -11,10 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import type { JsonRpcNotification, JsonRpcRequest } from '../../src/protocol/jsonrpc.js';
-import { stdioLegacyTarget, type StdioLegacyOptions } from '../../src/legacy/stdio-target.js';
-import { StdioTransport, type StdioTransportOptions } from '../../src/transport/stdio.js';
-import type { LegacyCapableTransport, LegacyTarget, TransportRequestOptions } from '../../src/transport/transport.js';
+import { StdioTransport } from '../../src/transport/stdio.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** The pinned dev dependency's entry point (`node index.js stdio|streamableHttp`). */
@@ -87,40 +84,9 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-/**
- * The stdio transport with the legacy target it will get once `StdioTransport` exposes `legacyTarget` (see
- * src/legacy/stdio-target.ts): the era is probed with `server/discover`, and a legacy server is then reached through
- * the SDK's stdio transport with the same command line (the probe's child is released).
- */
-export class LegacyStdioTransport implements LegacyCapableTransport {
-  readonly inner: StdioTransport;
-  readonly legacyTarget: LegacyTarget;
-
-  constructor(options: StdioTransportOptions & StdioLegacyOptions) {
-    this.inner = new StdioTransport(options);
-    this.legacyTarget = stdioLegacyTarget(options, () => this.inner.close());
-  }
-
-  get serverKey(): string {
-    return this.inner.serverKey;
-  }
-
-  request(message: JsonRpcRequest, options?: TransportRequestOptions): Promise<Record<string, unknown>> {
-    return this.inner.request(message, options);
-  }
-
-  notify(message: JsonRpcNotification, options?: TransportRequestOptions): Promise<void> {
-    return this.inner.notify(message, options);
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
-  }
-}
-
 /** server-everything over stdio: one child per transport (and one more for the SDK once the era is known). */
-export function everythingStdio(): LegacyStdioTransport {
-  return new LegacyStdioTransport({ command: process.execPath, args: [EVERYTHING, 'stdio'], cwd: ROOT, onStderr, closeGraceMs: 500 });
+export function everythingStdio(): StdioTransport {
+  return new StdioTransport({ command: process.execPath, args: [EVERYTHING, 'stdio'], cwd: ROOT, onStderr, closeGraceMs: 500 });
 }
 
 /** The reference server's CLI bundled once (plain `node` starts in ~0.1 s), for stdio clients. */
@@ -132,6 +98,6 @@ export async function bundleReferenceServer(): Promise<{ script: string; dispose
 }
 
 /** The reference server over stdio, behind the same legacy-capable wrapper (so the probe must say "modern"). */
-export function referenceStdio(script: string, flags: string[]): LegacyStdioTransport {
-  return new LegacyStdioTransport({ command: process.execPath, args: [script, '--stdio', ...flags], cwd: ROOT, onStderr, closeGraceMs: 500 });
+export function referenceStdio(script: string, flags: string[]): StdioTransport {
+  return new StdioTransport({ command: process.execPath, args: [script, '--stdio', ...flags], cwd: ROOT, onStderr, closeGraceMs: 500 });
 }

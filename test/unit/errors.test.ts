@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import * as errors from '../../src/errors.js';
 import {
+  CancelDeliveryError,
+  CancelNotConfirmedError,
+  InputDeliveryError,
   ClientClosedError,
   HttpError,
   InputRequiredError,
@@ -44,6 +47,9 @@ const samples: Array<[McpClientError, string | number, string]> = [
   [new TaskCancelledError('t1'), 'TASK_CANCELLED', 'TaskCancelledError'],
   [new TaskExpiredError('t1', 0), 'TASK_EXPIRED', 'TaskExpiredError'],
   [new TaskNotFoundError('t1'), 'TASK_NOT_FOUND', 'TaskNotFoundError'],
+  [new CancelNotConfirmedError('t1', undefined), 'CANCEL_NOT_CONFIRMED', 'CancelNotConfirmedError'],
+  [new CancelDeliveryError('t1', undefined, 5), 'CANCEL_NOT_DELIVERED', 'CancelDeliveryError'],
+  [new InputDeliveryError('t1', 'ask', undefined), 'INPUT_NOT_DELIVERED', 'InputDeliveryError'],
   [new OutcomeUnknownError('tools/call'), 'OUTCOME_UNKNOWN', 'OutcomeUnknownError'],
   [new ClientClosedError(), 'CLIENT_CLOSED', 'ClientClosedError'],
   [new ServerExitedError('node server.js --stdio', 1, null), 'SERVER_EXITED', 'ServerExitedError'],
@@ -116,8 +122,10 @@ describe('errors (§7, STYLE 12–16)', () => {
     });
 
     it('errors of a second loaded copy of the module match this copy and vice versa', async () => {
-      const path = '../../src/errors.ts?second-copy';
-      const copy = (await import(/* @vite-ignore */ path)) as typeof errors;
+      // src/errors.ts re-exports the classes from src/errors/*.ts: load a second copy of those files.
+      const path = '../../src/errors/task-errors.ts?second-copy';
+      const basePath = '../../src/errors/base.ts?second-copy';
+      const copy = { ...((await import(/* @vite-ignore */ path)) as typeof errors), McpClientError: ((await import(/* @vite-ignore */ basePath)) as typeof errors).McpClientError };
       expect(copy.TaskFailedError).not.toBe(TaskFailedError);
       const theirs = new copy.TaskNotFoundError('t1');
       expect(theirs instanceof TaskNotFoundError).toBe(true);

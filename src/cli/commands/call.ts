@@ -61,7 +61,6 @@ export function callCommand(server: string, tool: string, pairs: string[], optio
         return exitCode;
       }
       const handle = start.task;
-      await session.records.track(handle, tool);
       // Detached text output is only the task id on stdout, so `id=$(mcp-tasks call … --detach)` works.
       if (!options.detach || output.json) output.emit(taskEvent(handle, url, tool, false));
       if (options.detach) {

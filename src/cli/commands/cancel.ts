@@ -4,7 +4,6 @@
  *
  * @module
  */
-import { isMcpClientError } from '../../index.js';
 import { parseMs } from '../arguments.js';
 import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import { DEFAULT_CANCEL_WAIT_MS } from '../follow-task.js';
@@ -34,17 +33,10 @@ export function cancelCommand(taskId: string, options: CancelCommandOptions): Pr
         output.emit({ event: 'cancel', taskId, stage: 'requested', via: 'command', waitMs });
         await handle.cancel({ waitMs });
       }
-      try {
-        const result = await handle.result();
-        await session.records.finish(handle, { status: 'completed', result });
-        const exitCode = result.isError === true ? ExitCode.ToolError : ExitCode.Completed;
-        output.emit({ event: 'result', taskId, exitCode, result });
-        return exitCode;
-      } catch (error) {
-        if (isMcpClientError(error, 'TASK_CANCELLED')) await session.records.finish(handle, { status: 'cancelled' });
-        else if (isMcpClientError(error, 'TASK_FAILED')) await session.records.finish(handle, { status: 'failed', error: (error as { error?: { code: number; message: string } }).error });
-        throw error;
-      }
+      const result = await handle.result();
+      const exitCode = result.isError === true ? ExitCode.ToolError : ExitCode.Completed;
+      output.emit({ event: 'result', taskId, exitCode, result });
+      return exitCode;
     } finally {
       await session.close();
     }

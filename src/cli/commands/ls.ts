@@ -7,7 +7,8 @@ import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import { relative } from '../events.js';
 import { Output } from '../output.js';
 import { runReporting } from '../session.js';
-import { openRecordStore, recordsDir, type TaskRecord } from '../task-records.js';
+import type { TaskRecord } from '../../index.js';
+import { openRecordStore, recordsDir } from '../record-store.js';
 
 /** Options of `ls`. */
 export interface LsCommandOptions {

@@ -8,7 +8,7 @@ import { summarizeRequest } from '../input/answerer.js';
 import { Output } from '../output.js';
 import { openSession, runReporting } from '../session.js';
 import { attachTask, locateTask } from '../task-lookup.js';
-import { serverIdentity } from '../task-records.js';
+import { serverIdentity } from '../../index.js';
 
 /** Options of `status`. */
 export interface StatusCommandOptions {
@@ -47,7 +47,6 @@ export function statusCommand(taskId: string, options: StatusCommandOptions): Pr
       }
       if (!handle.done) return ExitCode.Completed;
       const result = await handle.result();
-      await session.records.finish(handle, { status: 'completed', result });
       const exitCode = result.isError === true ? ExitCode.ToolError : ExitCode.Completed;
       output.emit({ event: 'result', taskId, exitCode, result });
       return exitCode;

@@ -56,7 +56,7 @@ export class AnswersFile {
 
   /** The answer for the question `key`, if the file has one (by key, then by field name). */
   lookup(key: string, request: InputRequest): AnswerLookup {
-    const entry = this.#data[key];
+    const entry = Object.hasOwn(this.#data, key) ? this.#data[key] : undefined; // never an inherited `__proto__`/`constructor`
     switch (request.method) {
       case 'elicitation/create':
         return request.params.mode === 'url' ? this.#url(entry) : this.#form(entry, request.params.requestedSchema);
@@ -94,7 +94,7 @@ export class AnswersFile {
       }
       return accept(entry);
     }
-    const byName = Object.fromEntries(fields.filter((f) => f.name in this.#data).map((f) => [f.name, this.#data[f.name]]));
+    const byName = Object.fromEntries(fields.filter((f) => Object.hasOwn(this.#data, f.name)).map((f) => [f.name, this.#data[f.name]]));
     return Object.keys(byName).length > 0 ? accept(byName) : { kind: 'none' };
   }
 }

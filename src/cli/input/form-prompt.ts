@@ -110,7 +110,8 @@ export async function promptForm(params: ElicitRequestParams, ctx: PromptContext
   const content: Record<string, string | number | boolean | string[]> = {};
   for (const field of readFields(params.requestedSchema)) {
     const value = await promptField(field, ctx);
-    if (value !== undefined) content[field.name] = value as string | number | boolean | string[];
+    // defineProperty: a field named `__proto__` stays a field, never the prototype.
+    if (value !== undefined) Object.defineProperty(content, field.name, { value, enumerable: true, writable: true, configurable: true });
   }
   return { action: 'accept', content };
 }

@@ -144,14 +144,14 @@ export function checkContent(fields: readonly FormField[], given: Record<string,
   const content: Record<string, unknown> = {};
   const problems: string[] = [];
   for (const field of fields) {
-    const value = given[field.name] ?? ('default' in field ? field.default : undefined);
+    const value = (Object.hasOwn(given, field.name) ? given[field.name] : undefined) ?? ('default' in field ? field.default : undefined);
     if (value === undefined) {
       if (field.required) problems.push(`${field.name}: required`);
       continue;
     }
     const why = checkValue(field, value);
     if (why) problems.push(`${field.name}: ${why}`);
-    else content[field.name] = value;
+    else Object.defineProperty(content, field.name, { value, enumerable: true, writable: true, configurable: true }); // `__proto__` stays a field
   }
   return problems.length > 0 ? { problems } : { content };
 }

@@ -21,3 +21,4 @@ export * as taskFaults from './task-faults.js';
 export * as envelopeFaults from './envelope-faults.js';
 export * as sseFaults from './sse-faults.js';
 export * as httpFaults from './http-faults.js';
+export * as volumeFaults from './volume-faults.js';

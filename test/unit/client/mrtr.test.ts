@@ -114,8 +114,8 @@ describe('MRTR (4.1–4.5)', () => {
     const error = await client.callTool('t').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TooManyRoundsError);
     expect((error as TooManyRoundsError).rounds).toBe(2);
-    expect((error as Error).message).toBe('tools/call failed: server asked for input 2 times (maxInputRounds)');
-    expect(transport.of('tools/call')).toHaveLength(3);
+    expect((error as Error).message).toBe('tools/call failed: the server asked for input again after 2 answered rounds (maxInputRounds: 2)');
+    expect(transport.of('tools/call')).toHaveLength(3); // the first request + one re-send per answered round
   });
 
   it('4.1: input_required with neither inputRequests nor requestState → InvalidResponseError', async () => {

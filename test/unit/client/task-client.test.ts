@@ -1,6 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  CancelNotConfirmedError,
   InvalidResponseError,
   RequestTimeoutError,
   TaskCancelledError,
@@ -141,19 +142,20 @@ describe('TaskClient abort and time budgets (STYLE 9, 10; 5.14, 6.1)', () => {
     expect(transport.of('tasks/cancel')).toHaveLength(1);
   });
 
-  it('STYLE 9: aborted before the response arrives → no tasks/cancel, rejects with signal.reason', async () => {
+  it('STYLE 9 (changed by issue 11, behaviour 3): aborted before the response arrives → the response is still read, its task cancelled, rejects with signal.reason', async () => {
     const gate = deferred<Record<string, unknown>>();
-    const { transport, client } = setup((m) => (m === 'tools/call' ? gate.promise : detailed()), {}, AbortableTransport);
+    const { transport, client } = setup((m) => (m === 'tools/call' ? gate.promise : m === 'tasks/cancel' ? {} : detailed()), {}, AbortableTransport);
     const controller = new AbortController();
     const reason = new Error('user gave up');
     const done = outcome(client.callTool('job', {}, { signal: controller.signal }));
     await flush();
     controller.abort(reason);
     await flush();
-    expect(done.error).toBe(reason);
+    expect(done.settled).toBe(false);
     gate.resolve(created());
     await vi.advanceTimersByTimeAsync(10_000);
-    expect(transport.of('tasks/cancel')).toHaveLength(0);
+    expect(done.error).toBe(reason);
+    expect(transport.of('tasks/cancel')).toHaveLength(1);
     expect(transport.of('tasks/get')).toHaveLength(0);
   });
 
@@ -204,7 +206,7 @@ describe('TaskClient abort and time budgets (STYLE 9, 10; 5.14, 6.1)', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it('the handle of a cancelled unified call rejects with TaskCancelledError', async () => {
+  it('the handle of a cancelled unified call rejects with CancelNotConfirmedError (changed by issue 11, behaviour 1: only the server says cancelled)', async () => {
     const { client } = setup(server);
     const controller = new AbortController();
     let handle: TaskHandle<CallToolResult> | undefined;
@@ -213,7 +215,7 @@ describe('TaskClient abort and time budgets (STYLE 9, 10; 5.14, 6.1)', () => {
     controller.abort(new Error('stop'));
     await flush();
     expect((done.error as Error).message).toBe('stop');
-    await expect(handle!.result()).rejects.toBeInstanceOf(TaskCancelledError);
+    await expect(handle!.result()).rejects.toBeInstanceOf(CancelNotConfirmedError);
   });
 
   it('STYLE 22: no abort listener is left on the caller signal after the call settles (inline and task)', async () => {

@@ -20,9 +20,9 @@ import {
   type JsonRpcRequest,
   type Transport,
 } from '../../../src/index.js';
-import { cachedEra, eraFromError, forgetEra, rememberEra } from '../../../src/legacy/era.js';
+import { eraFromError } from '../../../src/legacy/era.js';
 import type { LegacyHost } from '../../../src/legacy/legacy-backend.js';
-import type { LegacyCapableTransport, LegacyTarget } from '../../../src/transport/transport.js';
+import type { CustomTarget } from '../../../src/transport/transport.js';
 import { ScriptedTransport, type Handler } from '../../helpers/scripted-transport.js';
 
 const rpc = (code: number, httpStatus?: number, method = 'tools/call') => new McpError(method, { code, message: `error ${code}` }, { httpStatus });
@@ -71,29 +71,16 @@ describe('eraFromError', () => {
   });
 });
 
-describe('the era cache', () => {
-  beforeEach(() => forgetEra());
-
-  it('remembers per server key and forgets one or all', () => {
-    rememberEra('a', 'legacy');
-    rememberEra('b', 'modern');
-    expect([cachedEra('a'), cachedEra('b'), cachedEra('c')]).toEqual(['legacy', 'modern', undefined]);
-    forgetEra('a');
-    expect([cachedEra('a'), cachedEra('b')]).toEqual([undefined, 'modern']);
-    forgetEra();
-    expect(cachedEra('b')).toBeUndefined();
-  });
-});
-
 /** A transport that is nothing but a server key and a legacy target whose factory is counted. */
-function legacyCapable(probe: LegacyTarget['probe'], createSdkTransport: () => Promise<unknown> = () => Promise.reject(new Error('no legacy server here'))) {
+function legacyCapable(probe: CustomTarget['probe'], createSdkTransport: () => Promise<unknown> = () => Promise.reject(new Error('no legacy server here'))) {
   const calls = { create: 0 };
-  const transport: LegacyCapableTransport = {
+  const transport: Transport & { target: CustomTarget } = {
     serverKey: `test://${probe}/${Math.random()}`,
     request: () => Promise.reject(new Error('not used')),
     notify: async () => undefined,
     close: async () => undefined,
-    legacyTarget: {
+    target: {
+      kind: 'custom',
       probe,
       createSdkTransport: () => {
         calls.create++;
@@ -109,7 +96,6 @@ const never = (): Promise<never> => Promise.reject(new Error('probe not expected
 const legacyCalled = async (): Promise<string> => 'legacy';
 
 describe('EraRouter', () => {
-  beforeEach(() => forgetEra());
   afterEach(() => vi.useRealTimers());
 
   it('a transport without a legacy target is modern from the start; no detection', async () => {
@@ -134,13 +120,13 @@ describe('EraRouter', () => {
   });
 
   describe('HTTP (probe "request"): the first modern request decides', () => {
-    it('success → modern, cached for every client of that server', async () => {
+    it('success → modern, for this client only (no process-wide cache: each client decides its own era)', async () => {
       const { transport } = legacyCapable('request');
       const router = new EraRouter(transport, 'auto', host, never);
       expect(router.era).toBeUndefined();
       await expect(router.route(async () => 'ok', legacyCalled)).resolves.toBe('ok');
       expect(router.era).toBe('modern');
-      expect(new EraRouter(transport, 'auto', host, never).era).toBe('modern');
+      expect(new EraRouter(transport, 'auto', host, never).era).toBeUndefined();
     });
 
     it('a modern rejection (400 + -32602) → modern, and the error is the caller\'s', async () => {
@@ -158,7 +144,7 @@ describe('EraRouter', () => {
       await expect(router.route(() => Promise.reject(rpc(-32000, 400)), legacyCalled)).rejects.toThrow(/no legacy server here/);
       expect(router.era).toBe('legacy');
       expect(calls.create).toBe(1);
-      expect(cachedEra(transport.serverKey)).toBe('legacy');
+      expect(router.era).toBe('legacy');
     });
 
     it('an error that says nothing (network) is rethrown and decides nothing', async () => {
@@ -288,15 +274,14 @@ function sdkServer(): { createSdkTransport: () => Promise<unknown>; close: () =>
 }
 
 /** A scripted transport that can fall back to the in-memory SDK server. */
-function scriptedLegacy(probe: LegacyTarget['probe'], handler: Handler, legacy: { createSdkTransport: () => Promise<unknown> }): ScriptedTransport & LegacyCapableTransport {
-  const transport = new ScriptedTransport(handler) as ScriptedTransport & { legacyTarget: LegacyTarget; serverKey: string };
+function scriptedLegacy(probe: CustomTarget['probe'], handler: Handler, legacy: { createSdkTransport: () => Promise<unknown> }): ScriptedTransport & { target: CustomTarget } {
+  const transport = new ScriptedTransport(handler) as ScriptedTransport & { target: CustomTarget; serverKey: string };
   Object.defineProperty(transport, 'serverKey', { value: `scripted://${probe}/${Math.random()}` });
-  transport.legacyTarget = { probe, createSdkTransport: legacy.createSdkTransport };
+  transport.target = { kind: 'custom', probe, createSdkTransport: legacy.createSdkTransport };
   return transport;
 }
 
 describe('TaskClient over a scripted transport', () => {
-  beforeEach(() => forgetEra());
 
   it('stdio-like: server/discover → -32601 → the call goes to the SDK session; only the probe was sent modern', async () => {
     const legacy = sdkServer();

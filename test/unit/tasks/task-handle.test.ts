@@ -1,6 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  CancelNotConfirmedError,
   HttpError,
   InvalidResponseError,
   McpError,
@@ -240,8 +241,9 @@ describe('TaskHandle', () => {
   });
 
   describe('cancel (5.14)', () => {
-    it('5.14: cancel() twice sends tasks/cancel once, rejects result() with TaskCancelledError, stops polling', async () => {
-      const { transport, client } = setup((m) => (m === 'tools/call' ? created() : m === 'tasks/cancel' ? {} : detailed()));
+    it('5.14 (changed by issue 11, behaviour 1): cancel() twice sends tasks/cancel once; the ack is intent, so polling goes on until the server reports cancelled', async () => {
+      const get = queue([detailed(), detailed(), detailed({ status: 'cancelled' })]);
+      const { transport, client } = setup((m) => (m === 'tools/call' ? created() : m === 'tasks/cancel' ? {} : get()));
       const handle = await startTask(client);
       const done = outcome(handle.result());
       await vi.advanceTimersByTimeAsync(1_000);
@@ -251,9 +253,11 @@ describe('TaskHandle', () => {
       expect(transport.of('tasks/cancel').map((s) => s.message.params?.taskId)).toEqual(['t1']);
       expect(handle.cancelRequested).toBe(true);
       await flush();
+      expect(done.settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(2_000);
       expect(done.error).toBeInstanceOf(TaskCancelledError);
       await vi.advanceTimersByTimeAsync(60_000);
-      expect(transport.of('tasks/get')).toHaveLength(1);
+      expect(transport.of('tasks/get')).toHaveLength(3);
       expect(vi.getTimerCount()).toBe(0);
     });
 
@@ -271,7 +275,7 @@ describe('TaskHandle', () => {
       expect(vi.getTimerCount()).toBe(0);
     });
 
-    it('5.14: cancel({waitMs}) settles with TaskCancelledError when no terminal status arrives in time', async () => {
+    it('5.14 (changed by issue 11, behaviour 1): cancel({waitMs}) settles with CancelNotConfirmedError when no terminal status arrives in time', async () => {
       const { transport, client } = setup((m) => (m === 'tools/call' ? created() : m === 'tasks/cancel' ? {} : detailed()));
       const handle = await startTask(client);
       const done = outcome(handle.result());
@@ -279,7 +283,7 @@ describe('TaskHandle', () => {
       await vi.advanceTimersByTimeAsync(2_499);
       expect(done.settled).toBe(false);
       await vi.advanceTimersByTimeAsync(1);
-      expect(done.error).toBeInstanceOf(TaskCancelledError);
+      expect(done.error).toBeInstanceOf(CancelNotConfirmedError);
       expect(transport.of('tasks/get').map((s) => s.at - T0)).toEqual([1_000, 2_000]);
       await vi.advanceTimersByTimeAsync(10_000);
       expect(transport.of('tasks/get')).toHaveLength(2);

@@ -6,7 +6,7 @@
  */
 import { TaskCancelledError, TaskExpiredError, TaskFailedError, TaskNotFoundError } from '../errors.js';
 import { recordExpiresAt, type TaskRecord } from '../store/task-record.js';
-import type { Settled } from '../tasks/task-handle.js';
+import type { Settled } from './task-handle.js';
 
 /** The outcome a stored record stands for. Call only for records with an `outcome`. */
 export function settledFromRecord<T>(record: TaskRecord, parse: (raw: Record<string, unknown>) => T): Settled<T> {

@@ -6,8 +6,9 @@
  * @internal
  */
 import { InputRequiredError } from '../errors.js';
+import { setOwn } from '../protocol/exact-keys.js';
 import type { InputRequests, InputResponses } from '../protocol/input.js';
-import { InputScope, type InputHandlers, type InputRequiredEvent } from '../tasks/input-broker.js';
+import { InputScope, type InputHandlers, type InputRequiredEvent } from './input-broker.js';
 
 /** Inputs of {@link answerRound}. */
 export interface RoundOptions {
@@ -53,8 +54,8 @@ export function answerRound({ method, inputRequests, handlers, emit, listenerCou
       taskId: undefined,
       handlers,
       deliver: async (key, response) => {
-        responses[key] = response;
-        if (keys.every((k) => k in responses)) finish(() => resolve(responses));
+        setOwn(responses, key, response); // a key "__proto__" stays a key, never the prototype
+        if (keys.every((k) => Object.hasOwn(responses, k))) finish(() => resolve(responses));
       },
       emit,
       onHandlerError: (error) => finish(() => reject(error)),

@@ -1,0 +1,172 @@
+/**
+ * The 2026-07-28 backend: our own request pipeline (`_meta`, headers, -32022 renegotiation), MRTR rounds, idempotent
+ * creation retry, and reading a creation response past a caller's abort. Returns new tasks to the engine raw.
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr;
+ * https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-creation)
+ *
+ * @module
+ * @internal
+ */
+import { InvalidResponseError, TooManyRoundsError } from '../errors.js';
+import { METHODS, MRTR_METHODS } from '../protocol/constants.js';
+import type { InputResponses } from '../protocol/input.js';
+import { DiscoverResultSchema, InputRequiredResultSchema, ListToolsResultSchema, ToolSchema, type DiscoverResult, type Tool } from '../protocol/results.js';
+import type { BackendRequestOptions, EraBackend, StartOptions, StartResult } from '../tasks/backend.js';
+import { answerRound } from '../tasks/input-round.js';
+import type { InputRequiredEvent } from '../tasks/input-broker.js';
+import type { TaskOps } from '../tasks/task-driver.js';
+import { withAbortGrace } from './abort-grace.js';
+import { sendCreation } from './creation-retry.js';
+import type { ResolvedOptions } from './options.js';
+import { invalidHeaderReason, paramHeaders } from './param-headers.js';
+import { RequestPipeline } from './request-pipeline.js';
+
+/** What the backend reports to its client. */
+export interface ModernHost {
+  emitInput(event: InputRequiredEvent): void;
+  listenerCount(): number;
+  warning(message: string): void;
+  /** Called before each `tasks/get`; may throw to refuse the poll (a fleet worker whose lease ran out). */
+  beforePoll?(taskId: string): void; // hook: issue-16
+}
+
+type Schema<T> = { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: unknown[]; message: string } } };
+
+/** Checks a result of a method without MRTR or tasks: only `complete` (or no `resultType`) is valid there. */
+function validate<T>(method: string, schema: Schema<T>, value: unknown): T {
+  const resultType = (value as { resultType?: unknown } | null)?.resultType;
+  if (resultType !== undefined && resultType !== 'complete') throw new InvalidResponseError(method, `unexpected resultType ${JSON.stringify(resultType)} for ${method}`);
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new InvalidResponseError(method, `result does not match the schema: ${parsed.error.message.slice(0, 300)}`, parsed.error.issues);
+}
+
+/** The 2026-07-28 era. */
+export class ModernBackend implements EraBackend {
+  readonly era = 'modern' as const;
+  readonly questionsOutOfBand = false;
+  readonly ops: TaskOps;
+  readonly #options: ResolvedOptions;
+  readonly #pipeline: RequestPipeline;
+  readonly #host: ModernHost;
+  readonly #tools = new Map<string, Tool>();
+
+  constructor(options: ResolvedOptions, pipeline: RequestPipeline, host: ModernHost) {
+    this.#options = options;
+    this.#pipeline = pipeline;
+    this.#host = host;
+    this.ops = {
+      getTask: (taskId) => {
+        host.beforePoll?.(taskId); // hook: issue-16 (a fleet worker refuses a poll once its lease ran out)
+        return pipeline.send(METHODS.tasksGet, { taskId });
+      },
+      updateTask: async (taskId, inputResponses) => {
+        await pipeline.send(METHODS.tasksUpdate, { taskId, inputResponses });
+      },
+      cancelTask: async (taskId) => {
+        await pipeline.send(METHODS.tasksCancel, { taskId });
+      },
+    };
+  }
+
+  get protocolVersion(): string {
+    return this.#pipeline.protocolVersion;
+  }
+
+  async discover(options: BackendRequestOptions): Promise<DiscoverResult> {
+    return validate(METHODS.discover, DiscoverResultSchema, await this.#pipeline.send(METHODS.discover, {}, options));
+  }
+
+  request(method: string, params: Record<string, unknown>, options: BackendRequestOptions): Promise<Record<string, unknown>> {
+    return this.#pipeline.send(method, params, options);
+  }
+
+  /** `tools/list`, following `nextCursor` (at most 100 pages); invalid `x-mcp-header` tools dropped with a warning. */
+  async listTools(options: BackendRequestOptions): Promise<Tool[]> {
+    const tools: Tool[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 100; page++) {
+      const result = validate(METHODS.listTools, ListToolsResultSchema, await this.#pipeline.send(METHODS.listTools, cursor ? { cursor } : {}, options));
+      for (const entry of result.tools) {
+        const parsed = ToolSchema.safeParse(entry);
+        const reason = parsed.success ? invalidHeaderReason(parsed.data) : 'not a valid tool definition';
+        if (!parsed.success || reason) {
+          this.#host.warning(`tools/list: dropped tool ${JSON.stringify((entry as { name?: unknown })?.name)}: ${reason}`);
+          continue;
+        }
+        tools.push(parsed.data);
+      }
+      cursor = result.nextCursor;
+      if (!cursor) break;
+    }
+    this.#tools.clear();
+    for (const tool of tools) this.#tools.set(tool.name, tool);
+    return tools;
+  }
+
+  /** Sends the request and runs MRTR rounds until the final result or a task. */
+  async start(method: string, params: Record<string, unknown>, options: StartOptions): Promise<StartResult> {
+    const o = this.#options;
+    const call = params.arguments as Record<string, unknown> | undefined;
+    const headers = method === METHODS.callTool ? { ...paramHeaders(this.#tools.get(String(params.name)), call), ...options.headers } : options.headers;
+    const caller = options.signal;
+    let retry: { inputResponses?: InputResponses; requestState?: string } = {};
+    let inFlight = false;
+    for (let round = 0; ; round++) {
+      const sent = await withAbortGrace(
+        method,
+        (signal) =>
+          sendCreation(
+            async () => {
+              if (caller?.aborted) throw caller.reason; // never send a new attempt after the caller gave up
+              inFlight = true;
+              try {
+                return await this.#pipeline.send(method, { ...params, ...retry }, { ...options, headers, signal });
+              } finally {
+                inFlight = false;
+              }
+            },
+            { method, mayResend: () => this.#mayResend(method, params, options), retry: o.creationRetry, signal },
+          ),
+        caller,
+        o.abortGraceMs,
+        () => inFlight,
+      );
+      const result = sent.value;
+      const resultType = result.resultType ?? 'complete';
+      if (resultType === 'task' && o.taskMethods.includes(method)) return { resultType: 'task', created: result, aborted: sent.aborted, abortReason: sent.abortReason };
+      if (sent.aborted) throw sent.abortReason; // nothing was left running on the server
+      if (resultType === 'complete') return { resultType: 'complete', result };
+      if (resultType !== 'input_required' || !MRTR_METHODS.includes(method)) throw new InvalidResponseError(method, `unexpected resultType ${JSON.stringify(resultType)} for ${method}`);
+      if (round >= o.maxInputRounds) throw new TooManyRoundsError(method, round);
+      const parsed = InputRequiredResultSchema.safeParse(result);
+      if (!parsed.success) throw new InvalidResponseError(method, 'malformed input_required result', parsed.error.issues);
+      const { inputRequests = {}, requestState } = parsed.data;
+      const inputResponses = await answerRound({
+        method,
+        inputRequests,
+        handlers: o.handlers,
+        emit: (event) => this.#host.emitInput(event),
+        listenerCount: () => this.#host.listenerCount(),
+        signal: caller,
+      });
+      // Only the latest answers and state, echoed byte-exact; none when none came.
+      retry = {};
+      if (Object.keys(inputResponses).length > 0) retry.inputResponses = inputResponses;
+      if (requestState !== undefined) retry.requestState = requestState;
+    }
+  }
+
+  /** Nothing to track: questions arrive in `tasks/get`. */
+  track(): void {}
+
+  async close(): Promise<void> {}
+
+  /** Whether a lost creation request may be re-sent: reads always; a tool call with a key, or a tool hinted safe. */
+  async #mayResend(method: string, params: Record<string, unknown>, options: StartOptions): Promise<boolean> {
+    if (method !== METHODS.callTool || options.idempotencyKey !== undefined) return true;
+    if (this.#tools.size === 0) await this.listTools({}).catch(() => undefined);
+    const hints = this.#tools.get(String(params.name))?.annotations;
+    return hints?.idempotentHint === true || hints?.readOnlyHint === true;
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * Every error this client throws. Each class has a stable `code` (a string for local failures; the JSON-RPC
+ * integer for {@link McpError}), keeps `cause`, and names the operation and the (redacted) task id in its message.
+ * `instanceof` works across the ESM and CJS copies of this package (brands via `Symbol.for`).
+ * (CLIENT-REQUIREMENTS §7, 7.3; STYLE 12–16)
+ *
+ * @module
+ */
+
+/** The brand key every error class sets, for cross-copy `instanceof`. */
+export const kBrand = Symbol.for('mcp-tasks-client.errorBrand');
+
+/**
+ * Shortens a task id for messages and logs: the first 6 characters and the length, e.g. `t-4f9c…(36)`.
+ * Full ids stay on the error's `taskId` property.
+ */
+export function redactTaskId(taskId: string): string {
+  // Whole code points (never half an emoji), control characters made visible (never a raw newline in a log line).
+  const chars = Array.from(taskId, (c) => (/[\p{Cc}]/u.test(c) ? `\\u${c.codePointAt(0)?.toString(16).padStart(4, '0')}` : c));
+  return chars.length <= 8 ? chars.join('') : `${chars.slice(0, 6).join('')}…(${chars.length})`;
+}
+
+/** Stable string codes of the local error classes. */
+export type McpClientErrorCode =
+  | 'HTTP_ERROR'
+  | 'NETWORK_ERROR'
+  | 'STREAM_ENDED'
+  | 'INVALID_RESPONSE'
+  | 'RESPONSE_TOO_LARGE'
+  | 'REQUEST_TIMEOUT'
+  | 'UNSUPPORTED_PROTOCOL_VERSION'
+  | 'INPUT_REQUIRED'
+  | 'TOO_MANY_ROUNDS'
+  | 'TASK_FAILED'
+  | 'TASK_CANCELLED'
+  | 'TASK_EXPIRED'
+  | 'TASK_NOT_FOUND'
+  | 'CANCEL_NOT_CONFIRMED'
+  | 'CANCEL_NOT_DELIVERED'
+  | 'INPUT_NOT_DELIVERED'
+  | 'OUTCOME_UNKNOWN'
+  | 'CLIENT_CLOSED'
+  | 'SERVER_EXITED'
+  // hook: issue-16 (fleet on Redis: src/store/redis/errors.ts)
+  | 'LEASE_LOST'
+  | 'STORE_UNAVAILABLE';
+
+/**
+ * Base class of every error this package throws. `code` is a {@link McpClientErrorCode}, except on
+ * {@link McpError} where it is the server's JSON-RPC integer code.
+ */
+export class McpClientError extends Error {
+  static readonly [kBrand]: string = 'McpClientError';
+  readonly code: McpClientErrorCode | number = 'NETWORK_ERROR';
+
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+
+  /** Cross-realm `instanceof`: matches any copy of the class with the same brand. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    const brand = (this as unknown as Record<symbol, string>)[kBrand];
+    for (let p: unknown = value; p !== null && typeof p === 'object'; p = Object.getPrototypeOf(p)) {
+      const ctor = (p as { constructor?: unknown }).constructor as Record<symbol, unknown> | undefined;
+      if (ctor && Object.prototype.hasOwnProperty.call(ctor, kBrand) && ctor[kBrand] === brand) return true;
+    }
+    return false;
+  }
+}

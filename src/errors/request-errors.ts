@@ -1,0 +1,182 @@
+/**
+ * Errors of one request: the server's JSON-RPC error, HTTP and network failures, bad or oversized responses,
+ * time budgets, version negotiation and MRTR rounds.
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/index#error-codes)
+ *
+ * @module
+ */
+import type { JsonRpcErrorObject } from '../protocol/jsonrpc.js';
+import { kBrand, McpClientError } from './base.js';
+
+/**
+ * A JSON-RPC error the server answered with (any HTTP status; the body outranks the status, 2.12, 7.1).
+ * `code` is the JSON-RPC integer (e.g. -32602), `data` the server's optional data.
+ */
+export class McpError extends McpClientError {
+  static override readonly [kBrand]: string = 'McpError';
+  override readonly code: number;
+  readonly data: unknown;
+  /** The JSON-RPC method that failed. */
+  readonly method: string;
+  constructor(method: string, error: JsonRpcErrorObject, options?: ErrorOptions & { httpStatus?: number }) {
+    super(`${method} failed: ${error.message} (JSON-RPC ${error.code})`, options);
+    this.code = error.code;
+    this.data = error.data;
+    this.method = method;
+    this.httpStatus = options?.httpStatus;
+  }
+  /** HTTP status of the response that carried the error, when the transport is HTTP. */
+  readonly httpStatus: number | undefined;
+}
+
+/** A non-2xx HTTP response without a JSON-RPC error body. `bodyExcerpt` holds at most 200 characters. */
+export class HttpError extends McpClientError {
+  static override readonly [kBrand]: string = 'HttpError';
+  override readonly code = 'HTTP_ERROR' as const;
+  constructor(
+    readonly method: string,
+    readonly status: number,
+    readonly bodyExcerpt: string,
+    readonly retryAfterMs?: number,
+    options?: ErrorOptions,
+  ) {
+    super(`${method} failed: HTTP ${status}${bodyExcerpt ? `: ${bodyExcerpt}` : ''}`, options);
+  }
+}
+
+/** Options of {@link NetworkError}. */
+export interface NetworkErrorOptions extends ErrorOptions {
+  /**
+   * Set when the failure proves the request never reached the server (e.g. `ECONNREFUSED`, `ENOTFOUND`): `code` is
+   * the socket error code, `attempts` how many times it was tried. Such a request started nothing.
+   */
+  notSent?: { code: string; attempts: number };
+}
+
+/**
+ * The request never got an HTTP response (DNS, connection refused or reset). The original error is `cause`. When
+ * `notSent` is true, nothing reached the server, so no work was started, even after `attempts` tries.
+ */
+export class NetworkError extends McpClientError {
+  static override readonly [kBrand]: string = 'NetworkError';
+  override readonly code = 'NETWORK_ERROR' as const;
+  /** True when the request provably never reached the server (the connection was refused, the host not found). */
+  readonly notSent: boolean;
+  /** How many times the request was tried, when known (with `notSent`). */
+  readonly attempts: number | undefined;
+  constructor(
+    readonly method: string,
+    options?: NetworkErrorOptions,
+  ) {
+    const why = options?.cause instanceof Error ? options.cause.message : String(options?.cause ?? 'unknown');
+    const notSent = options?.notSent;
+    const tail = notSent ? ` (${notSent.code}); nothing was sent: the server could not be reached in ${notSent.attempts} ${notSent.attempts === 1 ? 'attempt' : 'attempts'}` : '';
+    super(`${method} failed: network error: ${why}${tail}`, options);
+    this.notSent = notSent !== undefined;
+    this.attempts = notSent?.attempts;
+  }
+}
+
+/** An SSE response stream ended before the response to the request arrived: the request is lost (2.10). */
+export class StreamEndedError extends McpClientError {
+  static override readonly [kBrand]: string = 'StreamEndedError';
+  override readonly code = 'STREAM_ENDED' as const;
+  constructor(
+    readonly method: string,
+    options?: ErrorOptions,
+  ) {
+    super(`${method} failed: the response stream ended before the response arrived`, options);
+  }
+}
+
+/**
+ * The server answered with something that is not a valid response: bad JSON, wrong shape, wrong id, bad `resultType`.
+ * `taskId` is set when a malformed `CreateTaskResult` still named a task (the client then cancelled or recorded it).
+ */
+export class InvalidResponseError extends McpClientError {
+  static override readonly [kBrand]: string = 'InvalidResponseError';
+  override readonly code = 'INVALID_RESPONSE' as const;
+  /** The task a malformed creation result named, if any. */
+  readonly taskId: string | undefined;
+  constructor(
+    readonly method: string,
+    readonly detail: string,
+    /** zod issues when a schema rejected the response, kept as they are. */
+    readonly issues?: readonly unknown[],
+    options?: ErrorOptions & { taskId?: string },
+  ) {
+    super(`${method} failed: invalid response: ${detail}`, options);
+    this.taskId = options?.taskId;
+  }
+}
+
+/**
+ * One message from the server passed the size limit (`limitBytes`): a JSON body or one SSE event over
+ * `maxResponseBytes`, or one stdio line over `maxLineBytes`. The connection was closed. A stream of many small
+ * messages is bounded by the request's `timeoutMs` instead (`RequestTimeoutError`).
+ */
+export class ResponseTooLargeError extends McpClientError {
+  static override readonly [kBrand]: string = 'ResponseTooLargeError';
+  override readonly code = 'RESPONSE_TOO_LARGE' as const;
+  constructor(
+    readonly method: string,
+    readonly limitBytes: number,
+  ) {
+    super(`${method} failed: response exceeded ${limitBytes} bytes`);
+  }
+}
+
+/** A request or wait exceeded its time budget (`timeoutMs` per request, `maxTotalTimeoutMs` per wait). */
+export class RequestTimeoutError extends McpClientError {
+  static override readonly [kBrand]: string = 'RequestTimeoutError';
+  override readonly code = 'REQUEST_TIMEOUT' as const;
+  constructor(
+    readonly method: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`${method} timed out after ${timeoutMs} ms`);
+  }
+}
+
+/** The server supports none of the protocol versions this client speaks (1.8). */
+export class UnsupportedProtocolVersionError extends McpClientError {
+  static override readonly [kBrand]: string = 'UnsupportedProtocolVersionError';
+  override readonly code = 'UNSUPPORTED_PROTOCOL_VERSION' as const;
+  constructor(
+    readonly requested: string,
+    readonly supported: readonly string[],
+    options?: ErrorOptions,
+  ) {
+    super(`server does not support protocol ${requested}; it supports ${supported.join(', ') || 'nothing listed'}`, options);
+  }
+}
+
+/** An MRTR round asked for input, and no handler or listener was registered to answer it (4.2). */
+export class InputRequiredError extends McpClientError {
+  static override readonly [kBrand]: string = 'InputRequiredError';
+  override readonly code = 'INPUT_REQUIRED' as const;
+  constructor(
+    readonly method: string,
+    /** The keys and kinds that went unanswered. */
+    readonly requests: Readonly<Record<string, { method: string }>>,
+  ) {
+    const keys = Object.entries(requests).map(([k, r]) => `${k} (${r.method})`);
+    super(`${method} needs input that no handler answers: ${keys.join(', ')}`);
+  }
+}
+
+/**
+ * The server asked for input again after the call had answered `maxInputRounds` MRTR rounds: `rounds` is the number
+ * of rounds answered (= `maxInputRounds`); the request was sent `rounds + 1` times; the last questions were not asked.
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr)
+ */
+export class TooManyRoundsError extends McpClientError {
+  static override readonly [kBrand]: string = 'TooManyRoundsError';
+  override readonly code = 'TOO_MANY_ROUNDS' as const;
+  constructor(
+    readonly method: string,
+    readonly rounds: number,
+  ) {
+    super(`${method} failed: the server asked for input again after ${rounds} answered rounds (maxInputRounds: ${rounds})`);
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * Errors about one task: its outcome as the server reported it (`failed`, `cancelled`), a task the server no
+ * longer knows (expired or unknown), and cancels or answers that could not be delivered or confirmed.
+ * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md)
+ *
+ * @module
+ */
+import type { JsonRpcErrorObject } from '../protocol/jsonrpc.js';
+import type { DetailedTask } from '../protocol/tasks.js';
+import { kBrand, McpClientError, redactTaskId } from './base.js';
+
+/** Base of the errors that concern one task; carries the full `taskId` and the last known task. */
+export class TaskError extends McpClientError {
+  static override readonly [kBrand]: string = 'TaskError';
+  constructor(
+    message: string,
+    readonly taskId: string,
+    readonly task: DetailedTask | undefined,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+/** The task ended `failed`. `error` is the server's JSON-RPC error (5.9); `undefined` if the server sent none. */
+export class TaskFailedError extends TaskError {
+  static override readonly [kBrand]: string = 'TaskFailedError';
+  override readonly code = 'TASK_FAILED' as const;
+  readonly error: JsonRpcErrorObject | undefined;
+  constructor(task: DetailedTask & { status: 'failed' }, options?: ErrorOptions) {
+    const why = task.error ? `${task.error.message} (JSON-RPC ${task.error.code})` : (task.statusMessage ?? 'no reason given');
+    super(`task ${redactTaskId(task.taskId)} failed: ${why}`, task.taskId, task, options);
+    this.error = task.error;
+  }
+}
+
+/**
+ * The server reported the task `cancelled` (and only then: a `tasks/cancel` acknowledgement is intent, not an
+ * outcome; see {@link CancelNotConfirmedError}). `task` is the `DetailedTask` that said so.
+ */
+export class TaskCancelledError extends TaskError {
+  static override readonly [kBrand]: string = 'TaskCancelledError';
+  override readonly code = 'TASK_CANCELLED' as const;
+  constructor(taskId: string, task?: DetailedTask, options?: ErrorOptions) {
+    super(`task ${redactTaskId(taskId)} was cancelled${task?.statusMessage ? `: ${task.statusMessage}` : ''}`, taskId, task, options);
+  }
+}
+
+/**
+ * The server no longer knows the task (-32602) and the local clock is past creation + `ttlMs` (5.10, 5.16).
+ * `expiredAt` is epoch milliseconds.
+ */
+export class TaskExpiredError extends TaskError {
+  static override readonly [kBrand]: string = 'TaskExpiredError';
+  override readonly code = 'TASK_EXPIRED' as const;
+  constructor(
+    taskId: string,
+    readonly expiredAt: number,
+    task?: DetailedTask,
+    options?: ErrorOptions,
+  ) {
+    super(`task ${redactTaskId(taskId)} expired at ${new Date(expiredAt).toISOString()}`, taskId, task, options);
+  }
+}
+
+/** Why a task is reported unknown. */
+export type TaskNotFoundReason = 'unknown' | 'not-yet-visible';
+
+/** The server does not know the task (-32602) and its TTL has not passed, or was never known here (5.16). */
+export class TaskNotFoundError extends TaskError {
+  static override readonly [kBrand]: string = 'TaskNotFoundError';
+  override readonly code = 'TASK_NOT_FOUND' as const;
+  constructor(
+    taskId: string,
+    readonly reason: TaskNotFoundReason = 'unknown',
+    task?: DetailedTask,
+    options?: ErrorOptions,
+  ) {
+    super(`task ${redactTaskId(taskId)} is unknown to the server${reason === 'not-yet-visible' ? ' (not yet visible after creation)' : ''}`, taskId, task, options);
+  }
+}
+
+/**
+ * `tasks/cancel` was requested (and acknowledged), but the caller stopped waiting before the server reported a
+ * terminal status: the task may still complete, fail or be cancelled. `lastStatus` is the last status the server
+ * reported. The task's record stays resumable, so `resumeAll()` finds it.
+ * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-cancellation)
+ */
+export class CancelNotConfirmedError extends TaskError {
+  static override readonly [kBrand]: string = 'CancelNotConfirmedError';
+  override readonly code = 'CANCEL_NOT_CONFIRMED' as const;
+  constructor(taskId: string, task: DetailedTask | undefined, options?: ErrorOptions) {
+    super(`task ${redactTaskId(taskId)}: cancel requested, not yet confirmed by the server (last status ${task?.status ?? 'unknown'})`, taskId, task, options);
+  }
+  /** The last status the server reported, if any. */
+  get lastStatus(): DetailedTask['status'] | undefined {
+    return this.task?.status;
+  }
+}
+
+/**
+ * `tasks/cancel` could not be delivered after bounded retries (network errors, timeouts, 429, 5xx); the last
+ * failure is `cause`. The task may still be running; its record stays resumable. `abortReason` is set when the
+ * cancel was sent because the caller's signal aborted.
+ * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-cancellation)
+ */
+export class CancelDeliveryError extends TaskError {
+  static override readonly [kBrand]: string = 'CancelDeliveryError';
+  override readonly code = 'CANCEL_NOT_DELIVERED' as const;
+  /** The caller's abort reason, when the cancel was sent on an abort. */
+  abortReason: unknown;
+  constructor(taskId: string, task: DetailedTask | undefined, readonly attempts: number, options?: ErrorOptions) {
+    super(`task ${redactTaskId(taskId)}: tasks/cancel could not be delivered after ${attempts} attempts; the task may still be running`, taskId, task, options);
+  }
+}
+
+/**
+ * The answer to the input request `key` could not be delivered with `tasks/update`: transient failures outlasted
+ * the retries, or the server rejected the answer twice (the first rejection re-offers the question). `cause` is the
+ * last failure. The task may still be waiting for input; its record stays resumable.
+ * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-update-requests)
+ */
+export class InputDeliveryError extends TaskError {
+  static override readonly [kBrand]: string = 'InputDeliveryError';
+  override readonly code = 'INPUT_NOT_DELIVERED' as const;
+  constructor(taskId: string, readonly key: string, task: DetailedTask | undefined, options?: ErrorOptions) {
+    super(`task ${redactTaskId(taskId)}: the answer to input request ${JSON.stringify(key)} could not be delivered`, taskId, task, options);
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * The one helper that lets a caller stop waiting for a promise without stopping the work behind it.
+ *
+ * @module
+ * @internal
+ */
+
+/**
+ * Resolves or rejects like `promise`, unless `signal` aborts first: then rejects with `signal.reason` untouched.
+ * The abort listener is removed as soon as either settles; `promise` keeps running either way.
+ */
+export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/**
+ * Attaches `taskId` to an abort reason (a non-enumerable property, when the reason is an extensible object without
+ * one), so a caller who aborted learns which task the call had started.
+ */
+export function withTaskId<T>(reason: T, taskId: string): T {
+  if (reason !== null && typeof reason === 'object' && Object.isExtensible(reason) && !Object.prototype.hasOwnProperty.call(reason, 'taskId')) {
+    Object.defineProperty(reason, 'taskId', { value: taskId, enumerable: false, configurable: true, writable: true });
+  }
+  return reason;
+}

@@ -1,0 +1,183 @@
+/**
+ * The parts of a task handle's life that talk back to the server besides polling: delivering `tasks/cancel`,
+ * delivering answers with `tasks/update` (never after a cancel or close; re-offered once when rejected), and the
+ * `expiring` timer of a task that waits for input.
+ * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-cancellation)
+ *
+ * @module
+ * @internal
+ */
+import { CancelDeliveryError, InputDeliveryError, redactTaskId } from '../errors.js';
+import { parseDetailedTask, type DetailedTask } from '../protocol/tasks.js';
+import { deliver, DeliveryFailure } from './delivery.js';
+import { InputScope } from './input-broker.js';
+import { isLostTask } from './lost-task.js';
+import { classifyPollError } from './poll-errors.js';
+import type { TaskDriver } from './task-driver.js';
+
+/** What these parts see of the handle itself. */
+export interface HandleView {
+  readonly taskId: string;
+  readonly method: string;
+  readonly done: boolean;
+  emit(event: string, ...args: unknown[]): boolean;
+}
+
+/** The handle state these parts read and write. */
+export interface HandleInternals {
+  readonly handle: HandleView;
+  readonly driver: TaskDriver;
+  cancelRequested: boolean;
+  cancel?: Promise<void>;
+  cancelTimer?: ReturnType<typeof setTimeout>;
+  scope?: InputScope;
+  expiryTimer?: ReturnType<typeof setTimeout>;
+  expiringSent?: boolean;
+  rejections?: Map<string, number>;
+  task(): DetailedTask;
+  /** Applies a state read outside the scheduler's polls. */
+  apply(next: DetailedTask): void;
+  fail(error: unknown): void;
+  /** The classified error of a lost task (-32602). */
+  lost(error: unknown): Error;
+  pollNow(): void;
+}
+
+/**
+ * Delivers `tasks/cancel`. A -32602 answer means the task already ended or is gone: the task is read once; a
+ * terminal state there settles the handle, a second -32602 is classified (expired / unknown).
+ *
+ * @throws {@link CancelDeliveryError} when transient failures outlasted the retries or the server refused.
+ */
+export async function sendCancel(parts: HandleInternals): Promise<void> {
+  const { driver, handle } = parts;
+  try {
+    await deliver(() => driver.cancelTask(handle.taskId), driver.deliveryRetry, driver.signal);
+  } catch (failure) {
+    if (!(failure instanceof DeliveryFailure)) throw failure; // the client closed
+    const error = failure.cause;
+    if (isLostTask(error)) return readOnce(parts);
+    throw new CancelDeliveryError(handle.taskId, parts.task(), failure.attempts, { cause: error });
+  }
+}
+
+async function readOnce(parts: HandleInternals): Promise<void> {
+  try {
+    parts.apply(parseDetailedTask(await parts.driver.getTask(parts.handle.taskId)));
+  } catch (error) {
+    if (isLostTask(error)) parts.fail(parts.lost(error));
+    else parts.handle.emit('error', error); // polling goes on and will tell
+  }
+}
+
+function warn(parts: HandleInternals, message: string): void {
+  parts.handle.emit('warning', message);
+  parts.driver.emitWarning(message);
+}
+
+/** The input scope of a task: answers go out through the driver's update sender, batched and bounded. */
+export function taskInputScope(parts: HandleInternals, answeredKeys: Iterable<string> | undefined, expiresAt: () => number | null): InputScope {
+  const { handle, driver } = parts;
+  return new InputScope(
+    {
+      method: handle.method,
+      taskId: handle.taskId,
+      handlers: driver.handlers,
+      expiresAt,
+      deliver: async (key, response) => {
+        if (parts.cancelRequested || handle.done || driver.signal.aborted) {
+          const why = parts.cancelRequested ? 'a cancel was requested' : driver.signal.aborted ? 'the client was closed' : 'the task is no longer followed';
+          warn(parts, `task ${redactTaskId(handle.taskId)}: answer to input request ${JSON.stringify(key)} dropped, not sent: ${why}`);
+          return false;
+        }
+        try {
+          await driver.updates.send(handle.taskId, key, response);
+        } catch (failure) {
+          throw onUpdateFailure(parts, key, failure);
+        }
+        handle.emit('answered', key);
+        return true;
+      },
+      emit: (event) => {
+        handle.emit('inputRequired', event);
+        driver.emitInput(event);
+      },
+      onHandlerError: (error) => handle.emit('error', error),
+    },
+    answeredKeys,
+  );
+}
+
+/**
+ * The rule for a `tasks/update` that failed: -32602 means the task is gone (polled at once, which classifies it);
+ * transient failures past the retries fail the handle with {@link InputDeliveryError}; a definitive rejection
+ * re-offers the question once (one new `inputRequired` event, same key), and a second one fails the handle.
+ * Returns the error `respond()` rejects with.
+ */
+function onUpdateFailure(parts: HandleInternals, key: string, failure: unknown): unknown {
+  const { handle } = parts;
+  const error = failure instanceof DeliveryFailure ? failure.cause : failure;
+  if (!(failure instanceof DeliveryFailure)) return error;
+  if (isLostTask(error)) {
+    parts.pollNow();
+    return error;
+  }
+  parts.rejections ??= new Map();
+  const rejections = (parts.rejections.get(key) ?? 0) + 1;
+  parts.rejections.set(key, rejections);
+  const fatal = new InputDeliveryError(handle.taskId, key, parts.task(), { cause: error });
+  if (failure.transient || rejections >= 2) {
+    parts.fail(fatal);
+    return fatal;
+  }
+  // After respond()'s own bookkeeping has reopened the key.
+  setTimeout(() => {
+    if (!handle.done) parts.scope?.reoffer(key);
+  }, 0);
+  return error;
+}
+
+/**
+ * (Re)arms the `expiring` timer: while the task is `input_required` with a finite TTL, one event fires when less
+ * than `expiringMarginRatio` of the TTL is left. `expiry` null (or a settled handle) just clears the timer.
+ */
+export function watchExpiry(parts: HandleInternals, expiry: number | null): void {
+  clearTimeout(parts.expiryTimer);
+  parts.expiryTimer = undefined;
+  const task = parts.task();
+  if (expiry === null || parts.expiringSent || parts.handle.done || task.status !== 'input_required' || task.ttlMs === null) return;
+  const { driver, handle } = parts;
+  const fireAt = expiry - task.ttlMs * driver.expiringMarginRatio;
+  const timer = setTimeout(() => {
+    parts.expiryTimer = undefined;
+    const current = parts.task();
+    if (parts.expiringSent || handle.done || current.status !== 'input_required') return;
+    parts.expiringSent = true;
+    const event = { taskId: handle.taskId, task: current, expiresAt: expiry, remainingMs: Math.max(0, expiry - driver.now()) };
+    handle.emit('expiring', event);
+    driver.emitExpiring(event);
+  }, Math.max(0, fireAt - driver.now()));
+  (timer as { unref?: () => void }).unref?.();
+  parts.expiryTimer = timer;
+}
+
+/** What to do after a failed poll. */
+export type PollVerdict =
+  | { kind: 'retry'; notVisible: boolean; retryAfterMs?: number; violation?: boolean; report?: boolean }
+  | { kind: 'lost'; reason: 'unknown' | 'not-yet-visible'; violation?: boolean; report?: boolean }
+  | { kind: 'fatal'; violation?: boolean; report?: boolean };
+
+/**
+ * The rule for a failed `tasks/get`: -32602 is a lost task (classified expired / unknown), except for a bounded
+ * re-check right after creation (`not-yet-visible`); transient faults are retried up to `maxPollRetries`.
+ */
+export function pollFailureVerdict(error: unknown, s: { expired: boolean; firstPolls: boolean; notVisible: number; failures: number; driver: TaskDriver }): PollVerdict {
+  const failure = classifyPollError(error);
+  if (failure.kind === 'lost') {
+    if (s.expired || !s.firstPolls) return { kind: 'lost', reason: 'unknown' };
+    if (s.notVisible < s.driver.notYetVisibleRetries) return { kind: 'retry', notVisible: true, violation: true };
+    return { kind: 'lost', reason: 'not-yet-visible', violation: true };
+  }
+  if (failure.kind === 'transient' && s.failures + 1 <= s.driver.maxPollRetries) return { kind: 'retry', notVisible: false, retryAfterMs: failure.retryAfterMs, report: true };
+  return { kind: 'fatal', report: failure.kind === 'transient' };
+}

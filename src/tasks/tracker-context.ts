@@ -1,0 +1,91 @@
+/**
+ * What the task engine needs from its client (policies, the store, where events go), and the guard that keeps a
+ * malformed creation result that still names a task from orphaning it.
+ * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-creation)
+ *
+ * @module
+ * @internal
+ */
+import { InvalidResponseError, redactTaskId } from '../errors.js';
+import { TaskStatusSchema, type TaskShapeError } from '../protocol/tasks.js';
+import { TASK_RECORD_VERSION, type TaskRecord } from '../store/task-record.js';
+import type { TaskStore } from '../store/task-store.js';
+import { deliver, type DeliveryRetry } from './delivery.js';
+import type { InputHandlers, InputRequiredEvent } from './input-broker.js';
+import type { PollIntervalPolicy } from './poll-interval.js';
+import type { PollScheduler } from './scheduler.js';
+import type { ExpiringEvent, TaskDriver } from './task-driver.js';
+import type { TaskHandle } from './task-handle.js';
+
+/** The client's side of the engine. */
+export interface TrackerContext {
+  serverKey: string;
+  scheduler: PollScheduler;
+  policy: PollIntervalPolicy;
+  handlers: InputHandlers | undefined;
+  maxPollRetries: number;
+  notYetVisibleRetries: number;
+  expiringMarginRatio: number;
+  deliveryRetry: DeliveryRetry;
+  maxConcurrentUpdates: number;
+  store: TaskStore | undefined;
+  redactParams: (method: string, params: Record<string, unknown>) => Record<string, unknown> | undefined;
+  now: () => number;
+  emit: {
+    inputRequired(event: InputRequiredEvent): void;
+    warning(message: string): void;
+    expiring(event: ExpiringEvent): void;
+    serverViolation(detail: string): void;
+    task(handle: TaskHandle<unknown>): void;
+  };
+}
+
+/**
+ * A `CreateTaskResult` failed validation. When it still carries a usable `taskId`, that task may be running: it is
+ * cancelled (`onAbort: 'cancel'`, one delivered `tasks/cancel`) or recorded (`'detach'`) before the caller learns.
+ *
+ * @returns the {@link InvalidResponseError} to throw, with `taskId` when one was named.
+ */
+export async function orphanGuard(
+  ctx: TrackerContext,
+  driver: TaskDriver,
+  method: string,
+  params: Record<string, unknown>,
+  created: Record<string, unknown>,
+  policy: 'cancel' | 'detach' | undefined,
+  error: TaskShapeError,
+): Promise<InvalidResponseError> {
+  const raw = created.taskId !== undefined ? created : ((created.task ?? {}) as Record<string, unknown>);
+  const taskId = typeof raw.taskId === 'string' && raw.taskId.length > 0 ? raw.taskId : undefined;
+  const invalid = new InvalidResponseError(method, error.message, error.issues, { cause: error, taskId });
+  if (taskId === undefined) return invalid;
+  if (policy === 'detach') {
+    if (ctx.store) {
+      const status = TaskStatusSchema.safeParse(raw.status);
+      const now = ctx.now();
+      const record: TaskRecord = {
+        version: TASK_RECORD_VERSION,
+        server: driver.serverKey,
+        method,
+        name: typeof params.name === 'string' ? params.name : undefined,
+        taskId,
+        localCreatedAt: now,
+        ttlMs: typeof raw.ttlMs === 'number' && Number.isFinite(raw.ttlMs) ? raw.ttlMs : null,
+        status: status.success && status.data !== 'input_required' ? status.data : 'working',
+        answeredKeys: [],
+        receivedAt: now,
+        updatedAt: now,
+      };
+      await ctx.store.put(record).catch((e: unknown) => ctx.emit.warning(`task store: could not write ${redactTaskId(taskId)}: ${String(e)}`));
+    } else {
+      ctx.emit.warning(`${method}: malformed CreateTaskResult for task ${redactTaskId(taskId)}; it may be running (no store to record it)`);
+    }
+    return invalid;
+  }
+  try {
+    await deliver(() => driver.cancelTask(taskId), driver.deliveryRetry, driver.signal);
+  } catch (failure) {
+    ctx.emit.warning(`${method}: tasks/cancel for the malformed task ${redactTaskId(taskId)} failed: ${String((failure as Error).cause ?? failure)}`);
+  }
+  return invalid;
+}

@@ -1,0 +1,278 @@
+/**
+ * The task engine: the one owner of a task's life. It creates handles for new tasks (recording them first),
+ * attaches to tasks created elsewhere, restores stored ones, keeps the live set, decides what an abort does to a
+ * task the caller holds no handle for, and is the one writer of task records.
+ * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md)
+ *
+ * @module
+ */
+import { CancelDeliveryError, CancelNotConfirmedError, ClientClosedError, InvalidResponseError, redactTaskId } from '../errors.js';
+import { raceAbort, withTaskId } from '../internal/race-abort.js';
+import { isTerminalStatus, parseCreateTaskResult, parseDetailedTask, TaskShapeError, type DetailedTask } from '../protocol/tasks.js';
+import type { TaskRecord } from '../store/task-record.js';
+import type { EraBackend } from './backend.js';
+import { expiresAt } from './expiry.js';
+import { isLostTask, lostTaskError } from './lost-task.js';
+import { parserFor } from './result-parsers.js';
+import { settledFromRecord } from './stored-outcome.js';
+import { TaskHandle } from './task-handle.js';
+import { newRecord, recordHandle } from './task-recorder.js';
+import { orphanGuard, type TrackerContext } from './tracker-context.js';
+import type { TaskDriver } from './task-driver.js';
+import { UpdateSender } from './update-sender.js';
+
+export type { TrackerContext } from './tracker-context.js';
+
+/** What the caller said about a new task. */
+export interface CreateOptions<T> {
+  /** What an abort does to a task the caller holds no handle for. @default 'cancel' */
+  onAbort?: 'cancel' | 'detach';
+  pollIntervalMs?: number;
+  idempotencyKey?: string;
+  onTask?: (handle: TaskHandle<T>) => void;
+}
+
+/** Options of {@link TaskTracker.attach}. */
+export interface AttachFacts {
+  method?: string;
+  /** Local start of the TTL (epoch ms), when known from a record. */
+  localCreatedAt?: number;
+  ttlMs?: number | null;
+  answeredKeys?: Iterable<string>;
+  pollIntervalMs?: number;
+}
+
+/** The engine of one client. */
+export class TaskTracker {
+  readonly #ctx: TrackerContext;
+  readonly #drivers = new WeakMap<EraBackend, TaskDriver>();
+  readonly #drains = new WeakMap<TaskHandle<unknown>, () => Promise<void>>();
+  /** Record writers whose writes may still be queued (close() waits for them). */
+  readonly #writers = new Set<() => Promise<void>>();
+  readonly #live = new Set<TaskHandle<unknown>>();
+  readonly #closing = new AbortController();
+
+  constructor(context: TrackerContext) {
+    this.#ctx = context;
+  }
+
+  /** True once {@link close} ran. */
+  get closed(): boolean {
+    return this.#closing.signal.aborted;
+  }
+
+  /** The driver of `backend`'s handles (one per backend). */
+  driverFor(backend: EraBackend): TaskDriver {
+    let driver = this.#drivers.get(backend);
+    if (!driver) {
+      const c = this.#ctx;
+      driver = {
+        ...backend.ops,
+        getTask: (id) => backend.ops.getTask(id),
+        updateTask: (id, responses) => backend.ops.updateTask(id, responses),
+        cancelTask: (id) => backend.ops.cancelTask(id),
+        serverKey: c.serverKey,
+        scheduler: c.scheduler,
+        policy: c.policy,
+        handlers: c.handlers,
+        maxPollRetries: c.maxPollRetries,
+        notYetVisibleRetries: c.notYetVisibleRetries,
+        expiringMarginRatio: c.expiringMarginRatio,
+        deliveryRetry: c.deliveryRetry,
+        updates: new UpdateSender((id, responses) => backend.ops.updateTask(id, responses), c.maxConcurrentUpdates, c.deliveryRetry),
+        signal: this.#closing.signal,
+        questionsOutOfBand: backend.questionsOutOfBand,
+        now: c.now,
+        emitInput: c.emit.inputRequired,
+        emitWarning: c.emit.warning,
+        emitExpiring: c.emit.expiring,
+      };
+      this.#drivers.set(backend, driver);
+    }
+    return driver;
+  }
+
+  /**
+   * Takes a new task from a `CreateTaskResult`: records it (before anyone sees the handle), starts following it,
+   * and, when the caller aborted while the creation was in flight, cancels or keeps it per `onAbort`.
+   *
+   * @throws {@link InvalidResponseError} (with `taskId` when the result still named one: that task was cancelled
+   *   or recorded); the abort reason, carrying `taskId`, when the caller aborted; {@link CancelDeliveryError}.
+   */
+  async create<T>(backend: EraBackend, method: string, params: Record<string, unknown>, created: Record<string, unknown>, options: CreateOptions<T>, abort?: { reason: unknown }): Promise<TaskHandle<T>> {
+    let task: DetailedTask;
+    let terminal = false;
+    try {
+      task = parseCreateTaskResult(created, {
+        onNested: () => this.#ctx.emit.serverViolation(`${method}: CreateTaskResult nested under "task" (the specification makes it flat)`),
+        onTerminal: () => (terminal = true),
+      });
+    } catch (error) {
+      if (!(error instanceof TaskShapeError)) throw error;
+      throw await orphanGuard(this.#ctx, this.driverFor(backend), method, params, created, options.onAbort, error);
+    }
+    const driver = this.driverFor(backend);
+    const receivedAt = this.#ctx.now();
+    const handle = new TaskHandle<T>(driver, {
+      task,
+      method,
+      receivedAt,
+      parseResult: parserFor(method) as (raw: Record<string, unknown>) => T,
+      justCreated: true,
+      pollIntervalMs: options.pollIntervalMs,
+      firstPoll: terminal ? 'now' : 'after-interval',
+    });
+    backend.track(handle as TaskHandle<unknown>);
+    handle.on('serverViolation', (detail) => this.#ctx.emit.serverViolation(detail));
+    const store = this.#ctx.store;
+    if (store) {
+      const { _meta: _, ...plain } = params;
+      const name = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined;
+      const record = newRecord(task, receivedAt, handle.localCreatedAt, { server: driver.serverKey, method, name, params: this.#ctx.redactParams(method, plain), idempotencyKey: options.idempotencyKey });
+      await store.put(record).catch((error: unknown) => this.#ctx.emit.warning(`task store: could not write ${redactTaskId(task.taskId)}: ${String(error)}`));
+      this.#record(handle, record);
+    }
+    this.#ctx.emit.task(handle as TaskHandle<unknown>);
+    options.onTask?.(handle);
+    this.#follow(handle).start();
+    if (this.closed) handle.stopFollowing(new ClientClosedError()); // closed while the creation was on its way
+    if (abort) throw await this.afterAbort(handle, options.onAbort, abort.reason);
+    return handle;
+  }
+
+  /**
+   * What an abort does to a task whose caller holds no handle: `'cancel'` delivers `tasks/cancel` (then stops
+   * following: the outcome stays the server's to report, the record resumable); `'detach'` leaves it running.
+   *
+   * @returns the error the call rejects with: the abort reason carrying `taskId`, or {@link CancelDeliveryError}.
+   */
+  async afterAbort(handle: TaskHandle<unknown>, policy: 'cancel' | 'detach' | undefined, reason: unknown): Promise<unknown> {
+    const tagged = withTaskId(reason, handle.taskId);
+    if (policy === 'detach') return tagged;
+    try {
+      await handle.cancel();
+    } catch (error) {
+      if (error instanceof CancelDeliveryError) error.abortReason = reason;
+      handle.stopFollowing(error);
+      return error;
+    }
+    handle.stopFollowing(new CancelNotConfirmedError(handle.taskId, handle.task, { cause: reason }));
+    return tagged;
+  }
+
+  /** Waits for `handle`'s outcome; an abort acts per `policy` (see {@link afterAbort}). Records are on disk first. */
+  async waitFor<T>(handle: TaskHandle<T>, signal: AbortSignal | undefined, policy: 'cancel' | 'detach' | undefined): Promise<T> {
+    try {
+      return await raceAbort(handle.result(), signal);
+    } catch (error) {
+      if (!signal?.aborted || error !== signal.reason || handle.done) throw error;
+      throw await this.afterAbort(handle as TaskHandle<unknown>, policy, signal.reason);
+    } finally {
+      await this.drained(handle as TaskHandle<unknown>);
+    }
+  }
+
+  /**
+   * Attaches to a task created elsewhere: one `tasks/get` now, then polling; recorded when a store is set.
+   *
+   * @throws {@link TaskNotFoundError} / {@link TaskExpiredError} when the server does not know it (a stored
+   *   record of it then keeps that verdict); {@link InvalidResponseError}.
+   */
+  async attach<T>(backend: EraBackend, taskId: string, facts: AttachFacts): Promise<TaskHandle<T>> {
+    const driver = this.driverFor(backend);
+    const store = this.#ctx.store;
+    const stored = store ? await store.get(taskId, driver.serverKey).catch(() => undefined) : undefined;
+    const method = facts.method ?? stored?.method ?? 'tools/call';
+    let first: DetailedTask;
+    try {
+      first = parseDetailedTask(await driver.getTask(taskId));
+    } catch (error) {
+      if (error instanceof TaskShapeError) throw new InvalidResponseError('tasks/get', error.message, error.issues, { cause: error });
+      if (!isLostTask(error)) throw error;
+      const start = facts.localCreatedAt ?? stored?.localCreatedAt;
+      const ttl = facts.ttlMs !== undefined ? facts.ttlMs : stored?.ttlMs;
+      const lost = lostTaskError({ taskId, expiresAt: start !== undefined && ttl !== undefined ? expiresAt(start, ttl) : undefined, now: this.#ctx.now() }, error);
+      if (stored && store) await store.put({ ...stored, outcome: { status: lost.code === 'TASK_EXPIRED' ? 'expired' : 'unknown' }, updatedAt: this.#ctx.now() }).catch(() => undefined);
+      throw lost;
+    }
+    const receivedAt = this.#ctx.now();
+    const handle = new TaskHandle<T>(driver, {
+      task: first,
+      method,
+      receivedAt,
+      ttlStartAt: facts.localCreatedAt,
+      parseResult: parserFor(method) as (raw: Record<string, unknown>) => T,
+      justCreated: false,
+      answeredKeys: facts.answeredKeys ?? stored?.answeredKeys,
+      cancelRequested: stored?.cancelRequested,
+      pollIntervalMs: facts.pollIntervalMs,
+      firstPoll: 'after-interval',
+    });
+    backend.track(handle as TaskHandle<unknown>);
+    if (store) {
+      const record: TaskRecord = stored ? { ...stored, outcome: undefined } : newRecord(first, receivedAt, handle.localCreatedAt, { server: driver.serverKey, method });
+      this.#record(handle, record);
+    }
+    this.#follow(handle).start();
+    return handle;
+  }
+
+  /**
+   * A handle for a stored task. With a stored outcome it starts settled and never polls; otherwise it polls at
+   * once, so a lost task, a transient fault and a live task all take the normal path.
+   */
+  restore<T>(backend: EraBackend, record: TaskRecord): TaskHandle<T> {
+    const parse = parserFor(record.method) as (raw: Record<string, unknown>) => T;
+    const status = record.status === 'input_required' || isTerminalStatus(record.status) ? 'working' : record.status;
+    const task = { taskId: record.taskId, status, ttlMs: record.ttlMs, statusMessage: record.statusMessage, pollIntervalMs: record.pollIntervalMs } as DetailedTask;
+    const handle = new TaskHandle<T>(this.driverFor(backend), {
+      task,
+      method: record.method,
+      receivedAt: record.receivedAt ?? record.localCreatedAt,
+      ttlStartAt: record.localCreatedAt,
+      parseResult: parse,
+      justCreated: false,
+      answeredKeys: record.answeredKeys,
+      cancelRequested: record.cancelRequested,
+      firstPoll: 'now',
+      outcome: record.outcome ? settledFromRecord(record, parse) : undefined,
+    });
+    if (!record.outcome) this.#record(this.#follow(handle), record);
+    handle.start();
+    return handle;
+  }
+
+  /** Resolves once every record write queued so far for `handle` (its outcome included, once known) is done. */
+  async drained(handle: TaskHandle<unknown>): Promise<void> {
+    await this.#drains.get(handle)?.();
+  }
+
+  /**
+   * Stops following every task: each waiter rejects with {@link ClientClosedError}; records stay resumable. Resolves
+   * once every queued record write has landed.
+   */
+  async close(): Promise<void> {
+    this.#closing.abort(new ClientClosedError());
+    const closed = new ClientClosedError();
+    for (const handle of this.#live) handle.stopFollowing(closed);
+    this.#live.clear();
+    await Promise.all([...this.#writers].map((drain) => drain()));
+  }
+
+  #follow<T>(handle: TaskHandle<T>): TaskHandle<T> {
+    this.#live.add(handle as TaskHandle<unknown>);
+    const forget = (): boolean => this.#live.delete(handle as TaskHandle<unknown>);
+    handle.result().then(forget, forget);
+    return handle;
+  }
+
+  #record(handle: TaskHandle<unknown>, record: TaskRecord): void {
+    const store = this.#ctx.store;
+    if (!store) return;
+    const drain = recordHandle(store, handle, record, this.#ctx.now, (error) => this.#ctx.emit.warning(`task store: ${String(error)}`));
+    this.#drains.set(handle, drain);
+    this.#writers.add(drain);
+    const done = (): void => void drain().then(() => this.#writers.delete(drain));
+    handle.result().then(done, done);
+  }
+}

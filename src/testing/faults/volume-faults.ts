@@ -1,0 +1,88 @@
+/**
+ * Volume faults: a long SSE stream of small progress notifications before the honest response, one SSE event larger
+ * than any sane limit, and a server that answers every call with another MRTR round. They show that size limits
+ * apply per JSON-RPC message and that round limits count exactly.
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports#streamable-http;
+ * https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr)
+ *
+ * @module
+ */
+import type { Fault, FaultRequest } from './fault.js';
+import { rpcResultReply } from './fault.js';
+import { sseFrame, type WireReply } from './wire-reply.js';
+
+const SSE_HEADERS = { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' };
+
+function progressToken(request: FaultRequest): string | number {
+  const token = (request.params._meta as { progressToken?: unknown } | undefined)?.progressToken;
+  return typeof token === 'string' || typeof token === 'number' ? token : 'not-yours';
+}
+
+/**
+ * `count` small `notifications/progress` events (about 120 bytes each, written in batches of 1,000), then the honest
+ * response as the last event.
+ */
+export function sseManySmallEvents(count: number): Fault {
+  return {
+    name: `SSE stream of ${count} small notifications before the response`,
+    async reply(request, next): Promise<WireReply> {
+      const honest = await next();
+      if (honest.kind !== 'json') return honest;
+      const token = progressToken(request);
+      return {
+        kind: 'stream',
+        status: 200,
+        headers: SSE_HEADERS,
+        produce: async (write, signal) => {
+          for (let from = 1; from <= count && !signal.aborted; from += 1_000) {
+            let batch = '';
+            for (let n = from; n < Math.min(from + 1_000, count + 1); n++) {
+              batch += sseFrame({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: n, total: count } });
+            }
+            await write(batch);
+          }
+          if (!signal.aborted) await write(sseFrame(honest.body));
+        },
+      };
+    },
+  };
+}
+
+/** One `notifications/progress` event whose `message` is `bytes` long, written in 64 KiB pieces; then the response. */
+export function sseOversizeEvent(bytes: number): Fault {
+  return {
+    name: `SSE event of ${bytes} bytes`,
+    async reply(request, next): Promise<WireReply> {
+      const honest = await next();
+      if (honest.kind !== 'json') return honest;
+      const frame = sseFrame({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: progressToken(request), progress: 1, message: 'x'.repeat(bytes) } });
+      return {
+        kind: 'stream',
+        status: 200,
+        headers: SSE_HEADERS,
+        produce: async (write, signal) => {
+          for (let at = 0; at < frame.length && !signal.aborted; at += 65_536) await write(frame.slice(at, at + 65_536));
+          if (!signal.aborted) await write(sseFrame(honest.body));
+        },
+      };
+    },
+  };
+}
+
+/** Answers every matching request with a new MRTR round: one form question under a new key, and a `requestState`. */
+export function endlessInputRounds(): Fault {
+  return {
+    name: 'an MRTR round on every request',
+    reply: (request) =>
+      rpcResultReply(request, {
+        resultType: 'input_required',
+        inputRequests: {
+          [`q${request.count + 1}`]: {
+            method: 'elicitation/create',
+            params: { message: `question ${request.count + 1}`, requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } } } },
+          },
+        },
+        requestState: `round-${request.count + 1}`,
+      }),
+  };
+}
