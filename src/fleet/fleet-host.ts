@@ -22,7 +22,7 @@ export interface FleetTask {
   refresh(): Promise<DetailedTask>;
   respond(inputResponses: InputResponses): Promise<string[]>;
   /** Stops following without asking the server anything; `result()` rejects with `error`. */
-  abandon(error: unknown): void;
+  stopFollowing(error: unknown): void;
   on(event: 'inputRequired', listener: (event: InputRequiredEvent) => void): unknown;
   on(event: 'answered', listener: (key: string) => void): unknown;
   on(event: 'status', listener: (task: DetailedTask) => void): unknown;

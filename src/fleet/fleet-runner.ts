@@ -135,7 +135,7 @@ export class FleetRunner extends EventEmitter<FleetEvents> {
     this.#offTask();
     const held = [...this.#held.values()];
     this.#held.clear();
-    for (const h of held) h.task?.abandon(new Error('fleet worker stopped'));
+    for (const h of held) h.task?.stopFollowing(new Error('fleet worker stopped'));
     await Promise.all(held.map((h) => this.#host.store.release(h.lease).catch(() => undefined)));
     await this.#subscription.stop();
   }
@@ -185,7 +185,7 @@ export class FleetRunner extends EventEmitter<FleetEvents> {
       return;
     }
     if (this.#stopped || this.#held.get(lease.id) !== held) {
-      task.abandon(new Error('fleet worker stopped'));
+      task.stopFollowing(new Error('fleet worker stopped'));
       return;
     }
     held.task = task;
@@ -264,7 +264,7 @@ export class FleetRunner extends EventEmitter<FleetEvents> {
     this.#questions.drop(held.lease.id);
     this.#host.store.forget(held.lease);
     const error = new LeaseLostError(held.lease.taskId, reason, held.lease.fence);
-    held.task?.abandon(error);
+    held.task?.stopFollowing(error);
     this.emit('leaseLost', error);
   }
 

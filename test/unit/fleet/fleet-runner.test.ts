@@ -32,7 +32,7 @@ class ScriptedTask extends EventEmitter implements FleetTask {
   async respond(): Promise<string[]> {
     return [];
   }
-  abandon(error: unknown): void {
+  stopFollowing(error: unknown): void {
     this.done = true;
     this.abandoned = error;
     this.#reject(error);
