@@ -1,15 +1,21 @@
 import { existsSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 
-// Entry points. The main entry runs anywhere (fetch, Web Streams, timers); the others are Node only.
+// Entry points. The main entry runs anywhere (fetch, Web Streams, timers); the others are Node only (the adapters
+// import no `node:` module themselves, but their frameworks may).
 const entries: Record<string, string> = {
   index: 'src/index.ts',
+  node: 'src/node.ts',
   'testing/index': 'src/testing/index.ts',
   'testing/reference-server': 'src/testing/reference-server-cli.ts',
   stdio: 'src/stdio.ts',
   'file-store': 'src/file-store.ts',
   'redis-store': 'src/redis-store.ts',
   'cli/main': 'src/cli/main.ts',
+  // Framework adapters: each framework is an optional peer dependency, so tsup leaves it external.
+  'ai-sdk': 'src/adapters/ai-sdk/index.ts',
+  langchain: 'src/adapters/langchain/index.ts',
+  'openai-agents': 'src/adapters/openai-agents/index.ts',
 };
 const entry = Object.fromEntries(Object.entries(entries).filter(([, file]) => existsSync(file)));
 // The command line is an ESM program (ora is ESM only); libraries get CJS too.

@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 
 /** Packages of this project that need Node (they sit behind the Node-only entry points). */
-export const NODE_ONLY_PACKAGES: readonly string[] = ['commander', '@inquirer/prompts', 'ora', 'env-paths', 'write-file-atomic'];
+export const NODE_ONLY_PACKAGES: readonly string[] = ['commander', '@inquirer/prompts', 'ora', 'env-paths', 'write-file-atomic', 'undici'];
 
 /** One import that must not reach the browser bundle. */
 export interface BundleViolation {

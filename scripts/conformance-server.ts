@@ -18,7 +18,7 @@ import { createTaskServer } from '../src/testing/index.js';
 
 export const PACKAGE = '@modelcontextprotocol/conformance@0.2.0-alpha.12';
 export const SPEC_VERSION = '2026-07-28';
-/** Server scenarios run against the reference server. (`tasks-status-notifications` joins once push exists.) */
+/** Server scenarios run against the reference server (`tasks-status-notifications`: subscriptions/listen push). */
 export const SERVER_SCENARIOS = [
   'tasks-lifecycle',
   'tasks-capability-negotiation',
@@ -30,6 +30,10 @@ export const SERVER_SCENARIOS = [
   'tasks-required-task-error',
   'tasks-mrtr-composition',
   'server-stateless',
+  'tools-list',
+  'dns-rebinding-protection',
+  'sep-2164-resource-not-found',
+  'tasks-status-notifications',
 ];
 const CONCURRENCY = 4;
 

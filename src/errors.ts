@@ -34,3 +34,5 @@ export {
 } from './errors/task-errors.js';
 export type { TaskNotFoundReason } from './errors/task-errors.js';
 export { ClientClosedError, isMcpClientError, OutcomeUnknownError, ServerExitedError } from './errors/client-errors.js';
+export { InvalidHeaderError, RedirectBlockedError } from './errors/http-errors.js';
+export { AuthorizationError, AuthorizationRequiredError } from './errors/auth-errors.js'; // hook: issue-17

@@ -58,23 +58,31 @@ export type { Pollable, PollSchedulerOptions } from './tasks/scheduler.js';
 // transport
 export { DEFAULT_MAX_RESPONSE_BYTES, StreamableHttpTransport } from './transport/streamable-http.js';
 export type { StreamableHttpTransportOptions } from './transport/streamable-http.js';
+// hook: issue-17 — MCP authorization
+export { DEFAULT_MAX_STEP_UPS, DEFAULT_REFRESH_SKEW_MS } from './transport/auth.js';
+export type { AuthorizationCallback, HttpAuthOptions } from './transport/auth.js';
 export type { CustomTarget, HttpTarget, StdioTarget, Transport, TransportRequestOptions, TransportTarget } from './transport/transport.js';
 export { encodeHeaderValue } from './transport/header-encoding.js';
+export { DEFAULT_MAX_REDIRECTS } from './transport/redirects.js';
 
 // errors
 export {
+  AuthorizationError, // hook: issue-17
+  AuthorizationRequiredError, // hook: issue-17
   CancelDeliveryError,
   CancelNotConfirmedError,
   ClientClosedError,
   HttpError,
   InputDeliveryError,
   InputRequiredError,
+  InvalidHeaderError,
   InvalidResponseError,
   isMcpClientError,
   McpClientError,
   McpError,
   NetworkError,
   OutcomeUnknownError,
+  RedirectBlockedError,
   redactTaskId,
   RequestTimeoutError,
   ResponseTooLargeError,
@@ -105,6 +113,7 @@ export {
   TASKS_EXTENSION_ID,
 } from './protocol/constants.js';
 export { isTerminalStatus, parseCreateTaskResult, parseDetailedTask } from './protocol/tasks.js';
+export { MAX_TASK_ID_BYTES } from './protocol/task-id.js';
 export type {
   CancelledTask,
   CompletedTask,

@@ -2,7 +2,9 @@
  * Phase b: N concurrent tasks (`sleep_ms`, lifetimes spread over [FANOUT_MIN_LIFE, FANOUT_MAX_LIFE] intervals) on the
  * reference server, over HTTP on loopback (server in another process) or the in-process transport (server core in
  * this process). Measures poll discipline from the server's arrival times, completion-observation delay, memory and
- * event-loop delay of this process.
+ * event-loop delay of this process. FANOUT_CLIENT=peer drives `@modelcontextprotocol/ext-tasks` instead (HTTP only,
+ * through bench/lib/peer-host.ts), the way its README says a host should: `session.callTool`, then `settle()`.
+ * Ours runs with the undici sender, as the Node entry point installs it.
  */
 import { TaskClient } from '../../src/client/task-client.js';
 import { StreamableHttpTransport } from '../../src/transport/streamable-http.js';
@@ -12,6 +14,14 @@ import { report, startServerProcess, type ServerProcess, type TaskTimes } from '
 import { discipline } from '../lib/discipline.js';
 import { envInt, LoopDelay, MemorySampler, retainedHeap, round } from '../lib/measure.js';
 import { lifetimes } from '../lib/random.js';
+import { createPeerHost, type PeerHost } from '../lib/peer-host.js';
+import { percentile } from '../lib/measure.js';
+import { setDefaultHttpSender } from '../../src/transport/http-sender.js';
+import { createUndiciSender } from '../../src/transport/undici-sender.js';
+
+setDefaultHttpSender(createUndiciSender);
+const side = process.env.FANOUT_CLIENT === 'peer' ? 'peer' : 'ours';
+const lags: number[] = [];
 
 const n = envInt('FANOUT_TASKS', 1_000);
 const mode = process.env.FANOUT_TRANSPORT === 'memory' ? 'memory' : 'http';
@@ -32,9 +42,12 @@ if (mode === 'http') {
   core = new TaskServerCore({ ...serverOptions, catalog: bench.catalog });
   transport = new InMemoryTransport(core);
 }
-const client = new TaskClient({ transport });
+const push = process.env.FANOUT_PUSH === '1';
+const client = new TaskClient({ transport, onPollLag: (lag) => lags.push(lag), push });
+const peer: PeerHost | undefined = side === 'peer' && server ? await createPeerHost(server.url) : undefined;
 // Warm the code paths (JIT, sockets) before measuring; these tasks are not counted.
 await Promise.all(Array.from({ length: 20 }, () => client.callTool('echo', { text: 'warm-up' })));
+if (peer) await Promise.all(Array.from({ length: 20 }, async () => (await peer.session.callTool('echo', { text: 'warm-up' })).settle()));
 server?.reset();
 core?.stats.reset();
 
@@ -62,6 +75,20 @@ const launch = async (): Promise<void> => {
     if (slots === 0) await new Promise<void>((resolve) => (waiting = resolve));
     slots--;
     const ms = life[i] as number;
+    if (peer) {
+      calls[i] = peer.session.callTool('sleep_ms', { ms, key: `k${i}` }).then(async (execution) => {
+        taskIds[i] = execution.kind === 'task' ? execution.handle.taskId : '';
+        receivedAt[i] = Date.now();
+        slots++;
+        waiting?.();
+        waiting = undefined;
+        if (++created === n) allCreated();
+        const { outcome } = await execution.settle();
+        if ((outcome as { status?: string }).status !== 'completed') throw new Error(`peer: task ${i} ended ${JSON.stringify(outcome).slice(0, 200)}`);
+        resolvedAt[i] = Date.now();
+      });
+      continue;
+    }
     calls[i] = client
       .callTool('sleep_ms', { ms, key: `k${i}` }, {
         onTask: (h) => {
@@ -112,10 +139,13 @@ if (server) {
   c.close();
 }
 await client.close();
+await peer?.close();
 
 const kb = (bytes: number): number => round(bytes / 1024 / n, 2);
 report({
   phase: 'fanout',
+  client: side,
+  push,
   transport: mode,
   intervalMs,
   lifetimeIntervals: [minLife, maxLife],
@@ -127,6 +157,8 @@ report({
     times.map((t, i) => ({ ...t, receivedAtMs: receivedAt[i] ?? Number.NaN, resolvedAtMs: resolvedAt[i] ?? Number.NaN })),
     intervalMs,
   ),
+  cpuMsPer1000Polls: round(((pollingCpu.user + pollingCpu.system) / 1e3 / Math.max(1, counts['tasks/get'] ?? 0)) * 1000, 1),
+  schedulerLagMs: side === 'ours' ? { p50: round(percentile(lags, 50), 1), p99: round(percentile(lags, 99), 1), max: round(Math.max(0, ...lags), 1) } : null,
   cpuMs: { creation: round((creationCpu.user + creationCpu.system) / 1e3, 0), polling: round((pollingCpu.user + pollingCpu.system) / 1e3, 0) },
   heapPerTaskKb: { retainedAllOutstanding: kb(heapAllOutstanding - baseHeap), peakSampled: kb(memory.peakHeap - baseHeap) },
   rssPerTaskKb: kb(memory.peakRss - baseRss),

@@ -7,6 +7,7 @@ import { Command, Option } from 'commander';
 import { VERSION } from '../index.js';
 import { callCommand } from './commands/call.js';
 import { cancelCommand } from './commands/cancel.js';
+import { logoutCommand } from './commands/logout.js'; // hook: issue-17
 import { lsCommand } from './commands/ls.js';
 import { statusCommand } from './commands/status.js';
 import { watchCommand } from './commands/watch.js';
@@ -35,7 +36,8 @@ Examples:
 While a task runs: Ctrl-C once sends tasks/cancel and waits briefly for the final status; Ctrl-C twice leaves the
 task running and prints how to resume it.
 
-Task records live in $MCP_TASKS_HOME/tasks (default: the user data directory of "mcp-tasks").
+Task records live in $MCP_TASKS_HOME/tasks (default: the user data directory of "mcp-tasks"); authorization for
+servers that ask for it (OAuth) in $MCP_TASKS_HOME/auth, one 0600 file per server (mcp-tasks logout <server>).
 
 ${EXIT_CODES_HELP}
 `;
@@ -98,6 +100,14 @@ export function buildProgram(setExitCode: (code: ExitCodeValue) => void): Comman
     .option('--prune', 'first remove records whose TTL has passed')
     .option('--json', 'machine-readable output: one record per line')
     .action(async (options) => setExitCode(await lsCommand(options)));
+
+  // hook: issue-17 — forget a server's stored authorization
+  program
+    .command('logout')
+    .description("forget the stored authorization (tokens, client registration) for a server")
+    .argument('<server>', 'the server endpoint, an http(s) URL')
+    .option('--json', 'machine-readable output')
+    .action(async (server: string, options) => setExitCode(await logoutCommand(server, options)));
 
   return program;
 }

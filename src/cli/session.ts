@@ -9,6 +9,7 @@ import { StreamableHttpTransport, TaskClient, VERSION, isMcpClientError } from '
 import { ExitCode, exitCodeForError, type ExitCodeValue } from './exit-codes.js';
 import { AnswersFile } from './input/answers-file.js';
 import { InputAnswerer } from './input/answerer.js';
+import { afterAuthorizationError, sessionAuth } from './auth/sign-in.js'; // hook: issue-17
 import { InterruptedError } from './exit-codes.js';
 import { Interrupt } from './interrupt.js';
 import { Output } from './output.js';
@@ -60,7 +61,7 @@ export async function openSession(output: Output, serverUrl: URL, input?: InputO
   // The one writer of task records is the client's task engine: the CLI only hands it the store.
   const store = openRecordStore((file, reason) => output.warn(`warning: skipped task record ${file}: ${reason}`));
   const client = new TaskClient({
-    transport: new StreamableHttpTransport(serverUrl.href),
+    transport: new StreamableHttpTransport(serverUrl.href, { auth: await sessionAuth(serverUrl) }), // hook: issue-17
     clientInfo: { name: 'mcp-tasks', version: VERSION },
     capabilities: answerer?.capabilities(),
     store,
@@ -102,7 +103,11 @@ export function errorCode(error: unknown): string | number | undefined {
 export async function runReporting(output: Output, body: () => Promise<ExitCodeValue>): Promise<ExitCodeValue> {
   try {
     return await body();
-  } catch (error) {
+  } catch (caught) {
+    // hook: issue-17 — a server asked for a sign-in: a person at a terminal signs in and the command runs once more
+    const interactive = !output.json && process.stdin.isTTY === true && process.stdout.isTTY === true;
+    const error = await afterAuthorizationError(caught, interactive, (line) => output.warn(line)).catch((e: unknown) => e);
+    if (error === 'retry') return runReporting(output, body);
     const exitCode = exitCodeForError(error);
     output.stopLive();
     output.emit({ event: 'error', exitCode, code: errorCode(error), message: error instanceof Error ? error.message : String(error) });

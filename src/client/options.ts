@@ -97,6 +97,20 @@ export interface TaskClientOptions {
   expiringMarginRatio?: number;
   /** When false, nothing polls by itself: call `client.tick()`. @default true */
   autoPoll?: boolean;
+  /**
+   * Called as each scheduled poll starts, with how late it starts after its due time (ms, ≥ 0): the scheduler's lag
+   * when more polls are due than `maxConcurrentPolls` serves. For metrics; exceptions are ignored.
+   */
+  onPollLag?: (lagMs: number, serverKey: string) => void;
+  /**
+   * Push merged with polling: one `subscriptions/listen` stream asks the server for `notifications/tasks` about the
+   * followed tasks (applied exactly like `tasks/get` results). Tasks the server acknowledges keep a safety poll at
+   * `DEFAULT_SAFETY_POLL_MULTIPLE` (10) × their interval; the others poll at their floor. A server without
+   * `subscriptions/listen` costs one refused request, then plain polling.
+   * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-status-notifications)
+   * @default false
+   */
+  push?: boolean;
   /** Clock, epoch ms. @default Date.now */
   now?: () => number;
   /** Where task records are kept; without one, nothing is persisted and `resume` has nothing to find. */
@@ -146,6 +160,8 @@ const OptionsSchema = z.strictObject({
     .optional(),
   capabilities: z.record(z.string(), z.unknown()).optional(),
   autoPoll: z.boolean().optional(),
+  push: z.boolean().optional(),
+  onPollLag: fn<(lagMs: number, serverKey: string) => void>('onPollLag').optional(),
   now: fn<() => number>('now').optional(),
   workerId: z.string().min(1).max(200).optional(), // hook: issue-16
   store: z
@@ -175,8 +191,8 @@ function describe(value: unknown): string {
 }
 
 /** Options after defaults. */
-export type ResolvedOptions = Required<Omit<TaskClientOptions, 'clientInfo' | 'handlers' | 'capabilities' | 'store' | 'creationRetry' | 'workerId'>> &
-  Pick<TaskClientOptions, 'handlers' | 'capabilities' | 'store' | 'workerId'> & { clientInfo: ClientInfo | undefined; creationRetry: Required<CreationRetryOptions> };
+export type ResolvedOptions = Required<Omit<TaskClientOptions, 'clientInfo' | 'handlers' | 'capabilities' | 'store' | 'creationRetry' | 'onPollLag' | 'workerId'>> &
+  Pick<TaskClientOptions, 'handlers' | 'capabilities' | 'store' | 'onPollLag' | 'workerId'> & { clientInfo: ClientInfo | undefined; creationRetry: Required<CreationRetryOptions> };
 
 /**
  * Validates and fills in defaults once.
@@ -216,6 +232,8 @@ export function resolveOptions(options: TaskClientOptions): ResolvedOptions {
     abortGraceMs: options.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS,
     expiringMarginRatio: options.expiringMarginRatio ?? DEFAULT_EXPIRING_MARGIN_RATIO,
     autoPoll: options.autoPoll ?? true,
+    onPollLag: options.onPollLag,
+    push: options.push ?? false,
     now: options.now ?? Date.now,
     store: options.store,
     workerId: options.workerId, // hook: issue-16

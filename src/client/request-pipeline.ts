@@ -9,7 +9,9 @@ import { McpError, UnsupportedProtocolVersionError } from '../errors.js';
 import { ErrorCode, METHODS, PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/constants.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { ProgressParamsSchema, type Progress } from '../protocol/results.js';
-import { buildCapabilities, buildMeta } from './meta.js';
+import { headersAfterMismatch, isParamHeaderMismatch, type RefreshParamHeaders } from './header-mismatch.js';
+import { buildCapabilities, buildMeta, declaresTasks } from './meta.js';
+import { checkTaskReplyResultType } from './task-replies.js';
 import type { ResolvedOptions } from './options.js';
 
 /** Per-request options. */
@@ -31,14 +33,27 @@ export class RequestPipeline {
   readonly #options: ResolvedOptions;
   readonly #answersByEvent: () => boolean;
   readonly #onNotification: (notification: JsonRpcNotification) => void;
+  readonly #refreshParamHeaders: RefreshParamHeaders | undefined;
   #nextId = 1;
   #nextProgressToken = 1;
   #protocolVersion = PROTOCOL_VERSION;
+  /** The last `_meta` built without caller extras, reused while the version and capabilities stay the same. */
+  #metaCache: { version: string; answersByEvent: boolean; tasks: boolean; meta: Record<string, unknown> } | undefined;
 
-  constructor(options: ResolvedOptions, answersByEvent: () => boolean, onNotification: (notification: JsonRpcNotification) => void) {
+  /**
+   * @param refreshParamHeaders - on a -32020 to `tools/call`: refreshes `tools/list` and rebuilds the call's
+   *   `Mcp-Param-*` headers for one re-send. Without it a -32020 is surfaced as it is.
+   */
+  constructor(
+    options: ResolvedOptions,
+    answersByEvent: () => boolean,
+    onNotification: (notification: JsonRpcNotification) => void,
+    refreshParamHeaders?: RefreshParamHeaders,
+  ) {
     this.#options = options;
     this.#answersByEvent = answersByEvent;
     this.#onNotification = onNotification;
+    this.#refreshParamHeaders = refreshParamHeaders;
   }
 
   /** The version sent in `_meta` and the `MCP-Protocol-Version` header. */
@@ -48,17 +63,26 @@ export class RequestPipeline {
 
   /**
    * Sends `method` and resolves with its raw `result`. On -32022 it re-sends once per supported version that this
-   * client speaks, with a new id (1.8).
+   * client speaks, with a new id (1.8). On a -32020 to `tools/call` it refreshes `tools/list` and re-sends once with
+   * rebuilt `Mcp-Param-*` headers (2.7b); a second -32020 is surfaced.
    *
    * @throws {@link McpError}, {@link UnsupportedProtocolVersionError}, transport errors, `signal.reason`.
    */
   async send(method: string, params: Record<string, unknown>, options: RequestOptions = {}): Promise<Record<string, unknown>> {
     const resent = new Set<string>();
+    let headerRetried = false;
     for (;;) {
       const version = this.#protocolVersion;
       try {
-        return await this.#sendOnce(method, params, options);
+        return checkTaskReplyResultType(method, await this.#sendOnce(method, params, options)); // hook: issue-12 item 3
       } catch (error) {
+        if (!headerRetried && this.#refreshParamHeaders && isParamHeaderMismatch(method, error)) {
+          headerRetried = true;
+          const headers = await headersAfterMismatch(this.#refreshParamHeaders, params, options.headers);
+          if (headers === undefined) throw error;
+          options = { ...options, headers };
+          continue;
+        }
         if (!(error instanceof McpError) || error.code !== ErrorCode.UnsupportedProtocolVersion) throw error;
         const data = (error.data ?? {}) as { supported?: unknown };
         const supported = Array.isArray(data.supported) ? data.supported.filter((v): v is string => typeof v === 'string') : [];
@@ -74,14 +98,11 @@ export class RequestPipeline {
     const o = this.#options;
     const progressToken = options.onProgress ? `progress-${this.#nextProgressToken++}` : undefined;
     const { _meta: callerMeta, ...rest } = params as { _meta?: Record<string, unknown> };
-    const extra: Record<string, unknown> = { ...callerMeta, ...options.meta };
-    if (progressToken !== undefined) extra.progressToken = progressToken;
-    const capabilities = buildCapabilities({ declared: o.capabilities, handlers: o.handlers, answersByEvent: this.#answersByEvent() });
     const message: JsonRpcRequest = {
       jsonrpc: '2.0',
       id: this.#nextId++,
       method,
-      params: { ...rest, _meta: buildMeta(this.#protocolVersion, capabilities, o.clientInfo, extra) },
+      params: { ...rest, _meta: this.#meta(method, callerMeta, options.meta, progressToken) },
     };
     return o.transport.request(message, {
       signal: options.signal,
@@ -98,5 +119,35 @@ export class RequestPipeline {
         this.#onNotification(notification);
       },
     });
+  }
+
+  /** The `_meta` a plain request carries now (protocol version, capabilities, client info). */
+  currentMeta(method: string = METHODS.tasksGet): Record<string, unknown> {
+    return this.#meta(method, undefined, undefined, undefined);
+  }
+
+  /**
+   * `_meta` for one request. Without caller extras (every poll) the same frozen object is reused until the protocol
+   * version or the capabilities change, so a poll does not rebuild it; it is only ever serialised.
+   */
+  #meta(
+    method: string,
+    callerMeta: Record<string, unknown> | undefined,
+    optionMeta: Record<string, unknown> | undefined,
+    progressToken: string | undefined,
+  ): Record<string, unknown> {
+    const o = this.#options;
+    const answersByEvent = this.#answersByEvent();
+    const tasks = declaresTasks(method, o.taskMethods);
+    const plain = callerMeta === undefined && optionMeta === undefined && progressToken === undefined;
+    const cached = this.#metaCache;
+    if (plain && cached && cached.version === this.#protocolVersion && cached.answersByEvent === answersByEvent && cached.tasks === tasks) return cached.meta;
+    // The Tasks extension is declared only where a task result is accepted (taskMethods, tasks/*).
+    const capabilities = buildCapabilities({ declared: o.capabilities, handlers: o.handlers, answersByEvent, method, taskMethods: o.taskMethods });
+    const extra: Record<string, unknown> = { ...callerMeta, ...optionMeta };
+    if (progressToken !== undefined) extra.progressToken = progressToken;
+    const meta = buildMeta(this.#protocolVersion, capabilities, o.clientInfo, extra);
+    if (plain) this.#metaCache = { version: this.#protocolVersion, answersByEvent, tasks, meta: Object.freeze(meta) };
+    return meta;
   }
 }

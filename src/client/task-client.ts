@@ -11,7 +11,6 @@ import { ClientClosedError, RequestTimeoutError, TaskNotFoundError } from '../er
 import { linkAbort } from '../internal/abort.js';
 import type { Era } from '../legacy/era.js';
 import { LEGACY_PROTOCOL_VERSION, METHODS } from '../protocol/constants.js';
-import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
 import type { CallToolResult, DiscoverResult, GetPromptResult, ReadResourceResult, Tool } from '../protocol/results.js';
 import type { TaskStore } from '../store/task-store.js';
 import type { EraBackend } from '../tasks/backend.js';
@@ -19,64 +18,18 @@ import type { InputRequiredEvent } from '../tasks/input-broker.js';
 import { DEFAULT_DELIVERY_RETRY } from '../tasks/delivery.js';
 import { parserFor } from '../tasks/result-parsers.js';
 import { PollScheduler } from '../tasks/scheduler.js';
-import type { ExpiringEvent } from '../tasks/task-driver.js';
+import { createPushTracker, type PushTracker } from '../tasks/push/index.js';
 import type { TaskHandle } from '../tasks/task-handle.js';
-import { TaskTracker, type AttachFacts } from '../tasks/tracker.js';
+import { TaskTracker } from '../tasks/tracker.js';
 import { EraRouter } from './era-router.js';
+import { refreshFromToolList } from './header-mismatch.js';
 import { ModernBackend } from './modern-backend.js';
 import { resolveOptions, type ResolvedOptions, type TaskClientOptions } from './options.js';
-import { RequestPipeline, type RequestOptions } from './request-pipeline.js'; import { fleetHostOf, FleetRunner, resultOf, type FleetOptions, type ResultOfOptions } from '../fleet/index.js'; // hook: issue-16
+import { RequestPipeline, type RequestOptions } from './request-pipeline.js';
+import type { AttachOptions, CallOptions, CallStart, TaskClientEvents } from './call-options.js';
+import { fleetHostOf, FleetRunner, resultOf, type FleetHost, type FleetOptions, type ResultOfOptions } from '../fleet/index.js'; // hook: issue-16
 
-/** Options of `callTool`, `readResource`, `getPrompt` and `startTool`. */
-export interface CallOptions<T = unknown> extends RequestOptions {
-  /**
-   * Budget for the whole call, ms: every round, the task's wait and its polls. On expiry the call fails with
-   * `RequestTimeoutError` (and the task is cancelled unless `onAbort: 'detach'`).
-   */
-  maxTotalTimeoutMs?: number;
-  /** Called once if the call became a task, before its first poll. */
-  onTask?: (handle: TaskHandle<T>) => void;
-  /** A poll interval in ms that may raise the server's `pollIntervalMs` (never lower it). */
-  pollIntervalMs?: number;
-  /**
-   * What an aborted `signal` (or `maxTotalTimeoutMs`) does to a task the call created, also when the abort came
-   * while the creation response was on its way, and to a task named by a malformed creation result: `'cancel'`
-   * delivers one `tasks/cancel` (the caller holds no handle); `'detach'` leaves it running and recorded.
-   * The call rejects with the abort reason, which then carries the `taskId`. @default 'cancel'
-   */
-  onAbort?: 'cancel' | 'detach';
-  /**
-   * A caller-chosen key that makes re-sending this call safe: a creation request that got no response is re-sent
-   * (new JSON-RPC id, same key) and a server honouring the key returns the same task. Sent where
-   * `idempotencyKeyIn` says. Without it, a lost creation is re-sent only for tools annotated idempotent or
-   * read-only; otherwise the call fails with `OutcomeUnknownError`.
-   */
-  idempotencyKey?: string;
-}
-
-/** What `startTool` (and friends) returns: the final result, or the handle of a task. */
-export type CallStart<T> = { resultType: 'complete'; result: T } | { resultType: 'task'; task: TaskHandle<T> };
-
-/** Events of a {@link TaskClient}. */
-export interface TaskClientEvents {
-  /** A question from the server (an MRTR round or a task), once per key. Answer with `event.respond(...)`. */
-  inputRequired: [event: InputRequiredEvent];
-  /** A call became a task. */
-  task: [handle: TaskHandle<unknown>];
-  /** A task still waiting for input has less than `expiringMarginRatio` of its TTL left (once per task). */
-  expiring: [event: ExpiringEvent];
-  /** A notification arrived that no call claimed (e.g. `notifications/message`). */
-  notification: [notification: JsonRpcNotification];
-  /** The server broke a rule and the client coped (e.g. a nested `task` wrapper, -32602 right after creation). */
-  serverViolation: [detail: string];
-  /** Something was dropped or could not be stored (an invalid tool, a late answer, a failed record write). */
-  warning: [message: string];
-}
-
-/** Options of {@link TaskClient.task}. */
-export interface AttachOptions extends AttachFacts {
-  signal?: AbortSignal;
-}
+export type { AttachOptions, CallOptions, CallStart, TaskClientEvents } from './call-options.js';
 
 /**
  * A task-aware MCP client. One promise per call, whether the server answers inline, asks questions (MRTR), or
@@ -92,7 +45,9 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
   readonly #scheduler: PollScheduler;
   readonly #modern: ModernBackend;
   readonly #router: EraRouter;
-  readonly #tracker: TaskTracker; #fleet: FleetRunner | undefined; // hook: issue-16 (fleet mode)
+  readonly #tracker: TaskTracker;
+  readonly #push: PushTracker | undefined; // hook: issue-15 (push)
+  #fleet: FleetRunner | undefined; // hook: issue-16 (fleet mode)
 
   /** @throws TypeError when an option is invalid (the message names it and the value). */
   constructor(options: TaskClientOptions) {
@@ -100,13 +55,20 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
     const o = (this.#options = resolveOptions(options));
     const emitInput = (event: InputRequiredEvent): boolean => this.emit('inputRequired', event);
     const listenerCount = (): number => this.listenerCount('inputRequired');
-    const pipeline = new RequestPipeline(o, () => listenerCount() > 0, (n) => this.emit('notification', n));
-    this.#modern = new ModernBackend(o, pipeline, { emitInput, listenerCount, warning: (m) => this.emit('warning', m), beforePoll: (id) => this.#fleet?.gate(id) });
-    this.#scheduler = new PollScheduler({ maxConcurrentPolls: o.maxConcurrentPolls, jitterRatio: o.jitterRatio, autoPoll: o.autoPoll, now: o.now });
+    const refresh = refreshFromToolList(() => this.#modern.listTools({})); // hook: issue-12 item 2 (-32020 → tools/list, one re-send)
+    const pipeline = new RequestPipeline(o, () => listenerCount() > 0, (n) => this.emit('notification', n), refresh);
+    this.#modern = new ModernBackend(o, pipeline, {
+      emitInput,
+      listenerCount,
+      warning: (m) => this.emit('warning', m),
+      beforePoll: (id) => this.#fleet?.gate(id), // hook: issue-16 (only the lease holder polls)
+    });
+    this.#scheduler = new PollScheduler({ maxConcurrentPolls: o.maxConcurrentPolls, jitterRatio: o.jitterRatio, autoPoll: o.autoPoll, now: o.now, onPollLag: o.onPollLag });
+    this.#push = o.push ? createPushTracker(o.transport, () => pipeline.currentMeta(), (e) => this.emit('warning', `push: ${String(e)}`)) : undefined; // hook: issue-15
     const legacyHost = { clientInfo: o.clientInfo, handlers: o.handlers, emitInput, listenerCount, timeoutMs: o.timeoutMs };
     this.#router = new EraRouter(o.transport, o.era, legacyHost, (signal) => pipeline.send(METHODS.discover, {}, { signal }));
     this.#tracker = new TaskTracker({
-      serverKey: o.transport.serverKey,
+      serverKey: o.transport.serverKey, push: this.#push, // hook: issue-15 (push)
       scheduler: this.#scheduler,
       policy: { defaultMs: o.defaultPollIntervalMs, minMs: o.minPollIntervalMs, maxMs: o.maxPollIntervalMs },
       handlers: o.handlers,
@@ -240,7 +202,9 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
    * task may still run on the server: `resume` it later from a store); later answers are dropped, not sent.
    */
   async close(): Promise<void> {
-    await this.#fleet?.stop(); this.#scheduler.close(); // hook: issue-16
+    this.#push?.close(); // hook: issue-15 (push closes first)
+    await this.#fleet?.stop(); // hook: issue-16 (the fleet releases its leases before polling stops)
+    this.#scheduler.close();
     await this.#tracker.close();
     await this.#router.close();
     await this.#options.transport.close();
@@ -293,7 +257,30 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
       link.dispose();
     }
   }
-  /** Runs this client as one fleet worker on a `RedisTaskStore`: claims, follows, renews, releases, takes over (docs/fleet.md; https://github.com/modelcontextprotocol/ext-tasks). @throws TypeError without a store with leases. */ runFleet = (options: FleetOptions = {}): FleetRunner => (this.#fleet = new FleetRunner(this.#fleetHost('runFleet'), options)); // hook: issue-16
-  /** The outcome of a task any fleet worker follows, read from the store once recorded. @throws {@link TaskNotFoundError}, {@link TaskExpiredError}, {@link TaskFailedError}, {@link TaskCancelledError}; TypeError without a fleet store. */ resultOf = <T = CallToolResult>(taskId: string, options: ResultOfOptions = {}): Promise<T> => resultOf<T>(this.#fleetHost('resultOf'), taskId, options, this.#fleet); // hook: issue-16
-  #fleetHost = (m: string) => fleetHostOf(this as never, { store: this.#options.store, workerId: this.#options.workerId, serverKey: this.#options.transport.serverKey, now: this.#options.now }, m); // hook: issue-16
+
+  /**
+   * Runs this client as one fleet worker on a shared store with leases (`RedisTaskStore`): claims due tasks,
+   * follows them, renews its leases, records outcomes once and releases, and takes over a dead worker's tasks.
+   * See docs/fleet.md; https://github.com/modelcontextprotocol/ext-tasks
+   *
+   * @throws TypeError when the store has no leases.
+   */
+  runFleet(options: FleetOptions = {}): FleetRunner {
+    return (this.#fleet = new FleetRunner(this.#fleetHost('runFleet'), options)); // hook: issue-16
+  }
+
+  /**
+   * The outcome of a task that any fleet worker follows, resolved from the store once the lease holder records it.
+   *
+   * @throws {@link TaskNotFoundError}, {@link TaskExpiredError}, {@link TaskFailedError}, {@link TaskCancelledError};
+   *   TypeError without a store with leases.
+   */
+  resultOf<T = CallToolResult>(taskId: string, options: ResultOfOptions = {}): Promise<T> {
+    return resultOf<T>(this.#fleetHost('resultOf'), taskId, options, this.#fleet); // hook: issue-16
+  }
+
+  #fleetHost(method: string): FleetHost {
+    const o = this.#options; // hook: issue-16
+    return fleetHostOf(this as never, { store: o.store, workerId: o.workerId, serverKey: o.transport.serverKey, now: o.now }, method);
+  }
 }

@@ -41,6 +41,10 @@ export type McpClientErrorCode =
   | 'OUTCOME_UNKNOWN'
   | 'CLIENT_CLOSED'
   | 'SERVER_EXITED'
+  | 'REDIRECT_BLOCKED'
+  | 'INVALID_HEADER'
+  | 'AUTHORIZATION_REQUIRED'
+  | 'AUTHORIZATION_FAILED'
   // hook: issue-16 (fleet on Redis: src/store/redis/errors.ts)
   | 'LEASE_LOST'
   | 'STORE_UNAVAILABLE';

@@ -7,7 +7,7 @@
  */
 import { EventEmitter } from 'eventemitter3';
 import { TaskExpiredError, TaskNotFoundError } from '../errors.js';
-import { outcomeOf, recordHandle } from '../tasks/task-recorder.js';
+import { outcomeOf } from '../tasks/task-recorder.js';
 import { LeaseLostError } from '../store/redis/errors.js';
 import type { TaskRecord } from '../store/task-record.js';
 import { FleetQuestions, type FleetQuestion } from './fleet-questions.js';
@@ -190,8 +190,7 @@ export class FleetRunner extends EventEmitter<FleetEvents> {
     }
     held.task = task;
     held.lastPoll = this.#host.now();
-    const report = (error: unknown): void => void this.emit('error', error);
-    recordHandle(this.#host.store, task as never, record, () => this.#host.now(), report);
+    // The client's task engine records the task from here on (one writer per task): no second recorder.
     this.#watch(held, task);
   }
 

@@ -5,5 +5,6 @@
  * @internal
  */
 export { fleetHostOf } from './client-host.js';
+export type { FleetHost } from './fleet-host.js';
 export { FleetRunner, type FleetOptions } from './fleet-runner.js';
 export { resultOf, type ResultOfOptions } from './result-of.js';

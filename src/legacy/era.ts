@@ -6,7 +6,7 @@
  * @module
  */
 import { HttpError, McpError, RequestTimeoutError, UnsupportedProtocolVersionError } from '../errors.js';
-import { ErrorCode, MODERN_REJECTION_CODES } from '../protocol/constants.js';
+import { ErrorCode, LEGACY_PROTOCOL_VERSION, MODERN_REJECTION_CODES } from '../protocol/constants.js';
 
 export type { Era } from '../tasks/backend.js';
 import type { Era } from '../tasks/backend.js';
@@ -16,8 +16,14 @@ import type { Era } from '../tasks/backend.js';
  * server, an abort): the caller then rethrows and decides nothing.
  */
 export function eraFromError(error: unknown, probe: 'request' | 'discover'): Era | undefined {
-  // -32022 that listed no version we speak: the server is modern (2025-11-25 servers do not know -32022).
-  if (error instanceof UnsupportedProtocolVersionError && error.cause instanceof McpError) return eraFromError(error.cause, probe);
+  // -32022 that lists no modern version we speak but does list 2025-11-25: the server speaks the older revision,
+  // which this client reaches through the legacy path (versioning.mdx § Protocol Version Negotiation: "The client
+  // SHOULD select a mutually supported version from the supported list"). Never cached as modern.
+  if (error instanceof UnsupportedProtocolVersionError && error.cause instanceof McpError) {
+    if (error.supported.includes(LEGACY_PROTOCOL_VERSION)) return 'legacy';
+    // -32022 that listed no version we speak at all: the server is modern (2025-11-25 servers do not know -32022).
+    return eraFromError(error.cause, probe);
+  }
   if (error instanceof McpError) {
     const status = error.httpStatus;
     if (status === undefined) {

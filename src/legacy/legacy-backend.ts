@@ -16,7 +16,8 @@ import type { TaskOps } from '../tasks/task-driver.js';
 import { INPUT_METHODS, LEGACY_PROTOCOL_VERSION, METHODS } from '../protocol/constants.js';
 import { InputRequestSchema, type InputResponse, type InputResponses } from '../protocol/input.js';
 import { ToolSchema, type DiscoverResult, type Tool } from '../protocol/results.js';
-import { parseCreateTaskResult, type DetailedTask } from '../protocol/tasks.js';
+import type { DetailedTask } from '../protocol/tasks.js';
+import { parseCreatedTask } from '../tasks/created-task.js';
 import type { InputHandlers, InputRequiredEvent } from '../tasks/input-broker.js';
 import type { TaskHandle } from '../tasks/task-handle.js';
 import type { TransportTarget } from '../transport/transport.js';
@@ -141,7 +142,7 @@ export class LegacyBackend implements EraBackend {
     const created = await this.#call(METHODS.callTool, () =>
       this.#sdk.request({ method: METHODS.callTool, params: plain }, this.#schemas.CreateTaskResultSchema, { ...this.#options(options), task: {} }),
     );
-    const task = parseCreateTaskResult(created);
+    const task = parseCreatedTask(METHODS.callTool, created); // hook: issue-12 item 10 (typed InvalidResponseError)
     this.#tasks.set(task.taskId, this.#state(task.taskId));
     return { task };
   }

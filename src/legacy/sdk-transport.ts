@@ -10,6 +10,7 @@
  */
 import { childEnv } from '../internal/child-env.js';
 import { importSdkModule } from '../internal/optional-sdk.js';
+import { checkHeaderRecord } from '../transport/header-values.js';
 import type { TransportTarget } from '../transport/transport.js';
 
 /**
@@ -23,7 +24,8 @@ export async function createSdkTransport(target: TransportTarget, release?: () =
   if (target.kind === 'http') {
     type HttpModule = { StreamableHTTPClientTransport: new (url: URL, options: unknown) => unknown };
     const { StreamableHTTPClientTransport } = await importSdkModule<HttpModule>('client/streamableHttp.js');
-    const headers = { ...target.headers, ...(target.getHeaders ? await target.getHeaders() : {}) };
+    // hook: issue-12 item 9 (a bad header value fails typed and is never quoted)
+    const headers = { ...checkHeaderRecord('headers', target.headers), ...(target.getHeaders ? checkHeaderRecord('getHeaders()', await target.getHeaders()) : {}) };
     return new StreamableHTTPClientTransport(target.url, { requestInit: { headers }, fetch: target.fetch });
   }
   type StdioModule = typeof import('@modelcontextprotocol/sdk/client/stdio.js');

@@ -24,6 +24,8 @@ export const META_KEYS = {
   clientInfo: 'io.modelcontextprotocol/clientInfo',
   logLevel: 'io.modelcontextprotocol/logLevel',
   subscriptionId: 'io.modelcontextprotocol/subscriptionId',
+  /** Server name and version in a `server/discover` result's `_meta` (display only). */
+  serverInfo: 'io.modelcontextprotocol/serverInfo',
 } as const;
 
 /** Method names used by this client. */

@@ -4,7 +4,8 @@
  * @module
  */
 import { z } from 'zod';
-import { exactRecord, jsonObject, keptAsIs } from './exact-keys.js';
+import { META_KEYS } from './constants.js';
+import { exactRecord, isJsonObject, jsonObject, keptAsIs } from './exact-keys.js';
 import { InputRequestsSchema } from './input.js';
 
 /** The three kinds of result the client dispatches on. Absent means `complete`. (1.7) */
@@ -106,7 +107,17 @@ export const ListToolsResultSchema = keptAsIs(
   }),
 );
 
-/** `server/discover` result. Tasks support is read only from `capabilities.extensions`. (CLIENT-REQUIREMENTS 1.9) */
+/** `{ name, version }` of the server software: self-reported, for display and logs only. */
+const ServerInfoSchema = keptAsIs(z.looseObject({ name: z.string(), version: z.string() }));
+/** Server name and version (unknown keys kept). */
+export type ServerInfo = z.infer<typeof ServerInfoSchema>;
+
+/**
+ * `server/discover` result. Tasks support is read only from `capabilities.extensions`. `serverInfo` is taken from
+ * `_meta['io.modelcontextprotocol/serverInfo']`, where the specification puts it (a top-level `serverInfo` from an
+ * older draft is the fallback; a malformed one is left out, since it is for display only).
+ * (https://modelcontextprotocol.io/specification/2026-07-28/server/discover; CLIENT-REQUIREMENTS 1.9)
+ */
 export const DiscoverResultSchema = keptAsIs(
   z.looseObject({
     resultType: z.string().optional(),
@@ -114,12 +125,18 @@ export const DiscoverResultSchema = keptAsIs(
     capabilities: z.looseObject({
       extensions: exactRecord(jsonObject()).optional(),
     }),
-    serverInfo: z.looseObject({ name: z.string(), version: z.string() }).optional(),
+    serverInfo: z.unknown().optional(),
     instructions: z.string().optional(),
     cacheScope: z.enum(['private', 'public']).optional(),
     ttlMs: z.number().optional(),
+    _meta: z.unknown().optional(),
   }),
-);
+).transform(({ serverInfo: top, ...rest }): typeof rest & { serverInfo?: ServerInfo } => {
+  const fromMeta = ServerInfoSchema.safeParse(isJsonObject(rest._meta) ? rest._meta[META_KEYS.serverInfo] : undefined);
+  const fallback = ServerInfoSchema.safeParse(top);
+  const serverInfo = fromMeta.success ? fromMeta.data : fallback.success ? fallback.data : undefined;
+  return serverInfo === undefined ? rest : { ...rest, serverInfo };
+});
 /** The result of `server/discover`. */
 export type DiscoverResult = z.infer<typeof DiscoverResultSchema>;
 

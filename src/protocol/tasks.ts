@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { jsonObject } from './exact-keys.js';
 import { InputRequestsSchema, type InputRequests } from './input.js';
 import { JsonRpcErrorObjectSchema, type JsonRpcErrorObject } from './jsonrpc.js';
+import { taskIdProblem } from './task-id.js';
 
 /** Task statuses. `working` and `input_required` alternate; the other three are terminal. (5.8) */
 export const TaskStatusSchema = z.enum(['working', 'input_required', 'completed', 'failed', 'cancelled']);
@@ -73,7 +74,12 @@ export type CreateTaskResult = Task & { resultType: 'task' };
 const numberOrNaN = z.unknown().transform((v) => (typeof v === 'number' ? v : Number.NaN));
 
 const TaskWireSchema = z.looseObject({
-  taskId: z.string().min(1),
+  // A hostile id (too long, control characters, lone surrogates, invalid UTF-8) is refused here, so no path stores
+  // or prints it (task-id.ts). The issue message never quotes the id.
+  taskId: z.string().check((ctx) => {
+    const problem = taskIdProblem(ctx.value);
+    if (problem !== undefined) ctx.issues.push({ code: 'custom', message: problem, input: undefined, continue: false });
+  }),
   status: TaskStatusSchema,
   statusMessage: z.string().optional().catch(undefined),
   createdAt: z.string().optional().catch(undefined),

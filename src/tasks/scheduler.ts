@@ -1,7 +1,10 @@
 /**
  * One poll scheduler per client: a single timer over a min-heap of due times, a cap on concurrent `tasks/get` per
  * server, one `Retry-After` pause per server, at most one poll in flight per task, and jitter above each task's
- * floor so tasks created together do not poll in lockstep. (CLIENT-REQUIREMENTS 5.7; issue 8)
+ * floor so tasks created together do not poll in lockstep. When more polls are due than the cap serves, the most
+ * overdue goes first (each server's queue of due polls is a min-heap on the due time), so no task starves: a task's
+ * due time only moves forward when it is polled.
+ * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.mdx, polling)
  *
  * @module
  */
@@ -35,6 +38,11 @@ export interface PollSchedulerOptions {
   now?: () => number;
   /** Random source in [0, 1). @default Math.random */
   random?: () => number;
+  /**
+   * Called as each poll starts with its lag: how late it starts after its due time, in ms (≥ 0). For metrics; a
+   * throwing callback is ignored.
+   */
+  onPollLag?: (lagMs: number, serverKey: string) => void;
 }
 
 interface Entry extends HeapEntry {
@@ -49,7 +57,8 @@ interface Entry extends HeapEntry {
 interface ServerState {
   inflight: number;
   pausedUntil: number;
-  readonly ready: Entry[];
+  /** Due polls waiting for a slot, most overdue first. */
+  readonly ready: MinHeap<Entry>;
 }
 
 /**
@@ -65,6 +74,7 @@ export class PollScheduler {
   readonly #autoPoll: boolean;
   readonly #now: () => number;
   readonly #random: () => number;
+  readonly #onPollLag: ((lagMs: number, serverKey: string) => void) | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #timerAt = Number.POSITIVE_INFINITY;
   #closed = false;
@@ -82,6 +92,7 @@ export class PollScheduler {
     this.#autoPoll = options.autoPoll ?? true;
     this.#now = options.now ?? Date.now;
     this.#random = options.random ?? Math.random;
+    this.#onPollLag = options.onPollLag;
   }
 
   /** Number of tasks scheduled, waiting for a slot, or polling. */
@@ -152,7 +163,8 @@ export class PollScheduler {
   nextDueAt(): number | undefined {
     let at = this.#heap.peek()?.dueAt ?? Number.POSITIVE_INFINITY;
     for (const server of this.#servers.values()) {
-      for (const entry of server.ready) at = Math.min(at, Math.max(entry.dueAt, server.pausedUntil));
+      const first = server.ready.peek();
+      if (first) at = Math.min(at, Math.max(first.dueAt, server.pausedUntil));
     }
     return at === Number.POSITIVE_INFINITY ? undefined : at;
   }
@@ -179,7 +191,7 @@ export class PollScheduler {
   #server(key: string): ServerState {
     let server = this.#servers.get(key);
     if (!server) {
-      server = { inflight: 0, pausedUntil: 0, ready: [] };
+      server = { inflight: 0, pausedUntil: 0, ready: new MinHeap<Entry>() };
       this.#servers.set(key, server);
     }
     return server;
@@ -188,9 +200,7 @@ export class PollScheduler {
   #unready(entry: Entry): void {
     if (!entry.ready) return;
     entry.ready = false;
-    const ready = this.#servers.get(entry.item.serverKey)?.ready;
-    const i = ready?.indexOf(entry) ?? -1;
-    if (ready && i >= 0) ready.splice(i, 1);
+    this.#servers.get(entry.item.serverKey)?.ready.remove(entry);
   }
 
   /** Moves due entries to their server's ready queue and starts as many polls as the caps allow. */
@@ -201,17 +211,27 @@ export class PollScheduler {
       top.ready = true;
       this.#server(top.item.serverKey).ready.push(top);
     }
+    // An entry is in the main heap or in one ready heap, never both, so the two share its heap index.
     const started: Promise<void>[] = [];
     for (const [key, server] of this.#servers) {
-      while (server.ready.length > 0 && server.inflight < this.#maxConcurrent && server.pausedUntil <= now) {
-        const entry = server.ready.shift() as Entry;
+      while (server.ready.size > 0 && server.inflight < this.#maxConcurrent && server.pausedUntil <= now) {
+        const entry = server.ready.pop() as Entry;
         entry.ready = false;
+        if (this.#onPollLag) this.#reportLag(now - entry.dueAt, key);
         started.push(this.#start(entry, server));
       }
-      if (server.inflight === 0 && server.ready.length === 0 && server.pausedUntil <= now) this.#servers.delete(key);
+      if (server.inflight === 0 && server.ready.size === 0 && server.pausedUntil <= now) this.#servers.delete(key);
     }
     this.#arm();
     return started;
+  }
+
+  #reportLag(lagMs: number, serverKey: string): void {
+    try {
+      this.#onPollLag?.(Math.max(0, lagMs), serverKey);
+    } catch {
+      // Metrics never stop polling.
+    }
   }
 
   async #start(entry: Entry, server: ServerState): Promise<void> {
@@ -239,7 +259,7 @@ export class PollScheduler {
     if (!this.#autoPoll || this.#closed) return;
     let at = this.#heap.peek()?.dueAt ?? Number.POSITIVE_INFINITY;
     for (const server of this.#servers.values()) {
-      if (server.ready.length > 0 && server.inflight < this.#maxConcurrent) at = Math.min(at, server.pausedUntil);
+      if (server.ready.size > 0 && server.inflight < this.#maxConcurrent) at = Math.min(at, server.pausedUntil);
     }
     if (at === this.#timerAt && this.#timer !== undefined) return;
     if (this.#timer !== undefined) clearTimeout(this.#timer);

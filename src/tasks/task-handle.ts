@@ -52,6 +52,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
   #failures = 0;
   #notVisible = 0;
   #waiters: Array<(task: DetailedTask | Error) => void> = [];
+  #pollMultiple = 1; // hook: issue-15 (safety poll while the server pushes this task)
 
   /** @internal Created by the task tracker; use `client.callTool`, `client.startTool`, `client.task` or `client.resume`. */
   constructor(driver: TaskDriver, init: TaskHandleInit<TResult>) {
@@ -222,7 +223,23 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
     this.#failures = 0;
     this.#apply(next, false);
     this.#wake(next);
-    if (!this.done) this.#driver.scheduler.scheduleAfter(this, this.pollIntervalMs);
+    if (!this.done) this.#driver.scheduler.scheduleAfter(this, this.pollIntervalMs * this.#pollMultiple);
+  }
+
+  // hook: issue-15 (push): a pushed `notifications/tasks` is applied exactly like a poll's result.
+  /** @internal Applies a pushed DetailedTask (`notifications/tasks`) like a `tasks/get` result; a settled task stays final. */
+  applyPushed(task: DetailedTask): void {
+    if (this.done || task.taskId !== this.taskId) return;
+    this.#apply(task, false);
+    this.#wake(task);
+  }
+
+  // hook: issue-15 (push): acknowledged tasks poll at a multiple of their floor, others at the floor.
+  /** @internal Polls at `multiple` × the floor from now on; re-schedules the next poll accordingly. */
+  setPollMultiple(multiple: number): void {
+    if (this.done || multiple === this.#pollMultiple) return;
+    this.#pollMultiple = multiple;
+    this.#driver.scheduler.scheduleAfter(this, this.pollIntervalMs * multiple);
   }
 
   #apply(next: DetailedTask, first: boolean): void {

@@ -7,18 +7,22 @@
  * @internal
  */
 import { InvalidResponseError, redactTaskId } from '../errors.js';
+import { taskIdProblem } from '../protocol/task-id.js';
 import { TaskStatusSchema, type TaskShapeError } from '../protocol/tasks.js';
 import { TASK_RECORD_VERSION, type TaskRecord } from '../store/task-record.js';
 import type { TaskStore } from '../store/task-store.js';
 import { deliver, type DeliveryRetry } from './delivery.js';
 import type { InputHandlers, InputRequiredEvent } from './input-broker.js';
 import type { PollIntervalPolicy } from './poll-interval.js';
+import type { PushFollowable } from './push/push-tracker.js';
 import type { PollScheduler } from './scheduler.js';
 import type { ExpiringEvent, TaskDriver } from './task-driver.js';
 import type { TaskHandle } from './task-handle.js';
 
 /** The client's side of the engine. */
 export interface TrackerContext {
+  /** hook: issue-15 (push): told when a task starts and stops being followed. */
+  push?: { follow(handle: PushFollowable): void; unfollow(taskId: string): void } | undefined;
   serverKey: string;
   scheduler: PollScheduler;
   policy: PollIntervalPolicy;
@@ -56,7 +60,8 @@ export async function orphanGuard(
   error: TaskShapeError,
 ): Promise<InvalidResponseError> {
   const raw = created.taskId !== undefined ? created : ((created.task ?? {}) as Record<string, unknown>);
-  const taskId = typeof raw.taskId === 'string' && raw.taskId.length > 0 ? raw.taskId : undefined;
+  // hook: issue-12 item 10 (a hostile id is not "usable": never recorded, cancelled by, or quoted)
+  const taskId = typeof raw.taskId === 'string' && taskIdProblem(raw.taskId) === undefined ? raw.taskId : undefined;
   const invalid = new InvalidResponseError(method, error.message, error.issues, { cause: error, taskId });
   if (taskId === undefined) return invalid;
   if (policy === 'detach') {

@@ -261,7 +261,11 @@ export class TaskTracker {
 
   #follow<T>(handle: TaskHandle<T>): TaskHandle<T> {
     this.#live.add(handle as TaskHandle<unknown>);
-    const forget = (): boolean => this.#live.delete(handle as TaskHandle<unknown>);
+    this.#ctx.push?.follow(handle); // hook: issue-15 (push)
+    const forget = (): boolean => {
+      this.#ctx.push?.unfollow(handle.taskId); // hook: issue-15 (push)
+      return this.#live.delete(handle as TaskHandle<unknown>);
+    };
     handle.result().then(forget, forget);
     return handle;
   }

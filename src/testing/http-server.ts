@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { ErrorCode, HEADERS, type JsonRpcNotification } from '../protocol/index.js';
+import { BearerGuard, type BearerAuthOptions, type BearerAuthStats } from './bearer-auth.js'; // hook: issue-17
 import { DEFAULT_MAX_BODY_BYTES, parseOptions, type TaskServerCoreOptions } from './options.js';
 import { TaskServerCore } from './server-core.js';
 import type { ServerStats } from './stats.js';
@@ -32,6 +33,11 @@ export interface TaskServerOptions extends TaskServerCoreOptions {
   sse?: boolean;
   /** Largest accepted request body in bytes; larger bodies get 413. @default DEFAULT_MAX_BODY_BYTES */
   maxBodyBytes?: number;
+  /**
+   * Require a bearer token (MCP authorization, resource server side): protected resource metadata, 401/403
+   * challenges, tokens checked by your verifier against the server's `now`. @default undefined (no auth)
+   */
+  auth?: BearerAuthOptions; // hook: issue-17
 }
 
 /** A running reference server. */
@@ -42,6 +48,8 @@ export interface TaskServer {
   readonly core: TaskServerCore;
   /** Shortcut for `core.stats`. */
   readonly stats: ServerStats;
+  /** What the bearer-token protection did (with the `auth` option). */
+  readonly authStats: BearerAuthStats | undefined; // hook: issue-17
   /** Stops every job, closes open connections and stops listening. */
   close(): Promise<void>;
 }
@@ -53,6 +61,7 @@ const HttpOptionsSchema = z.looseObject({
   cors: z.union([z.literal(true), z.string().min(1)]).optional(),
   sse: z.boolean().optional(),
   maxBodyBytes: z.number().int().positive().optional(),
+  auth: z.custom<BearerAuthOptions>((v) => v !== null && typeof v === 'object').optional(), // hook: issue-17
 });
 
 const ALLOWED_HEADERS = ['Content-Type', 'Accept', HEADERS.protocolVersion, HEADERS.method, HEADERS.name, 'Authorization', 'Last-Event-ID'];
@@ -71,10 +80,11 @@ const LOOPBACK_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/i;
  */
 export async function createTaskServer(options: TaskServerOptions = {}): Promise<TaskServer> {
   parseOptions(HttpOptionsSchema, options);
-  const { host = '127.0.0.1', port = 0, path = '/mcp', cors, sse = false, maxBodyBytes = DEFAULT_MAX_BODY_BYTES, ...coreOptions } = options;
+  const { host = '127.0.0.1', port = 0, path = '/mcp', cors, sse = false, maxBodyBytes = DEFAULT_MAX_BODY_BYTES, auth, ...coreOptions } = options;
   const core = new TaskServerCore(coreOptions);
+  const guard = auth ? new BearerGuard(auth, path, core.options.now) : undefined; // hook: issue-17
   const server = createServer((req, res) => {
-    handleHttp(req, res, { core, path, cors, sse, maxBodyBytes }).catch(() => {
+    handleHttp(req, res, { core, path, cors, sse, maxBodyBytes, guard }).catch(() => {
       if (!res.headersSent) res.writeHead(500).end();
       else res.end();
     });
@@ -92,6 +102,7 @@ export async function createTaskServer(options: TaskServerOptions = {}): Promise
     url: `http://${shownHost}:${address.port}${path}`,
     core,
     stats: core.stats,
+    authStats: guard?.stats,
     close: () =>
       new Promise<void>((resolve) => {
         core.close();
@@ -107,6 +118,7 @@ interface HttpContext {
   cors: string | true | undefined;
   sse: boolean;
   maxBodyBytes: number;
+  guard: BearerGuard | undefined;
 }
 
 async function handleHttp(req: IncomingMessage, res: ServerResponse, ctx: HttpContext): Promise<void> {
@@ -119,6 +131,7 @@ async function handleHttp(req: IncomingMessage, res: ServerResponse, ctx: HttpCo
     return sendJson(res, 403, rpcError(ErrorCode.InvalidRequest, `Origin not allowed: ${origin}`));
   }
   const url = new URL(req.url ?? '/', 'http://localhost');
+  if (ctx.guard && (await ctx.guard.handle(req, res, url))) return; // hook: issue-17
   if (url.pathname !== ctx.path) return sendJson(res, 404, rpcError(ErrorCode.InvalidRequest, `Not found: ${url.pathname}`));
   if (req.method === 'OPTIONS' && ctx.cors !== undefined) {
     res.writeHead(204, {
@@ -149,7 +162,9 @@ async function handleHttp(req: IncomingMessage, res: ServerResponse, ctx: HttpCo
   }
 
   const acceptsSse = (req.headers.accept ?? '').includes('text/event-stream');
-  const wantsSse = acceptsSse && (ctx.sse || hasProgressToken(message));
+  // subscriptions/listen is a stream by nature: the acknowledgement and every notification go out as they happen.
+  const listen = (message as { method?: unknown } | null)?.method === 'subscriptions/listen';
+  const wantsSse = acceptsSse && (ctx.sse || listen || hasProgressToken(message));
   const abort = new AbortController();
   res.on('close', () => {
     if (!res.writableFinished) abort.abort(new Error('client closed the request'));

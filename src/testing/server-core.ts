@@ -26,6 +26,7 @@ import { JobError } from './job.js';
 import { resolveCoreOptions, type ResolvedCoreOptions, type TaskServerCoreOptions } from './options.js';
 import { RequestStateCodec } from './request-state.js';
 import { ServerStats } from './stats.js';
+import { SubscriptionHub } from './subscriptions.js';
 import { TaskRegistry } from './task-registry.js';
 import { handleTaskMethod, REMOVED_TASK_METHODS, TASK_METHODS } from './task-methods.js';
 import { demoCatalog } from './tools.js';
@@ -38,7 +39,7 @@ export interface HandleOptions {
   signal?: AbortSignal;
 }
 
-const METHODS = ['server/discover', 'tools/list', 'tools/call', 'resources/list', 'resources/read', 'prompts/list', 'prompts/get', ...TASK_METHODS];
+const METHODS = ['subscriptions/listen', 'server/discover', 'tools/list', 'tools/call', 'resources/list', 'resources/read', 'prompts/list', 'prompts/get', ...TASK_METHODS];
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isRequestId = (v: unknown): v is RequestId => typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v));
 const CACHEABLE = { cacheScope: 'public', ttlMs: 0 } as const;
@@ -60,6 +61,8 @@ export class TaskServerCore {
   readonly stats = new ServerStats();
   /** The task store. */
   readonly registry: TaskRegistry;
+  /** Open `subscriptions/listen` streams, fed by the registry's task changes. */
+  readonly subscriptions: SubscriptionHub;
   /** Everything the server offers (demo + fixtures + `options.catalog`). */
   readonly catalog: Catalog;
   /** Idempotency keys seen, bound to the tasks they created (issue 6). */
@@ -73,6 +76,8 @@ export class TaskServerCore {
     this.options = resolveCoreOptions(options);
     const o = this.options;
     this.registry = new TaskRegistry({ now: o.now });
+    this.subscriptions = new SubscriptionHub(this.registry);
+    this.registry.onTaskChange = (record) => this.subscriptions.taskChanged(record);
     this.idempotency = new IdempotencyIndex(this.registry);
     this.catalog = mergeCatalogs(
       o.demo ? demoCatalog() : { tools: [], resources: [], prompts: [] },
@@ -123,7 +128,7 @@ export class TaskServerCore {
     options.signal?.addEventListener('abort', onAbort, { once: true });
     this.#inflight.set(id, controller);
     try {
-      const result = await this.#request(method, message.params, headers, emit, controller.signal);
+      const result = await this.#request(id, method, message.params, headers, emit, controller.signal);
       return resultReply(id, result, notifications);
     } catch (error) {
       const rpc = error instanceof JobError ? error.toJsonRpc() : { code: ErrorCode.InternalError, message: `Internal error: ${String(error)}` };
@@ -141,12 +146,14 @@ export class TaskServerCore {
 
   /** Stops every job and forgets all tasks. */
   close(): void {
+    this.subscriptions.close();
     for (const controller of this.#inflight.values()) controller.abort();
     this.registry.clear();
     this.idempotency.clear();
   }
 
   async #request(
+    id: RequestId,
     method: string,
     rawParams: unknown,
     rawHeaders: Record<string, string | string[] | undefined> | undefined,
@@ -193,6 +200,8 @@ export class TaskServerCore {
     };
 
     switch (method) {
+      case 'subscriptions/listen':
+        return this.subscriptions.listen(id, params, tasksDeclared, emit, signal);
       case 'server/discover':
         return this.#discover();
       case 'tools/list':
@@ -228,7 +237,6 @@ export class TaskServerCore {
       resultType: 'complete',
       supportedVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
       capabilities: { tools: {}, resources: {}, prompts: {}, extensions: { [TASKS_EXTENSION_ID]: {} } },
-      serverInfo,
       instructions,
       ...CACHEABLE,
       _meta: { 'io.modelcontextprotocol/serverInfo': serverInfo },

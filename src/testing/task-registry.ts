@@ -66,6 +66,8 @@ export class TaskRegistry {
    * `SWEEP_SPACING_MS` apart, so creating n tasks costs O(n) overall instead of O(n²). Lookups still expire lazily.
    */
   #sweepAt = Number.POSITIVE_INFINITY;
+  /** Called after every status change of a stored task (the push hub listens here). */
+  onTaskChange: ((record: TaskRecord) => void) | undefined;
 
   constructor(options: TaskRegistryOptions = {}) {
     this.#now = options.now ?? Date.now;
@@ -93,6 +95,7 @@ export class TaskRegistry {
     if (expiresAt !== null && expiresAt < this.#sweepAt) this.#sweepAt = expiresAt;
     run.onChange = () => {
       record.lastUpdatedAtMs = Math.max(record.lastUpdatedAtMs, this.#now());
+      this.onTaskChange?.(record);
     };
     return record;
   }

@@ -6,6 +6,7 @@
  * @internal
  */
 import { ResponseTooLargeError, StreamEndedError } from '../errors.js';
+import type { HttpReplyBody } from './http-sender.js';
 
 /**
  * Yields the body's decoded text chunks, failing once more than `limitBytes` bytes arrived. `meter`, when given, sees
@@ -14,27 +15,27 @@ import { ResponseTooLargeError, StreamEndedError } from '../errors.js';
  * @throws {@link ResponseTooLargeError} past the limit; {@link StreamEndedError} when the connection breaks mid-body.
  */
 export async function* readTextChunks(
-  body: ReadableStream<Uint8Array>,
+  body: HttpReplyBody,
   limitBytes: number,
   method: string,
   meter?: (bytes: Uint8Array) => void,
 ): AsyncGenerator<string> {
-  const reader = body.getReader();
   const decoder = new TextDecoder();
   let total = 0;
+  const chunks = body[Symbol.asyncIterator]();
   try {
     for (;;) {
-      let next: ReadableStreamReadResult<Uint8Array>;
+      let next: IteratorResult<Uint8Array>;
       try {
-        next = await reader.read();
+        next = await chunks.next();
       } catch (error) {
-        // The connection broke mid-body (undici rejects with `TypeError: terminated`): the response never arrived in
-        // full, so the request is lost (2.10). Typed, with the socket error as cause. (An abort also lands here; the
-        // transport reports the abort's reason instead, as it checks its signal first.)
+        // The connection broke mid-body (fetch rejects with `TypeError: terminated`, undici with a socket error): the
+        // response never arrived in full, so the request is lost (2.10). Typed, with the socket error as cause. (An
+        // abort also lands here; the transport reports the abort's reason instead, as it checks its signal first.)
         throw new StreamEndedError(method, { cause: error });
       }
-      const { done, value } = next;
-      if (done) break;
+      if (next.done) break;
+      const value = next.value;
       total += value.byteLength;
       if (total > limitBytes) throw new ResponseTooLargeError(method, limitBytes);
       meter?.(value);
@@ -43,19 +44,19 @@ export async function* readTextChunks(
     const tail = decoder.decode();
     if (tail) yield tail;
   } finally {
-    // Cancelling an unfinished stream closes the connection; on a finished one it is a no-op.
-    await reader.cancel().catch(() => undefined);
+    // Releases an unfinished body (closing its connection); on a finished one it is a no-op.
+    await chunks.return?.().catch(() => undefined);
+    await body.cancel().catch(() => undefined);
   }
 }
 
-/** Reads the whole body as text within `limitBytes`. */
-export async function readText(body: ReadableStream<Uint8Array> | null, limitBytes: number, method: string): Promise<string> {
+/** Reads the whole body as text within `limitBytes`. A body of one chunk (most JSON replies) is decoded once. */
+export async function readText(body: HttpReplyBody | null, limitBytes: number, method: string): Promise<string> {
   if (!body) return '';
   let text = '';
   for await (const chunk of readTextChunks(body, limitBytes, method)) text += chunk;
   return text;
 }
-
 /** At most `max` characters of `text`, on one line, for error messages. */
 export function excerpt(text: string, max = 200): string {
   const flat = text.replace(/\s+/g, ' ').trim();

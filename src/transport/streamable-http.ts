@@ -10,7 +10,12 @@ import { HttpError, InvalidResponseError, McpClientError, NetworkError, RequestT
 import { linkAbort } from '../internal/abort.js';
 import { HEADERS, META_KEYS } from '../protocol/constants.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
+import { createAuthSession, type AuthSession, type HttpAuthOptions } from './auth.js'; // hook: issue-17
 import { encodeHeaderValue } from './header-encoding.js';
+import { checkHeaderRecord } from './header-values.js';
+import { fetchFollowingRedirects, fetchWithRedirectPolicy, redirectPolicy, type RedirectPolicy } from './redirects.js';
+import { buildHeaders, staticHeaders } from './request-headers.js';
+import { defaultHttpSender, fetchSender, type HttpReply, type HttpSender } from './http-sender.js';
 import { classifyMessage, idMatches, parseJson, settleResponse } from './messages.js';
 import { excerpt, readText, readTextChunks } from './read-body.js';
 import { sseEventMeter } from './sse-event-limit.js';
@@ -28,7 +33,7 @@ export interface StreamableHttpTransportOptions {
    * with freshly fetched headers.
    */
   getHeaders?: () => Promise<Record<string, string>> | Record<string, string>;
-  /** The fetch implementation. @default globalThis.fetch */
+  /** The fetch implementation. When given, every POST goes through it. @default globalThis.fetch (undici in Node) */
   fetch?: typeof fetch;
   /**
    * Cap on one JSON-RPC message from the server, in bytes: one JSON response body, or one SSE event as sent (its
@@ -37,7 +42,26 @@ export interface StreamableHttpTransportOptions {
    * Past the cap the read fails with `ResponseTooLargeError` and the connection is closed.
    * @default DEFAULT_MAX_RESPONSE_BYTES
    */
+  /**
+   * Carries each POST (status, headers and a body stream back). Overrides `fetch`. @default undici's dispatcher API
+   * when loaded through the Node entry point, otherwise a sender over `fetch`
+   */
+  sender?: HttpSender;
+  /** Cap on concurrent connections to the server's origin (the undici sender's pool size). @default 16 */
+  maxConnectionsPerOrigin?: number;
   maxResponseBytes?: number;
+  /**
+   * Origins (`https://host[:port]`) besides the endpoint's own that a redirected POST may be re-sent to, with its
+   * body and headers. A redirect anywhere else fails with `RedirectBlockedError` naming the target origin; a 303
+   * is never followed (it would turn the POST into a GET). @default [] (same origin only)
+   */
+  allowRedirectOrigins?: readonly string[];
+  /**
+   * MCP authorization (OAuth 2.1) through the official SDK's `OAuthClientProvider`; needs the optional peer
+   * dependency `@modelcontextprotocol/client`, loaded only when a server asks. See {@link HttpAuthOptions}.
+   * (https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization)
+   */
+  auth?: HttpAuthOptions; // hook: issue-17
 }
 
 /** Methods whose `Mcp-Name` header is taken from a param. (CLIENT-REQUIREMENTS 2.4, 2.5) */
@@ -72,9 +96,18 @@ export class StreamableHttpTransport implements Transport {
   readonly serverKey: string;
   readonly url: URL;
   readonly #options: StreamableHttpTransportOptions;
-  readonly #fetch: typeof fetch;
+  // hook: issue-15 (the HTTP exchange goes through a sender: undici in Node, fetch elsewhere)
+  #sender: HttpSender | undefined;
+  readonly #ownsSender: boolean;
+  readonly #staticHeaders: Record<string, string>;
+  /** An invalid static header, reported (typed) by every request rather than by the constructor. */
+  readonly #headerError: unknown;
+  /** The `fetch` a 2025-11-25 session uses: the OAuth wrapper when `auth` is set. */
+  readonly #legacyFetch: typeof fetch;
   readonly #maxBytes: number;
   readonly #inflight = new Set<AbortController>();
+  readonly #redirects: RedirectPolicy;
+  readonly #auth: AuthSession | undefined; // hook: issue-17
 
   /** @throws TypeError when `url` is not an absolute http(s) URL or `maxResponseBytes` is not a positive number. */
   constructor(url: string | URL, options: StreamableHttpTransportOptions = {}) {
@@ -90,14 +123,31 @@ export class StreamableHttpTransport implements Transport {
     if (!(maxBytes > 0)) throw new TypeError(`StreamableHttpTransport: maxResponseBytes must be > 0, got ${maxBytes}`);
     this.serverKey = `${this.url.origin}${this.url.pathname}`;
     this.#options = options;
-    this.#fetch = options.fetch ?? ((...args) => globalThis.fetch(...args));
+    const baseFetch: typeof fetch = options.fetch ?? ((...args) => globalThis.fetch(...args));
+    if (options.auth && options.sender) throw new TypeError('StreamableHttpTransport: give `auth` or `sender`, not both (authorization wraps `fetch`)');
+    // hook: issue-17 — with `auth`, every POST goes through the OAuth wrapper (./auth.ts), carried by a fetch sender
+    this.#auth = options.auth ? createAuthSession(this.url, options.auth, baseFetch) : undefined;
+    this.#ownsSender = !options.sender && !options.fetch && !this.#auth;
+    this.#sender = options.sender ?? (this.#auth ? fetchSender(this.#auth.fetch) : options.fetch ? fetchSender(options.fetch) : undefined);
+    this.#legacyFetch = this.#auth?.fetch ?? baseFetch;
+    try {
+      // hook: issue-12 item 9 (checkHeaderRecord: a bad value fails typed, and is never quoted) — reported per request
+      this.#staticHeaders = staticHeaders(checkHeaderRecord('headers', options.headers));
+    } catch (error) {
+      this.#staticHeaders = {};
+      this.#headerError = error;
+    }
     this.#maxBytes = maxBytes;
+    this.#redirects = redirectPolicy(this.url, options.allowRedirectOrigins); // hook: issue-12 item 8
   }
 
   /** The endpoint as data (URL, static headers, header source, `fetch`), for reaching a 2025-11-25 server. */
   get target(): HttpTarget {
     const o = this.#options;
-    return { kind: 'http', url: this.url, headers: o.headers, getHeaders: o.getHeaders, fetch: o.fetch };
+    // hook: issue-12 item 8 (the 2025-11-25 path's requests follow the same redirect policy); hook: issue-17 (and
+    // go through the same OAuth wrapper when `auth` is set)
+    const fetch = fetchWithRedirectPolicy(this.#legacyFetch, this.#redirects);
+    return { kind: 'http', url: this.url, headers: o.headers, getHeaders: o.getHeaders, fetch };
   }
 
   async request(message: JsonRpcRequest, options: TransportRequestOptions = {}): Promise<Record<string, unknown>> {
@@ -124,30 +174,36 @@ export class StreamableHttpTransport implements Transport {
   async close(): Promise<void> {
     for (const controller of this.#inflight) controller.abort(new StreamEndedError('close'));
     this.#inflight.clear();
+    this.#auth?.close(); // hook: issue-17
+    if (this.#ownsSender && this.#sender) {
+      // Pooled connections are released; a later request builds a fresh sender.
+      const sender = this.#sender;
+      this.#sender = undefined;
+      await sender.close?.();
+    }
   }
 
-  async #headers(message: JsonRpcRequest | JsonRpcNotification, extra: Record<string, string> | undefined): Promise<Headers> {
-    const headers = new Headers(this.#options.headers);
-    if (this.#options.getHeaders) for (const [k, v] of Object.entries(await this.#options.getHeaders())) headers.set(k, v);
-    for (const [k, v] of Object.entries(extra ?? {})) headers.set(k, v);
-    headers.set('Content-Type', 'application/json');
-    headers.set('Accept', 'application/json, text/event-stream');
+  async #headers(message: JsonRpcRequest | JsonRpcNotification, extra: Record<string, string> | undefined): Promise<Record<string, string>> {
+    if (this.#headerError !== undefined) throw this.#headerError;
+    // hook: issue-12 item 9 (checkHeaderRecord: a bad value fails typed, and is never quoted)
+    const dynamic = this.#options.getHeaders ? checkHeaderRecord('getHeaders()', await this.#options.getHeaders()) : undefined;
+    extra = checkHeaderRecord('request headers', extra);
     const params = (message.params ?? {}) as Record<string, unknown>;
     const meta = params._meta as Record<string, unknown> | undefined;
     const version = meta?.[META_KEYS.protocolVersion];
-    if (typeof version === 'string') headers.set(HEADERS.protocolVersion, version);
-    headers.set(HEADERS.method, message.method);
     const nameParam = NAME_PARAM[message.method];
     const name = nameParam ? params[nameParam] : undefined;
-    if (typeof name === 'string') headers.set(HEADERS.name, encodeHeaderValue(name));
-    headers.delete(HEADERS.sessionId); // 2.14: never echo a session id
-    return headers;
+    return buildHeaders(this.#staticHeaders, dynamic, extra, {
+      method: message.method,
+      protocolVersion: typeof version === 'string' ? version : undefined,
+      name: typeof name === 'string' ? encodeHeaderValue(name) : undefined,
+    });
   }
 
   async #post<T>(
     message: JsonRpcRequest | JsonRpcNotification,
     options: TransportRequestOptions,
-    read: (res: Response, link: { signal: AbortSignal }) => Promise<T>,
+    read: (res: HttpReply, link: { signal: AbortSignal }) => Promise<T>,
   ): Promise<T> {
     const method = message.method;
     const link = linkAbort(options.signal, options.timeoutMs, () => new RequestTimeoutError(method, options.timeoutMs ?? 0));
@@ -182,17 +238,23 @@ export class StreamableHttpTransport implements Transport {
     }
   }
 
-  async #fetchOnce(method: string, body: string, headers: Headers, signal: AbortSignal): Promise<Response> {
-    try {
-      return await this.#fetch(this.url, { method: 'POST', headers, body, signal });
-    } catch (error) {
-      if (signal.aborted) throw signal.reason;
-      throw new NetworkError(method, { cause: error });
-    }
+  async #fetchOnce(method: string, body: string, headers: Record<string, string>, signal: AbortSignal): Promise<HttpReply> {
+    this.#sender ??= defaultHttpSender({ maxConnectionsPerOrigin: this.#options.maxConnectionsPerOrigin });
+    const sender = this.#sender;
+    // hook: issue-12 item 8 (every hop is `redirect: 'manual'`; redirects.ts decides which to follow)
+    return fetchFollowingRedirects(method, this.url, this.#redirects, async (url) => {
+      try {
+        return await sender.send({ url, method: 'POST', headers, body, signal, redirect: 'manual' });
+      } catch (error) {
+        if (signal.aborted) throw signal.reason;
+        if (error instanceof McpClientError) throw error; // hook: issue-17 — authorization errors from the auth wrapper stay typed
+        throw new NetworkError(method, { cause: error });
+      }
+    });
   }
 
   /** A non-2xx: a JSON-RPC error body outranks the status (2.12, 7.1); otherwise `HttpError`. */
-  async #throwHttp(res: Response, message: JsonRpcRequest | JsonRpcNotification): Promise<never> {
+  async #throwHttp(res: HttpReply, message: JsonRpcRequest | JsonRpcNotification): Promise<never> {
     const method = message.method;
     let text = '';
     try {
@@ -216,7 +278,7 @@ export class StreamableHttpTransport implements Transport {
    * skipped, and the matching response settles the call even if the stream lingers (2.8). A stream that ends first
    * is a lost request (2.10).
    */
-  async #readSse(res: Response, message: JsonRpcRequest, options: TransportRequestOptions, signal: AbortSignal): Promise<Record<string, unknown>> {
+  async #readSse(res: HttpReply, message: JsonRpcRequest, options: TransportRequestOptions, signal: AbortSignal): Promise<Record<string, unknown>> {
     if (!res.body) throw new StreamEndedError(message.method);
     let settled: { result: Record<string, unknown> } | { error: unknown } | undefined;
     const parser = createParser({

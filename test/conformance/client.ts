@@ -17,6 +17,7 @@ import {
   type ElicitResult,
   type Tool,
 } from '../../src/index.js';
+import { authOptionsFor, runAuthScenario } from './auth-scenarios.js'; // hook: issue-17
 
 type ScenarioRunner = (client: TaskClient, context: Record<string, unknown>) => Promise<void>;
 
@@ -134,7 +135,8 @@ async function main(): Promise<number> {
     log('usage: client.ts <server-url> (with MCP_CONFORMANCE_SCENARIO set)');
     return 2;
   }
-  const run = scenarios[scenario];
+  const isAuth = scenario.startsWith('auth/'); // hook: issue-17
+  const run = isAuth ? (client: TaskClient) => runAuthScenario(client, log) : scenarios[scenario];
   if (!run) {
     log(`unknown scenario "${scenario}"; known: ${Object.keys(scenarios).join(', ')}`);
     return 2;
@@ -144,7 +146,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const client = new TaskClient({
-    transport: new StreamableHttpTransport(serverUrl),
+    transport: new StreamableHttpTransport(serverUrl, isAuth ? { auth: authOptionsFor(scenario, context) } : {}),
     clientInfo: { name: 'mcp-tasks-client-conformance', version: '0.1.0' },
     timeoutMs: 20_000,
     // Handlers declare elicitation, sampling and roots on every request (1.3); the conformance client opts in.

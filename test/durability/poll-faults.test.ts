@@ -16,13 +16,19 @@ const TIMER_SLACK_MS = 1;
 const env = useProxiedServer({ pollIntervalMs: POLL_MS, ttlMs: 60_000, inlineBudgetMs: 20 });
 const newClient = (options: Partial<TaskClientOptions> = {}): TaskClient => env.newClient(options);
 
-function gaps(times: number[]): number[] {
-  return times.slice(1).map((t, i) => t - (times[i] as number));
-}
-
 describe('polling through 429 and 503', () => {
   it('honours Retry-After for the whole server, backs off on 503, keeps the floor, and resolves', async () => {
-    const client = newClient();
+    // What the client did, seen from the client: when each tasks/get left and when its answer came back. (The
+    // proxy's arrival times would also count a poll that was already on the wire when the 429 came back.)
+    const log: Array<{ taskId: string; sentAt: number; answeredAt: number; status: number }> = [];
+    const fetchLogged: typeof fetch = async (input, init) => {
+      const message = JSON.parse(String(init?.body)) as { method?: string; params?: { taskId?: string } };
+      const sentAt = performance.now();
+      const res = await fetch(input, init);
+      if (message.method === 'tasks/get') log.push({ taskId: String(message.params?.taskId), sentAt, answeredAt: performance.now(), status: res.status });
+      return res;
+    };
+    const client = newClient({ transport: new StreamableHttpTransport(env.proxy.url, { fetch: fetchLogged }) });
     let a = '';
     let b = '';
     // A's 2nd poll gets 429 + Retry-After: 2; its 4th to 6th polls get 503.
@@ -39,17 +45,23 @@ describe('polling through 429 and 503', () => {
     const polls = env.proxy.of('tasks/get', a);
     expect(polls.map((p) => p.action).slice(0, 7)).toEqual(['forward', 'respond', 'forward', 'respond', 'respond', 'respond', 'forward']);
 
-    // Retry-After: 2 → no tasks/get at all, for any task of this server, within 2 s of the 429.
-    const tooMany = polls[1]!.at;
-    const during = env.proxy.of('tasks/get').filter((p) => p.at > tooMany && p.at < tooMany + 2_000 - TIMER_SLACK_MS);
-    expect(during).toEqual([]);
-    expect(polls[2]!.at - tooMany).toBeGreaterThanOrEqual(2_000 - TIMER_SLACK_MS);
+    // Retry-After: 2 → once the 429 is back, no tasks/get leaves for any task of this server for 2 s.
+    const ofA = log.filter((p) => p.taskId === a);
+    const tooMany = ofA.find((p) => p.status === 429)!.answeredAt;
+    // One poll of the other task may already have been leaving while the 429 was being read (the client cannot
+    // know before it has read it): at most that one, never one of A's.
+    const during = log.filter((p) => p.sentAt > tooMany && p.sentAt < tooMany + 2_000 - TIMER_SLACK_MS);
+    expect(during.filter((p) => p.taskId === a)).toEqual([]);
+    expect(during.length).toBeLessThanOrEqual(1);
+    const afterTooMany = ofA.find((p) => p.sentAt > tooMany)!;
+    expect(afterTooMany.sentAt - tooMany).toBeGreaterThanOrEqual(2_000 - TIMER_SLACK_MS);
 
-    // Never two polls of one task closer than pollIntervalMs; the 503 burst backs off exponentially.
+    // Never two polls of one task closer than pollIntervalMs (from the previous answer); 503s back off exponentially.
     for (const id of [a, b]) {
-      expect(Math.min(...gaps(env.proxy.times('tasks/get', id)))).toBeGreaterThanOrEqual(POLL_MS - TIMER_SLACK_MS);
+      const mine = log.filter((p) => p.taskId === id);
+      for (let i = 1; i < mine.length; i++) expect(mine[i]!.sentAt - mine[i - 1]!.answeredAt).toBeGreaterThanOrEqual(POLL_MS - TIMER_SLACK_MS);
     }
-    const burst = gaps(polls.slice(3, 7).map((p) => p.at));
+    const burst = ofA.slice(3, 7).map((p, i, all) => (i === 0 ? 0 : p.sentAt - all[i - 1]!.answeredAt)).slice(1);
     expect(burst[0]).toBeGreaterThanOrEqual(POLL_MS - TIMER_SLACK_MS);
     expect(burst[1]).toBeGreaterThanOrEqual(2 * POLL_MS - TIMER_SLACK_MS);
     expect(burst[2]).toBeGreaterThanOrEqual(4 * POLL_MS - TIMER_SLACK_MS);

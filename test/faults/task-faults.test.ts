@@ -55,11 +55,17 @@ describe('pollIntervalMs faults (5.7)', () => {
     expect(Math.min(...gaps(polls))).toBeGreaterThanOrEqual(23);
   }, T);
 
-  it('huge (1e12): capped at maxPollIntervalMs, the task still completes', async () => {
+  // ext-tasks tasks.md § Task Polling: "Clients SHOULD respect the pollIntervalMs provided in responses": the
+  // client's maxPollIntervalMs never lowers the server's value; the caller's budget ends the wait.
+  it('huge (1e12): honoured (never lowered to maxPollIntervalMs); no poll, the call ends on its budget and cancels', async () => {
     bench.server.inject(taskFaults.pollIntervalOf(1e12), { tool: TASK_TOOL });
-    const { outcome, handle } = await runTask({}, { maxPollIntervalMs: 40 });
-    expect(text(await outcome)).toBe('Indexed 40 documents');
-    expect(handle().pollIntervalMs).toBe(40);
+    const { outcome, handle } = await runTask({ maxTotalTimeoutMs: 300 }, { maxPollIntervalMs: 40 });
+    const error = await rejectionOf(outcome);
+    expect(isMcpClientError(error, 'REQUEST_TIMEOUT')).toBe(true);
+    expect(handle().pollIntervalMs).toBe(1e12);
+    expect(bench.server.requests('tasks/get', handle().taskId)).toHaveLength(0);
+    await handle().result().catch(() => undefined);
+    expect(bench.server.requests('tasks/cancel', handle().taskId)).toHaveLength(1);
   }, T);
 });
 

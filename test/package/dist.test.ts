@@ -14,10 +14,10 @@ const MAIN_EXPORTS = [
   'CancelDeliveryError', 'CancelNotConfirmedError', 'DEFAULT_ABORT_GRACE_MS', 'DEFAULT_EXPIRING_MARGIN_RATIO',
   'DEFAULT_MAX_CONCURRENT_UPDATES', 'InputDeliveryError',
   'ClientClosedError', 'DEFAULT_CLIENT_INFO', 'DEFAULT_CREATION_RETRY', 'DEFAULT_IDEMPOTENCY_KEY_IN', 'DEFAULT_JITTER_RATIO',
-  'DEFAULT_MAX_CONCURRENT_POLLS', 'DEFAULT_MAX_INPUT_ROUNDS', 'DEFAULT_MAX_POLL_INTERVAL_MS', 'DEFAULT_MAX_POLL_RETRIES',
+  'DEFAULT_MAX_CONCURRENT_POLLS', 'DEFAULT_MAX_INPUT_ROUNDS', 'DEFAULT_MAX_REDIRECTS', 'InvalidHeaderError', 'RedirectBlockedError', 'DEFAULT_MAX_POLL_INTERVAL_MS', 'DEFAULT_MAX_POLL_RETRIES',
   'DEFAULT_MAX_RESPONSE_BYTES', 'DEFAULT_MIN_POLL_INTERVAL_MS', 'DEFAULT_NOT_YET_VISIBLE_RETRIES', 'DEFAULT_POLL_INTERVAL_MS',
   'DEFAULT_REQUEST_TIMEOUT_MS', 'DEFAULT_TASK_METHODS', 'ErrorCode', 'HEADERS', 'HttpError', 'IDEMPOTENCY_META_KEY',
-  'InputRequiredError', 'InvalidResponseError', 'LEGACY_PROTOCOL_VERSION', 'META_KEYS', 'METHODS', 'McpClientError', 'McpError',
+  'InputRequiredError', 'InvalidResponseError', 'LEGACY_PROTOCOL_VERSION', 'MAX_TASK_ID_BYTES', 'META_KEYS', 'METHODS', 'McpClientError', 'McpError',
   'MemoryTaskStore', 'NetworkError', 'OutcomeUnknownError', 'PROTOCOL_VERSION', 'PollScheduler', 'RequestTimeoutError',
   'ResponseTooLargeError', 'SPEC_TASK_METHODS', 'SUPPORTED_PROTOCOL_VERSIONS', 'ServerExitedError', 'StreamEndedError',
   'StreamableHttpTransport', 'TASKS_EXTENSION_ID', 'TASK_RECORD_VERSION', 'TaskCancelledError', 'TaskClient', 'TaskError',
@@ -25,6 +25,8 @@ const MAIN_EXPORTS = [
   'TooManyRoundsError', 'UnsupportedProtocolVersionError', 'VERSION', 'defaultRedactParams', 'effectivePollIntervalMs',
   'encodeHeaderValue', 'isLostBeforeResponse', 'isMcpClientError', 'isRecordExpired', 'isTerminalStatus',
   'parseCreateTaskResult', 'parseDetailedTask', 'recordExpiresAt', 'redactTaskId', 'serverIdentity',
+  // issue-17: MCP authorization
+  'AuthorizationError', 'AuthorizationRequiredError', 'DEFAULT_MAX_STEP_UPS', 'DEFAULT_REFRESH_SKEW_MS',
 ].sort();
 
 describe('the built package', () => {
@@ -39,11 +41,24 @@ describe('the built package', () => {
     expect(Object.keys(cjs).sort()).toEqual(MAIN_EXPORTS);
   });
 
+  it('Node resolves the package to the node entry (undici underneath), with exactly the same surface', async () => {
+    const pkg = require('../../package.json') as { exports: Record<string, Record<string, Record<string, Record<string, string>>>> };
+    expect(pkg.exports['.']?.node?.import?.default).toBe('./dist/node.js');
+    expect(pkg.exports['.']?.node?.require?.default).toBe('./dist/node.cjs');
+    const esm = await import(new URL('node.js', dist).href);
+    const cjs = require(new URL('node.cjs', dist).pathname);
+    expect(Object.keys(esm).sort()).toEqual(MAIN_EXPORTS);
+    expect(Object.keys(cjs).sort()).toEqual(MAIN_EXPORTS);
+  });
+
   it.each([
     ['testing/index', ['createTaskServer', 'TaskServerCore', 'InMemoryTransport', 'runStdioServer']],
     ['stdio', ['StdioTransport', 'ServerExitedError']],
     ['file-store', ['FileTaskStore']],
     ['redis-store', ['RedisTaskStore', 'LeaseLostError', 'StoreUnavailableError']],
+    ['ai-sdk', ['createTaskTools', 'TaskToolError']],
+    ['langchain', ['createTaskTools', 'TaskToolError']],
+    ['openai-agents', ['TaskMcpServer', 'TaskToolError', 'taskToolErrorFunction']],
   ])('entry %s loads from ESM and CJS', async (entry, names) => {
     const esm = await import(new URL(`${entry}.js`, dist).href);
     const cjs = require(new URL(`${entry}.cjs`, dist).pathname);
@@ -61,6 +76,20 @@ describe('the built package', () => {
     expect(fromCjs).toBeInstanceOf(esm.McpClientError);
     expect(fromCjs).not.toBeInstanceOf(esm.TaskCancelledError);
     expect(esm.isMcpClientError(fromCjs, 'TASK_FAILED')).toBe(true);
+  });
+
+  it('installing the package pulls none of the agent frameworks: each is an optional peer dependency', async () => {
+    const pkg = require(new URL('../../package.json', import.meta.url).pathname) as {
+      dependencies: Record<string, string>;
+      peerDependencies: Record<string, string>;
+      peerDependenciesMeta: Record<string, { optional?: boolean }>;
+    };
+    for (const framework of ['ai', '@langchain/core', '@openai/agents-core']) {
+      expect(pkg.dependencies[framework]).toBeUndefined();
+      expect(pkg.peerDependencies[framework]).toBeDefined();
+      expect(pkg.peerDependenciesMeta[framework]?.optional).toBe(true);
+    }
+    expect(Object.keys(pkg.dependencies).filter((name) => /^(ai|langchain|@langchain\/|@openai\/|@ai-sdk\/)/.test(name))).toEqual([]);
   });
 
   it('the main entry imports no node: module', async () => {

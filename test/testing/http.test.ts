@@ -27,11 +27,12 @@ describe('reference server: _meta, headers and versions', () => {
       resultType: 'complete',
       supportedVersions: ['2026-07-28'],
       capabilities: { tools: {}, resources: {}, prompts: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } },
-      serverInfo: { name: 'mcp-tasks-reference-server' },
       cacheScope: 'public',
       ttlMs: 0,
     });
-    expect(reply.body.result?._meta['io.modelcontextprotocol/serverInfo']).toEqual(reply.body.result?.serverInfo);
+    // server/discover.mdx: server info lives in `_meta['io.modelcontextprotocol/serverInfo']` (DiscoverResult has no top-level serverInfo)
+    expect(reply.body.result?._meta['io.modelcontextprotocol/serverInfo']).toMatchObject({ name: 'mcp-tasks-reference-server' });
+    expect(reply.body.result?.serverInfo).toBeUndefined();
   });
 
   it('answers -32020 (400) when MCP-Protocol-Version, Mcp-Method or Mcp-Name disagree with the body or are missing', async () => {

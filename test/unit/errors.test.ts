@@ -1,18 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import * as errors from '../../src/errors.js';
 import {
+  AuthorizationError,
+  AuthorizationRequiredError,
   CancelDeliveryError,
   CancelNotConfirmedError,
   InputDeliveryError,
   ClientClosedError,
   HttpError,
   InputRequiredError,
+  InvalidHeaderError,
   InvalidResponseError,
   isMcpClientError,
   McpClientError,
   McpError,
   NetworkError,
   OutcomeUnknownError,
+  RedirectBlockedError,
   ServerExitedError,
   redactTaskId,
   RequestTimeoutError,
@@ -53,7 +57,11 @@ const samples: Array<[McpClientError, string | number, string]> = [
   [new OutcomeUnknownError('tools/call'), 'OUTCOME_UNKNOWN', 'OutcomeUnknownError'],
   [new ClientClosedError(), 'CLIENT_CLOSED', 'ClientClosedError'],
   [new ServerExitedError('node server.js --stdio', 1, null), 'SERVER_EXITED', 'ServerExitedError'],
+  [new RedirectBlockedError('tools/call', 307, 'http://127.0.0.1:9', 'cross-origin'), 'REDIRECT_BLOCKED', 'RedirectBlockedError'],
+  [new InvalidHeaderError('headers', 'X-Api-Key', 'its value contains CR or LF'), 'INVALID_HEADER', 'InvalidHeaderError'],
   [new McpError('tools/call', { code: -32602, message: 'bad params' }), -32602, 'McpError'],
+  [new AuthorizationRequiredError('http://127.0.0.1:1/mcp', 'tools/call'), 'AUTHORIZATION_REQUIRED', 'AuthorizationRequiredError'],
+  [new AuthorizationError('http://127.0.0.1:1/mcp', 'refresh', 'invalid_grant'), 'AUTHORIZATION_FAILED', 'AuthorizationError'],
 ];
 
 describe('errors (§7, STYLE 12–16)', () => {

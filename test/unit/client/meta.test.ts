@@ -49,7 +49,7 @@ describe('per-request _meta (1.1–1.6, 5.1)', () => {
   beforeEach(() => vi.useFakeTimers({ now: 0 }));
   afterEach(() => vi.useRealTimers());
 
-  it('1.1, 1.2, 1.4, 5.1: every request, incl. server/discover and tasks/*, carries version, capabilities with the tasks extension, clientInfo', async () => {
+  it('1.1, 1.2, 1.4, 5.1: every request, incl. server/discover and tasks/*, carries version, capabilities, clientInfo; the tasks extension only where a task is accepted', async () => {
     const { transport, client } = setup(flowServer);
     await fullFlow(transport, client);
     expect(transport.sent.map((s) => s.message.method)).toEqual(['tools/call', 'server/discover', 'tools/list', 'tasks/get', 'tasks/update', 'tasks/cancel']);
@@ -58,7 +58,9 @@ describe('per-request _meta (1.1–1.6, 5.1)', () => {
       expect(meta[PV], sent.message.method).toBe('2026-07-28');
       expect(meta[INFO], sent.message.method).toEqual({ name: 'mcp-tasks-client', version: '0.1.0' });
       const caps = meta[CAPS] as Record<string, unknown>;
-      expect(caps.extensions, sent.message.method).toEqual({ [TASKS]: {} });
+      // ext-tasks tasks.md § Capability Negotiation: declared on task-capable methods and tasks/*, nowhere else.
+      const acceptsTask = sent.message.method === 'tools/call' || sent.message.method.startsWith('tasks/');
+      expect(caps.extensions, sent.message.method).toEqual(acceptsTask ? { [TASKS]: {} } : undefined);
       expect(caps[TASKS], sent.message.method).toBeUndefined(); // never at top level ("Seed vs spec" 1)
       expect(Object.keys(caps).filter((k) => k.includes('/'))).toEqual([]);
     }
@@ -74,10 +76,10 @@ describe('per-request _meta (1.1–1.6, 5.1)', () => {
     expect(ids).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
-  it('1.3: with no handler and no listener only the extension is declared', async () => {
+  it('1.3: with no handler and no listener nothing is declared on tools/list (empty capabilities)', async () => {
     const { transport, client } = setup(() => ({ tools: [] }));
     await client.listTools();
-    expect(metaOf(transport, 0)[CAPS]).toEqual({ extensions: { [TASKS]: {} } });
+    expect(metaOf(transport, 0)[CAPS]).toEqual({});
   });
 
   it('1.3: an elicitation handler declares elicitation (form); sampling and roots handlers declare theirs', async () => {
@@ -85,7 +87,7 @@ describe('per-request _meta (1.1–1.6, 5.1)', () => {
       handlers: { elicitation: () => ({ action: 'decline' }), sampling: () => ({ role: 'assistant', content: {}, model: 'm' }), roots: () => ({ roots: [] }) },
     });
     await client.listTools();
-    expect(metaOf(transport, 0)[CAPS]).toEqual({ elicitation: { form: {} }, sampling: {}, roots: {}, extensions: { [TASKS]: {} } });
+    expect(metaOf(transport, 0)[CAPS]).toEqual({ elicitation: { form: {} }, sampling: {}, roots: {} });
   });
 
   it('1.3, 4.8: sampling and roots are not declared without handlers even when a listener exists', async () => {
@@ -98,9 +100,9 @@ describe('per-request _meta (1.1–1.6, 5.1)', () => {
     client.on('inputRequired', listener);
     client.off('inputRequired', listener);
     await client.listTools();
-    expect(metaOf(transport, 0)[CAPS]).toEqual({ extensions: { [TASKS]: {} } });
-    expect(metaOf(transport, 1)[CAPS]).toEqual({ elicitation: { form: {} }, extensions: { [TASKS]: {} } }); // per request
-    expect(metaOf(transport, 2)[CAPS]).toEqual({ extensions: { [TASKS]: {} } });
+    expect(metaOf(transport, 0)[CAPS]).toEqual({});
+    expect(metaOf(transport, 1)[CAPS]).toEqual({ elicitation: { form: {} } }); // per request
+    expect(metaOf(transport, 2)[CAPS]).toEqual({});
   });
 
   it('1.2: clientInfo:false omits it; a custom clientInfo is sent as given', async () => {
@@ -113,10 +115,10 @@ describe('per-request _meta (1.1–1.6, 5.1)', () => {
   });
 
   it('1.4: declared capabilities are merged; declared extensions keep the tasks extension', async () => {
-    const { transport, client } = setup(() => ({ tools: [] }), {
+    const { transport, client } = setup(() => ({ content: [] }), {
       capabilities: { elicitation: { form: {}, url: {} }, extensions: { 'com.example/x': { on: true } } },
     });
-    await client.listTools();
+    await client.callTool('x');
     expect(metaOf(transport, 0)[CAPS]).toEqual({ elicitation: { form: {}, url: {} }, extensions: { 'com.example/x': { on: true }, [TASKS]: {} } });
   });
 

@@ -33,9 +33,19 @@ describe('effectivePollIntervalMs (5.7, STYLE 8)', () => {
     expect(effectivePollIntervalMs(99, policy)).toBe(100);
   });
 
-  it('5.7: caps huge values at 300000', () => {
-    expect(effectivePollIntervalMs(10 ** 12, policy)).toBe(300_000);
-    expect(effectivePollIntervalMs(300_001, policy)).toBe(300_000);
+  // ext-tasks specification/draft/tasks.md § Task Polling: "Clients SHOULD respect the pollIntervalMs provided in
+  // responses" — maxPollIntervalMs caps only the client's own default and a caller's raise, never the server's floor.
+  it('5.7 (tasks.md § Task Polling "SHOULD respect the pollIntervalMs"): a server value above maxMs is honoured, never lowered', () => {
+    expect(effectivePollIntervalMs(10 ** 12, policy)).toBe(10 ** 12);
+    expect(effectivePollIntervalMs(300_001, policy)).toBe(300_001);
+    expect(effectivePollIntervalMs(Number.POSITIVE_INFINITY, policy)).toBe(Number.MAX_SAFE_INTEGER);
+    expect(effectivePollIntervalMs(600_000, { ...policy, maxMs: 40 })).toBe(600_000);
+  });
+
+  it('the cap applies to the client\'s own choices: the default and a caller raise', () => {
+    expect(effectivePollIntervalMs(undefined, { ...policy, defaultMs: 5_000, maxMs: 2_000 })).toBe(2_000);
+    expect(effectivePollIntervalMs(500, policy, 10 ** 9)).toBe(300_000);
+    expect(effectivePollIntervalMs(400_000, policy, 10 ** 9)).toBe(400_000); // a caller raise never lowers the server value
   });
 
   it('STYLE 8: a caller interval raises the server floor but never lowers it', () => {
@@ -111,9 +121,15 @@ describe('poll timing through TaskClient (5.7)', () => {
     expect(await pollTimes(transport, 350)).toEqual([100, 200, 300]);
   });
 
-  it('5.7: a huge server interval is capped at 300000 ms', async () => {
-    const transport = server(10 ** 10, [10 ** 10]);
-    expect(await pollTimes(transport, 600_000)).toEqual([300_000, 600_000]);
+  it('5.7 (tasks.md § Task Polling): a server interval of 600 000 ms above maxPollIntervalMs is honoured, not capped at 300 000', async () => {
+    const transport = server(600_000, [600_000]);
+    expect(await pollTimes(transport, 1_200_000)).toEqual([600_000, 1_200_000]);
+  });
+
+  it('5.7: a server interval past the 2^31−1 ms timer limit (30 days) is still honoured: no poll before it', async () => {
+    const day = 86_400_000;
+    const transport = server(30 * day, [30 * day]);
+    expect(await pollTimes(transport, 30 * day)).toEqual([30 * day]); // one poll, exactly when due, none before
   });
 
   it('STYLE 8: the caller pollIntervalMs raises a lower server interval', async () => {

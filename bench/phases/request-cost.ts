@@ -1,0 +1,135 @@
+/**
+ * Phase "request-cost": client CPU per request (process.cpuUsage, user + system, this process only; the reference
+ * server runs in its own process) over REQUEST_COST_CALLS sequential requests per side, in alternating blocks
+ * (order swapped every block pair), for two requests:
+ * - inline: `tools/call echo` answered inline (a complete result);
+ * - poll: `tasks/get` on one long-running task through the client's request path, parsed as a DetailedTask.
+ * Sides: `floor` (a bare undici `Agent.request` POST with a prebuilt body and headers, body parsed with
+ * JSON.parse), `ours` (TaskClient; undici sender, as the Node entry installs it), `oursFetch` (the same client over
+ * the global fetch), `official` (@modelcontextprotocol/client, inline only; it has no tasks/get on this era).
+ */
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Agent } from 'undici';
+import { TaskClient } from '../../src/client/task-client.js';
+import { parseDetailedTask } from '../../src/protocol/tasks.js';
+import type { TaskHandle } from '../../src/tasks/task-handle.js';
+import { fetchSender } from '../../src/transport/http-sender.js';
+import { StreamableHttpTransport } from '../../src/transport/streamable-http.js';
+import { createUndiciSender } from '../../src/transport/undici-sender.js';
+import { report, startServerProcess } from '../lib/child.js';
+import { envInt, round } from '../lib/measure.js';
+
+const calls = envInt('REQUEST_COST_CALLS', 2_000);
+const block = envInt('REQUEST_COST_BLOCK', 200);
+const server = await startServerProcess({ pollIntervalMs: 60_000 });
+const url = new URL(server.url);
+
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'floor', version: '1.0.0' },
+  'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+};
+const agent = new Agent({ connections: 16 });
+async function floorPost(method: string, name: string, params: Record<string, unknown>, id: number): Promise<unknown> {
+  const res = await agent.request({
+    origin: url.origin,
+    path: url.pathname,
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      'mcp-name': name,
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: META } }),
+  });
+  const reply = JSON.parse(await res.body.text()) as { result?: unknown };
+  if (!reply.result) throw new Error(`floor: ${method} failed`);
+  return reply.result;
+}
+
+const ours = new TaskClient({ transport: new StreamableHttpTransport(server.url, { sender: createUndiciSender() }) });
+const oursFetch = new TaskClient({ transport: new StreamableHttpTransport(server.url, { sender: fetchSender(globalThis.fetch) }) });
+const official = new Client({ name: 'bench-official', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+await official.connect(new StreamableHTTPClientTransport(url));
+
+// One long task to poll: created by ours (its id is all any side needs).
+process.stderr.write('request-cost: starting task\n');
+const start = await ours.startTool('sleep_ms', { ms: 3_600_000 });
+if (start.resultType !== 'task') throw new Error('sleep_ms did not start a task');
+const handle = start.task as TaskHandle<unknown>;
+const taskId = handle.taskId;
+
+type Side = 'floor' | 'ours' | 'oursFetch' | 'official';
+let nextId = 1;
+const ops: Record<'inline' | 'poll', Partial<Record<Side, (i: number) => Promise<unknown>>>> = {
+  inline: {
+    floor: (i) => floorPost('tools/call', 'echo', { name: 'echo', arguments: { text: `call ${i}` } }, nextId++),
+    ours: (i) => ours.callTool('echo', { text: `call ${i}` }),
+    oursFetch: (i) => oursFetch.callTool('echo', { text: `call ${i}` }),
+    official: (i) => official.callTool({ name: 'echo', arguments: { text: `call ${i}` } }),
+  },
+  poll: {
+    floor: () => floorPost('tasks/get', taskId, { taskId }, nextId++),
+    // The poll's request path (pipeline, transport, wire parse of the DetailedTask); the scheduler's own cost is in
+    // the fan-out phases' CPU per 1,000 polls.
+    ours: async () => parseDetailedTask(await ours.request('tasks/get', { taskId })),
+    oursFetch: async () => parseDetailedTask(await oursFetch.request('tasks/get', { taskId })),
+  },
+};
+
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+const results: Record<string, Record<string, number>> = {};
+for (const [kind, table] of Object.entries(ops)) {
+  const sides = Object.keys(table) as Side[];
+  const cpu: Record<string, number> = {};
+  const count: Record<string, number> = {};
+  for (const side of sides) {
+    for (let i = 0; i < 100; i++) await table[side]!(i); // warm-up
+    cpu[side] = 0;
+    count[side] = 0;
+  }
+  for (let b = 0; b * block < calls; b++) {
+    const order = b % 2 === 0 ? sides : [...sides].reverse();
+    for (const side of order) {
+      const n = Math.min(block, calls - b * block);
+      const c0 = cpuMs();
+      for (let i = 0; i < n; i++) await table[side]!(i);
+      cpu[side]! += cpuMs() - c0;
+      count[side]! += n;
+    }
+  }
+  process.stderr.write(`request-cost: ${kind} done\n`);
+  results[kind] = Object.fromEntries(sides.map((side) => [side, round((cpu[side] as number) / (count[side] as number), 4)]));
+}
+
+await handle.cancel().catch(() => undefined);
+await ours.close();
+await oursFetch.close();
+await official.close();
+await agent.close();
+await server.close();
+
+const ratio = (kind: 'inline' | 'poll', side: Side, to: Side): number | null => {
+  const a = results[kind]?.[side];
+  const b = results[kind]?.[to];
+  return a !== undefined && b !== undefined ? round(a / b, 3) : null;
+};
+report({
+  phase: 'request-cost',
+  calls,
+  block,
+  cpuMsPerRequest: results,
+  ratio: {
+    inlineOursOverFloor: ratio('inline', 'ours', 'floor'),
+    inlineOursFetchOverFloor: ratio('inline', 'oursFetch', 'floor'),
+    inlineOursOverOfficial: ratio('inline', 'ours', 'official'),
+    pollOursOverFloor: ratio('poll', 'ours', 'floor'),
+    pollOursFetchOverFloor: ratio('poll', 'oursFetch', 'floor'),
+  },
+});

@@ -1,0 +1,64 @@
+/**
+ * The option and event shapes of {@link TaskClient}: per-call options, what `startTool` returns, and the client's
+ * events. (https://modelcontextprotocol.io/specification/2026-07-28/basic/utilities/tasks ,
+ * https://github.com/modelcontextprotocol/ext-tasks)
+ *
+ * @module
+ */
+import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
+import type { InputRequiredEvent } from '../tasks/input-broker.js';
+import type { ExpiringEvent } from '../tasks/task-driver.js';
+import type { TaskHandle } from '../tasks/task-handle.js';
+import type { AttachFacts } from '../tasks/tracker.js';
+import type { RequestOptions } from './request-pipeline.js';
+
+/** Options of `callTool`, `readResource`, `getPrompt` and `startTool`. */
+export interface CallOptions<T = unknown> extends RequestOptions {
+  /**
+   * Budget for the whole call, ms: every round, the task's wait and its polls. On expiry the call fails with
+   * `RequestTimeoutError` (and the task is cancelled unless `onAbort: 'detach'`).
+   */
+  maxTotalTimeoutMs?: number;
+  /** Called once if the call became a task, before its first poll. */
+  onTask?: (handle: TaskHandle<T>) => void;
+  /** A poll interval in ms that may raise the server's `pollIntervalMs` (never lower it). */
+  pollIntervalMs?: number;
+  /**
+   * What an aborted `signal` (or `maxTotalTimeoutMs`) does to a task the call created, also when the abort came
+   * while the creation response was on its way, and to a task named by a malformed creation result: `'cancel'`
+   * delivers one `tasks/cancel` (the caller holds no handle); `'detach'` leaves it running and recorded.
+   * The call rejects with the abort reason, which then carries the `taskId`. @default 'cancel'
+   */
+  onAbort?: 'cancel' | 'detach';
+  /**
+   * A caller-chosen key that makes re-sending this call safe: a creation request that got no response is re-sent
+   * (new JSON-RPC id, same key) and a server honouring the key returns the same task. Sent where
+   * `idempotencyKeyIn` says. Without it, a lost creation is re-sent only for tools annotated idempotent or
+   * read-only; otherwise the call fails with `OutcomeUnknownError`.
+   */
+  idempotencyKey?: string;
+}
+
+/** What `startTool` (and friends) returns: the final result, or the handle of a task. */
+export type CallStart<T> = { resultType: 'complete'; result: T } | { resultType: 'task'; task: TaskHandle<T> };
+
+/** Events of a {@link TaskClient}. */
+export interface TaskClientEvents {
+  /** A question from the server (an MRTR round or a task), once per key. Answer with `event.respond(...)`. */
+  inputRequired: [event: InputRequiredEvent];
+  /** A call became a task. */
+  task: [handle: TaskHandle<unknown>];
+  /** A task still waiting for input has less than `expiringMarginRatio` of its TTL left (once per task). */
+  expiring: [event: ExpiringEvent];
+  /** A notification arrived that no call claimed (e.g. `notifications/message`). */
+  notification: [notification: JsonRpcNotification];
+  /** The server broke a rule and the client coped (e.g. a nested `task` wrapper, -32602 right after creation). */
+  serverViolation: [detail: string];
+  /** Something was dropped or could not be stored (an invalid tool, a late answer, a failed record write). */
+  warning: [message: string];
+}
+
+/** Options of {@link TaskClient.task}. */
+export interface AttachOptions extends AttachFacts {
+  signal?: AbortSignal;
+}

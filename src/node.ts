@@ -1,0 +1,19 @@
+/**
+ * The main entry as Node loads it (the `node` export condition of `mcp-tasks-client`): the same public surface as
+ * `src/index.ts`, plus one effect, installing undici's dispatcher API as the default HTTP sender, so that every
+ * {@link StreamableHttpTransport} built without `fetch` or `sender` POSTs through keep-alive pools instead of the
+ * global `fetch`. Browsers, edge runtimes and bundlers for them resolve the plain entry and never see undici.
+ *
+ * @example
+ * import { TaskClient, StreamableHttpTransport } from 'mcp-tasks-client'; // in Node: undici underneath
+ * const client = new TaskClient({ transport: new StreamableHttpTransport('http://127.0.0.1:3000/mcp') });
+ *
+ * @module
+ */
+import { setDefaultHttpSender } from './transport/http-sender.js';
+import { createUndiciSender } from './transport/undici-sender.js';
+
+setDefaultHttpSender(createUndiciSender);
+
+// The same surface as the plain entry, by construction: this file exists only for the effect above.
+export * from './index.js';

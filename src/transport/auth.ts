@@ -1,0 +1,277 @@
+/**
+ * MCP authorization for the Streamable HTTP transport: a `fetch` wrapper that puts the bearer token on every POST,
+ * and on HTTP 401 runs the official SDK's OAuth flow (`auth()` of `@modelcontextprotocol/client`: protected
+ * resource metadata, authorization server discovery, client ID metadata documents or dynamic registration, PKCE,
+ * token and refresh requests, `iss` and resource checks) and retries once; on 403 `insufficient_scope` it steps up
+ * to the union of the granted and the challenged scopes, a bounded number of times. Tokens live only in the
+ * provider; nothing here logs them or puts them in an error.
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization)
+ *
+ * @module
+ */
+import type { OAuthClientProvider, OAuthTokens } from '@modelcontextprotocol/client';
+import { AuthorizationError, AuthorizationRequiredError, McpClientError } from '../errors.js';
+import { importClientSdk, type ClientSdk } from '../internal/optional-client-sdk.js';
+
+/** Default number of step-up re-authorizations for one request refused with 403 `insufficient_scope`. */
+export const DEFAULT_MAX_STEP_UPS = 1;
+/** Default lead time for refreshing an access token before its known expiry, in milliseconds (capped at a quarter of its lifetime). */
+export const DEFAULT_REFRESH_SKEW_MS = 30_000;
+
+/** What the authorization server sent back to the redirect URI. */
+export interface AuthorizationCallback {
+  /** The `code` query parameter. */
+  code: string;
+  /** The `iss` query parameter (RFC 9207), when present; checked against the authorization server's issuer. */
+  iss?: string;
+}
+
+/**
+ * The `auth` option of {@link StreamableHttpTransport}.
+ *
+ * @example
+ * const transport = new StreamableHttpTransport(url, {
+ *   auth: { provider: myProvider, waitForAuthorizationCode: (signal) => myRedirectListener.next(signal) },
+ * });
+ */
+export interface HttpAuthOptions {
+  /**
+   * The OAuth client: the official SDK's `OAuthClientProvider` interface (`@modelcontextprotocol/client`). It keeps
+   * tokens, client information, the PKCE verifier and discovery state wherever the host wants them.
+   */
+  provider: OAuthClientProvider;
+  /**
+   * For flows that need a person: called after `provider.redirectToAuthorization(url)`; resolves with the `code`
+   * (and `iss`) that reached the redirect URI. Without it, a flow that needs a person fails with
+   * {@link AuthorizationRequiredError}. The signal aborts when the transport closes.
+   */
+  waitForAuthorizationCode?: (signal: AbortSignal) => Promise<AuthorizationCallback>;
+  /** Step-up re-authorizations per request refused with 403 `insufficient_scope`. @default DEFAULT_MAX_STEP_UPS */
+  maxStepUps?: number;
+  /** Refresh this long before a known expiry, in milliseconds. @default DEFAULT_REFRESH_SKEW_MS */
+  refreshSkewMs?: number;
+}
+
+/** What one refused response asked for. */
+interface Challenge {
+  scope?: string;
+  resourceMetadataUrl?: URL;
+  error?: string;
+}
+
+/** How the next authorization runs. */
+interface AuthorizeInput extends Challenge {
+  step: 'authorize' | 'refresh' | 'step-up';
+  forceReauthorization?: boolean;
+  /** A token was presented and refused: the discovery state may be stale (the server may have moved). */
+  rejected?: boolean;
+  method: string | undefined;
+}
+
+function methodOf(init: RequestInit | undefined): string | undefined {
+  const headers = new Headers(init?.headers);
+  return headers.get('mcp-method') ?? undefined;
+}
+
+/** A short, safe description of an SDK error for a message (the error itself stays `cause`). */
+function describe(error: unknown): string {
+  const name = error instanceof Error ? error.name : typeof error;
+  // An `iss` mismatch carries attacker-controlled values: name it without echoing them (RFC 9207 §2.4).
+  if (name === 'IssuerMismatchError') return "the authorization server's issuer did not match";
+  const text = error instanceof Error ? error.message : String(error);
+  // eslint-disable-next-line no-control-regex
+  return `${name}: ${text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').slice(0, 200)}`;
+}
+
+async function discard(res: Response): Promise<void> {
+  await res.body?.cancel().catch(() => undefined);
+}
+
+function abortable<T>(promise: Promise<T>, signal: AbortSignal | null | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/**
+ * One server's authorization state for one transport: one authorization in flight at a time (concurrent refusals
+ * share it), the known expiry of the access token, and step-up scopes that did not help.
+ *
+ * @internal
+ */
+export class AuthSession {
+  readonly #serverUrl: URL;
+  readonly #options: HttpAuthOptions;
+  readonly #next: typeof fetch;
+  readonly #provider: OAuthClientProvider;
+  readonly #closed = new AbortController();
+  #inflight: Promise<void> | undefined;
+  /** When the current access token expires (epoch ms), if the token response said. */
+  #expiresAtMs: number | undefined;
+  #lifetimeMs = 0;
+  /** The scope last asked for (initial authorization or step-up), for the union on the next step-up. */
+  #requestedScope: string | undefined;
+  /** Step-up scopes that were granted and still refused: never asked again (bounded across requests). */
+  readonly #exhaustedScopes = new Set<string>();
+
+  constructor(serverUrl: URL, options: HttpAuthOptions, next: typeof fetch) {
+    this.#serverUrl = serverUrl;
+    this.#options = options;
+    this.#next = next;
+    this.#provider = this.#track(options.provider);
+  }
+
+  /** The wrapped fetch: bearer header, 401 → authorize + one retry, 403 `insufficient_scope` → bounded step-up. */
+  readonly fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const method = methodOf(init);
+    const signal = init?.signal;
+    await this.#refreshIfExpiring(method, signal);
+    let used = await this.#accessToken();
+    const send = (token: string | undefined): Promise<Response> => {
+      const headers = new Headers(init?.headers);
+      if (token !== undefined) headers.set('Authorization', `Bearer ${token}`);
+      return this.#next(input, { ...init, headers });
+    };
+    let res = await send(used);
+    let retried401 = false;
+    let stepUps = 0;
+    for (;;) {
+      if (res.status === 401 && !retried401) {
+        retried401 = true;
+        const challenge = await this.#challenge(res);
+        await discard(res);
+        const current = await this.#accessToken();
+        // Another request may have refreshed meanwhile: then the new token is tried without a second flow.
+        if (current === undefined || current === used) {
+          const scope = (await this.#sdk()).computeScopeUnion(this.#requestedScope, challenge.scope);
+          await this.#authorize({ ...challenge, scope, step: used === undefined ? 'authorize' : 'refresh', rejected: used !== undefined, method }, signal);
+        }
+        used = await this.#accessToken();
+        res = await send(used);
+        continue;
+      }
+      if (res.status === 403 && used !== undefined) {
+        const challenge = await this.#challenge(res);
+        const maxStepUps = this.#options.maxStepUps ?? DEFAULT_MAX_STEP_UPS;
+        if (challenge.error !== 'insufficient_scope' || stepUps >= maxStepUps) return res;
+        const sdk = await this.#sdk();
+        const granted = (await this.#provider.tokens())?.scope;
+        const scope = sdk.computeScopeUnion(this.#requestedScope, granted, challenge.scope);
+        if (scope === undefined || this.#exhaustedScopes.has(scope)) return res;
+        stepUps += 1;
+        await discard(res);
+        await this.#authorize(
+          { ...challenge, scope, step: 'step-up', forceReauthorization: sdk.isStrictScopeSuperset(scope, granted), method },
+          signal,
+        );
+        used = await this.#accessToken();
+        res = await send(used);
+        if (res.status === 403) this.#exhaustedScopes.add(scope);
+        continue;
+      }
+      return res;
+    }
+  };
+
+  /** Stops waiting for a person; pending authorizations reject. */
+  close(): void {
+    this.#closed.abort(new AuthorizationRequiredError(this.#serverUrl.href, undefined, { reason: 'the transport closed' }));
+  }
+
+  async #sdk(): Promise<ClientSdk> {
+    try {
+      return await importClientSdk();
+    } catch (error) {
+      throw new AuthorizationError(this.#serverUrl.href, 'authorize', (error as Error).message, { cause: error });
+    }
+  }
+
+  async #challenge(res: Response): Promise<Challenge> {
+    if (!res.headers.has('www-authenticate')) return {};
+    return (await this.#sdk()).extractWWWAuthenticateParams(res);
+  }
+
+  async #accessToken(): Promise<string | undefined> {
+    return (await this.#provider.tokens())?.access_token;
+  }
+
+  /** Refreshes before the next request when the token's known expiry is near (and a refresh token exists). */
+  async #refreshIfExpiring(method: string | undefined, signal: AbortSignal | null | undefined): Promise<void> {
+    if (this.#expiresAtMs === undefined) return;
+    const lead = Math.min(this.#options.refreshSkewMs ?? DEFAULT_REFRESH_SKEW_MS, this.#lifetimeMs / 4);
+    if (Date.now() < this.#expiresAtMs - lead) return;
+    const tokens = await this.#provider.tokens();
+    if (!tokens?.refresh_token) return; // the server's 401 will start a new authorization
+    await this.#authorize({ step: 'refresh', method }, signal);
+  }
+
+  /** Runs one authorization; concurrent callers share it. The caller's signal stops only its own wait. */
+  async #authorize(input: AuthorizeInput, signal: AbortSignal | null | undefined): Promise<void> {
+    this.#inflight ??= this.#runAuthorize(input).finally(() => {
+      this.#inflight = undefined;
+    });
+    await abortable(this.#inflight, signal);
+  }
+
+  async #runAuthorize(input: AuthorizeInput): Promise<void> {
+    const sdk = await this.#sdk();
+    const serverUrl = this.#serverUrl;
+    const base = { serverUrl, resourceMetadataUrl: input.resourceMetadataUrl, scope: input.scope, fetchFn: this.#next };
+    try {
+      // A refused token may mean the server moved to another authorization server: discover again.
+      if (input.rejected) await this.#provider.invalidateCredentials?.('discovery');
+      let result = await sdk.auth(this.#provider, { ...base, forceReauthorization: input.forceReauthorization });
+      if (result === 'REDIRECT') {
+        const wait = this.#options.waitForAuthorizationCode;
+        if (!wait) throw new AuthorizationRequiredError(serverUrl.href, input.method);
+        const callback = await wait(this.#closed.signal);
+        result = await sdk.auth(this.#provider, { ...base, authorizationCode: callback.code, iss: callback.iss });
+      }
+      if (result !== 'AUTHORIZED') throw new AuthorizationError(serverUrl.href, input.step, `unexpected result ${String(result)}`);
+      if (input.scope !== undefined) this.#requestedScope = input.scope;
+    } catch (error) {
+      if (error instanceof McpClientError) throw error;
+      throw new AuthorizationError(serverUrl.href, input.step, describe(error), { cause: error });
+    }
+  }
+
+  /** Wraps the provider so that saved tokens teach this session their expiry (the provider stays the owner). */
+  #track(provider: OAuthClientProvider): OAuthClientProvider {
+    const onSaved = (tokens: OAuthTokens): void => {
+      const seconds = tokens.expires_in;
+      this.#lifetimeMs = typeof seconds === 'number' && seconds > 0 ? seconds * 1000 : 0;
+      this.#expiresAtMs = this.#lifetimeMs > 0 ? Date.now() + this.#lifetimeMs : undefined;
+    };
+    return new Proxy(provider, {
+      get(target, property) {
+        if (property === 'saveTokens') {
+          return async (tokens: OAuthTokens, ctx?: unknown) => {
+            await target.saveTokens(tokens, ctx as never);
+            onSaved(tokens);
+          };
+        }
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+  }
+}
+
+/**
+ * Wraps `next` with MCP authorization for requests to `serverUrl` (see {@link HttpAuthOptions}).
+ *
+ * @throws TypeError when `options.provider` is missing or `maxStepUps` is not a non-negative integer.
+ * @internal
+ */
+export function createAuthSession(serverUrl: URL, options: HttpAuthOptions, next: typeof fetch): AuthSession {
+  if (options === null || typeof options !== 'object' || options.provider === null || typeof options.provider !== 'object') {
+    throw new TypeError('StreamableHttpTransport: auth.provider must be an OAuthClientProvider object');
+  }
+  const max = options.maxStepUps ?? DEFAULT_MAX_STEP_UPS;
+  if (!Number.isInteger(max) || max < 0) throw new TypeError(`StreamableHttpTransport: auth.maxStepUps must be an integer >= 0, got ${String(max)}`);
+  return new AuthSession(serverUrl, options, next);
+}

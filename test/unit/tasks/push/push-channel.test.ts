@@ -1,0 +1,163 @@
+/**
+ * The push channel with fake timers: debounced re-opening as the followed set changes, acknowledged tasks on their
+ * safety poll and the rest at the floor, notifications applied like tasks/get results, backoff after a drop, no
+ * retries against a server without subscriptions/listen.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { McpError, StreamEndedError } from '../../../../src/errors.js';
+import type { JsonRpcNotification } from '../../../../src/protocol/jsonrpc.js';
+import type { DetailedTask } from '../../../../src/protocol/tasks.js';
+import { DEFAULT_PUSH_DEBOUNCE_MS, PushChannel, type PushCadence, type PushTarget } from '../../../../src/tasks/push/push-channel.js';
+
+interface Listen {
+  taskIds: readonly string[];
+  push: (n: JsonRpcNotification) => void;
+  signal: AbortSignal;
+  end: () => void;
+  drop: (error: unknown) => void;
+}
+
+function setup(options: { maxTaskIds?: number } = {}) {
+  const followed: string[] = [];
+  const applied: DetailedTask[] = [];
+  const cadence = new Map<string, PushCadence>();
+  const errors: unknown[] = [];
+  const listens: Listen[] = [];
+  const target: PushTarget = {
+    followedTaskIds: () => followed,
+    apply: (task) => applied.push(task),
+    setCadence: (id, c) => cadence.set(id, c),
+    onError: (e) => errors.push(e),
+  };
+  const channel = new PushChannel(
+    target,
+    (taskIds, push, signal) =>
+      new Promise((resolve, reject) => {
+        listens.push({ taskIds, push, signal, end: () => resolve(undefined), drop: reject });
+        signal.addEventListener('abort', () => reject(signal.reason));
+      }),
+    { random: () => 0, ...options },
+  );
+  const ack = (l: Listen, ids: string[]) => l.push({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds: ids } } });
+  return { followed, applied, cadence, errors, listens, channel, ack };
+}
+
+const task = (taskId: string, status: string, extra: Record<string, unknown> = {}) => ({
+  jsonrpc: '2.0' as const,
+  method: 'notifications/tasks',
+  params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 1 }, taskId, status, createdAt: '2026-01-01T00:00:00Z', lastUpdatedAt: '2026-01-01T00:00:00Z', ttlMs: 60_000, pollIntervalMs: 1_000, ...extra },
+});
+
+describe('PushChannel', () => {
+  beforeEach(() => vi.useFakeTimers({ now: 0 }));
+  afterEach(() => vi.useRealTimers());
+
+  it('debounces changes into one listen with every followed id', async () => {
+    const s = setup();
+    for (const id of ['a', 'b', 'c']) {
+      s.followed.push(id);
+      s.channel.changed();
+      await vi.advanceTimersByTimeAsync(10);
+    }
+    expect(s.listens).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(DEFAULT_PUSH_DEBOUNCE_MS);
+    expect(s.listens.map((l) => l.taskIds)).toEqual([['a', 'b', 'c']]);
+    s.channel.close();
+  });
+
+  it('acknowledged tasks go to the safety poll, omitted ones stay at the floor; notifications are applied', async () => {
+    const s = setup();
+    s.followed.push('a', 'b');
+    s.channel.changed();
+    await vi.advanceTimersByTimeAsync(DEFAULT_PUSH_DEBOUNCE_MS);
+    s.ack(s.listens[0]!, ['a', 'zzz']);
+    expect([...s.cadence]).toEqual([['a', 'push'], ['b', 'poll']]);
+    expect([...s.channel.acknowledged]).toEqual(['a']);
+    s.listens[0]!.push(task('a', 'working'));
+    s.listens[0]!.push(task('a', 'completed', { result: { content: [] } }));
+    s.listens[0]!.push(task('unfollowed', 'working'));
+    expect(s.applied.map((t) => [t.taskId, t.status])).toEqual([['a', 'working'], ['a', 'completed']]);
+    s.channel.close();
+    expect(s.cadence.get('a')).toBe('poll');
+  });
+
+  it('a malformed notification is reported, never applied, and the stream stays open', async () => {
+    const s = setup();
+    s.followed.push('a');
+    s.channel.changed();
+    await vi.advanceTimersByTimeAsync(DEFAULT_PUSH_DEBOUNCE_MS);
+    s.listens[0]!.push(task('a', 'completed')); // completed without result
+    s.listens[0]!.push({ jsonrpc: '2.0', method: 'notifications/tasks', params: { __proto__: { taskId: 'a' } } as never });
+    expect(s.applied).toEqual([]);
+    expect(s.errors).toHaveLength(2);
+    expect(s.listens[0]!.signal.aborted).toBe(false);
+    s.channel.close();
+  });
+
+  it('re-opens when the set changes and closes when nothing is followed', async () => {
+    const s = setup();
+    s.followed.push('a');
+    s.channel.changed();
+    await vi.advanceTimersByTimeAsync(DEFAULT_PUSH_DEBOUNCE_MS);
+    s.followed.push('b');
+    s.channel.changed();
+    await vi.advanceTimersByTimeAsync(DEFAULT_PUSH_DEBOUNCE_MS);
+    expect(s.listens[0]!.signal.aborted).toBe(true);
+    expect(s.listens[1]!.taskIds).toEqual(['a', 'b']);
+    s.followed.splice(0);
+    s.channel.changed();
+    await vi.advanceTimersByTimeAsync(DEFAULT_PUSH_DEBOUNCE_MS);
+    expect(s.listens[1]!.signal.aborted).toBe(true);
+    expect(s.listens).toHaveLength(2);
+    expect(s.errors).toEqual([]);
+  });
+
+  it('bounds the ids in one listen', async () => {
+    const s = setup({ maxTaskIds: 2 });
+    s.followed.push('a', 'b', 'c');
+    s.channel.changed();
+    await vi.advanceTimersByTimeAsync(DEFAULT_PUSH_DEBOUNCE_MS);
+    expect(s.listens[0]!.taskIds).toEqual(['a', 'b']);
+    s.channel.close();
+  });
+
+  it('a dropped stream: tasks back at the floor, the error reported, re-opened with doubling backoff, reset by an ack', async () => {
+    const s = setup();
+    s.followed.push('a');
+    s.channel.changed();
+    await vi.advanceTimersByTimeAsync(DEFAULT_PUSH_DEBOUNCE_MS);
+    s.ack(s.listens[0]!, ['a']);
+    s.listens[0]!.drop(new StreamEndedError('subscriptions/listen'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(s.cadence.get('a')).toBe('poll');
+    expect(s.errors[0]).toBeInstanceOf(StreamEndedError);
+    await vi.advanceTimersByTimeAsync(499);
+    expect(s.listens).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(s.listens).toHaveLength(2);
+    s.listens[1]!.drop(new StreamEndedError('subscriptions/listen'));
+    await vi.advanceTimersByTimeAsync(999);
+    expect(s.listens).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(s.listens).toHaveLength(3);
+    s.ack(s.listens[2]!, ['a']);
+    s.listens[2]!.end(); // graceful close: re-opened after the first backoff step again
+    await vi.advanceTimersByTimeAsync(500);
+    expect(s.listens).toHaveLength(4);
+    s.channel.close();
+  });
+
+  it('a server without subscriptions/listen: no retries, every task at the floor', async () => {
+    const s = setup();
+    s.followed.push('a');
+    s.channel.changed();
+    await vi.advanceTimersByTimeAsync(DEFAULT_PUSH_DEBOUNCE_MS);
+    s.listens[0]!.drop(new McpError('subscriptions/listen', { code: -32601, message: 'Method not found' }));
+    await vi.advanceTimersByTimeAsync(60_000);
+    s.channel.changed();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(s.listens).toHaveLength(1);
+    expect(s.channel.supported).toBe(false);
+    expect(s.errors).toEqual([]);
+  });
+});
