@@ -66,6 +66,8 @@ export class FleetRunner extends EventEmitter<FleetEvents> {
   readonly #host: FleetHost;
   readonly #options: Required<FleetOptions>;
   readonly #held = new Map<string, Held>();
+  /** Claims whose first `tasks/get` (the client's attach) is under way, by task id. */
+  readonly #attaching = new Map<string, Held>();
   readonly #questions: FleetQuestions;
   readonly #timers: Array<ReturnType<typeof setInterval>> = [];
   readonly #offTask: () => void;
@@ -101,6 +103,9 @@ export class FleetRunner extends EventEmitter<FleetEvents> {
    * @throws {@link LeaseLostError} when the lease of `taskId` is past its local deadline.
    */
   gate(taskId: string): void {
+    // A claim lost while its attach was still reading the store: the lease is forgotten here, so refuse by the claim.
+    const attaching = this.#attaching.get(taskId);
+    if (attaching && this.#held.get(attaching.lease.id) !== attaching) throw new LeaseLostError(taskId, 'expired', attaching.lease.fence);
     const lease = this.#host.store.leaseOf(this.#host.serverKey, taskId);
     const held = lease && this.#held.get(lease.id);
     if (!held || this.#host.now() < held.lease.deadline) return;
@@ -178,11 +183,14 @@ export class FleetRunner extends EventEmitter<FleetEvents> {
     if (claim.lateMs !== undefined) event.lateMs = claim.lateMs;
     this.emit('claimed', event);
     let task: FleetTask;
+    this.#attaching.set(lease.taskId, held);
     try {
       task = await this.#host.attach(record.taskId, { method: record.method, localCreatedAt: record.localCreatedAt, ttlMs: record.ttlMs, answeredKeys: record.answeredKeys });
     } catch (error) {
       await this.#attachFailed(held, record, error);
       return;
+    } finally {
+      if (this.#attaching.get(lease.taskId) === held) this.#attaching.delete(lease.taskId);
     }
     if (this.#stopped || this.#held.get(lease.id) !== held) {
       task.stopFollowing(new Error('fleet worker stopped'));
@@ -196,6 +204,7 @@ export class FleetRunner extends EventEmitter<FleetEvents> {
 
   /** The first `tasks/get` failed: a lost task's outcome is recorded; anything else gives the lease back. */
   async #attachFailed(held: Held, record: TaskRecord, error: unknown): Promise<void> {
+    if (this.#held.get(held.lease.id) !== held) return; // the lease was lost meanwhile (reported as leaseLost)
     this.#held.delete(held.lease.id);
     const now = this.#host.now();
     if (error instanceof TaskExpiredError || error instanceof TaskNotFoundError) {

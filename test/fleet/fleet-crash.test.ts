@@ -36,6 +36,15 @@ function start(e: FleetEnv, ids: string[]): WorkerProcess[] {
 
 const claimsOf = (w: WorkerProcess): string[] => w.events.filter((e) => e.event === 'claimed').map((e) => e.taskId as string);
 
+/**
+ * Waits until every seeded task is claimed and returns the worker that holds the most. One claim round may take
+ * every due task, so which worker holds tasks is a race: the victim is chosen after it, never before.
+ */
+async function claimedBy(ws: WorkerProcess[], ids: string[]): Promise<WorkerProcess> {
+  await until(() => ids.every((id) => ws.some((w) => claimsOf(w).includes(id))), 'tasks claimed', 20_000);
+  return [...ws].sort((a, b) => claimsOf(b).length - claimsOf(a).length)[0]!;
+}
+
 async function allResults(e: FleetEnv, ids: string[]): Promise<void> {
   const reader = await e.worker('reader');
   const results = await Promise.all(ids.map((id) => reader.client.resultOf<CallToolResult>(id, { checkIntervalMs: 100 })));
@@ -55,8 +64,7 @@ describe('fleet workers as processes', () => {
     workers = start(env, ['p1', 'p2', 'p3']);
     await until(() => workers.every((w) => w.events.some((e) => e.event === 'ready')), 'workers ready', 90_000);
     const ids = await seed(env, 24, 5_000, 'kill');
-    const victim = workers[0]!;
-    await until(() => claimsOf(victim).length > 0 && workers.flatMap(claimsOf).length >= ids.length, 'tasks claimed', 20_000);
+    const victim = await claimedBy(workers, ids);
     // The victim's tasks: those whose latest claim (across the fleet) was the victim's when it was killed.
     const latest = new Map<string, string>();
     for (const e of workers.flatMap((w) => w.events.filter((x) => x.event === 'claimed')).sort((x, y) => x.at - y.at)) latest.set(e.taskId, e.workerId);
@@ -64,7 +72,7 @@ describe('fleet workers as processes', () => {
     victim.kill('SIGKILL');
     await victim.exited;
     await allResults(env, ids);
-    const survivors = workers.slice(1);
+    const survivors = workers.filter((w) => w !== victim);
     for (const id of orphaned) {
       // Taken over by a survivor (on a loaded machine a survivor may itself lose the lease and another take it then).
       const takeovers = survivors.flatMap((w) => w.events).filter((e) => e.event === 'claimed' && e.taskId === id && e.previousOwner === victim.id);
@@ -79,11 +87,10 @@ describe('fleet workers as processes', () => {
     workers = start(env, ['s1', 's2']);
     await until(() => workers.every((w) => w.events.some((e) => e.event === 'ready')), 'workers ready', 90_000);
     const ids = await seed(env, 10, 6_000, 'stop');
-    const paused = workers[0]!;
-    await until(() => claimsOf(paused).length > 0 && workers.flatMap(claimsOf).length >= ids.length, 'tasks claimed', 20_000);
+    const paused = await claimedBy(workers, ids);
     const held = claimsOf(paused);
     paused.kill('SIGSTOP');
-    const other = workers[1]!;
+    const other = workers.find((w) => w !== paused)!;
     await until(() => held.every((id) => claimsOf(other).includes(id)), 'takeover of the paused worker', 20_000);
     const before = paused.events.length;
     paused.kill('SIGCONT');

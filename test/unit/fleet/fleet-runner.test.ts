@@ -121,6 +121,30 @@ describe('FleetRunner timing', () => {
     await runner.stop();
   });
 
+  it('refuses the first poll of a claim whose lease ran out while the attach was still reading the store', async () => {
+    const s = scripted(() => new Promise(() => undefined));
+    let runner!: FleetRunner;
+    const polled: string[] = [];
+    s.host.attach = async (taskId) => {
+      await new Promise((r) => setTimeout(r, LEASE_MS)); // the attach's store read outlives the lease (a paused process)
+      runner.gate(taskId); // the attach's first tasks/get
+      polled.push(taskId);
+      return new ScriptedTask(taskId);
+    };
+    runner = new FleetRunner(s.host, { claimIntervalMs: 10_000 });
+    const lost: unknown[] = [];
+    const errors: unknown[] = [];
+    runner.on('leaseLost', (e) => lost.push(e));
+    runner.on('error', (e) => errors.push(e));
+    await vi.advanceTimersByTimeAsync(LEASE_MS + 50);
+    expect(polled).toEqual([]);
+    expect(runner.taskIds).toEqual([]);
+    expect(lost).toEqual([expect.objectContaining({ code: 'LEASE_LOST', reason: 'expired', fence: 7 })]);
+    expect(errors).toEqual([]);
+    expect(() => runner.gate('t1')).not.toThrow(); // the attach is over: not this worker's business any more
+    await runner.stop();
+  });
+
   it('drops a task whose renewal the store refuses (another worker claimed it)', async () => {
     const s = scripted(async () => false);
     const runner = new FleetRunner(s.host, { claimIntervalMs: 10_000 });
