@@ -141,7 +141,12 @@ export class FleetRunner extends EventEmitter<FleetEvents> {
     const held = [...this.#held.values()];
     this.#held.clear();
     for (const h of held) h.task?.stopFollowing(new Error('fleet worker stopped'));
-    await Promise.all(held.map((h) => this.#host.store.release(h.lease).catch(() => undefined)));
+    // A poll of ours may still be on its way to the server: the next holder's first poll is one interval from now.
+    const giveBack = async (h: Held): Promise<void> => {
+      await this.#host.store.renew(h.lease, h.task?.pollIntervalMs ?? 1_000).catch(() => false);
+      await this.#host.store.release(h.lease).catch(() => undefined);
+    };
+    await Promise.all(held.map(giveBack));
     await this.#subscription.stop();
   }
 

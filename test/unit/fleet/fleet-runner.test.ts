@@ -157,11 +157,15 @@ describe('FleetRunner timing', () => {
     expect(s.released).toEqual([]);
   });
 
-  it('stop() releases held leases and abandons their handles', async () => {
-    const s = scripted(async () => true);
+  it('stop() releases held leases and abandons their handles, the next poll one interval away', async () => {
+    const steps: string[] = [];
+    const s = scripted(async (lease) => (steps.push(`renew ${lease.taskId}`), true));
     const runner = new FleetRunner(s.host, { claimIntervalMs: 10_000 });
     await vi.advanceTimersByTimeAsync(1);
+    const release = s.host.store.release.bind(s.host.store);
+    s.host.store.release = async (lease) => (steps.push(`release ${lease.taskId}`), release(lease));
     await runner.stop();
+    expect(steps).toEqual(['renew t1', 'release t1']); // a poll of ours may be on its way: no early poll by the next holder
     expect(s.released).toEqual(['t1']);
     expect(s.tasks[0]?.done).toBe(true);
   });
