@@ -10,6 +10,7 @@ const entries: Record<string, string> = {
   'testing/reference-server': 'src/testing/reference-server-cli.ts',
   stdio: 'src/stdio.ts',
   'file-store': 'src/file-store.ts',
+  'redis-store': 'src/redis-store.ts',
   'cli/main': 'src/cli/main.ts',
   // Framework adapters: each framework is an optional peer dependency, so tsup leaves it external.
   'ai-sdk': 'src/adapters/ai-sdk/index.ts',

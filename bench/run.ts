@@ -20,8 +20,10 @@ const sizes = {
   requestCostCalls: envInt('REQUEST_COST_CALLS', quick ? 400 : 2_000),
   peerTasks: (process.env.PEER_TASKS ?? (quick ? '200' : '200,1000')).split(',').map(Number),
   peerIntervalsMs: (process.env.PEER_INTERVALS_MS ?? '500,1000').split(',').map(Number),
+  fleetTasks: envInt('FLEET_TASKS', quick ? 2_000 : 10_000),
 };
-const only = process.env.BENCH_ONLY?.split(',');
+// Phases by name: BENCH_ONLY=a,b or `npm run bench -- fleet` (the fleet phase is also included in a full run).
+const only = process.env.BENCH_ONLY?.split(',') ?? (process.argv.length > 2 ? process.argv.slice(2) : undefined);
 const want = (name: string): boolean => only === undefined || only.includes(name);
 
 type Result = Record<string, unknown> & { phase: string };
@@ -67,6 +69,7 @@ await phase('fanout-memory-slow', 'fanout', {
 });
 await phase('hold-callTool', 'hold', { HOLD_API: 'callTool', HOLD_TASKS: String(sizes.holdTasks), HOLD_INTERVAL_MS: String(sizes.holdIntervalMs) });
 await phase('hold-startTool', 'hold', { HOLD_API: 'startTool', HOLD_TASKS: String(sizes.holdTasks), HOLD_INTERVAL_MS: String(sizes.holdIntervalMs) });
+await phase('fleet', 'fleet', { FLEET_TASKS: String(sizes.fleetTasks) });
 
 const machine = {
   node: process.version,
@@ -130,6 +133,15 @@ for (const name of ['hold-callTool', 'hold-startTool']) {
   rows.push([`${label}: heap per task KB, client`, `${r.heapPerTaskKb.clientOnly}`, 'target ≤ 4']);
   rows.push([`${label}: heap per task KB, client+server`, `${r.heapPerTaskKb.clientAndServer}`, '']);
   rows.push([`${label}: event-loop p99 ms (idle / creation)`, `${r.eventLoop.idle.p99Ms} / ${r.eventLoop.creation.p99Ms}`, 'target ≤ 50']);
+}
+const fleet = get('fleet');
+if (fleet) {
+  const label = `d. fleet: ${fleet.tasks} tasks, ${fleet.workers} workers (1 killed), I=${fleet.intervalMs} ms, lease ${fleet.leaseMs} ms`;
+  rows.push([`${label}: tasks lost / outcomes twice / duplicate creations`, `${fleet.tasksLost} / ${fleet.outcomesRecordedTwice} / ${fleet.duplicateCreations}`, 'target 0 / 0 / 0']);
+  rows.push([`${label}: early polls`, `${fleet.earlyPolls}`, 'target 0']);
+  rows.push([`${label}: polls ÷ minimum polls`, `${fleet.disciplineRatio} (${fleet.pollsSent}/${fleet.minimumPolls})`, 'target ≤ 1.05']);
+  rows.push([`${label}: takeover delay p50 / p99 ms (${fleet.takeovers} tasks)`, `${fleet.takeoverDelayMs.p50} / ${fleet.takeoverDelayMs.p99}`, `target p99 ≤ ${fleet.takeoverTargetMs}`]);
+  rows.push([`${label}: Redis commands per poll`, `${fleet.redisCommandsPerPoll} (${fleet.redisCommands} total)`, '']);
 }
 const widths = [0, 1, 2].map((i) => Math.max(...rows.map((row) => (row[i] as string).length), 8));
 const line = (row: Row): string => row.map((cell, i) => cell.padEnd(widths[i] as number)).join(' │ ');

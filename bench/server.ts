@@ -22,7 +22,7 @@ process.on('message', (raw) => {
       completedAtMs: bench.completions.get(key)?.completedAt ?? Number.NaN,
       gets: server.stats.taskGetTimes(taskId),
     }));
-    send({ type: 'collected', tasks, counts: server.stats.counts() });
+    send({ type: 'collected', tasks, counts: { ...server.stats.counts(), 'tasks created': server.core.registry.size } });
   } else if (message.type === 'reset') {
     server.stats.reset();
     send({ type: 'reset-done' });

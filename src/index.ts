@@ -24,6 +24,11 @@ export type { IdempotencyKeyPlacement, RedactParams, TaskClientOptions } from '.
 export { DEFAULT_CREATION_RETRY, isLostBeforeResponse } from './client/creation-retry.js';
 export { DEFAULT_ABORT_GRACE_MS } from './client/abort-grace.js';
 export type { CreationRetryOptions } from './client/creation-retry.js';
+// hook: issue-16 (fleet mode; the store itself is in mcp-tasks-client/redis-store)
+export type { FleetRunner, FleetOptions, FleetEvents, FleetClaimEvent } from './fleet/fleet-runner.js';
+export type { FleetQuestion } from './fleet/fleet-questions.js';
+export type { FleetStart, FleetStartOptions } from './fleet/fleet-start.js';
+export type { ResultOfOptions } from './fleet/result-of.js';
 
 // store
 export { isRecordExpired, MemoryTaskStore } from './store/task-store.js';

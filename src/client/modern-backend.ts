@@ -26,6 +26,8 @@ export interface ModernHost {
   emitInput(event: InputRequiredEvent): void;
   listenerCount(): number;
   warning(message: string): void;
+  /** Called before each `tasks/get`; may throw to refuse the poll (a fleet worker whose lease ran out). */
+  beforePoll?(taskId: string): void; // hook: issue-16
 }
 
 type Schema<T> = { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: unknown[]; message: string } } };
@@ -54,7 +56,10 @@ export class ModernBackend implements EraBackend {
     this.#pipeline = pipeline;
     this.#host = host;
     this.ops = {
-      getTask: (taskId) => pipeline.send(METHODS.tasksGet, { taskId }),
+      getTask: (taskId) => {
+        host.beforePoll?.(taskId); // hook: issue-16 (a fleet worker refuses a poll once its lease ran out)
+        return pipeline.send(METHODS.tasksGet, { taskId });
+      },
       updateTask: async (taskId, inputResponses) => {
         await pipeline.send(METHODS.tasksUpdate, { taskId, inputResponses });
       },

@@ -27,6 +27,7 @@ import { ModernBackend } from './modern-backend.js';
 import { resolveOptions, type ResolvedOptions, type TaskClientOptions } from './options.js';
 import { RequestPipeline, type RequestOptions } from './request-pipeline.js';
 import type { AttachOptions, CallOptions, CallStart, TaskClientEvents } from './call-options.js';
+import { fleetHostOf, FleetRunner, resultOf, type FleetHost, type FleetOptions, type ResultOfOptions } from '../fleet/index.js'; // hook: issue-16
 
 export type { AttachOptions, CallOptions, CallStart, TaskClientEvents } from './call-options.js';
 
@@ -46,6 +47,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
   readonly #router: EraRouter;
   readonly #tracker: TaskTracker;
   readonly #push: PushTracker | undefined; // hook: issue-15 (push)
+  #fleet: FleetRunner | undefined; // hook: issue-16 (fleet mode)
 
   /** @throws TypeError when an option is invalid (the message names it and the value). */
   constructor(options: TaskClientOptions) {
@@ -55,7 +57,12 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
     const listenerCount = (): number => this.listenerCount('inputRequired');
     const refresh = refreshFromToolList(() => this.#modern.listTools({})); // hook: issue-12 item 2 (-32020 → tools/list, one re-send)
     const pipeline = new RequestPipeline(o, () => listenerCount() > 0, (n) => this.emit('notification', n), refresh);
-    this.#modern = new ModernBackend(o, pipeline, { emitInput, listenerCount, warning: (m) => this.emit('warning', m) });
+    this.#modern = new ModernBackend(o, pipeline, {
+      emitInput,
+      listenerCount,
+      warning: (m) => this.emit('warning', m),
+      beforePoll: (id) => this.#fleet?.gate(id), // hook: issue-16 (only the lease holder polls)
+    });
     this.#scheduler = new PollScheduler({ maxConcurrentPolls: o.maxConcurrentPolls, jitterRatio: o.jitterRatio, autoPoll: o.autoPoll, now: o.now, onPollLag: o.onPollLag });
     this.#push = o.push ? createPushTracker(o.transport, () => pipeline.currentMeta(), (e) => this.emit('warning', `push: ${String(e)}`)) : undefined; // hook: issue-15
     const legacyHost = { clientInfo: o.clientInfo, handlers: o.handlers, emitInput, listenerCount, timeoutMs: o.timeoutMs };
@@ -196,6 +203,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
    */
   async close(): Promise<void> {
     this.#push?.close(); // hook: issue-15 (push closes first)
+    await this.#fleet?.stop(); // hook: issue-16 (the fleet releases its leases before polling stops)
     this.#scheduler.close();
     await this.#tracker.close();
     await this.#router.close();
@@ -248,5 +256,31 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
     } finally {
       link.dispose();
     }
+  }
+
+  /**
+   * Runs this client as one fleet worker on a shared store with leases (`RedisTaskStore`): claims due tasks,
+   * follows them, renews its leases, records outcomes once and releases, and takes over a dead worker's tasks.
+   * See docs/fleet.md; https://github.com/modelcontextprotocol/ext-tasks
+   *
+   * @throws TypeError when the store has no leases.
+   */
+  runFleet(options: FleetOptions = {}): FleetRunner {
+    return (this.#fleet = new FleetRunner(this.#fleetHost('runFleet'), options)); // hook: issue-16
+  }
+
+  /**
+   * The outcome of a task that any fleet worker follows, resolved from the store once the lease holder records it.
+   *
+   * @throws {@link TaskNotFoundError}, {@link TaskExpiredError}, {@link TaskFailedError}, {@link TaskCancelledError};
+   *   TypeError without a store with leases.
+   */
+  resultOf<T = CallToolResult>(taskId: string, options: ResultOfOptions = {}): Promise<T> {
+    return resultOf<T>(this.#fleetHost('resultOf'), taskId, options, this.#fleet); // hook: issue-16
+  }
+
+  #fleetHost(method: string): FleetHost {
+    const o = this.#options; // hook: issue-16
+    return fleetHostOf(this as never, { store: o.store, workerId: o.workerId, serverKey: o.transport.serverKey, now: o.now }, method);
   }
 }

@@ -43,9 +43,11 @@ export type McpClientErrorCode =
   | 'SERVER_EXITED'
   | 'REDIRECT_BLOCKED'
   | 'INVALID_HEADER'
-
   | 'AUTHORIZATION_REQUIRED'
-  | 'AUTHORIZATION_FAILED';
+  | 'AUTHORIZATION_FAILED'
+  // hook: issue-16 (fleet on Redis: src/store/redis/errors.ts)
+  | 'LEASE_LOST'
+  | 'STORE_UNAVAILABLE';
 
 /**
  * Base class of every error this package throws. `code` is a {@link McpClientErrorCode}, except on

@@ -14,7 +14,7 @@ const SRC = fileURLToPath(new URL('../../src', import.meta.url));
  * Lowest first; a file may import only files of its own layer or of a layer before it. A new folder under src/ must
  * be placed here (and in docs/architecture.md) before its files pass.
  */
-export const LAYERS = ['protocol', 'errors', 'internal', 'transport', 'store', 'tasks', 'legacy', 'client', 'entry', 'adapters', 'cli', 'testing'] as const;
+export const LAYERS = ['protocol', 'errors', 'internal', 'transport', 'store', 'tasks', 'legacy', 'fleet', 'client', 'entry', 'adapters', 'cli', 'testing'] as const;
 
 function layerOf(file: string): (typeof LAYERS)[number] {
   const rel = relative(SRC, file).split('\\').join('/');

@@ -55,6 +55,7 @@ describe('the built package', () => {
     ['testing/index', ['createTaskServer', 'TaskServerCore', 'InMemoryTransport', 'runStdioServer']],
     ['stdio', ['StdioTransport', 'ServerExitedError']],
     ['file-store', ['FileTaskStore']],
+    ['redis-store', ['RedisTaskStore', 'LeaseLostError', 'StoreUnavailableError']],
     ['ai-sdk', ['createTaskTools', 'TaskToolError']],
     ['langchain', ['createTaskTools', 'TaskToolError']],
     ['openai-agents', ['TaskMcpServer', 'TaskToolError', 'taskToolErrorFunction']],

@@ -1,0 +1,83 @@
+/**
+ * Questions across a fleet: a question asked of the lease holder is recorded once per key and announced on the
+ * fleet's stream; every worker reading the stream emits `inputRequired`; an answer given on any worker is recorded
+ * once and sent by the lease holder alone (`tasks/update`, deduplicated by the task's input scope).
+ *
+ * @module
+ */
+import type { InputRequest, InputResponse } from '../protocol/input.js';
+import type { InputRequiredEvent } from '../tasks/input-broker.js';
+import type { FleetHost } from './fleet-host.js';
+
+/** A question of a fleet task, seen on any worker. Answer with `respond`; the first answer across the fleet wins. */
+export interface FleetQuestion {
+  readonly taskId: string;
+  /** The server identity the task lives on. */
+  readonly server: string;
+  /** The server's key for this request, unique within its task. */
+  readonly key: string;
+  /** The embedded request: `{ method, params }` (e.g. `elicitation/create`). */
+  readonly request: InputRequest;
+  /**
+   * Records the answer for the fleet; the lease holder sends it with `tasks/update`.
+   *
+   * @returns true when this answer was the first for the key, false when another worker answered first.
+   * @throws {@link StoreUnavailableError} when Redis fails.
+   */
+  respond(response: InputResponse): Promise<boolean>;
+}
+
+/** Bridges the questions of the tasks this worker holds, and the answers the fleet gives them. */
+export class FleetQuestions {
+  readonly #host: FleetHost;
+  readonly #onError: (error: unknown) => void;
+  /** Open questions of held tasks: record id → key → event. */
+  readonly #open = new Map<string, Map<string, InputRequiredEvent>>();
+
+  constructor(host: FleetHost, onError: (error: unknown) => void) {
+    this.#host = host;
+    this.#onError = onError;
+  }
+
+  /** A held task asked `event.key`: record and announce it once, and answer it if the fleet already did. */
+  async asked(id: string, event: InputRequiredEvent): Promise<void> {
+    if (!event.taskId) return;
+    let open = this.#open.get(id);
+    if (!open) this.#open.set(id, (open = new Map()));
+    open.set(event.key, event);
+    const { channel } = this.#host.store;
+    await channel.recordQuestion(this.#host.serverKey, event.taskId, event.key, event.request);
+    const answer = await channel.answer(this.#host.serverKey, event.taskId, event.key);
+    if (answer !== undefined) await this.#deliver(id, event, answer);
+  }
+
+  /** The fleet answered `key` of a held task: send it (once, through the task's input scope). */
+  async answered(id: string, taskId: string, key: string): Promise<void> {
+    const event = this.#open.get(id)?.get(key);
+    if (!event || event.answered) return;
+    const answer = await this.#host.store.channel.answer(this.#host.serverKey, taskId, key);
+    if (answer !== undefined) await this.#deliver(id, event, answer);
+  }
+
+  /** The task is no longer held here. */
+  drop(id: string): void {
+    this.#open.delete(id);
+  }
+
+  /** The question announced on the stream, ready to emit; `undefined` when it is gone. */
+  async question(server: string, taskId: string, key: string): Promise<FleetQuestion | undefined> {
+    const { channel } = this.#host.store;
+    const request = await channel.question(server, taskId, key);
+    if (request === undefined) return undefined;
+    return { taskId, server, key, request, respond: (response) => channel.recordAnswer(server, taskId, key, response) };
+  }
+
+  async #deliver(id: string, event: InputRequiredEvent, answer: InputResponse): Promise<void> {
+    try {
+      await event.respond(answer);
+      this.#open.get(id)?.delete(event.key);
+    } catch (error) {
+      this.#onError(error); // the key stays open: the next announcement or takeover retries it
+    }
+  }
+}

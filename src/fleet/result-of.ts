@@ -1,0 +1,74 @@
+/**
+ * Awaiting a task another worker follows: the outcome is read from the shared store once the lease holder records
+ * it. The store is read every `checkIntervalMs`, and at once when the fleet's stream announces an outcome.
+ *
+ * @module
+ */
+import { TaskExpiredError, TaskNotFoundError } from '../errors.js';
+import { delay } from '../internal/abort.js';
+import { settledFromRecord } from '../tasks/stored-outcome.js';
+import { parserFor } from '../tasks/result-parsers.js';
+import { recordExpiresAt } from '../store/task-record.js';
+import type { FleetHost } from './fleet-host.js';
+
+/** Default interval between two reads of the record, ms. */
+export const DEFAULT_RESULT_CHECK_INTERVAL_MS = 1_000;
+
+/** Options of `client.resultOf`. */
+export interface ResultOfOptions {
+  /** Interval between two reads of the stored record, ms. @default DEFAULT_RESULT_CHECK_INTERVAL_MS */
+  checkIntervalMs?: number;
+  /** Stops waiting (the task is untouched); rejects with `signal.reason`. */
+  signal?: AbortSignal;
+}
+
+/** Something that announces recorded outcomes (a running fleet worker); optional. */
+export interface OutcomeSource {
+  on(event: 'outcome', listener: (detail: { taskId: string; server: string }) => void): unknown;
+  off(event: 'outcome', listener: (detail: { taskId: string; server: string }) => void): unknown;
+}
+
+/**
+ * The outcome of `taskId` on this client's server as recorded in the fleet's store: the result, or the error the
+ * lease holder's `result()` rejected with.
+ *
+ * @throws {@link TaskNotFoundError} when the store has no record of the task (or it was deleted while waiting);
+ *   {@link TaskExpiredError} when its TTL passes with no outcome recorded; {@link TaskFailedError} /
+ *   {@link TaskCancelledError} for those outcomes; `signal.reason` on abort; {@link StoreUnavailableError}.
+ */
+export async function resultOf<T>(host: FleetHost, taskId: string, options: ResultOfOptions = {}, outcomes?: OutcomeSource): Promise<T> {
+  if (typeof taskId !== 'string' || taskId.length === 0) throw new TypeError(`resultOf: taskId must be a non-empty string, got ${JSON.stringify(taskId)}`);
+  const every = options.checkIntervalMs ?? DEFAULT_RESULT_CHECK_INTERVAL_MS;
+  if (!Number.isFinite(every) || every <= 0) throw new TypeError(`resultOf: option "checkIntervalMs" must be a positive number, got ${String(every)}`);
+  let wake: (() => void) | undefined;
+  const onOutcome = (detail: { taskId: string; server: string }): void => {
+    if (detail.taskId === taskId && detail.server === host.serverKey) wake?.();
+  };
+  outcomes?.on('outcome', onOutcome);
+  try {
+    for (;;) {
+      const record = await host.store.get(taskId, host.serverKey);
+      if (!record) throw new TaskNotFoundError(taskId, 'unknown');
+      if (record.outcome) {
+        const settled = settledFromRecord(record, parserFor(record.method) as (raw: Record<string, unknown>) => T);
+        if (settled.ok) return settled.value;
+        throw settled.error;
+      }
+      const expiresAt = recordExpiresAt(record);
+      if (expiresAt !== null && host.now() >= expiresAt) throw new TaskExpiredError(taskId, expiresAt);
+      const controller = new AbortController();
+      const stop = (): void => controller.abort();
+      options.signal?.addEventListener('abort', stop, { once: true });
+      wake = stop;
+      try {
+        await delay(every, controller.signal).catch(() => undefined);
+      } finally {
+        options.signal?.removeEventListener('abort', stop);
+        wake = undefined;
+      }
+      if (options.signal?.aborted) throw options.signal.reason;
+    }
+  } finally {
+    outcomes?.off('outcome', onOutcome);
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * The Lua scripts of the Redis task store. Each runs atomically on the single primary; time is the Redis server's
+ * clock (`TIME`), so workers' clocks never decide who holds a lease.
+ *
+ * Key layout (prefix `P`, record id `I` = hash of server identity and `taskId`):
+ * - `P:task:I` hash: `record` (JSON), `fence`, `token`, `owner`, `until` (lease end, ms), `due` (next poll, ms),
+ *   `outcome` ("1" once the terminal outcome was recorded);
+ * - `P:due` sorted set: `I` scored by when the task next needs a worker (its next poll, or its lease end);
+ * - `P:tasks` set of every `I`; `P:fence` the fence counter; `P:events` the stream of questions, answers, outcomes.
+ *
+ * @module
+ * @internal
+ */
+
+/** Shared prelude: the Redis clock in ms. */
+const NOW = `local t = redis.call('TIME'); local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
+
+/**
+ * Writes a record. KEYS: task, due, tasks, fence, events. ARGV: id, record JSON, token of the lease held ('' = none),
+ * fence, owner, leaseMs, dueInMs (from now), terminal ('1'/'0'), taskId, server, maxStreamLength, token of a new
+ * lease for a record Redis does not have yet ('' = create it unleased).
+ * Returns `{1, fence, outcomeRecorded, leaseCreated}` or `{0, reason}` (reason: 'stale' | 'leased' | 'final').
+ */
+export const PUT_SCRIPT = `${NOW}
+local id, json, token, fence, owner = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+local leaseMs, dueAt, terminal = tonumber(ARGV[6]), now + tonumber(ARGV[7]), ARGV[8] == '1'
+local function finish(f, created)
+  local recorded = 0
+  if terminal then
+    redis.call('HDEL', KEYS[1], 'token', 'owner', 'until')
+    redis.call('ZREM', KEYS[2], id)
+    if redis.call('HSETNX', KEYS[1], 'outcome', '1') == 1 then
+      recorded = 1
+      redis.call('XADD', KEYS[5], 'MAXLEN', '~', ARGV[11], '*', 'type', 'outcome', 'id', id, 'taskId', ARGV[9], 'server', ARGV[10])
+    end
+  end
+  return {1, f, recorded, created}
+end
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  redis.call('SADD', KEYS[3], id)
+  if terminal or ARGV[12] == '' then
+    redis.call('HSET', KEYS[1], 'record', json, 'due', dueAt)
+    if not terminal then redis.call('ZADD', KEYS[2], dueAt, id) end
+    return finish(0, 0)
+  end
+  local f = redis.call('INCR', KEYS[4])
+  redis.call('HSET', KEYS[1], 'record', json, 'fence', f, 'token', ARGV[12], 'owner', owner, 'until', now + leaseMs, 'due', dueAt)
+  redis.call('ZADD', KEYS[2], math.max(dueAt, now + leaseMs), id)
+  return finish(f, 1)
+end
+local h = redis.call('HMGET', KEYS[1], 'token', 'fence', 'until', 'outcome')
+if token ~= '' then
+  if h[1] ~= token or h[2] ~= fence then return {0, 'stale'} end
+elseif h[1] and tonumber(h[3] or '0') > now then
+  return {0, 'leased'}
+end
+if h[4] == '1' then return {0, 'final'} end
+redis.call('HSET', KEYS[1], 'record', json)
+return finish(tonumber(h[2] or '0'), 0)
+`;
+
+/**
+ * Claims up to ARGV[2] tasks that are due (next poll time passed) and not leased (lease ended). KEYS: due, fence. ARGV: prefix, limit, token, owner,
+ * leaseMs. Returns a flat list: id, record JSON, fence, previous owner ('' if none), ms since the previous lease ended ('').
+ */
+export const CLAIM_SCRIPT = `${NOW}
+local prefix, limit, token, owner, leaseMs = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4], tonumber(ARGV[5])
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, limit * 2)
+local out = {}
+local n = 0
+for _, id in ipairs(ids) do
+  if n >= limit then break end
+  local key = prefix .. ':task:' .. id
+  local h = redis.call('HMGET', key, 'record', 'until', 'outcome', 'owner', 'due')
+  if not h[1] or h[3] == '1' then
+    redis.call('ZREM', KEYS[1], id)
+  elseif math.max(tonumber(h[2] or '0'), tonumber(h[5] or '0')) > now then
+    redis.call('ZADD', KEYS[1], math.max(tonumber(h[2] or '0'), tonumber(h[5] or '0')), id)
+  else
+    local f = redis.call('INCR', KEYS[2])
+    redis.call('HSET', key, 'fence', f, 'token', token, 'owner', owner, 'until', now + leaseMs)
+    redis.call('ZADD', KEYS[1], now + leaseMs, id)
+    table.insert(out, id); table.insert(out, h[1]); table.insert(out, f)
+    local late = ''
+    if h[4] and h[2] then late = tostring(now - tonumber(h[2])) end
+    table.insert(out, h[4] or ''); table.insert(out, late)
+    n = n + 1
+  end
+end
+return out
+`;
+
+/**
+ * Extends a lease and sets the next poll time. KEYS: task, due. ARGV: id, token, fence, leaseMs, dueInMs (from now).
+ * Returns the new lease end (ms, Redis clock), or 0 when the lease is no longer this holder's.
+ */
+export const RENEW_SCRIPT = `${NOW}
+local h = redis.call('HMGET', KEYS[1], 'token', 'fence')
+if h[1] ~= ARGV[2] or h[2] ~= ARGV[3] then return 0 end
+local untilMs = now + tonumber(ARGV[4])
+local dueAt = now + tonumber(ARGV[5])
+redis.call('HSET', KEYS[1], 'until', untilMs, 'due', dueAt)
+redis.call('ZADD', KEYS[2], math.max(untilMs, dueAt), ARGV[1])
+return untilMs
+`;
+
+/**
+ * Gives a lease back so another worker may claim the task at its next poll time. KEYS: task, due. ARGV: id, token,
+ * fence. Returns 1, or 0 when the lease was not this holder's.
+ */
+export const RELEASE_SCRIPT = `
+local h = redis.call('HMGET', KEYS[1], 'token', 'fence', 'due', 'outcome')
+if h[1] ~= ARGV[2] or h[2] ~= ARGV[3] then return 0 end
+redis.call('HDEL', KEYS[1], 'token', 'owner', 'until')
+if h[4] ~= '1' then redis.call('ZADD', KEYS[2], tonumber(h[3] or '0'), ARGV[1]) end
+return 1
+`;
+
+/**
+ * Records a value once per field and announces it on the stream. KEYS: hash, events. ARGV: field, value, type, id,
+ * taskId, server, maxStreamLength. Returns 1 when this call recorded it, 0 when it was already there.
+ */
+export const RECORD_ONCE_SCRIPT = `
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
+redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[7], '*', 'type', ARGV[3], 'id', ARGV[4], 'taskId', ARGV[5], 'server', ARGV[6], 'key', ARGV[1])
+return 1
+`;
+
+/**
+ * Binds an idempotency key to its task if this worker still holds the pending claim. KEYS: idem. ARGV: pending
+ * value, final value, ttl ms. Returns 1 when bound.
+ */
+export const BIND_KEY_SCRIPT = `
+local v = redis.call('GET', KEYS[1])
+if v and v ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+return 1
+`;
+
+/** Deletes the key only while it still holds ARGV[1]. KEYS: key. */
+export const DELETE_IF_SCRIPT = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`;
