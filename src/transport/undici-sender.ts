@@ -33,7 +33,11 @@ function nodeBody(body: Dispatcher.ResponseData['body']): HttpReplyBody {
     // A body read to its end has already given its connection back to the pool; only an unfinished one is destroyed
     // (which closes that connection, as fetch does).
     cancel: async () => {
-      if (!body.readableEnded && !body.destroyed) body.destroy();
+      if (body.readableEnded || body.destroyed) return;
+      // undici reports a destroyed unfinished body as an 'error' (AbortError): expected here, so it is absorbed
+      // rather than left to become an uncaught exception.
+      body.on('error', () => undefined);
+      body.destroy();
     },
   };
 }
