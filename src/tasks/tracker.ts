@@ -12,6 +12,7 @@ import { isTerminalStatus, parseCreateTaskResult, parseDetailedTask, TaskShapeEr
 import type { TaskRecord } from '../store/task-record.js';
 import type { EraBackend } from './backend.js';
 import { expiresAt } from './expiry.js';
+import { afterFollowFailure } from './follow-failure.js';
 import { isLostTask, lostTaskError } from './lost-task.js';
 import { parserFor } from './result-parsers.js';
 import { settledFromRecord } from './stored-outcome.js';
@@ -47,6 +48,8 @@ export class TaskTracker {
   readonly #ctx: TrackerContext;
   readonly #drivers = new WeakMap<EraBackend, TaskDriver>();
   readonly #drains = new WeakMap<TaskHandle<unknown>, () => Promise<void>>();
+  /** The driver of each handle {@link create} made (a failed unified wait cancels through it). */
+  readonly #created = new WeakMap<TaskHandle<unknown>, TaskDriver>();
   /** Record writers whose writes may still be queued (close() waits for them). */
   readonly #writers = new Set<() => Promise<void>>();
   readonly #live = new Set<TaskHandle<unknown>>();
@@ -123,6 +126,7 @@ export class TaskTracker {
       firstPoll: terminal ? 'now' : 'after-interval',
     });
     backend.track(handle as TaskHandle<unknown>);
+    this.#created.set(handle as TaskHandle<unknown>, driver);
     handle.on('serverViolation', (detail) => this.#ctx.emit.serverViolation(detail));
     const store = this.#ctx.store;
     if (store) {
@@ -160,13 +164,18 @@ export class TaskTracker {
     return tagged;
   }
 
-  /** Waits for `handle`'s outcome; an abort acts per `policy` (see {@link afterAbort}). Records are on disk first. */
+  /**
+   * Waits for `handle`'s outcome; an abort acts per `policy` (see {@link afterAbort}), and so does a wait that
+   * ended without the server's word (polls failed for good, an invalid `tasks/get`): the rejection then carries
+   * `taskId`. Records are on disk first.
+   */
   async waitFor<T>(handle: TaskHandle<T>, signal: AbortSignal | undefined, policy: 'cancel' | 'detach' | undefined): Promise<T> {
+    const h = handle as TaskHandle<unknown>;
     try {
       return await raceAbort(handle.result(), signal);
     } catch (error) {
-      if (!signal?.aborted || error !== signal.reason || handle.done) throw error;
-      throw await this.afterAbort(handle as TaskHandle<unknown>, policy, signal.reason);
+      if (signal?.aborted && error === signal.reason && !handle.done) throw await this.afterAbort(h, policy, signal.reason);
+      throw await afterFollowFailure(this.#ctx, this.#created.get(h), h, policy, error, () => this.drained(h));
     } finally {
       await this.drained(handle as TaskHandle<unknown>);
     }
