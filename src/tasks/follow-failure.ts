@@ -3,6 +3,7 @@
  * server's word: the task may still run, so the rejection names it. Polls that failed transiently past the retry
  * budget (a busy or unreachable server) leave the task running and recorded, to be resumed; any other failure (an
  * invalid `tasks/get` answer: the task cannot be followed) follows the call's `onAbort` policy, like an abort.
+ * Also here: the bound on how long an aborted caller waits for its task's `tasks/cancel` ({@link boundedCancel}).
  * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-cancellation)
  *
  * @module
@@ -57,5 +58,25 @@ export async function afterFollowFailure(
   } catch (failure) {
     ctx.emit.warning(`${handle.method}: tasks/cancel for task ${id} (its wait failed) was not delivered: ${String((failure as Error).cause ?? failure)}`);
   }
+  return tagged;
+}
+
+/**
+ * Waits for an abort's `cancelling` (resolving to what the call rejects with) at most `ctx.abortGraceMs` (ms); then
+ * resolves with `tagged` (the abort reason carrying `taskId`) and lets the delivery go on: a final failure becomes a
+ * `warning` event naming the task (its record keeps `cancelRequested`, resumable).
+ */
+export async function boundedCancel(ctx: TrackerContext, taskId: string, cancelling: Promise<unknown>, tagged: unknown): Promise<unknown> {
+  const graceMs = ctx.abortGraceMs;
+  if (graceMs === undefined) return cancelling;
+  const late = Symbol('late');
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const waited = new Promise<typeof late>((resolve) => (timer = setTimeout(() => resolve(late), graceMs)));
+  const first = await Promise.race([cancelling, waited]);
+  clearTimeout(timer);
+  if (first !== late) return first;
+  void cancelling.then((result) => {
+    if (result !== tagged) ctx.emit.warning(`tasks/cancel for task ${redactTaskId(taskId)} (the caller aborted) was not delivered: ${String(result)}; its record keeps cancelRequested`);
+  });
   return tagged;
 }

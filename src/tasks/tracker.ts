@@ -12,7 +12,7 @@ import { isTerminalStatus, parseCreateTaskResult, parseDetailedTask, TaskShapeEr
 import type { TaskRecord } from '../store/task-record.js';
 import type { EraBackend } from './backend.js';
 import { expiresAt } from './expiry.js';
-import { afterFollowFailure } from './follow-failure.js';
+import { afterFollowFailure, boundedCancel } from './follow-failure.js';
 import { isLostTask, lostTaskError } from './lost-task.js';
 import { parserFor } from './result-parsers.js';
 import { settledFromRecord } from './stored-outcome.js';
@@ -148,20 +148,28 @@ export class TaskTracker {
    * What an abort does to a task whose caller holds no handle: `'cancel'` delivers `tasks/cancel` (then stops
    * following: the outcome stays the server's to report, the record resumable); `'detach'` leaves it running.
    *
+   * The caller waits at most `abortGraceMs` for the cancel's delivery; after that the call rejects with the abort
+   * reason (carrying `taskId`) while `tasks/cancel` keeps being delivered in the background: if that finally fails,
+   * a `warning` event names the task and its record stays resumable with `cancelRequested`.
+   *
    * @returns the error the call rejects with: the abort reason carrying `taskId`, or {@link CancelDeliveryError}.
    */
   async afterAbort(handle: TaskHandle<unknown>, policy: 'cancel' | 'detach' | undefined, reason: unknown): Promise<unknown> {
     const tagged = withTaskId(reason, handle.taskId);
     if (policy === 'detach') return tagged;
-    try {
-      await handle.cancel();
-    } catch (error) {
-      if (error instanceof CancelDeliveryError) error.abortReason = reason;
-      handle.stopFollowing(error);
-      return error;
-    }
-    handle.stopFollowing(new CancelNotConfirmedError(handle.taskId, handle.task, { cause: reason }));
-    return tagged;
+    const cancelling = handle.cancel().then(
+      () => {
+        handle.stopFollowing(new CancelNotConfirmedError(handle.taskId, handle.task, { cause: reason }));
+        return tagged;
+      },
+      (error: unknown) => {
+        if (error instanceof CancelDeliveryError) error.abortReason = reason;
+        handle.stopFollowing(error);
+        return error;
+      },
+    );
+    // hook: abort latency: the caller waits at most abortGraceMs for the cancel; it is then delivered in the background.
+    return boundedCancel(this.#ctx, handle.taskId, cancelling, tagged);
   }
 
   /**
