@@ -27,7 +27,12 @@ export interface CallOptions<T = unknown> extends RequestOptions {
    * What an aborted `signal` (or `maxTotalTimeoutMs`) does to a task the call created, also when the abort came
    * while the creation response was on its way, and to a task named by a malformed creation result: `'cancel'`
    * delivers one `tasks/cancel` (the caller holds no handle); `'detach'` leaves it running and recorded.
-   * The call rejects with the abort reason, which then carries the `taskId`. @default 'cancel'
+   * The call rejects with the abort reason, which then carries the `taskId`, after at most `abortGraceMs` (a
+   * `tasks/cancel` not delivered by then goes on in the background; its final failure is a `warning` event). When the call's wait for its task
+   * ends without the server's word it rejects with that error carrying `taskId`: after transient poll failures
+   * past `maxPollRetries` the task is never cancelled (it stays recorded, resumable; a `warning` names it without
+   * a store); after an invalid `tasks/get` answer this policy applies (`'cancel'`: one `tasks/cancel`, a failed
+   * delivery is a `warning` event). A server-reported end is never cancelled. @default 'cancel'
    */
   onAbort?: 'cancel' | 'detach';
   /**

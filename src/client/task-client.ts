@@ -77,6 +77,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
       expiringMarginRatio: o.expiringMarginRatio,
       deliveryRetry: DEFAULT_DELIVERY_RETRY,
       maxConcurrentUpdates: o.maxConcurrentUpdates,
+      abortGraceMs: o.abortGraceMs, // hook: abort latency (the caller's wait for an abort's tasks/cancel)
       store: o.store,
       redactParams: o.redactParams,
       now: o.now,

@@ -20,12 +20,17 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefine
 }
 
 /**
- * Attaches `taskId` to an abort reason (a non-enumerable property, when the reason is an extensible object without
- * one), so a caller who aborted learns which task the call had started.
+ * Attaches `taskId` to an abort reason or a failure (a non-enumerable property, when the reason is an extensible
+ * object without one; an own `taskId` left `undefined` is filled in), so a caller learns which task the call had
+ * started.
  */
 export function withTaskId<T>(reason: T, taskId: string): T {
-  if (reason !== null && typeof reason === 'object' && Object.isExtensible(reason) && !Object.prototype.hasOwnProperty.call(reason, 'taskId')) {
+  if (reason === null || typeof reason !== 'object') return reason;
+  const own = Object.getOwnPropertyDescriptor(reason, 'taskId');
+  if (!own && Object.isExtensible(reason)) {
     Object.defineProperty(reason, 'taskId', { value: taskId, enumerable: false, configurable: true, writable: true });
+  } else if (own && own.value === undefined && own.writable) {
+    (reason as { taskId?: string }).taskId = taskId;
   }
   return reason;
 }

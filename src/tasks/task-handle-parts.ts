@@ -119,14 +119,40 @@ function onUpdateFailure(parts: HandleInternals, key: string, failure: unknown):
   const error = failure instanceof DeliveryFailure ? failure.cause : failure;
   if (!(failure instanceof DeliveryFailure)) return error;
   if (isLostTask(error)) {
-    parts.pollNow();
+    void readAfterLostUpdate(parts, key, error);
     return error;
   }
+  return rejected(parts, key, error, failure.transient);
+}
+
+/**
+ * After a -32602 answer to `tasks/update`, the task is read once: gone → classified (expired / unknown); still
+ * alive and still asking `key` → the answer was rejected like any definitive rejection (re-offered once, then
+ * {@link InputDeliveryError}); anything else → polling goes on.
+ */
+async function readAfterLostUpdate(parts: HandleInternals, key: string, error: unknown): Promise<void> {
+  let next: DetailedTask;
+  try {
+    next = parseDetailedTask(await parts.driver.getTask(parts.handle.taskId));
+  } catch (failure) {
+    if (isLostTask(failure)) parts.fail(parts.lost(failure));
+    else parts.pollNow(); // polling goes on and will tell
+    return;
+  }
+  if (parts.handle.done || next.taskId !== parts.handle.taskId) return;
+  parts.apply(next);
+  if (parts.handle.done || next.status !== 'input_required' || !Object.prototype.hasOwnProperty.call(next.inputRequests, key)) return;
+  rejected(parts, key, error, false);
+}
+
+/** A definitive (or transient past the retries) rejection of the answer to `key`; returns what `respond()` throws. */
+function rejected(parts: HandleInternals, key: string, error: unknown, transient: boolean): unknown {
+  const { handle } = parts;
   parts.rejections ??= new Map();
   const rejections = (parts.rejections.get(key) ?? 0) + 1;
   parts.rejections.set(key, rejections);
   const fatal = new InputDeliveryError(handle.taskId, key, parts.task(), { cause: error });
-  if (failure.transient || rejections >= 2) {
+  if (transient || rejections >= 2) {
     parts.fail(fatal);
     return fatal;
   }

@@ -32,6 +32,8 @@ export interface TrackerContext {
   expiringMarginRatio: number;
   deliveryRetry: DeliveryRetry;
   maxConcurrentUpdates: number;
+  /** How long, ms, a caller who aborted waits for the task's `tasks/cancel` before the call rejects (delivery goes on). */
+  abortGraceMs?: number;
   store: TaskStore | undefined;
   redactParams: (method: string, params: Record<string, unknown>) => Record<string, unknown> | undefined;
   now: () => number;

@@ -12,6 +12,7 @@ import { isTerminalStatus, parseCreateTaskResult, parseDetailedTask, TaskShapeEr
 import type { TaskRecord } from '../store/task-record.js';
 import type { EraBackend } from './backend.js';
 import { expiresAt } from './expiry.js';
+import { afterFollowFailure, boundedCancel } from './follow-failure.js';
 import { isLostTask, lostTaskError } from './lost-task.js';
 import { parserFor } from './result-parsers.js';
 import { settledFromRecord } from './stored-outcome.js';
@@ -47,6 +48,8 @@ export class TaskTracker {
   readonly #ctx: TrackerContext;
   readonly #drivers = new WeakMap<EraBackend, TaskDriver>();
   readonly #drains = new WeakMap<TaskHandle<unknown>, () => Promise<void>>();
+  /** The driver of each handle {@link create} made (a failed unified wait cancels through it). */
+  readonly #created = new WeakMap<TaskHandle<unknown>, TaskDriver>();
   /** Record writers whose writes may still be queued (close() waits for them). */
   readonly #writers = new Set<() => Promise<void>>();
   readonly #live = new Set<TaskHandle<unknown>>();
@@ -123,6 +126,7 @@ export class TaskTracker {
       firstPoll: terminal ? 'now' : 'after-interval',
     });
     backend.track(handle as TaskHandle<unknown>);
+    this.#created.set(handle as TaskHandle<unknown>, driver);
     handle.on('serverViolation', (detail) => this.#ctx.emit.serverViolation(detail));
     const store = this.#ctx.store;
     if (store) {
@@ -144,29 +148,42 @@ export class TaskTracker {
    * What an abort does to a task whose caller holds no handle: `'cancel'` delivers `tasks/cancel` (then stops
    * following: the outcome stays the server's to report, the record resumable); `'detach'` leaves it running.
    *
+   * The caller waits at most `abortGraceMs` for the cancel's delivery; after that the call rejects with the abort
+   * reason (carrying `taskId`) while `tasks/cancel` keeps being delivered in the background: if that finally fails,
+   * a `warning` event names the task and its record stays resumable with `cancelRequested`.
+   *
    * @returns the error the call rejects with: the abort reason carrying `taskId`, or {@link CancelDeliveryError}.
    */
   async afterAbort(handle: TaskHandle<unknown>, policy: 'cancel' | 'detach' | undefined, reason: unknown): Promise<unknown> {
     const tagged = withTaskId(reason, handle.taskId);
     if (policy === 'detach') return tagged;
-    try {
-      await handle.cancel();
-    } catch (error) {
-      if (error instanceof CancelDeliveryError) error.abortReason = reason;
-      handle.stopFollowing(error);
-      return error;
-    }
-    handle.stopFollowing(new CancelNotConfirmedError(handle.taskId, handle.task, { cause: reason }));
-    return tagged;
+    const cancelling = handle.cancel().then(
+      () => {
+        handle.stopFollowing(new CancelNotConfirmedError(handle.taskId, handle.task, { cause: reason }));
+        return tagged;
+      },
+      (error: unknown) => {
+        if (error instanceof CancelDeliveryError) error.abortReason = reason;
+        handle.stopFollowing(error);
+        return error;
+      },
+    );
+    // hook: abort latency: the caller waits at most abortGraceMs for the cancel; it is then delivered in the background.
+    return boundedCancel(this.#ctx, handle.taskId, cancelling, tagged);
   }
 
-  /** Waits for `handle`'s outcome; an abort acts per `policy` (see {@link afterAbort}). Records are on disk first. */
+  /**
+   * Waits for `handle`'s outcome; an abort acts per `policy` (see {@link afterAbort}), and so does a wait that
+   * ended without the server's word (polls failed for good, an invalid `tasks/get`): the rejection then carries
+   * `taskId`. Records are on disk first.
+   */
   async waitFor<T>(handle: TaskHandle<T>, signal: AbortSignal | undefined, policy: 'cancel' | 'detach' | undefined): Promise<T> {
+    const h = handle as TaskHandle<unknown>;
     try {
       return await raceAbort(handle.result(), signal);
     } catch (error) {
-      if (!signal?.aborted || error !== signal.reason || handle.done) throw error;
-      throw await this.afterAbort(handle as TaskHandle<unknown>, policy, signal.reason);
+      if (signal?.aborted && error === signal.reason && !handle.done) throw await this.afterAbort(h, policy, signal.reason);
+      throw await afterFollowFailure(this.#ctx, this.#created.get(h), h, policy, error, () => this.drained(h));
     } finally {
       await this.drained(handle as TaskHandle<unknown>);
     }

@@ -129,7 +129,8 @@ describe('behaviour 2: a lost tasks/cancel is retried, reported, or classified (
   });
 
   it('behaviour 2: the abort path of callTool says when tasks/cancel could not be delivered', async () => {
-    const { client } = setup((m) => (m === 'tools/call' ? created() : m === 'tasks/get' ? detailed() : reset()));
+    // Within abortGraceMs the caller hears of it directly (past it: a warning, see abort-latency.test.ts).
+    const { client } = setup((m) => (m === 'tools/call' ? created() : m === 'tasks/get' ? detailed() : reset()), { abortGraceMs: 60_000 });
     const controller = new AbortController();
     const done = outcome(client.callTool('job', {}, { signal: controller.signal }));
     await vi.advanceTimersByTimeAsync(1_000);

@@ -110,6 +110,21 @@ describe('behaviour 5: a failed tasks/update is never a silent hang (ext-tasks Â
     await client.close();
   });
 
+  it('behaviour 5: a -32602 answer to tasks/update while the task is still alive asking the same key: re-offered once, then InputDeliveryError (never a silent loop)', async () => {
+    const { transport, client } = setup(asking(['ask'], () => rpcError(-32602, 'answer rejected')), { handlers: { elicitation: () => accept } });
+    const events: InputRequiredEvent[] = [];
+    client.on('inputRequired', (e) => events.push(e));
+    const done = outcome(client.callTool('job', {}, { onAbort: 'detach' }));
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(done.error).toBeInstanceOf(InputDeliveryError);
+    const error = done.error as InputDeliveryError;
+    expect(error.key).toBe('ask');
+    expect(error.taskId).toBe('t1');
+    expect(events.map((e) => e.key)).toEqual(['ask', 'ask']);
+    expect(transport.of('tasks/update')).toHaveLength(2);
+    await client.close();
+  });
+
   it('behaviour 5: 2,000 questions in one poll go in a few tasks/update, never more in flight than the bound', async () => {
     const keys = Array.from({ length: 2_000 }, (_, i) => `q${i}`);
     let inFlight = 0;

@@ -1,0 +1,82 @@
+/**
+ * A unified call (`callTool`, `readResource`, `getPrompt`: the caller holds no handle) whose wait ended without the
+ * server's word: the task may still run, so the rejection names it. Polls that failed transiently past the retry
+ * budget (a busy or unreachable server) leave the task running and recorded, to be resumed; any other failure (an
+ * invalid `tasks/get` answer: the task cannot be followed) follows the call's `onAbort` policy, like an abort.
+ * Also here: the bound on how long an aborted caller waits for its task's `tasks/cancel` ({@link boundedCancel}).
+ * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-cancellation)
+ *
+ * @module
+ * @internal
+ */
+import { CancelDeliveryError, CancelNotConfirmedError, ClientClosedError, redactTaskId } from '../errors.js';
+import { withTaskId } from '../internal/race-abort.js';
+import { isTerminalStatus } from '../protocol/tasks.js';
+import { deliver } from './delivery.js';
+import { classifyPollError } from './poll-errors.js';
+import type { TaskDriver } from './task-driver.js';
+import type { TaskHandle } from './task-handle.js';
+import { outcomeOf } from './task-recorder.js';
+import type { TrackerContext } from './tracker-context.js';
+
+/** True when `error` is the server's word on the task (or a local end that already names and handles it). */
+function isSettledByServer(handle: TaskHandle<unknown>, error: unknown): boolean {
+  if (outcomeOf({ ok: false, error }) !== undefined) return true;
+  if (error instanceof ClientClosedError || error instanceof CancelNotConfirmedError || error instanceof CancelDeliveryError) return true;
+  return isTerminalStatus(handle.task.status);
+}
+
+/**
+ * What the call rejects with after its task's wait failed with `error`: `error` carrying `taskId`. When the server
+ * had not settled the task: after transient poll failures, or with `'detach'`, it is left running (recorded when a
+ * store is set, otherwise a `warning` names it); otherwise `'cancel'` (the default) sends one delivered
+ * `tasks/cancel` (a failed delivery is a `warning`) and marks the record `cancelRequested`.
+ */
+export async function afterFollowFailure(
+  ctx: TrackerContext,
+  driver: TaskDriver | undefined,
+  handle: TaskHandle<unknown>,
+  policy: 'cancel' | 'detach' | undefined,
+  error: unknown,
+  drained: () => Promise<void>,
+): Promise<unknown> {
+  const tagged = withTaskId(error, handle.taskId);
+  if (isSettledByServer(handle, error)) return tagged;
+  const id = redactTaskId(handle.taskId);
+  if (policy === 'detach' || !driver || classifyPollError(error).kind === 'transient') {
+    if (!ctx.store) ctx.emit.warning(`${handle.method}: stopped following task ${id} (${String(error)}); it may still be running`);
+    return tagged;
+  }
+  await drained();
+  const store = ctx.store;
+  if (store) {
+    const record = await store.get(handle.taskId, driver.serverKey).catch(() => undefined);
+    if (record && !record.outcome) await store.put({ ...record, cancelRequested: true, updatedAt: ctx.now() }).catch((e: unknown) => ctx.emit.warning(`task store: could not write ${id}: ${String(e)}`));
+  }
+  try {
+    await deliver(() => driver.cancelTask(handle.taskId), driver.deliveryRetry, driver.signal);
+  } catch (failure) {
+    ctx.emit.warning(`${handle.method}: tasks/cancel for task ${id} (its wait failed) was not delivered: ${String((failure as Error).cause ?? failure)}`);
+  }
+  return tagged;
+}
+
+/**
+ * Waits for an abort's `cancelling` (resolving to what the call rejects with) at most `ctx.abortGraceMs` (ms); then
+ * resolves with `tagged` (the abort reason carrying `taskId`) and lets the delivery go on: a final failure becomes a
+ * `warning` event naming the task (its record keeps `cancelRequested`, resumable).
+ */
+export async function boundedCancel(ctx: TrackerContext, taskId: string, cancelling: Promise<unknown>, tagged: unknown): Promise<unknown> {
+  const graceMs = ctx.abortGraceMs;
+  if (graceMs === undefined) return cancelling;
+  const late = Symbol('late');
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const waited = new Promise<typeof late>((resolve) => (timer = setTimeout(() => resolve(late), graceMs)));
+  const first = await Promise.race([cancelling, waited]);
+  clearTimeout(timer);
+  if (first !== late) return first;
+  void cancelling.then((result) => {
+    if (result !== tagged) ctx.emit.warning(`tasks/cancel for task ${redactTaskId(taskId)} (the caller aborted) was not delivered: ${String(result)}; its record keeps cancelRequested`);
+  });
+  return tagged;
+}
