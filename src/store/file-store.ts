@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { chmod, mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import { TaskRecordSchema, type TaskRecord } from './task-record.js';
+import { parseRecordText, TaskRecordSchema, type TaskRecord } from './task-record.js';
 import { isRecordExpired, type TaskStore } from './task-store.js';
 
 /** Options of {@link FileTaskStore}. */
@@ -100,18 +100,6 @@ export class FileTaskStore implements TaskStore {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.#onInvalid(name, (error as Error).message);
       return undefined;
     }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      this.#onInvalid(name, 'not JSON');
-      return undefined;
-    }
-    const parsed = TaskRecordSchema.safeParse(json);
-    if (!parsed.success) {
-      this.#onInvalid(name, `not a task record: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-      return undefined;
-    }
-    return parsed.data;
+    return parseRecordText(text, (reason) => this.#onInvalid(name, reason));
   }
 }

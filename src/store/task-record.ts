@@ -69,3 +69,23 @@ export function serverIdentity(url: string | URL): string {
   const u = new URL(url);
   return `${u.protocol}//${u.host}${u.pathname}`;
 }
+
+/**
+ * Reads one stored record's text: JSON, then validated with {@link TaskRecordSchema}. A bad one is reported through
+ * `onInvalid` (`'not JSON'` or `'not a task record: …'`) and read as absent, never thrown.
+ */
+export function parseRecordText(text: string, onInvalid: (reason: string) => void): TaskRecord | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    onInvalid('not JSON');
+    return undefined;
+  }
+  const parsed = TaskRecordSchema.safeParse(json);
+  if (!parsed.success) {
+    onInvalid(`not a task record: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    return undefined;
+  }
+  return parsed.data;
+}

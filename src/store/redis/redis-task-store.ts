@@ -7,7 +7,7 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { isTerminalStatus } from '../../protocol/tasks.js';
-import { TaskRecordSchema, type TaskRecord } from '../task-record.js';
+import { parseRecordText, TaskRecordSchema, type TaskRecord } from '../task-record.js';
 import { isRecordExpired, type TaskStore } from '../task-store.js';
 import { RedisConnection, type RedisClientLike } from './connection.js';
 import { LeaseLostError, type LeaseLostReason } from './errors.js';
@@ -238,18 +238,6 @@ export class RedisTaskStore implements TaskStore {
 
   #parse(id: string, text: unknown): TaskRecord | undefined {
     if (text === null || text === undefined) return undefined;
-    let json: unknown;
-    try {
-      json = JSON.parse(String(text));
-    } catch {
-      this.#onInvalid(id, 'not JSON');
-      return undefined;
-    }
-    const parsed = TaskRecordSchema.safeParse(json);
-    if (!parsed.success) {
-      this.#onInvalid(id, `not a task record: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-      return undefined;
-    }
-    return parsed.data;
+    return parseRecordText(String(text), (reason) => this.#onInvalid(id, reason));
   }
 }
