@@ -22,7 +22,7 @@ export {
 export { DEFAULT_IDEMPOTENCY_KEY_IN, defaultRedactParams } from './client/options.js';
 export type { IdempotencyKeyPlacement, RedactParams, TaskClientOptions } from './client/options.js';
 export { DEFAULT_CREATION_RETRY, isLostBeforeResponse } from './client/creation-retry.js';
-export { DEFAULT_ABORT_GRACE_MS } from './client/abort-grace.js';
+export { DEFAULT_ABORT_GRACE_MS } from './tasks/abort-grace.js';
 export type { CreationRetryOptions } from './client/creation-retry.js';
 // hook: issue-16 (fleet mode; the store itself is in mcp-tasks-client/redis-store)
 export type { FleetRunner, FleetOptions, FleetEvents, FleetClaimEvent } from './fleet/fleet-runner.js';

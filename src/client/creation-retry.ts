@@ -10,7 +10,8 @@
  * @module
  */
 import pRetry from 'p-retry';
-import { HttpError, NetworkError, OutcomeUnknownError, RequestTimeoutError, StreamEndedError } from '../errors.js';
+import { NetworkError, OutcomeUnknownError } from '../errors.js';
+import { isLostBeforeResponse, neverSent, notSentCode } from '../internal/lost-request.js';
 
 /** Bounds of creation re-sends. All times in milliseconds. */
 export interface CreationRetryOptions {
@@ -44,37 +45,7 @@ export const DEFAULT_CREATION_RETRY: Required<CreationRetryOptions> = {
   notSentMinTimeoutMs: 250,
 };
 
-/**
- * True when a request failed before any response arrived, so the server may or may not have acted on it: network
- * errors, a stream cut before its response, a per-request timeout, and 502/503/504 from an intermediary.
- */
-export function isLostBeforeResponse(error: unknown): boolean {
-  if (error instanceof HttpError) return error.status === 502 || error.status === 503 || error.status === 504;
-  if (error instanceof NetworkError) return !neverSent(error);
-  return error instanceof StreamEndedError || error instanceof RequestTimeoutError;
-}
-
-/** Socket errors that prove the request never left: nothing listened, or the host could not be found or reached. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
-
-/** True when a network error's cause chain shows the request was never delivered (e.g. `ECONNREFUSED`). */
-export function neverSent(error: unknown): boolean {
-  return notSentCode(error) !== undefined;
-}
-
-/** The socket error code (e.g. `ECONNREFUSED`) that proves `error`'s request was never delivered, if any. */
-function notSentCode(error: unknown): string | undefined {
-  for (let e: unknown = error, depth = 0; e !== null && typeof e === 'object' && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && NOT_SENT_CODES.has(code)) return code;
-    const errors = (e as { errors?: unknown }).errors; // AggregateError (happy eyeballs: one error per address)
-    if (Array.isArray(errors) && errors.length > 0) {
-      const codes = errors.map((x) => notSentCode(x));
-      if (codes.every((c) => c !== undefined)) return codes[0];
-    }
-  }
-  return undefined;
-}
+export { isLostBeforeResponse, neverSent } from '../internal/lost-request.js';
 
 /** Inputs of {@link sendCreation}. */
 export interface SendCreationOptions {

@@ -15,7 +15,7 @@ import type { BackendRequestOptions, EraBackend, StartOptions, StartResult } fro
 import { answerRound } from '../tasks/input-round.js';
 import type { InputRequiredEvent } from '../tasks/input-broker.js';
 import type { TaskOps } from '../tasks/task-driver.js';
-import { withAbortGrace } from './abort-grace.js';
+import { withAbortGrace } from '../tasks/abort-grace.js';
 import { sendCreation } from './creation-retry.js';
 import type { ResolvedOptions } from './options.js';
 import { invalidHeaderReason, paramHeaders } from './param-headers.js';

@@ -14,7 +14,7 @@ import type { Transport } from '../transport/transport.js';
 import { VERSION } from '../version.js';
 import { DEFAULT_CREATION_RETRY, type CreationRetryOptions } from './creation-retry.js';
 import type { EraMode } from './era-router.js';
-import { DEFAULT_ABORT_GRACE_MS } from './abort-grace.js';
+import { DEFAULT_ABORT_GRACE_MS } from '../tasks/abort-grace.js';
 import { DEFAULT_EXPIRING_MARGIN_RATIO } from '../tasks/expiry.js';
 import { DEFAULT_MAX_CONCURRENT_UPDATES } from '../tasks/update-sender.js';
 import type { ClientCapabilities, ClientInfo } from './meta.js';

@@ -22,6 +22,7 @@ import { createPushTracker, type PushTracker } from '../tasks/push/index.js';
 import type { TaskHandle } from '../tasks/task-handle.js';
 import { TaskTracker } from '../tasks/tracker.js';
 import { EraRouter } from './era-router.js';
+import { InFlightCalls } from './in-flight-calls.js';
 import { refreshFromToolList } from './header-mismatch.js';
 import { ModernBackend } from './modern-backend.js';
 import { resolveOptions, type ResolvedOptions, type TaskClientOptions } from './options.js';
@@ -46,6 +47,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
   readonly #modern: ModernBackend;
   readonly #router: EraRouter;
   readonly #tracker: TaskTracker;
+  readonly #calls = new InFlightCalls();
   readonly #push: PushTracker | undefined; // hook: issue-15 (push)
   #fleet: FleetRunner | undefined; // hook: issue-16 (fleet mode)
 
@@ -65,7 +67,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
     });
     this.#scheduler = new PollScheduler({ maxConcurrentPolls: o.maxConcurrentPolls, jitterRatio: o.jitterRatio, autoPoll: o.autoPoll, now: o.now, onPollLag: o.onPollLag });
     this.#push = o.push ? createPushTracker(o.transport, () => pipeline.currentMeta(), (e) => this.emit('warning', `push: ${String(e)}`)) : undefined; // hook: issue-15
-    const legacyHost = { clientInfo: o.clientInfo, handlers: o.handlers, emitInput, listenerCount, timeoutMs: o.timeoutMs };
+    const legacyHost = { clientInfo: o.clientInfo, handlers: o.handlers, emitInput, listenerCount, timeoutMs: o.timeoutMs, abortGraceMs: o.abortGraceMs };
     this.#router = new EraRouter(o.transport, o.era, legacyHost, (signal) => pipeline.send(METHODS.discover, {}, { signal }));
     this.#tracker = new TaskTracker({
       serverKey: o.transport.serverKey, push: this.#push, // hook: issue-15 (push)
@@ -103,7 +105,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
 
   /** `server/discover`: versions, capabilities (tasks under `extensions`), instructions, server info. */
   discover(options: RequestOptions = {}): Promise<DiscoverResult> {
-    return this.#run((b) => b.discover(options), options.signal);
+    return this.#run(options.signal, (b, signal) => b.discover({ ...options, signal }));
   }
 
   /**
@@ -111,7 +113,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
    * dropped with a `warning` event. The list is kept for `Mcp-Param-*` headers.
    */
   listTools(options: RequestOptions = {}): Promise<Tool[]> {
-    return this.#run((b) => b.listTools(options), options.signal);
+    return this.#run(options.signal, (b, signal) => b.listTools({ ...options, signal }));
   }
 
   /**
@@ -151,7 +153,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
    * @throws {@link McpError} and transport errors.
    */
   request(method: string, params: Record<string, unknown> = {}, options: RequestOptions = {}): Promise<Record<string, unknown>> {
-    return this.#run((b) => b.request(method, params, options), options.signal);
+    return this.#run(options.signal, (b, signal) => b.request(method, params, { ...options, signal }));
   }
 
   /**
@@ -162,7 +164,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
    */
   async task<T = CallToolResult>(taskId: string, options: AttachOptions = {}): Promise<TaskHandle<T>> {
     if (typeof taskId !== 'string' || taskId.length === 0) throw new TypeError(`TaskClient.task: taskId must be a non-empty string, got ${JSON.stringify(taskId)}`);
-    return this.#run((b) => this.#tracker.attach<T>(b, taskId, options), options.signal);
+    return this.#run(options.signal, (b) => this.#tracker.attach<T>(b, taskId, options));
   }
 
   /**
@@ -199,10 +201,17 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
   }
 
   /**
-   * Stops polling and closes the transport. Every call still waiting rejects with {@link ClientClosedError} (its
-   * task may still run on the server: `resume` it later from a store); later answers are dropped, not sent.
+   * Stops polling and closes the transport. A call whose request is still in flight ends as if aborted: its answer is
+   * read for at most `abortGraceMs`, a task it names gets `tasks/cancel` (or is recorded, with `onAbort: 'detach'`),
+   * and the call rejects with {@link ClientClosedError} carrying that `taskId` (`outcomeUnknown` when no answer came);
+   * close() waits for this, at most 2 × `abortGraceMs`. Every call waiting on a task rejects with
+   * {@link ClientClosedError} carrying its `taskId` (the task may still run on the server: `resume` it later from a
+   * store); later answers are dropped, not sent.
+   * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-cancellation)
    */
   async close(): Promise<void> {
+    // Calls in flight end like an abort (their late tasks cancelled or recorded) before anything else closes.
+    await this.#calls.close(2 * this.#options.abortGraceMs);
     this.#push?.close(); // hook: issue-15 (push closes first)
     await this.#fleet?.stop(); // hook: issue-16 (the fleet releases its leases before polling stops)
     this.#scheduler.close();
@@ -211,14 +220,13 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
     await this.#options.transport.close();
   }
 
-  #run<R>(op: (backend: EraBackend) => Promise<R>, signal: AbortSignal | undefined): Promise<R> {
-    if (this.#tracker.closed) return Promise.reject(new ClientClosedError());
-    return this.#router.run(this.#modern, op, signal);
+  #run<R>(signal: AbortSignal | undefined, op: (backend: EraBackend, signal: AbortSignal) => Promise<R>): Promise<R> {
+    return this.#calls.run(signal, (s) => this.#router.run(this.#modern, (backend) => op(backend, s), s));
   }
 
   #requireStore(method: string): TaskStore {
     if (!this.#options.store) throw new TypeError(`TaskClient.${method}: no store was configured (option "store")`);
-    if (this.#tracker.closed) throw new ClientClosedError();
+    if (this.#calls.closed) throw new ClientClosedError();
     return this.#options.store;
   }
 
@@ -235,12 +243,12 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
 
   /** Sends the call on the era's backend; a task goes to the engine (recorded first, then followed). */
   #start<T>(method: string, params: Record<string, unknown>, options: CallOptions<T>): Promise<CallStart<T>> {
-    return this.#run(async (backend) => {
-      const started = await backend.start(method, params, options);
+    return this.#run(options.signal, async (backend, signal) => {
+      const started = await backend.start(method, params, { ...options, signal });
       if (started.resultType === 'complete') return { resultType: 'complete', result: (parserFor(method) as (raw: Record<string, unknown>) => T)(started.result) };
       const abort = started.aborted ? { reason: started.abortReason } : undefined;
       return { resultType: 'task', task: await this.#tracker.create<T>(backend, method, params, started.created, options, abort) };
-    }, options.signal);
+    });
   }
 
   async #callAndWait<T>(method: string, params: Record<string, unknown>, options: CallOptions<T>): Promise<T> {

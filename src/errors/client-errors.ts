@@ -18,12 +18,31 @@ export class OutcomeUnknownError extends McpClientError {
   }
 }
 
-/** The client was closed while the call was pending. */
+/**
+ * The client was closed while the call was pending. A call whose creation request was in flight at `close()` had its
+ * answer read for at most `abortGraceMs`: a task the server created then was cancelled (or recorded, with
+ * `onAbort: 'detach'`) and `taskId` names it; with no answer in that time `outcomeUnknown` is true and the message
+ * says the server may have started work.
+ * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-cancellation)
+ */
 export class ClientClosedError extends McpClientError {
   static override readonly [kBrand]: string = 'ClientClosedError';
   override readonly code = 'CLIENT_CLOSED' as const;
-  constructor() {
-    super('the client was closed');
+  /** The task the call had started, once known (filled in when the server named one). */
+  taskId: string | undefined = undefined;
+  /** The request that was in flight, when `outcomeUnknown`. */
+  readonly method: string | undefined;
+  /** True when the request was in flight at close and no answer came within `abortGraceMs`. */
+  readonly outcomeUnknown: boolean;
+  constructor(inFlight?: { method: string }, options?: ErrorOptions) {
+    super(
+      inFlight
+        ? `the client was closed while ${inFlight.method} was in flight, and no answer came within the abort grace: the work may or may not have started on the server`
+        : 'the client was closed',
+      options,
+    );
+    this.method = inFlight?.method;
+    this.outcomeUnknown = inFlight !== undefined;
   }
 }
 

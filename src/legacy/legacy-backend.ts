@@ -9,6 +9,7 @@
  * @module
  */
 import type { ClientInfo } from '../protocol/client-info.js';
+import { DEFAULT_ABORT_GRACE_MS, withAbortGrace } from '../tasks/abort-grace.js';
 import { answerRound } from '../tasks/input-round.js';
 import { InvalidResponseError } from '../errors.js';
 import type { BackendRequestOptions, EraBackend, StartOptions, StartResult } from '../tasks/backend.js';
@@ -32,6 +33,8 @@ export interface LegacyHost {
   listenerCount(): number;
   /** Per-request time budget when a call gives none, ms. */
   timeoutMs?: number;
+  /** How long a task-augmented `tools/call` is still read after an abort or `close()`, ms. @default DEFAULT_ABORT_GRACE_MS */
+  abortGraceMs?: number;
 }
 
 /** Per-request options the backend honours. */
@@ -130,21 +133,33 @@ export class LegacyBackend implements EraBackend {
 
   /**
    * Calls a tool: as a task when its `taskSupport` is `required` or `optional` (legacy clients must opt in),
-   * inline otherwise. Returns the inline result or the new task.
+   * inline otherwise. Returns the inline result or the new task. A task-augmented call aborted (or closed) after it
+   * was sent is still read for `abortGraceMs`: a task it names comes back with `aborted` and the abort reason, for
+   * the engine to cancel with `tasks/cancel` (2025-11-25 basic/utilities/cancellation: not `notifications/cancelled`).
+   *
+   * @throws the abort reason; {@link OutcomeUnknownError} (or {@link ClientClosedError} with `outcomeUnknown`) when
+   *   no answer came within the grace; {@link McpError}, {@link NetworkError}, {@link HttpError},
+   *   {@link InvalidResponseError} as mapped from the SDK.
    */
-  async startTool(params: Record<string, unknown>, options: LegacyRequestOptions = {}): Promise<{ result: Record<string, unknown> } | { task: DetailedTask }> {
+  async startTool(params: Record<string, unknown>, options: LegacyRequestOptions = {}): Promise<{ result: Record<string, unknown> } | { task: DetailedTask; aborted: boolean; abortReason?: unknown }> {
     // Re-list when the tool is unknown: servers may add tools after `initialize` (server-everything registers its
     // task tools once it has seen the client's capabilities) or announce them with `list_changed`.
     if (!this.#tools.has(String(params.name))) await this.listTools(options);
     const support = this.#tools.get(String(params.name))?.execution?.taskSupport;
     const { _meta: _, ...plain } = params;
     if (support !== 'required' && support !== 'optional') return { result: await this.request(METHODS.callTool, plain, options) };
-    const created = await this.#call(METHODS.callTool, () =>
-      this.#sdk.request({ method: METHODS.callTool, params: plain }, this.#schemas.CreateTaskResultSchema, { ...this.#options(options), task: {} }),
+    const sent = await withAbortGrace(
+      METHODS.callTool,
+      (signal) =>
+        this.#call(METHODS.callTool, () =>
+          this.#sdk.request({ method: METHODS.callTool, params: plain }, this.#schemas.CreateTaskResultSchema, { ...this.#options({ ...options, signal }), task: {} }),
+        ),
+      options.signal,
+      this.#host.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS,
     );
-    const task = parseCreatedTask(METHODS.callTool, created); // hook: issue-12 item 10 (typed InvalidResponseError)
+    const task = parseCreatedTask(METHODS.callTool, sent.value); // hook: issue-12 item 10 (typed InvalidResponseError)
     this.#tasks.set(task.taskId, this.#state(task.taskId));
-    return { task };
+    return { task, aborted: sent.aborted, abortReason: sent.abortReason };
   }
 
   /** A call in this era: tools may become tasks (followed by the engine); other methods answer inline. */
@@ -153,7 +168,7 @@ export class LegacyBackend implements EraBackend {
     if (method !== METHODS.callTool) return { resultType: 'complete', result: await this.request(method, params, o) };
     const started = await this.startTool(params, o);
     if ('result' in started) return { resultType: 'complete', result: started.result };
-    return { resultType: 'task', created: { resultType: 'task', ...started.task }, aborted: false };
+    return { resultType: 'task', created: { resultType: 'task', ...started.task }, aborted: started.aborted, abortReason: started.abortReason };
   }
 
   /** Any request through the SDK session; the raw result. */

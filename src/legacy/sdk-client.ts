@@ -6,7 +6,7 @@
  * @module
  * @internal
  */
-import { HttpError, McpError, NetworkError, UnsupportedProtocolVersionError } from '../errors.js';
+import { HttpError, McpClientError, McpError, NetworkError, UnsupportedProtocolVersionError } from '../errors.js';
 import { importSdkModule } from '../internal/optional-sdk.js';
 import { LEGACY_PROTOCOL_VERSION, PROTOCOL_VERSION } from '../protocol/constants.js';
 
@@ -80,6 +80,7 @@ export function fromSdkError(method: string, error: unknown): unknown {
   if (!(error instanceof Error)) return new NetworkError(method, { cause: error });
   const { code, data } = error as Error & { code?: unknown; data?: unknown };
   if (error.name === 'AbortError') return error;
+  if (error instanceof McpClientError) return error; // our own abort reason (an abort or close()), kept as it is
   if (error.constructor.name === 'StreamableHTTPError' && typeof code === 'number') {
     return new HttpError(method, code, error.message, undefined, { cause: error });
   }

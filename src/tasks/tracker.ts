@@ -270,8 +270,7 @@ export class TaskTracker {
    */
   async close(): Promise<void> {
     this.#closing.abort(new ClientClosedError());
-    const closed = new ClientClosedError();
-    for (const handle of this.#live) handle.stopFollowing(closed);
+    for (const handle of this.#live) handle.stopFollowing(withTaskId(new ClientClosedError(), handle.taskId)); // one each
     this.#live.clear();
     await Promise.all([...this.#writers].map((drain) => drain()));
   }

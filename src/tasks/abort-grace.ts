@@ -1,16 +1,17 @@
 /**
- * A creation request the caller aborted after it left the client may still have started a task. Aborting the POST
- * would throw that answer away, so the request keeps its own signal: after the caller's abort its response is
- * read for a bounded time, and only then is the request abandoned with {@link OutcomeUnknownError}.
+ * A creation request the caller aborted (or the client closed) after it left the client may still have started a
+ * task. Aborting the POST would throw that answer away, so the request keeps its own signal: after the abort its
+ * response is read for a bounded time, and only then is the request abandoned with {@link OutcomeUnknownError} (or,
+ * when the abort was `close()`, a {@link ClientClosedError} with `outcomeUnknown`). Both eras use it.
  * (https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/cancellation)
  *
  * @module
  * @internal
  */
-import { OutcomeUnknownError } from '../errors.js';
-import { isLostBeforeResponse } from './creation-retry.js';
+import { ClientClosedError, OutcomeUnknownError } from '../errors.js';
+import { isLostBeforeResponse } from '../internal/lost-request.js';
 
-/** Default time, in ms, to keep reading a creation response after the caller aborted. */
+/** Default time, in ms, to keep reading a creation response after the caller aborted or the client closed. */
 export const DEFAULT_ABORT_GRACE_MS = 5_000;
 
 /** A response read to the end, and whether the caller aborted meanwhile. */
@@ -21,13 +22,20 @@ export interface GraceOutcome<T> {
   aborted: boolean;
 }
 
+/** The error of a request abandoned after an abort with `reason`: its outcome is unknown. */
+function abandoned(method: string, reason: unknown): Error {
+  const unknown = new OutcomeUnknownError(method, { cause: reason });
+  return reason instanceof ClientClosedError ? new ClientClosedError({ method }, { cause: unknown }) : unknown;
+}
+
 /**
  * Runs `send` with a signal of its own. A caller abort before anything was sent, or while `inFlight()` says no
  * request is on its way (a retry's backoff), rejects with `signal.reason` at once. After a request left, its
  * response still counts if it arrives within `graceMs` (ms).
  *
  * @throws {@link OutcomeUnknownError} (the abort reason as `cause`) when no response arrived within the grace, or
- *   the request was lost after the abort; the request's own error otherwise.
+ *   the request was lost after the abort; {@link ClientClosedError} with `outcomeUnknown` instead when the abort
+ *   reason was a `ClientClosedError`; the request's own error otherwise.
  */
 export async function withAbortGrace<T>(
   method: string,
@@ -39,18 +47,19 @@ export async function withAbortGrace<T>(
   if (signal?.aborted) throw signal.reason;
   const own = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let expired: Error | undefined;
   const onAbort = (): void => {
     // Between attempts (a retry's backoff) nothing is on its way to the server: stop at once.
     if (!inFlight()) return own.abort(signal?.reason);
-    timer = setTimeout(() => own.abort(new OutcomeUnknownError(method, { cause: signal?.reason })), graceMs);
+    timer = setTimeout(() => own.abort((expired = abandoned(method, signal?.reason))), graceMs);
   };
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
     const value = await send(own.signal);
     return signal?.aborted ? { value, aborted: true, abortReason: signal.reason } : { value, aborted: false };
   } catch (error) {
-    if (!signal?.aborted || error === signal.reason || error instanceof OutcomeUnknownError) throw error;
-    if (isLostBeforeResponse(error)) throw new OutcomeUnknownError(method, { cause: signal.reason });
+    if (!signal?.aborted || error === signal.reason || error === expired || error instanceof OutcomeUnknownError) throw error;
+    if (isLostBeforeResponse(error)) throw abandoned(method, signal.reason);
     throw signal.reason;
   } finally {
     clearTimeout(timer);

@@ -1,0 +1,57 @@
+/**
+ * The calls a client has under way before their outcome or task is known, so that `close()` never orphans work: it
+ * aborts each one with its own {@link ClientClosedError}, which takes the same path as a caller's abort (a creation
+ * request already sent is read for `abortGraceMs`; a task it names is cancelled or recorded per `onAbort`, and the
+ * rejection carries its `taskId`), and waits, bounded, for them before the transport closes.
+ * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-cancellation)
+ *
+ * @module
+ * @internal
+ */
+import { ClientClosedError } from '../errors.js';
+
+/** Tracks the calls in flight; refuses new ones once closed. */
+export class InFlightCalls {
+  readonly #calls = new Map<AbortController, Promise<unknown>>();
+  #closed = false;
+
+  /** True once {@link close} ran. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /**
+   * Runs `op` with a signal that aborts when `signal` does (same reason) or when {@link close} runs (a new
+   * {@link ClientClosedError} for this call).
+   *
+   * @throws {@link ClientClosedError} when the client is already closed; otherwise whatever `op` throws.
+   */
+  run<R>(signal: AbortSignal | undefined, op: (signal: AbortSignal) => Promise<R>): Promise<R> {
+    if (this.#closed) return Promise.reject(new ClientClosedError());
+    const controller = new AbortController();
+    const onAbort = (): void => controller.abort(signal?.reason);
+    if (signal?.aborted) controller.abort(signal.reason);
+    else signal?.addEventListener('abort', onAbort, { once: true });
+    const running = op(controller.signal).finally(() => {
+      signal?.removeEventListener('abort', onAbort);
+      this.#calls.delete(controller);
+    });
+    this.#calls.set(controller, running.catch(() => undefined));
+    return running;
+  }
+
+  /**
+   * Refuses new calls, aborts every call in flight with its own {@link ClientClosedError}, and resolves once they
+   * all settled, or after `boundMs` (ms) at the latest.
+   */
+  async close(boundMs: number): Promise<void> {
+    this.#closed = true;
+    const pending = [...this.#calls];
+    if (pending.length === 0) return;
+    for (const [controller] of pending) controller.abort(new ClientClosedError());
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, boundMs)));
+    await Promise.race([Promise.all(pending.map(([, settled]) => settled)), bound]);
+    clearTimeout(timer);
+  }
+}
