@@ -81,16 +81,31 @@ export class TaskNotFoundError extends TaskError {
 }
 
 /**
- * `tasks/cancel` was requested (and acknowledged), but the caller stopped waiting before the server reported a
- * terminal status: the task may still complete, fail or be cancelled. `lastStatus` is the last status the server
- * reported. The task's record stays resumable, so `resumeAll()` finds it.
+ * `tasks/cancel` reached the server, but the server has not confirmed the cancel: the caller stopped waiting before
+ * it reported a terminal status, or (`invalidAck`) its reply to `tasks/cancel` was not the empty acknowledgement the
+ * extension defines (e.g. `resultType: "task"`; the invalid reply is `cause`). The task may still complete, fail or
+ * be cancelled. `lastStatus` is the last status the server reported. The task's record stays resumable, so
+ * `resumeAll()` finds it.
  * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-cancellation)
  */
 export class CancelNotConfirmedError extends TaskError {
   static override readonly [kBrand]: string = 'CancelNotConfirmedError';
   override readonly code = 'CANCEL_NOT_CONFIRMED' as const;
-  constructor(taskId: string, task: DetailedTask | undefined, options?: ErrorOptions) {
-    super(`task ${redactTaskId(taskId)}: cancel requested, not yet confirmed by the server (last status ${task?.status ?? 'unknown'})`, taskId, task, options);
+  /** True when the server answered `tasks/cancel` with something other than its acknowledgement. */
+  readonly invalidAck: boolean;
+  constructor(taskId: string, task: DetailedTask | undefined, options?: ErrorOptions & { invalidAck?: boolean }) {
+    const last = `last status ${task?.status ?? 'unknown'}`;
+    const detail = (options?.cause as { detail?: unknown } | undefined)?.detail;
+    const reply = typeof detail === 'string' ? `: ${detail}` : '';
+    super(
+      options?.invalidAck
+        ? `task ${redactTaskId(taskId)}: tasks/cancel reached the server, but its reply was not an acknowledgement${reply}; the cancel is not confirmed (${last})`
+        : `task ${redactTaskId(taskId)}: cancel requested, not yet confirmed by the server (${last})`,
+      taskId,
+      task,
+      options,
+    );
+    this.invalidAck = options?.invalidAck === true;
   }
   /** The last status the server reported, if any. */
   get lastStatus(): DetailedTask['status'] | undefined {
@@ -99,8 +114,8 @@ export class CancelNotConfirmedError extends TaskError {
 }
 
 /**
- * `tasks/cancel` could not be delivered after bounded retries (network errors, timeouts, 429, 5xx); the last
- * failure is `cause`. The task may still be running; its record stays resumable. `abortReason` is set when the
+ * `tasks/cancel` could not be delivered after bounded retries (network errors, timeouts, 429, 5xx), or the server
+ * refused it with an error; the last failure is `cause`. The task may still be running; its record stays resumable. `abortReason` is set when the
  * cancel was sent because the caller's signal aborted.
  * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-cancellation)
  */
@@ -109,8 +124,20 @@ export class CancelDeliveryError extends TaskError {
   override readonly code = 'CANCEL_NOT_DELIVERED' as const;
   /** The caller's abort reason, when the cancel was sent on an abort. */
   abortReason: unknown;
-  constructor(taskId: string, task: DetailedTask | undefined, readonly attempts: number, options?: ErrorOptions) {
-    super(`task ${redactTaskId(taskId)}: tasks/cancel could not be delivered after ${attempts} attempts; the task may still be running`, taskId, task, options);
+  /**
+   * @param options.refused - the server answered with an error (the request arrived; the server refused it), rather
+   *   than transient failures outlasting the retries.
+   */
+  constructor(taskId: string, task: DetailedTask | undefined, readonly attempts: number, options?: ErrorOptions & { refused?: boolean }) {
+    const refusal = options?.cause instanceof Error ? `: ${options.cause.message}` : '';
+    super(
+      options?.refused
+        ? `task ${redactTaskId(taskId)}: the server refused tasks/cancel${refusal}; the task may still be running`
+        : `task ${redactTaskId(taskId)}: tasks/cancel could not be delivered after ${attempts} attempts; the task may still be running`,
+      taskId,
+      task,
+      options,
+    );
   }
 }
 

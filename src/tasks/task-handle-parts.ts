@@ -7,7 +7,7 @@
  * @module
  * @internal
  */
-import { CancelDeliveryError, InputDeliveryError, redactTaskId } from '../errors.js';
+import { CancelDeliveryError, CancelNotConfirmedError, InputDeliveryError, InvalidResponseError, redactTaskId } from '../errors.js';
 import { parseDetailedTask, type DetailedTask } from '../protocol/tasks.js';
 import { deliver, DeliveryFailure } from './delivery.js';
 import { InputScope } from './input-broker.js';
@@ -47,7 +47,9 @@ export interface HandleInternals {
  * Delivers `tasks/cancel`. A -32602 answer means the task already ended or is gone: the task is read once; a
  * terminal state there settles the handle, a second -32602 is classified (expired / unknown).
  *
- * @throws {@link CancelDeliveryError} when transient failures outlasted the retries or the server refused.
+ * @throws {@link CancelDeliveryError} when transient failures outlasted the retries or the server refused;
+ *   {@link CancelNotConfirmedError} (`invalidAck`, a `serverViolation` event) when the server's reply was not the
+ *   empty acknowledgement (`resultType` other than `"complete"`, ext-tasks § Task Cancellation).
  */
 export async function sendCancel(parts: HandleInternals): Promise<void> {
   const { driver, handle } = parts;
@@ -57,7 +59,12 @@ export async function sendCancel(parts: HandleInternals): Promise<void> {
     if (!(failure instanceof DeliveryFailure)) throw failure; // the client closed
     const error = failure.cause;
     if (isLostTask(error)) return readOnce(parts);
-    throw new CancelDeliveryError(handle.taskId, parts.task(), failure.attempts, { cause: error });
+    if (error instanceof InvalidResponseError) {
+      // The request arrived and the server answered, just not with the acknowledgement (e.g. resultType "task").
+      handle.emit('serverViolation', `task ${redactTaskId(handle.taskId)}: ${error.message}`);
+      throw new CancelNotConfirmedError(handle.taskId, parts.task(), { cause: error, invalidAck: true });
+    }
+    throw new CancelDeliveryError(handle.taskId, parts.task(), failure.attempts, { cause: error, refused: !failure.transient });
   }
 }
 

@@ -165,7 +165,8 @@ export class TaskTracker {
       (error: unknown) => {
         if (error instanceof CancelDeliveryError) error.abortReason = reason;
         handle.stopFollowing(error);
-        return error;
+        // The cancel reached the server (its reply was no valid acknowledgement, a serverViolation event says so).
+        return error instanceof CancelNotConfirmedError ? tagged : error;
       },
     );
     // hook: abort latency: the caller waits at most abortGraceMs for the cancel; it is then delivered in the background.

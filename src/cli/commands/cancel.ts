@@ -52,7 +52,11 @@ export function cancelCommand(taskId: string, options: CancelCommandOptions): Pr
         if (already) output.emit({ event: 'hint', message: `Task ${taskId} had already ended (${handle.status}); nothing to cancel.` });
         else {
           output.emit({ event: 'cancel', taskId, stage: 'requested', via: 'command', waitMs });
-          await handle.cancel({ waitMs });
+          // A reply that is no acknowledgement (CANCEL_NOT_CONFIRMED) still reached the server: wait for its word.
+          await handle.cancel({ waitMs }).catch((error: unknown) => {
+            if (!isMcpClientError(error, 'CANCEL_NOT_CONFIRMED')) throw error;
+            output.warn(`warning: ${error.message}`);
+          });
         }
         try {
           const result = await handle.result();

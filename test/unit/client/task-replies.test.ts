@@ -8,7 +8,7 @@
  * MUST be considered invalid." / "clients MUST treat an absent resultType as "complete"").
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { InvalidResponseError, TaskClient } from '../../../src/index.js';
+import { CancelDeliveryError, CancelNotConfirmedError, InvalidResponseError, McpError, TaskClient } from '../../../src/index.js';
 import { checkTaskReplyResultType } from '../../../src/client/task-replies.js';
 import { ScriptedTransport } from '../../helpers/scripted-transport.js';
 import { completed, created, detailed, elicit, outcome } from '../../helpers/unit-fixtures.js';
@@ -91,17 +91,59 @@ describe('through TaskClient: an unknown resultType is never accepted silently',
     await client.close();
   });
 
-  it('tasks/cancel (CancelTaskResult resultType "complete"): "cancelled" → cancel() rejects with InvalidResponseError', async () => {
-    const transport = new ScriptedTransport((method) => (method === 'tools/call' ? created() : method === 'tasks/cancel' ? { resultType: 'cancelled' } : detailed()));
+  it.each(['cancelled', 'task'])(
+    'tasks/cancel (CancelTaskResult resultType "complete"): %j → cancel() rejects with CancelNotConfirmedError (the request reached the server), a serverViolation names it',
+    async (resultType) => {
+      const transport = new ScriptedTransport((method) => (method === 'tools/call' ? created() : method === 'tasks/cancel' ? { resultType } : detailed()));
+      const client = new TaskClient({ transport, jitterRatio: 0 });
+      const violations: string[] = [];
+      client.on('serverViolation', (d) => violations.push(d));
+      const start = await client.startTool('job');
+      if (start.resultType !== 'task') throw new Error('expected a task');
+      start.task.result().catch(() => undefined);
+      const error = await start.task.cancel().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(CancelNotConfirmedError);
+      expect((error as CancelNotConfirmedError).invalidAck).toBe(true);
+      expect((error as Error).message).toBe(
+        `task t1: tasks/cancel reached the server, but its reply was not an acknowledgement: resultType "${resultType}" on a tasks/cancel reply (the extension requires "complete"); the cancel is not confirmed (last status working)`,
+      );
+      expect((error as Error).message).not.toMatch(/could not be delivered/);
+      expect((error as Error).cause).toBeInstanceOf(InvalidResponseError);
+      expect(transport.of('tasks/cancel')).toHaveLength(1); // sent once: re-sending cannot make the reply valid
+      expect(violations).toEqual([expect.stringContaining(`resultType "${resultType}" on a tasks/cancel reply`)]);
+      expect(start.task.done).toBe(false); // the server's word still decides how the task ends
+      await client.close();
+    },
+  );
+
+  it('tasks/cancel acknowledged with resultType "task" after a caller abort: the call rejects with the abort reason carrying the taskId (the cancel reached the server)', async () => {
+    const transport = new ScriptedTransport((method) => (method === 'tools/call' ? created() : method === 'tasks/cancel' ? { resultType: 'task' } : detailed()));
+    const client = new TaskClient({ transport, jitterRatio: 0 });
+    const controller = new AbortController();
+    const call = outcome(client.callTool('job', {}, { signal: controller.signal }));
+    await vi.advanceTimersByTimeAsync(10);
+    const reason = new Error('stop');
+    controller.abort(reason);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(call.error).toBe(reason);
+    expect((call.error as { taskId?: string }).taskId).toBe('t1');
+    expect(transport.of('tasks/cancel')).toHaveLength(1);
+    await client.close();
+  });
+
+  it('tasks/cancel refused with a JSON-RPC error: CancelDeliveryError says the server refused it, not that it could not be delivered', async () => {
+    const transport = new ScriptedTransport((method) => {
+      if (method === 'tools/call') return created();
+      if (method === 'tasks/cancel') throw new McpError('tasks/cancel', { code: -32603, message: 'cancel not supported here' });
+      return detailed();
+    });
     const client = new TaskClient({ transport, jitterRatio: 0 });
     const start = await client.startTool('job');
     if (start.resultType !== 'task') throw new Error('expected a task');
     start.task.result().catch(() => undefined);
-    const error = await start.task.cancel().catch((e: unknown) => e);
-    // The delivery layer reports an undelivered cancel as CancelDeliveryError; the invalid reply is its cause.
-    const chain: unknown[] = [];
-    for (let e: unknown = error; e instanceof Error && chain.length < 5; e = e.cause) chain.push(e);
-    expect(chain.some((e) => e instanceof InvalidResponseError && e.method === 'tasks/cancel')).toBe(true);
+    const error = (await start.task.cancel().catch((e: unknown) => e)) as CancelDeliveryError;
+    expect(error).toBeInstanceOf(CancelDeliveryError);
+    expect(error.message).toMatch(/^task t1: the server refused tasks\/cancel: .*cancel not supported here.*; the task may still be running$/);
     await client.close();
   });
 });
