@@ -6,6 +6,7 @@
  */
 import { parseMs, parseToolArguments } from '../arguments.js';
 import { parseDuration } from '../duration.js';
+import { afterEarlyInterrupt, earlyInterruptLine } from '../early-interrupt.js';
 import { ExitCode, UsageError, type ExitCodeValue } from '../exit-codes.js';
 import { DEFAULT_CANCEL_WAIT_MS, followTask } from '../follow-task.js';
 import { Output } from '../output.js';
@@ -88,13 +89,19 @@ export function callCommand(positionals: string[], options: CallCommandOptions):
         const args = parseToolArguments(pairs, options.args, await inputSchemaOf(session, tool));
         if (options.detach && session.client.era === 'legacy') throw new UsageError(`--detach cannot work here. ${LEGACY_NO_RESUME}`);
         const abort = new AbortController();
-        const onEarlyAbort = (): void => abort.abort(session.signal.reason);
-        if (session.signal.aborted) onEarlyAbort();
+        const onEarlyAbort = (): void => {
+          output.emit({ event: 'hint', message: earlyInterruptLine('tools/call') });
+          abort.abort(session.signal.reason);
+        };
+        if (session.signal.aborted) abort.abort(session.signal.reason);
         else session.signal.addEventListener('abort', onEarlyAbort, { once: true });
         void session.answerer?.stopped.then((error) => abort.abort(error));
         // Questions of a new task wait until its header line is out (MRTR questions are answered at once).
         const start = await session
           .waitFor('tools/call', session.client.startTool(tool, args, { signal: abort.signal, onTask: () => session.answerer?.hold() }))
+          .catch((error: unknown) => {
+            throw session.signal.aborted ? afterEarlyInterrupt(error, output, { target: session.target, era: session.client.era }) : error;
+          })
           .finally(() => session.signal.removeEventListener('abort', onEarlyAbort));
         if (start.resultType === 'complete') {
           const exitCode = start.result.isError === true ? ExitCode.ToolError : ExitCode.Completed;
