@@ -67,3 +67,16 @@ export interface TaskClientEvents {
 export interface AttachOptions extends AttachFacts {
   signal?: AbortSignal;
 }
+
+/**
+ * Params and options of one `tools/call`, with the caller's idempotency key placed where `placement` says (an
+ * argument or a `_meta` key).
+ */
+export function toolCall<T>(placement: { meta: string } | { argument: string }, name: string, args: Record<string, unknown> | undefined, options: CallOptions<T>) {
+  const key = options.idempotencyKey;
+  let callArgs = args;
+  let callOptions = options;
+  if (key !== undefined && 'argument' in placement) callArgs = { ...args, [placement.argument]: key };
+  if (key !== undefined && 'meta' in placement) callOptions = { ...options, meta: { ...options.meta, [placement.meta]: key } };
+  return { params: callArgs === undefined ? { name } : { name, arguments: callArgs }, options: callOptions };
+}

@@ -15,19 +15,19 @@ import type { CallToolResult, DiscoverResult, GetPromptResult, ReadResourceResul
 import type { TaskStore } from '../store/task-store.js';
 import type { EraBackend } from '../tasks/backend.js';
 import type { InputRequiredEvent } from '../tasks/input-broker.js';
-import { DEFAULT_DELIVERY_RETRY } from '../tasks/delivery.js';
 import { parserFor } from '../tasks/result-parsers.js';
 import { PollScheduler } from '../tasks/scheduler.js';
 import { createPushTracker, type PushTracker } from '../tasks/push/index.js';
 import type { TaskHandle } from '../tasks/task-handle.js';
-import { TaskTracker } from '../tasks/tracker.js';
+import type { TaskTracker } from '../tasks/tracker.js';
 import { EraRouter } from './era-router.js';
 import { InFlightCalls } from './in-flight-calls.js';
+import { createTracker } from './tracker-wiring.js';
 import { refreshFromToolList } from './header-mismatch.js';
 import { ModernBackend } from './modern-backend.js';
 import { resolveOptions, type ResolvedOptions, type TaskClientOptions } from './options.js';
 import { RequestPipeline, type RequestOptions } from './request-pipeline.js';
-import type { AttachOptions, CallOptions, CallStart, TaskClientEvents } from './call-options.js';
+import { toolCall, type AttachOptions, type CallOptions, type CallStart, type TaskClientEvents } from './call-options.js';
 import { fleetHostOf, FleetRunner, resultOf, type FleetHost, type FleetOptions, type ResultOfOptions } from '../fleet/index.js'; // hook: issue-16
 
 export type { AttachOptions, CallOptions, CallStart, TaskClientEvents } from './call-options.js';
@@ -69,27 +69,12 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
     this.#push = o.push ? createPushTracker(o.transport, () => pipeline.currentMeta(), (e) => this.emit('warning', `push: ${String(e)}`)) : undefined; // hook: issue-15
     const legacyHost = { clientInfo: o.clientInfo, handlers: o.handlers, emitInput, listenerCount, timeoutMs: o.timeoutMs, abortGraceMs: o.abortGraceMs };
     this.#router = new EraRouter(o.transport, o.era, legacyHost, (signal) => pipeline.send(METHODS.discover, {}, { signal }));
-    this.#tracker = new TaskTracker({
-      serverKey: o.transport.serverKey, push: this.#push, // hook: issue-15 (push)
-      scheduler: this.#scheduler,
-      policy: { defaultMs: o.defaultPollIntervalMs, minMs: o.minPollIntervalMs, maxMs: o.maxPollIntervalMs },
-      handlers: o.handlers,
-      maxPollRetries: o.maxPollRetries,
-      notYetVisibleRetries: o.notYetVisibleRetries,
-      expiringMarginRatio: o.expiringMarginRatio,
-      deliveryRetry: DEFAULT_DELIVERY_RETRY,
-      maxConcurrentUpdates: o.maxConcurrentUpdates,
-      abortGraceMs: o.abortGraceMs, // hook: abort latency (the caller's wait for an abort's tasks/cancel)
-      store: o.store,
-      redactParams: o.redactParams,
-      now: o.now,
-      emit: {
-        inputRequired: emitInput,
-        warning: (m) => this.emit('warning', m),
-        expiring: (e) => this.emit('expiring', e),
-        serverViolation: (d) => this.emit('serverViolation', d),
-        task: (h) => this.emit('task', h),
-      },
+    this.#tracker = createTracker(o, this.#scheduler, this.#push, {
+      inputRequired: emitInput,
+      warning: (m) => this.emit('warning', m),
+      expiring: (e) => this.emit('expiring', e),
+      serverViolation: (d) => this.emit('serverViolation', d),
+      task: (h) => this.emit('task', h),
     });
   }
 
@@ -103,7 +88,13 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
     return this.era === 'legacy' ? LEGACY_PROTOCOL_VERSION : this.#modern.protocolVersion;
   }
 
-  /** `server/discover`: versions, capabilities (tasks under `extensions`), instructions, server info. */
+  /**
+   * `server/discover`: versions, capabilities (tasks under `extensions`), instructions, server info.
+   * (https://modelcontextprotocol.io/specification/2026-07-28/server/discover)
+   * @throws {@link RequestTimeoutError} (`timeoutMs`), {@link NetworkError} (`notSent`: nothing reached the server), {@link HttpError}, {@link StreamEndedError},
+   *   {@link ResponseTooLargeError}, {@link InvalidResponseError}, {@link McpError} (the server's JSON-RPC error), {@link UnsupportedProtocolVersionError},
+   *   {@link AuthorizationRequiredError}, {@link AuthorizationError}, {@link ServerExitedError} (stdio), {@link ClientClosedError}; `signal.reason` on abort.
+   */
   discover(options: RequestOptions = {}): Promise<DiscoverResult> {
     return this.#run(options.signal, (b, signal) => b.discover({ ...options, signal }));
   }
@@ -111,6 +102,10 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
   /**
    * `tools/list`, following `nextCursor` (at most 100 pages). Tools with invalid `x-mcp-header` annotations are
    * dropped with a `warning` event. The list is kept for `Mcp-Param-*` headers.
+   * (https://modelcontextprotocol.io/specification/2026-07-28/server/tools#listing-tools)
+   * @throws {@link RequestTimeoutError} (`timeoutMs`), {@link NetworkError} (`notSent`: nothing reached the server), {@link HttpError}, {@link StreamEndedError},
+   *   {@link ResponseTooLargeError}, {@link InvalidResponseError}, {@link McpError} (the server's JSON-RPC error), {@link UnsupportedProtocolVersionError},
+   *   {@link AuthorizationRequiredError}, {@link AuthorizationError}, {@link ServerExitedError} (stdio), {@link ClientClosedError}; `signal.reason` on abort.
    */
   listTools(options: RequestOptions = {}): Promise<Tool[]> {
     return this.#run(options.signal, (b, signal) => b.listTools({ ...options, signal }));
@@ -118,39 +113,56 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
 
   /**
    * Calls a tool and resolves with its final result, whether the server answered inline, with MRTR rounds, or
-   * with a task. A result with `isError: true` is returned, not thrown.
-   *
-   * @throws {@link TaskFailedError}; {@link TaskCancelledError} (the server reported `cancelled`);
-   *   {@link TaskExpiredError}, {@link TaskNotFoundError}; {@link InputDeliveryError}; {@link McpError};
-   *   {@link InputRequiredError}; {@link TooManyRoundsError}; {@link InvalidResponseError} (with `taskId` when a
-   *   malformed creation named a task); {@link OutcomeUnknownError}; {@link CancelDeliveryError} when an abort's
-   *   `tasks/cancel` could not be delivered; transport errors; `signal.reason` (carrying `taskId`) on abort.
+   * with a task. A result with `isError: true` is returned, not thrown. (https://modelcontextprotocol.io/specification/2026-07-28/server/tools#calling-tools;
+   * https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-creation)
+   * @throws {@link TaskFailedError}, {@link TaskCancelledError} (the server reported `cancelled`), {@link TaskExpiredError},
+   *   {@link TaskNotFoundError}, {@link InputDeliveryError}, {@link InputRequiredError} (no handler), {@link TooManyRoundsError},
+   *   {@link OutcomeUnknownError} (a creation lost in flight), {@link CancelDeliveryError} (an abort's `tasks/cancel` not delivered);
+   *   {@link InvalidResponseError} and the abort reason / {@link ClientClosedError} carry `taskId` when a task was started;
+   *   the request errors: {@link RequestTimeoutError} (`timeoutMs`), {@link NetworkError} (`notSent`: nothing reached the server), {@link HttpError}, {@link StreamEndedError},
+   *   {@link ResponseTooLargeError}, {@link InvalidResponseError}, {@link McpError} (the server's JSON-RPC error), {@link UnsupportedProtocolVersionError},
+   *   {@link AuthorizationRequiredError}, {@link AuthorizationError}, {@link ServerExitedError} (stdio), {@link ClientClosedError}; `signal.reason` on abort.
    */
   callTool(name: string, args?: Record<string, unknown>, options: CallOptions<CallToolResult> = {}): Promise<CallToolResult> {
-    const call = this.#toolCall(name, args, options);
+    const call = toolCall(this.#options.idempotencyKeyIn, name, args, options);
     return this.#callAndWait<CallToolResult>(METHODS.callTool, call.params, call.options);
   }
 
-  /** Like {@link callTool}, but resolves as soon as the outcome is known: the result, or a task handle. */
+  /**
+   * Like {@link callTool}, but resolves as soon as the outcome is known: the result, or a task handle (`handle.result()`).
+   * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-creation)
+   * @throws {@link InputRequiredError}, {@link TooManyRoundsError}, {@link OutcomeUnknownError}, {@link CancelDeliveryError}; the request errors
+   *   of {@link callTool}, the abort reason and {@link ClientClosedError} carrying `taskId` when a task was started.
+   */
   startTool(name: string, args?: Record<string, unknown>, options: CallOptions<CallToolResult> = {}): Promise<CallStart<CallToolResult>> {
-    const call = this.#toolCall(name, args, options);
+    const call = toolCall(this.#options.idempotencyKeyIn, name, args, options);
     return this.#start<CallToolResult>(METHODS.callTool, call.params, call.options);
   }
 
-  /** `resources/read`, resolved to its final result (inline, MRTR or task). Throws as {@link callTool}. */
+  /**
+   * `resources/read`, resolved to its final result (inline, MRTR or task).
+   * (https://modelcontextprotocol.io/specification/2026-07-28/server/resources#reading-resources)
+   * @throws the task and request errors of {@link callTool}: {@link TaskFailedError}, {@link RequestTimeoutError}, {@link ClientClosedError}, ….
+   */
   readResource(uri: string, options: CallOptions<ReadResourceResult> = {}): Promise<ReadResourceResult> {
     return this.#callAndWait<ReadResourceResult>(METHODS.readResource, { uri }, options);
   }
 
-  /** `prompts/get`, resolved to its final result (inline, MRTR or task). Throws as {@link callTool}. */
+  /**
+   * `prompts/get`, resolved to its final result (inline, MRTR or task).
+   * (https://modelcontextprotocol.io/specification/2026-07-28/server/prompts#getting-a-prompt)
+   * @throws the task and request errors of {@link callTool}: {@link TaskFailedError}, {@link RequestTimeoutError}, {@link ClientClosedError}, ….
+   */
   getPrompt(name: string, args?: Record<string, string>, options: CallOptions<GetPromptResult> = {}): Promise<GetPromptResult> {
     return this.#callAndWait<GetPromptResult>(METHODS.getPrompt, args ? { name, arguments: args } : { name }, options);
   }
 
   /**
    * Sends any request with `_meta` added and resolves with its raw `result` (no `resultType` dispatch).
-   *
-   * @throws {@link McpError} and transport errors.
+   * (https://modelcontextprotocol.io/specification/2026-07-28/basic)
+   * @throws {@link RequestTimeoutError} (`timeoutMs`), {@link NetworkError} (`notSent`: nothing reached the server), {@link HttpError}, {@link StreamEndedError},
+   *   {@link ResponseTooLargeError}, {@link InvalidResponseError}, {@link McpError} (the server's JSON-RPC error), {@link UnsupportedProtocolVersionError},
+   *   {@link AuthorizationRequiredError}, {@link AuthorizationError}, {@link ServerExitedError} (stdio), {@link ClientClosedError}; `signal.reason` on abort.
    */
   request(method: string, params: Record<string, unknown> = {}, options: RequestOptions = {}): Promise<Record<string, unknown>> {
     return this.#run(options.signal, (b, signal) => b.request(method, params, { ...options, signal }));
@@ -160,7 +172,9 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
    * Attaches to a task created elsewhere (another process, a stored id): one `tasks/get` now, then polling. Its
    * expiry comes from the local clock: receipt time + `ttlMs` − the age the server reports.
    *
-   * @throws {@link TaskNotFoundError} / {@link TaskExpiredError} when the server does not know it.
+   * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-polling)
+   * @throws TypeError for an empty `taskId`; {@link TaskNotFoundError} / {@link TaskExpiredError} when the server does not know it;
+   *   the request errors of {@link callTool} ({@link RequestTimeoutError}, {@link NetworkError}, {@link ClientClosedError}, …).
    */
   async task<T = CallToolResult>(taskId: string, options: AttachOptions = {}): Promise<TaskHandle<T>> {
     if (typeof taskId !== 'string' || taskId.length === 0) throw new TypeError(`TaskClient.task: taskId must be a non-empty string, got ${JSON.stringify(taskId)}`);
@@ -171,7 +185,8 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
    * Re-attaches to a stored task of this server after a restart: answered keys are remembered, a stored terminal
    * outcome is returned as it is, and a task the server lost is reported (its record updated).
    *
-   * @throws TypeError without a `store`; {@link TaskNotFoundError} when the store has no such task.
+   * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-polling: "persist task IDs")
+   * @throws TypeError without a `store`; {@link TaskNotFoundError} when the store has no such task; {@link ClientClosedError}.
    */
   async resume<T = CallToolResult>(taskId: string): Promise<TaskHandle<T>> {
     const store = this.#requireStore('resume');
@@ -183,8 +198,8 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
   /**
    * Re-attaches to every stored task of this server without a terminal outcome (a requested but unconfirmed cancel
    * included). Tasks whose TTL passed while nobody watched come back settled with `TaskExpiredError`.
-   *
-   * @throws TypeError without a `store`.
+   * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-polling)
+   * @throws TypeError without a `store`; {@link ClientClosedError}.
    */
   async resumeAll<T = CallToolResult>(): Promise<Array<TaskHandle<T>>> {
     const store = this.#requireStore('resumeAll');
@@ -194,7 +209,8 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
 
   /**
    * Polls every task that is due now and resolves with the next due time (epoch ms), or `undefined`.
-   * For serverless hosts with `autoPoll: false`.
+   * For serverless hosts with `autoPoll: false`. Never rejects: a failed poll reaches its handle (`error` event / `result()`).
+   * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-polling)
    */
   tick(): Promise<number | undefined> {
     return this.#scheduler.tick();
@@ -230,17 +246,6 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
     return this.#options.store;
   }
 
-  /** Params and options of one `tools/call`, with the idempotency key placed. */
-  #toolCall<T>(name: string, args: Record<string, unknown> | undefined, options: CallOptions<T>) {
-    const key = options.idempotencyKey;
-    const placement = this.#options.idempotencyKeyIn;
-    let callArgs = args;
-    let callOptions = options;
-    if (key !== undefined && 'argument' in placement) callArgs = { ...args, [placement.argument]: key };
-    if (key !== undefined && 'meta' in placement) callOptions = { ...options, meta: { ...options.meta, [placement.meta]: key } };
-    return { params: callArgs === undefined ? { name } : { name, arguments: callArgs }, options: callOptions };
-  }
-
   /** Sends the call on the era's backend; a task goes to the engine (recorded first, then followed). */
   #start<T>(method: string, params: Record<string, unknown>, options: CallOptions<T>): Promise<CallStart<T>> {
     return this.#run(options.signal, async (backend, signal) => {
@@ -271,7 +276,6 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
    * Runs this client as one fleet worker on a shared store with leases (`RedisTaskStore`): claims due tasks,
    * follows them, renews its leases, records outcomes once and releases, and takes over a dead worker's tasks.
    * See docs/fleet.md; https://github.com/modelcontextprotocol/ext-tasks
-   *
    * @throws TypeError when the store has no leases.
    */
   runFleet(options: FleetOptions = {}): FleetRunner {
@@ -280,7 +284,6 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
 
   /**
    * The outcome of a task that any fleet worker follows, resolved from the store once the lease holder records it.
-   *
    * @throws {@link TaskNotFoundError}, {@link TaskExpiredError}, {@link TaskFailedError}, {@link TaskCancelledError};
    *   TypeError without a store with leases.
    */

@@ -139,11 +139,14 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
 
   /**
    * Waits for the outcome. Aborting `signal` only stops this wait (the task keeps running; use {@link cancel}).
+   * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-polling)
    *
    * @returns the method's final result (a `CallToolResult` with `isError: true` is a result).
    * @throws {@link TaskFailedError} `failed`; {@link TaskCancelledError} only when the server reported `cancelled`;
    *   {@link CancelNotConfirmedError} when a cancel's wait ended first; {@link TaskExpiredError} /
-   *   {@link TaskNotFoundError} lost; {@link InputDeliveryError}; transport errors past the retry budget;
+   *   {@link TaskNotFoundError} lost; {@link InputDeliveryError}; {@link InvalidResponseError} (a malformed `tasks/get`);
+   *   {@link ClientClosedError} (the client closed; the task may still run); past the poll retry budget
+   *   {@link RequestTimeoutError}, {@link NetworkError}, {@link HttpError}, {@link StreamEndedError}, {@link McpError};
    *   `signal.reason` on abort.
    */
   result(options: { signal?: AbortSignal } = {}): Promise<TResult> {
@@ -155,8 +158,11 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
    * The acknowledgement is intent only: the handle keeps following and settles with what the server reports
    * (it may still complete or fail). With `waitMs` it stops after that long with {@link CancelNotConfirmedError}.
    * A -32602 answer means the task already ended or is gone: it is read once, and a lost task is classified.
+   * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-cancellation)
    *
-   * @throws {@link CancelDeliveryError} when `tasks/cancel` could not be delivered (the task may still run).
+   * @throws {@link CancelDeliveryError} when `tasks/cancel` could not be delivered or the server refused it (the task
+   *   may still run); {@link CancelNotConfirmedError} (`invalidAck`) when the server's reply was not the acknowledgement;
+   *   {@link ClientClosedError} when the client closed during the delivery.
    */
   async cancel(options: CancelOptions = {}): Promise<void> {
     if (this.done) return;
@@ -176,9 +182,13 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
   }
 
   /**
-   * Answers outstanding input requests by key with `tasks/update`. Keys already answered are skipped.
+   * Answers outstanding input requests by key with `tasks/update`. Keys already answered are skipped; after a cancel
+   * or close nothing is sent (a `warning` says so). (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-update-requests)
    *
    * @returns the keys sent.
+   * @throws {@link InputDeliveryError} (transient failures past the retries, or a second rejection); the server's
+   *   rejection ({@link McpError}, -32602 when the task is gone; {@link InvalidResponseError}) the first time (the
+   *   question is then offered again).
    */
   async respond(inputResponses: InputResponses): Promise<string[]> {
     return this.#inputScope().respondAll(inputResponses);
@@ -186,7 +196,10 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
 
   /**
    * Resolves with the state after the next scheduled poll (never sooner than the floor allows), or the last
-   * state once the task is done. Rejects if that poll fails for good.
+   * state once the task is done. (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-polling)
+   *
+   * @throws what {@link result} throws when that poll fails for good ({@link TaskNotFoundError}, {@link RequestTimeoutError},
+   *   {@link NetworkError}, {@link ClientClosedError}, …).
    */
   refresh(): Promise<DetailedTask> {
     if (this.done) return Promise.resolve(this.#task);
