@@ -8,7 +8,7 @@
  */
 import { EventEmitter } from 'eventemitter3';
 import { raceAbort } from '../internal/race-abort.js';
-import { CancelNotConfirmedError, InvalidResponseError, TaskCancelledError, TaskFailedError } from '../errors.js';
+import { CancelNotConfirmedError, InvalidResponseError } from '../errors.js';
 import type { InputRequests, InputResponses } from '../protocol/input.js';
 import { isTerminalStatus, parseDetailedTask, TaskShapeError, type DetailedTask } from '../protocol/tasks.js';
 import { expiresAt, ttlStart } from './expiry.js';
@@ -17,6 +17,7 @@ import { lostTaskError } from './lost-task.js';
 import { pollRetryDelayMs } from './poll-errors.js';
 import { effectivePollIntervalMs } from './poll-interval.js';
 import type { Pollable } from './scheduler.js';
+import { TaskOutcome, terminalOutcome } from './task-outcome.js';
 import { pollFailureVerdict, sendCancel, taskInputScope, watchExpiry, type HandleInternals } from './task-handle-parts.js';
 import type { TaskDriver } from './task-driver.js';
 import type { CancelOptions, Settled, TaskHandleEvents, TaskHandleInit } from './task-handle-types.js';
@@ -40,18 +41,13 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
   readonly serverKey: string;
   readonly #driver: TaskDriver;
   readonly #init: TaskHandleInit<TResult>;
-  readonly #outcome: Promise<TResult>;
+  readonly #outcome = new TaskOutcome(); // untyped, so TaskHandle<T> stays assignable to TaskHandle<unknown>
   readonly #parts: HandleInternals;
   #task: DetailedTask;
   #ttlStart: number;
-  #settled: Settled<TResult> | undefined;
-  // Typed without TResult so TaskHandle<T> stays assignable to TaskHandle<unknown> (covariant in T).
-  #resolve!: (value: unknown) => void;
-  #reject!: (error: unknown) => void;
   #polls = 0;
   #failures = 0;
   #notVisible = 0;
-  #waiters: Array<(task: DetailedTask | Error) => void> = [];
   #pollMultiple = 1; // hook: issue-15 (safety poll while the server pushes this task)
 
   /** @internal Created by the task tracker; use `client.callTool`, `client.startTool`, `client.task` or `client.resume`. */
@@ -65,11 +61,6 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
     this.serverKey = driver.serverKey;
     this.#task = init.task;
     this.#ttlStart = init.ttlStartAt ?? ttlStart(init.task, init.receivedAt);
-    this.#outcome = new Promise<TResult>((resolve, reject) => {
-      this.#resolve = resolve as (value: unknown) => void;
-      this.#reject = reject;
-    });
-    this.#outcome.catch(() => undefined); // failures reach callers of result(); never an unhandled rejection
     this.#parts = {
       handle: this,
       driver,
@@ -77,7 +68,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
       task: () => this.#task,
       apply: (next) => {
         this.#apply(next, false);
-        this.#wake(next);
+        this.#outcome.wake(next);
       },
       fail: (error) => this.#fail(error),
       lost: (error) => this.#lost(error),
@@ -93,7 +84,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
 
   /** True once the outcome is known (terminal status, a lost task, a fatal error) or the handle stopped following. */
   get done(): boolean {
-    return this.#settled !== undefined;
+    return this.#outcome.settled;
   }
 
   /** True once `cancel()` was called (cancellation is cooperative: the task may still end otherwise). */
@@ -150,7 +141,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
    *   `signal.reason` on abort.
    */
   result(options: { signal?: AbortSignal } = {}): Promise<TResult> {
-    return raceAbort(this.#outcome, options.signal);
+    return raceAbort(this.#outcome.promise as Promise<TResult>, options.signal);
   }
 
   /**
@@ -202,10 +193,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
    *   {@link NetworkError}, {@link ClientClosedError}, …).
    */
   refresh(): Promise<DetailedTask> {
-    if (this.done) return Promise.resolve(this.#task);
-    return new Promise<DetailedTask>((resolve, reject) => {
-      this.#waiters.push((t) => (t instanceof Error ? reject(t) : resolve(t)));
-    });
+    return this.done ? Promise.resolve(this.#task) : this.#outcome.nextState();
   }
 
   /** @internal Questions that arrived outside `tasks/get` (a legacy server's elicitation). */
@@ -235,7 +223,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
     this.#polls++;
     this.#failures = 0;
     this.#apply(next, false);
-    this.#wake(next);
+    this.#outcome.wake(next);
     if (!this.done) this.#driver.scheduler.scheduleAfter(this, this.pollIntervalMs * this.#pollMultiple);
   }
 
@@ -244,7 +232,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
   applyPushed(task: DetailedTask): void {
     if (this.done || task.taskId !== this.taskId) return;
     this.#apply(task, false);
-    this.#wake(task);
+    this.#outcome.wake(task);
   }
 
   // hook: issue-15 (push): acknowledged tasks poll at a multiple of their floor, others at the floor.
@@ -268,17 +256,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
     watchExpiry(this.#parts, this.expiresAt);
     if (!isTerminalStatus(next.status)) return;
     this.emit('terminal', next);
-    if (next.status === 'completed') {
-      try {
-        this.#settle({ ok: true, value: this.#init.parseResult(next.result) });
-      } catch (error) {
-        this.#settle({ ok: false, error });
-      }
-    } else if (next.status === 'failed') {
-      this.#settle({ ok: false, error: new TaskFailedError(next) });
-    } else {
-      this.#settle({ ok: false, error: new TaskCancelledError(this.taskId, next) });
-    }
+    this.#settle(terminalOutcome(next, this.#init.parseResult));
   }
 
   #lost(error: unknown, reason: 'unknown' | 'not-yet-visible' = 'unknown'): Error {
@@ -299,26 +277,16 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
   }
 
   #fail(error: unknown): void {
-    this.#wake(error instanceof Error ? error : new Error(String(error)));
+    this.#outcome.wake(error instanceof Error ? error : new Error(String(error)));
     this.#settle({ ok: false, error });
   }
 
-  #wake(outcome: DetailedTask | Error): void {
-    const waiters = this.#waiters;
-    if (waiters.length === 0) return;
-    this.#waiters = [];
-    for (const wake of waiters) wake(outcome);
-  }
-
   #settle(outcome: Settled<TResult>): void {
-    if (this.#settled) return;
-    this.#settled = outcome;
+    if (!this.#outcome.settle(outcome)) return;
     this.#driver.scheduler.unschedule(this);
     clearTimeout(this.#parts.cancelTimer);
     watchExpiry(this.#parts, null);
-    if (outcome.ok) this.#resolve(outcome.value);
-    else this.#reject(outcome.error);
-    this.#wake(this.#task);
+    this.#outcome.wake(this.#task);
   }
 
   #inputScope(): InputScope {
