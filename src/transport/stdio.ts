@@ -16,94 +16,25 @@
  *
  * @module
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { z } from 'zod';
-import { ClientClosedError, InvalidResponseError, RequestTimeoutError, ResponseTooLargeError, ServerExitedError, StreamEndedError } from '../errors.js';
+// hook: jfix (split by concept, no behaviour change: options, child process, stdout lines and notification routing are in stdio-*.ts)
+import { spawn } from 'node:child_process';
+import { ClientClosedError, InvalidResponseError, RequestTimeoutError, ResponseTooLargeError, ServerExitedError } from '../errors.js';
 import { linkAbort } from '../internal/abort.js';
 import { childEnv } from '../internal/child-env.js';
-import { META_KEYS, METHODS } from '../protocol/constants.js';
 import type { JsonRpcNotification, JsonRpcRequest, RequestId } from '../protocol/jsonrpc.js';
 import { classifyMessage, settleResponse } from './messages.js';
 import { excerpt } from './read-body.js';
+import { EXIT_DRAIN_MS, exitsWithin, STDERR_TAIL_CHARS, type Child } from './stdio-child.js';
+import { LineSplitter } from './stdio-lines.js';
+import { routeNotification, type Pending } from './stdio-routing.js';
+import { checkStdioOptions, DEFAULT_CLOSE_GRACE_MS, DEFAULT_MAX_LINE_BYTES, type StdioTransportOptions } from './stdio-options.js';
 import { checkServerKey, type StdioTarget, type Transport, type TransportRequestOptions } from './transport.js';
 
-/** Default wait after closing stdin before SIGTERM, and after SIGTERM before SIGKILL, in ms (3.4). */
-export const DEFAULT_CLOSE_GRACE_MS = 2_000;
-/** Default cap on one stdout line (one message), in bytes (16 MiB, as for HTTP bodies). */
-export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
-/** How long after the process exits its stdout may still deliver lines before pending calls fail, in ms. */
-const EXIT_DRAIN_MS = 250;
-/** How many characters of the server's latest stderr a {@link ServerExitedError} keeps. */
-const STDERR_TAIL_CHARS = 1_000;
+export { DEFAULT_CLOSE_GRACE_MS, DEFAULT_MAX_LINE_BYTES } from './stdio-options.js';
+export type { StdioTransportOptions } from './stdio-options.js';
 
-/** Options of {@link StdioTransport}. */
-export interface StdioTransportOptions {
-  /** The server executable, e.g. `"node"` or `"npx"` (no shell is involved). */
-  command: string;
-  /** Its arguments. @default [] */
-  args?: readonly string[];
-  /** Environment entries, laid over `process.env` (or over nothing when `inheritEnv` is false). */
-  env?: Record<string, string | undefined>;
-  /** Start from a copy of `process.env`. @default true */
-  inheritEnv?: boolean;
-  /** Working directory of the server. @default process.cwd() */
-  cwd?: string;
-  /** Receives the server's stderr as decoded text chunks (logs). @default discarded */
-  onStderr?: (text: string) => void;
-  /** Receives notifications that belong to no request while none is in flight (see the module docs). */
-  onNotification?: (notification: JsonRpcNotification) => void;
-  /** Receives a one-line description of every message that was dropped (server requests, unknown ids, bad lines). */
-  onWarning?: (detail: string) => void;
-  /** ms to wait after closing stdin before SIGTERM, and again before SIGKILL. @default DEFAULT_CLOSE_GRACE_MS */
-  closeGraceMs?: number;
-  /** Largest accepted stdout line in bytes. @default DEFAULT_MAX_LINE_BYTES */
-  maxLineBytes?: number;
-  /** Start a new server on the next call after the previous one exited (3.5; calls in flight are lost). @default true */
-  restart?: boolean;
-  /**
-   * The identity of the server this transport reaches, as stored in task records (`TaskRecord.server`) and used to
-   * group polls and `Retry-After` pauses. Give one when the default does not tell servers apart well enough for you,
-   * or when an application needs to find the server again from a record (the CLI stores how it reached the server).
-   * A non-empty string of at most 8192 characters without control characters; it must not hold secrets (records are
-   * plain files). Two transports with the same key are treated as the same server.
-   * (https://github.com/modelcontextprotocol/ext-tasks, task records resumed on the same server)
-   * @default `stdio:` followed by the command line (command and args joined by spaces)
-   */
-  serverKey?: string;
-}
 
-const fn = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', 'expected a function');
-const OptionsSchema = z.object({
-  command: z.string().min(1),
-  args: z.array(z.string()).optional(),
-  env: z.record(z.string(), z.string().optional()).optional(),
-  inheritEnv: z.boolean().optional(),
-  cwd: z.string().min(1).optional(),
-  onStderr: fn.optional(),
-  onNotification: fn.optional(),
-  onWarning: fn.optional(),
-  closeGraceMs: z.number().int().nonnegative().optional(),
-  maxLineBytes: z.number().int().positive().optional(),
-  restart: z.boolean().optional(),
-  serverKey: z.string().optional(),
-});
 
-interface Pending {
-  readonly id: RequestId;
-  readonly method: string;
-  readonly progressToken: unknown;
-  readonly onNotification: ((notification: JsonRpcNotification) => void) | undefined;
-  resolve(result: Record<string, unknown>): void;
-  reject(error: unknown): void;
-}
-
-interface Child {
-  readonly process: ChildProcessWithoutNullStreams;
-  readonly spawned: Promise<void>;
-  readonly exited: Promise<void>;
-  stderrTail: string;
-  gone: boolean;
-}
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -126,19 +57,15 @@ export class StdioTransport implements Transport {
   #child: Child | undefined;
   #lastExit: ServerExitedError | undefined;
   #closing: Promise<void> | undefined;
-  #parts: Buffer[] = [];
-  #partBytes = 0;
-  #skippingLine = false;
+  readonly #lines = new LineSplitter(
+    () => this.#options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+    (line) => this.#onLine(line),
+    (max) => this.#tooLarge(max),
+  );
 
   /** @throws TypeError naming the first invalid option and the value it got. */
   constructor(options: StdioTransportOptions) {
-    const parsed = OptionsSchema.safeParse(options);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const field = String(issue?.path[0] ?? '');
-      const got = isObject(options) ? (options as unknown as Record<string, unknown>)[field] : options;
-      throw new TypeError(`StdioTransport: invalid option "${field}": ${issue?.message ?? 'invalid'} (got ${typeof got === 'function' ? 'a function' : JSON.stringify(got)})`);
-    }
+    checkStdioOptions(options);
     this.#options = options;
     this.#commandLine = [options.command, ...(options.args ?? [])].join(' ');
     this.serverKey = checkServerKey('StdioTransport', options.serverKey) ?? `stdio:${this.#commandLine}`;
@@ -252,11 +179,9 @@ export class StdioTransport implements Transport {
       gone: false,
     };
     child.spawned.catch(() => undefined);
-    this.#parts = [];
-    this.#partBytes = 0;
-    this.#skippingLine = false;
+    this.#lines.reset();
     proc.stdin.on('error', () => undefined); // EPIPE: reported through the exit
-    proc.stdout.on('data', (chunk: Buffer) => this.#onStdout(chunk));
+    proc.stdout.on('data', (chunk: Buffer) => this.#lines.push(chunk));
     proc.stderr.setEncoding('utf8');
     proc.stderr.on('data', (text: string) => {
       child.stderrTail = (child.stderrTail + text).slice(-STDERR_TAIL_CHARS);
@@ -305,35 +230,6 @@ export class StdioTransport implements Transport {
     this.#write(child, { jsonrpc: '2.0', method: 'notifications/cancelled', params }).catch(() => undefined);
   }
 
-  #onStdout(chunk: Buffer): void {
-    const max = this.#options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-    let start = 0;
-    for (let end = chunk.indexOf(10, start); end !== -1; end = chunk.indexOf(10, start)) {
-      const piece = chunk.subarray(start, end);
-      start = end + 1;
-      const bytes = this.#partBytes + piece.length;
-      const line = this.#parts.length === 0 ? piece : Buffer.concat([...this.#parts, piece]);
-      const skipped = this.#skippingLine;
-      this.#parts = [];
-      this.#partBytes = 0;
-      this.#skippingLine = false;
-      if (skipped) continue;
-      if (bytes > max) this.#tooLarge(max);
-      else this.#onLine(line.toString('utf8'));
-    }
-    if (start >= chunk.length || this.#skippingLine) return;
-    const rest = chunk.subarray(start);
-    this.#partBytes += rest.length;
-    if (this.#partBytes > max) {
-      this.#parts = [];
-      this.#partBytes = 0;
-      this.#skippingLine = true;
-      this.#tooLarge(max);
-    } else {
-      this.#parts.push(rest);
-    }
-  }
-
   #tooLarge(max: number): void {
     this.#warn(`stdout line exceeded ${max} bytes; dropped`);
     this.#failAll((p) => new ResponseTooLargeError(p.method, max));
@@ -366,7 +262,7 @@ export class StdioTransport implements Transport {
         return;
       }
       case 'notification':
-        return this.#route(message.notification);
+        return routeNotification(message.notification, this.#pending, { warn: (d) => this.#warn(d), callback: (f) => this.#callback(f), onNotification: this.#options.onNotification });
       case 'request':
         return this.#warn(`dropped server request ${message.method}: 2026-07-28 servers ask through inputRequests`);
       case 'invalid': {
@@ -377,32 +273,6 @@ export class StdioTransport implements Transport {
         pending.reject(new InvalidResponseError(pending.method, message.detail));
       }
     }
-  }
-
-  #route(notification: JsonRpcNotification): void {
-    const params = notification.params ?? {};
-    if (notification.method === METHODS.progress) {
-      const target = [...this.#pending.values()].find((p) => p.progressToken !== undefined && p.progressToken === params.progressToken);
-      if (target === undefined) return this.#warn(`progress for token ${JSON.stringify(params.progressToken)} matches no request in flight; dropped`);
-      return this.#callback(() => target.onNotification?.(notification));
-    }
-    const subscriptionId = isObject(params._meta) ? params._meta[META_KEYS.subscriptionId] : undefined;
-    if (typeof subscriptionId === 'string' || typeof subscriptionId === 'number') {
-      const target = this.#pending.get(subscriptionId);
-      if (target === undefined) return this.#warn(`${notification.method} for subscription ${JSON.stringify(subscriptionId)} matches no request in flight; dropped`);
-      return this.#callback(() => target.onNotification?.(notification));
-    }
-    if (notification.method === 'notifications/cancelled') {
-      const id = params.requestId;
-      const target = typeof id === 'string' || typeof id === 'number' ? this.#pending.get(id) : undefined;
-      if (target === undefined) return;
-      this.#pending.delete(target.id);
-      return target.reject(new StreamEndedError(target.method));
-    }
-    const oldest = this.#pending.values().next().value as Pending | undefined;
-    if (oldest !== undefined) return this.#callback(() => oldest.onNotification?.(notification));
-    if (this.#options.onNotification === undefined) return this.#warn(`${notification.method} arrived with no request in flight; dropped`);
-    this.#callback(() => this.#options.onNotification?.(notification));
   }
 
   #failAll(makeError: (pending: Pending) => unknown): void {
@@ -425,13 +295,3 @@ export class StdioTransport implements Transport {
   }
 }
 
-/** Resolves `true` when `exited` settles within `ms`, `false` otherwise; clears its timer either way. */
-function exitsWithin(exited: Promise<void>, ms: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    void exited.then(() => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
-}
