@@ -67,17 +67,27 @@ async function realTask(request: { id: unknown; params: Record<string, unknown> 
 
 const LONG = { documents: 100_000 };
 
+/** Starts a call on a new client, closes the client while the held request is at the server, then lets it answer. */
+async function closeWhileHeld(hold: ReturnType<typeof held>, start: (c: TaskClient) => Promise<unknown>, options: Partial<TaskClientOptions> = {}): Promise<unknown> {
+  const c = client(options);
+  const call = start(c).catch((e: unknown) => e);
+  await hold.arrived;
+  const closing = c.close();
+  hold.release(); // the server answers after close() was called
+  await closing; // close() resolved: every tasks/cancel it owed was sent
+  return call;
+}
+
+/** Holds the next tools/call. */
+function holdNextCall(): ReturnType<typeof held> {
+  const hold = held();
+  server.inject(hold.fault, { method: 'tools/call', times: 1 });
+  return hold;
+}
+
 describe('close() while a creation request is in flight', () => {
   it('callTool: the late task gets tasks/cancel on the server; the call rejects with ClientClosedError carrying its taskId', async () => {
-    const hold = held();
-    server.inject(hold.fault, { method: 'tools/call', times: 1 });
-    const c = client();
-    const call = c.callTool('reindex_corpus', LONG).catch((e: unknown) => e);
-    await hold.arrived;
-    const closing = c.close();
-    hold.release(); // the server answers after close() was called
-    await closing;
-    const error = await call;
+    const error = await closeWhileHeld(holdNextCall(), (c) => c.callTool('reindex_corpus', LONG));
     expect(error).toBeInstanceOf(ClientClosedError);
     const taskId = (error as ClientClosedError).taskId;
     expect(taskId).toEqual(expect.any(String));
@@ -86,30 +96,14 @@ describe('close() while a creation request is in flight', () => {
   });
 
   it('startTool: the same (tasks/cancel sent before close() resolves)', async () => {
-    const hold = held();
-    server.inject(hold.fault, { method: 'tools/call', times: 1 });
-    const c = client();
-    const start = c.startTool('reindex_corpus', LONG).catch((e: unknown) => e);
-    await hold.arrived;
-    const closing = c.close();
-    hold.release();
-    await closing;
-    const error = (await start) as ClientClosedError;
+    const error = (await closeWhileHeld(holdNextCall(), (c) => c.startTool('reindex_corpus', LONG))) as ClientClosedError;
     expect(error).toBeInstanceOf(ClientClosedError);
     expect(seen('tasks/cancel')).toEqual([error.taskId]);
   });
 
   it("onAbort 'detach': the late task is recorded in the store, not cancelled, and reported by id", async () => {
-    const hold = held();
-    server.inject(hold.fault, { method: 'tools/call', times: 1 });
     const store = new MemoryTaskStore();
-    const c = client({ store });
-    const call = c.callTool('reindex_corpus', LONG, { onAbort: 'detach' }).catch((e: unknown) => e);
-    await hold.arrived;
-    const closing = c.close();
-    hold.release();
-    await closing;
-    const error = (await call) as ClientClosedError;
+    const error = (await closeWhileHeld(holdNextCall(), (c) => c.callTool('reindex_corpus', LONG, { onAbort: 'detach' }), { store })) as ClientClosedError;
     expect(error).toBeInstanceOf(ClientClosedError);
     expect(error.taskId).toEqual(expect.any(String));
     expect(seen('tasks/cancel')).toHaveLength(0);
@@ -121,13 +115,8 @@ describe('close() while a creation request is in flight', () => {
     // The first round is the reference server's own input_required; the retry (with the answer) is held.
     let round = 0;
     server.inject({ name: 'retry held', reply: (request, next) => (round++ === 0 ? next() : hold.fault.reply(request, next)) }, { tool: 'confirm_action', method: 'tools/call' });
-    const c = client({ handlers: { elicitation: () => ({ action: 'accept', content: { confirm: true } }) } });
-    const call = c.callTool('confirm_action', { action: 'wipe' }).catch((e: unknown) => e);
-    await hold.arrived;
-    const closing = c.close();
-    hold.release();
-    await closing;
-    const error = (await call) as ClientClosedError;
+    const handlers = { elicitation: () => ({ action: 'accept' as const, content: { confirm: true } }) };
+    const error = (await closeWhileHeld(hold, (c) => c.callTool('confirm_action', { action: 'wipe' }), { handlers })) as ClientClosedError;
     expect(error).toBeInstanceOf(ClientClosedError);
     expect(error.taskId).toEqual(expect.any(String));
     expect(seen('tasks/cancel')).toEqual([error.taskId]);
