@@ -12,6 +12,7 @@
 import type { OAuthClientProvider, OAuthTokens } from '@modelcontextprotocol/client';
 import { AuthorizationError, AuthorizationRequiredError, McpClientError } from '../errors.js';
 import { importClientSdk, type ClientSdk } from '../internal/optional-client-sdk.js';
+import { raceAbort } from '../internal/race-abort.js';
 
 /** Default number of step-up re-authorizations for one request refused with 403 `insufficient_scope`. */
 export const DEFAULT_MAX_STEP_UPS = 1;
@@ -85,16 +86,6 @@ function describe(error: unknown): string {
 
 async function discard(res: Response): Promise<void> {
   await res.body?.cancel().catch(() => undefined);
-}
-
-function abortable<T>(promise: Promise<T>, signal: AbortSignal | null | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 /**
@@ -214,7 +205,7 @@ export class AuthSession {
     this.#inflight ??= this.#runAuthorize(input).finally(() => {
       this.#inflight = undefined;
     });
-    await abortable(this.#inflight, signal);
+    await raceAbort(this.#inflight, signal ?? undefined); // hook: jfix (the one raceAbort, not a copy)
   }
 
   async #runAuthorize(input: AuthorizeInput): Promise<void> {
