@@ -6,7 +6,8 @@
  * - poll: `tasks/get` on one long-running task through the client's request path, parsed as a DetailedTask.
  * Sides: `floor` (a bare undici `Agent.request` POST with a prebuilt body and headers, body parsed with
  * JSON.parse), `ours` (TaskClient; undici sender, as the Node entry installs it), `oursFetch` (the same client over
- * the global fetch), `official` (@modelcontextprotocol/client, inline only; it has no tasks/get on this era).
+ * the global fetch), `official` (@modelcontextprotocol/client, inline only; it has no tasks/get on this era),
+ * `peer` (@modelcontextprotocol/ext-tasks `session.callTool` + `settle()`, inline only: its polls are internal).
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { TaskClient } from '../../src/client/task-client.js';
@@ -17,6 +18,7 @@ import { StreamableHttpTransport } from '../../src/transport/streamable-http.js'
 import { createUndiciSender } from '../../src/transport/undici-sender.js';
 import { report, startServerProcess } from '../lib/child.js';
 import { createFloor } from '../lib/floor.js';
+import { createPeerHost } from '../lib/peer-host.js';
 import { envInt, round } from '../lib/measure.js';
 
 const calls = envInt('REQUEST_COST_CALLS', 2_000);
@@ -30,6 +32,7 @@ const ours = new TaskClient({ transport: new StreamableHttpTransport(server.url,
 const oursFetch = new TaskClient({ transport: new StreamableHttpTransport(server.url, { sender: fetchSender(globalThis.fetch) }) });
 const official = new Client({ name: 'bench-official', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
 await official.connect(new StreamableHTTPClientTransport(url));
+const peer = await createPeerHost(server.url);
 
 // One long task to poll: created by ours (its id is all any side needs).
 process.stderr.write('request-cost: starting task\n');
@@ -38,13 +41,14 @@ if (start.resultType !== 'task') throw new Error('sleep_ms did not start a task'
 const handle = start.task as TaskHandle<unknown>;
 const taskId = handle.taskId;
 
-type Side = 'floor' | 'ours' | 'oursFetch' | 'official';
+type Side = 'floor' | 'ours' | 'oursFetch' | 'official' | 'peer';
 const ops: Record<'inline' | 'poll', Partial<Record<Side, (i: number) => Promise<unknown>>>> = {
   inline: {
     floor: (i) => floor.post('tools/call', 'echo', { name: 'echo', arguments: { text: `call ${i}` } }),
     ours: (i) => ours.callTool('echo', { text: `call ${i}` }),
     oursFetch: (i) => oursFetch.callTool('echo', { text: `call ${i}` }),
     official: (i) => official.callTool({ name: 'echo', arguments: { text: `call ${i}` } }),
+    peer: async (i) => (await peer.session.callTool('echo', { text: `call ${i}` })).settle(),
   },
   poll: {
     floor: () => floor.post('tasks/get', taskId, { taskId }),
@@ -88,6 +92,7 @@ await handle.cancel().catch(() => undefined);
 await ours.close();
 await oursFetch.close();
 await official.close();
+await peer.close();
 await floor.close();
 await server.close();
 
@@ -105,6 +110,8 @@ report({
     inlineOursOverFloor: ratio('inline', 'ours', 'floor'),
     inlineOursFetchOverFloor: ratio('inline', 'oursFetch', 'floor'),
     inlineOursOverOfficial: ratio('inline', 'ours', 'official'),
+    inlineOursOverPeer: ratio('inline', 'ours', 'peer'),
+    inlinePeerOverFloor: ratio('inline', 'peer', 'floor'),
     pollOursOverFloor: ratio('poll', 'ours', 'floor'),
     pollOursFetchOverFloor: ratio('poll', 'oursFetch', 'floor'),
   },
