@@ -39,7 +39,13 @@ function setup(options: { maxTaskIds?: number } = {}) {
     { random: () => 0, ...options },
   );
   const ack = (l: Listen, ids: string[]) => l.push({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds: ids } } });
-  return { followed, applied, cadence, errors, listens, channel, ack };
+  /** Follows `ids` too and lets the debounce run out. */
+  const follow = async (...ids: string[]) => {
+    followed.push(...ids);
+    channel.changed();
+    await vi.advanceTimersByTimeAsync(DEFAULT_PUSH_DEBOUNCE_MS);
+  };
+  return { followed, applied, cadence, errors, listens, channel, ack, follow };
 }
 
 const task = (taskId: string, status: string, extra: Record<string, unknown> = {}) => ({
@@ -96,13 +102,9 @@ describe('PushChannel', () => {
 
   it('re-opens for a new task, keeping the old stream until the new one is acknowledged; closes when nothing is followed', async () => {
     const s = setup();
-    s.followed.push('a');
-    s.channel.changed();
-    await vi.advanceTimersByTimeAsync(DEFAULT_PUSH_DEBOUNCE_MS);
+    await s.follow('a');
     s.ack(s.listens[0]!, ['a']);
-    s.followed.push('b');
-    s.channel.changed();
-    await vi.advanceTimersByTimeAsync(DEFAULT_PUSH_DEBOUNCE_MS);
+    await s.follow('b');
     expect(s.listens[1]!.taskIds).toEqual(['a', 'b']);
     expect(s.listens[0]!.signal.aborted).toBe(false); // make before break
     s.listens[0]!.push(task('a', 'working', { statusMessage: 'half way' })); // a change in the gap is not lost
@@ -123,9 +125,7 @@ describe('PushChannel', () => {
 
   it('tasks that ended re-open nothing: the stream asked for them stays', async () => {
     const s = setup();
-    s.followed.push('a', 'b');
-    s.channel.changed();
-    await vi.advanceTimersByTimeAsync(DEFAULT_PUSH_DEBOUNCE_MS);
+    await s.follow('a', 'b');
     s.ack(s.listens[0]!, ['a', 'b']);
     s.followed.splice(0, 1); // 'a' ended
     s.channel.changed();
@@ -137,13 +137,9 @@ describe('PushChannel', () => {
 
   it('a new stream that fails before its acknowledgement ends the old one too and backs off', async () => {
     const s = setup();
-    s.followed.push('a');
-    s.channel.changed();
-    await vi.advanceTimersByTimeAsync(DEFAULT_PUSH_DEBOUNCE_MS);
+    await s.follow('a');
     s.ack(s.listens[0]!, ['a']);
-    s.followed.push('b');
-    s.channel.changed();
-    await vi.advanceTimersByTimeAsync(DEFAULT_PUSH_DEBOUNCE_MS);
+    await s.follow('b');
     s.listens[1]!.drop(new StreamEndedError('subscriptions/listen'));
     await vi.advanceTimersByTimeAsync(0);
     expect(s.listens[0]!.signal.aborted).toBe(true);
