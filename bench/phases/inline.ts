@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { TaskClient } from '../../src/client/task-client.js';
 import { StreamableHttpTransport } from '../../src/transport/streamable-http.js';
+import { createUndiciSender } from '../../src/transport/undici-sender.js';
 import { report, startServerProcess } from '../lib/child.js';
 import { envInt, percentile, round } from '../lib/measure.js';
 import { createPeerHost } from '../lib/peer-host.js';
@@ -21,7 +22,8 @@ const officialVersion = (
 ).version;
 
 const server = await startServerProcess({});
-const ours = new TaskClient({ transport: new StreamableHttpTransport(server.url) });
+// Ours with the undici sender, as the Node entry point installs it (src/ imports alone would use the global fetch).
+const ours = new TaskClient({ transport: new StreamableHttpTransport(server.url, { sender: createUndiciSender() }) });
 const official = new Client({ name: 'bench-official', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
 await official.connect(new StreamableHTTPClientTransport(new URL(server.url)));
 
