@@ -1,6 +1,7 @@
 /**
  * Push merged with polling, for one server: one `subscriptions/listen` stream asking for `notifications/tasks` about
- * the tasks being followed. The stream is re-opened (debounced) as that set changes, and with backoff when it drops.
+ * the tasks being followed. The stream is re-opened (debounced) when tasks it does not cover are added, kept open
+ * until its replacement is acknowledged, closed when nothing is followed, and re-opened with backoff when it drops.
  * Each `notifications/tasks` is handed to the host exactly as a `tasks/get` result would be; tasks the server
  * acknowledged switch to a slow safety poll, and every other task keeps polling at its floor.
  * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-status-notifications,
@@ -96,7 +97,8 @@ export class PushChannel {
     return this.#acked;
   }
 
-  /** The followed set changed (a task started, ended or was dropped): re-opens the stream after the debounce. */
+  /** The followed set changed (a task started, ended or was dropped): after the debounce, re-opens the stream if it
+   * misses a followed task, or closes it if nothing is followed. */
   changed(): void {
     if (this.#closed || this.#unsupported || this.#timer !== undefined) return;
     this.#arm(this.#debounceMs);
