@@ -4,7 +4,8 @@
  *   fleet-worker.ts <redisUrl> <prefix> <serverUrl> <workerId> <leaseMs> <claimIntervalMs>
  *
  * Runs `client.runFleet()` until killed. Every line on stdout is one JSON event: ready, claimed, put (a record write
- * Redis accepted), refused (a write refused: stale fence, lease lost), leaseLost, error.
+ * Redis accepted), refused (a write refused: stale fence, lease lost), leaseLost, error, and every 100 ms `held` (the
+ * task ids it follows now), so tests wait for what the worker does rather than for time.
  */
 import { createClient } from 'redis';
 import { StreamableHttpTransport, TaskClient, type TaskRecord } from '../../src/index.js';
@@ -34,5 +35,6 @@ fleet.on('claimed', (c) => emit({ event: 'claimed', ...c, at: Date.now() }));
 fleet.on('leaseLost', (e) => emit({ event: 'leaseLost', taskId: (e as { taskId?: string }).taskId }));
 fleet.on('error', (e) => emit({ event: 'error', message: String(e) }));
 emit({ event: 'ready' });
+setInterval(() => emit({ event: 'held', taskIds: fleet.taskIds, at: Date.now() }), 100).unref();
 setTimeout(() => process.exit(3), 120_000).unref();
 process.on('SIGTERM', () => void fleet.stop().then(() => process.exit(0)));
