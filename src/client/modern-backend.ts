@@ -26,8 +26,11 @@ export interface ModernHost {
   emitInput(event: InputRequiredEvent): void;
   listenerCount(): number;
   warning(message: string): void;
-  /** Called before each `tasks/get`; may throw or reject to refuse the poll (a fleet worker fencing its lease). */
-  beforePoll?(taskId: string): Promise<void> | void; // hook: issue-16
+  /**
+   * Called before each `tasks/get`; may throw or reject to refuse the poll (a fleet worker fencing its lease). May
+   * resolve with a check run right before the request is written (HTTP), which throws to fail it unsent.
+   */
+  beforePoll?(taskId: string): Promise<(() => void) | void> | void; // hook: issue-16
 }
 
 type Schema<T> = { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: unknown[]; message: string } } };
@@ -58,7 +61,7 @@ export class ModernBackend implements EraBackend {
     this.ops = {
       getTask: (taskId) => {
         const fenced = host.beforePoll?.(taskId); // hook: issue-16 (a fleet worker fences each poll on its lease)
-        return fenced ? fenced.then(() => pipeline.send(METHODS.tasksGet, { taskId })) : pipeline.send(METHODS.tasksGet, { taskId });
+        return fenced ? fenced.then((beforeWrite) => pipeline.send(METHODS.tasksGet, { taskId }, beforeWrite ? { beforeWrite } : {})) : pipeline.send(METHODS.tasksGet, { taskId });
       },
       updateTask: async (taskId, inputResponses) => {
         await pipeline.send(METHODS.tasksUpdate, { taskId, inputResponses });

@@ -93,13 +93,14 @@ export class FleetRunner extends EventEmitter<FleetEvents> {
   /**
    * @internal Called by the client before each `tasks/get` of a task this worker holds: fences the poll in the store
    * (the lease is still ours, the poll time is recorded, and no worker may poll the task again before its interval)
-   * and resolves only while the fenced send window is open, so a poll that waited (a paused process, a slow Redis)
-   * is never sent on a lease that moved on. A lease found gone is let go of at once.
+   * and resolves, while the fenced send window is open, with the check the transport runs right before writing the
+   * request: a poll that waited past the window (a paused process, a slow Redis, no free connection) is never sent on
+   * a lease that may have moved on. A lease found gone is let go of at once.
    *
    * @throws {@link LeaseLostError} when the lease is gone, past its local deadline, or Redis answered too slowly to
    *   fence the send three times running; `StoreUnavailableError` when Redis fails (nothing is sent).
    */
-  gate(taskId: string): Promise<void> | undefined {
+  gate(taskId: string): Promise<() => void> | undefined {
     // A claim lost while its attach was still reading the store: the lease is forgotten here, so refuse by the claim.
     const attaching = this.#attaching.get(taskId);
     if (attaching && this.#held.get(attaching.lease.id) !== attaching) throw new LeaseLostError(taskId, 'expired', attaching.lease.fence);
@@ -109,15 +110,12 @@ export class FleetRunner extends EventEmitter<FleetEvents> {
     return fenceSend(this.#host, held, () => this.#held.get(held.lease.id) === held, (reason) => this.#lose(held, reason));
   }
 
-  /**
-   * How long a worker counts as live for the fair share after its last claim round: five claim intervals, never more
-   * than the lease period (so a dead worker's share is free by the time its leases run out).
-   */
+  /** Live time of a worker for the fair share: five claim rounds, at most the lease (a dead one's share frees in time). */
   get #liveMs(): number {
     return Math.min(this.#host.store.leaseMs, 5 * this.#options.claimIntervalMs);
   }
 
-  /** Task ids this worker follows now. */
+  /** Task ids following now. */
   get taskIds(): string[] {
     return [...this.#held.values()].map((h) => h.lease.taskId);
   }

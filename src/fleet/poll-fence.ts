@@ -23,14 +23,16 @@ export interface Held {
 const FENCE_ATTEMPTS = 3;
 
 /**
- * Fences one poll of `held`. Resolves when the poll may be sent now; `stillHeld` says whether the runner still
- * follows the task, `lose` lets the lease go (reported as `leaseLost`).
+ * Fences one poll of `held`. Resolves when the poll may be sent now, with the check the transport runs right before
+ * it writes the request: past the fenced send window (the poll waited for a connection, or the process was paused)
+ * the check lets the lease go and throws {@link LeaseLostError}, so the poll is never written. `stillHeld` says
+ * whether the runner still follows the task, `lose` lets the lease go (reported as `leaseLost`).
  *
  * @throws {@link LeaseLostError} `stale` when Redis says the lease is another worker's; `expired` when the local
  *   deadline passed, the task was let go meanwhile, or the fence's answer came back after its send window
  *   {@link FENCE_ATTEMPTS} times; `StoreUnavailableError` when Redis fails (nothing is sent).
  */
-export async function fenceSend(host: FleetHost, held: Held, stillHeld: () => boolean, lose: (reason: 'stale' | 'expired') => void): Promise<void> {
+export async function fenceSend(host: FleetHost, held: Held, stillHeld: () => boolean, lose: (reason: 'stale' | 'expired') => void): Promise<() => void> {
   const { lease } = held;
   for (let attempt = 0; attempt < FENCE_ATTEMPTS; attempt++) {
     if (host.now() >= lease.deadline) break;
@@ -42,7 +44,14 @@ export async function fenceSend(host: FleetHost, held: Held, stillHeld: () => bo
     if (!stillHeld()) throw new LeaseLostError(lease.taskId, 'expired', lease.fence);
     const now = host.now();
     held.lastRenew = now;
-    if (now < (lease.sendBy ?? 0)) return;
+    const sendBy = lease.sendBy ?? 0;
+    if (now < sendBy) {
+      return () => {
+        if (host.now() < sendBy && stillHeld()) return;
+        if (stillHeld()) lose('expired');
+        throw new LeaseLostError(lease.taskId, 'expired', lease.fence);
+      };
+    }
   }
   lose('expired');
   throw new LeaseLostError(lease.taskId, 'expired', lease.fence);

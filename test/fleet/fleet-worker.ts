@@ -8,7 +8,7 @@
  * task ids it follows now), so tests wait for what the worker does rather than for time.
  */
 import { createClient } from 'redis';
-import { StreamableHttpTransport, TaskClient, type TaskRecord } from '../../src/index.js';
+import { StreamableHttpTransport, TaskClient, type TaskRecord } from '../../src/node.js'; // the Node entry: undici underneath, as Node users get it
 import { RedisTaskStore } from '../../src/redis-store.js';
 
 const [redisUrl, prefix, serverUrl, workerId, leaseArg, claimArg] = process.argv.slice(2);
@@ -20,14 +20,24 @@ await redis.connect();
 const store = new RedisTaskStore({ client: redis, prefix: prefix!, leaseMs: Number(leaseArg), workerId: workerId! });
 const put = store.put.bind(store);
 store.put = async (record: TaskRecord): Promise<void> => {
+  const sentAt = Date.now();
   try {
     await put(record);
-    emit({ event: 'put', taskId: record.taskId, outcome: record.outcome?.status ?? null, at: Date.now() });
+    emit({ event: 'put', taskId: record.taskId, outcome: record.outcome?.status ?? null, sentAt, at: Date.now() });
   } catch (error) {
     emit({ event: 'refused', taskId: record.taskId, reason: (error as { reason?: string }).reason ?? String(error) });
     throw error;
   }
 };
+if (process.env.FLEET_DEBUG) {
+  const fence = store.fencePoll.bind(store);
+  store.fencePoll = async (lease, intervalMs) => {
+    const sentAt = Date.now();
+    const ok = await fence(lease, intervalMs);
+    emit({ event: 'fence', taskId: lease.taskId, ok, sentAt, at: Date.now(), sendBy: lease.sendBy });
+    return ok;
+  };
+}
 const client = new TaskClient({ transport: new StreamableHttpTransport(serverUrl!), store, workerId: workerId! });
 client.on('warning', () => undefined);
 const fleet = client.runFleet({ claimIntervalMs: Number(claimArg) });

@@ -53,15 +53,12 @@ if redis.call('EXISTS', KEYS[1]) == 0 then
   return finish(f, 1)
 end
 local h = redis.call('HMGET', KEYS[1], 'token', 'fence', 'until', 'outcome')
+if token ~= '' and (h[1] ~= token or h[2] ~= fence) then return {0, 'stale'} end
 if h[4] then
   if h[4] == outcome then return {1, tonumber(h[2] or '0'), 0, 0} end
   return {0, 'final'}
 end
-if token ~= '' then
-  if h[1] ~= token or h[2] ~= fence then return {0, 'stale'} end
-elseif h[1] and tonumber(h[3] or '0') > now then
-  return {0, 'leased'}
-end
+if token == '' and h[1] and tonumber(h[3] or '0') > now then return {0, 'leased'} end
 redis.call('HSET', KEYS[1], 'record', json)
 return finish(tonumber(h[2] or '0'), 0)
 `;

@@ -124,7 +124,7 @@ describe('FleetRunner timing', () => {
     const s = scripted(() => new Promise(() => undefined));
     const runner = new FleetRunner(s.host, { claimIntervalMs: 10_000 });
     await vi.advanceTimersByTimeAsync(1);
-    await expect(runner.gate('t1')).resolves.toBeUndefined();
+    await expect(runner.gate('t1')).resolves.toBeTypeOf('function');
     vi.setSystemTime(Date.now() + LEASE_MS); // the process was paused: no timer ran
     await expect(runner.gate('t1')).rejects.toMatchObject({ code: 'LEASE_LOST', reason: 'expired' });
     expect(s.fences).toHaveLength(1); // the expired lease was not even fenced
@@ -147,8 +147,30 @@ describe('FleetRunner timing', () => {
     );
     const runner = new FleetRunner(s.host, { claimIntervalMs: 10_000 });
     await vi.advanceTimersByTimeAsync(1);
-    await expect(runner.gate('t1')).resolves.toBeUndefined();
+    const check = await runner.gate('t1');
     expect(s.fences).toEqual([{ taskId: 't1', intervalMs: 100 }]);
+    expect(() => check!()).not.toThrow(); // written inside the window
+    await vi.advanceTimersByTimeAsync(LEASE_MS / 5); // the request waited for a connection past the window
+    expect(() => check!()).toThrow(expect.objectContaining({ code: 'LEASE_LOST', reason: 'expired' }));
+    expect(runner.taskIds).toEqual([]); // let go: another worker claims it once its recorded next poll is due
+    expect(s.tasks[0]?.abandoned).toMatchObject({ reason: 'expired' });
+    await runner.stop();
+  });
+
+  it('re-fences a poll whose fence answered after its send window, and lets go after three slow answers', async () => {
+    let slowMs = 0;
+    const s = scripted(
+      async () => true,
+      async (lease) => {
+        const fencedAt = Date.now(); // the store's answer is timed from when the fence was sent
+        if (slowMs > 0) await new Promise((r) => setTimeout(r, slowMs));
+        lease.deadline = fencedAt + LEASE_MS * 0.8;
+        lease.sendBy = fencedAt + LEASE_MS / 5;
+        return true;
+      },
+    );
+    const runner = new FleetRunner(s.host, { claimIntervalMs: 10_000 });
+    await vi.advanceTimersByTimeAsync(1);
     // Redis answers after the send window closed (a stall between fence and send): fenced again, not sent late.
     slowMs = LEASE_MS / 5 + 10;
     const sent = vi.fn();
@@ -158,7 +180,7 @@ describe('FleetRunner timing', () => {
     await vi.advanceTimersByTimeAsync(40);
     await gate;
     expect(sent).toHaveBeenCalledOnce();
-    expect(s.fences).toHaveLength(3);
+    expect(s.fences).toHaveLength(2);
     // Three slow answers in a row: the lease is let go, nothing is sent.
     slowMs = LEASE_MS / 5 + 10;
     const refused = runner.gate('t1')!.catch((e: unknown) => e);
