@@ -120,10 +120,8 @@ describe('fleet workers as processes', () => {
     // one again later). A write sent before the pause may be answered after it: Redis ran it while the lease held.
     const reclaimed = new Set(after.filter((e) => e.event === 'claimed').map((e) => e.taskId as string));
     const writes = after.filter((e) => e.event === 'put' && e.sentAt >= resumedAt && held.includes(e.taskId as string) && !reclaimed.has(e.taskId as string));
-    if (process.env.FLEET_DEBUG && writes.length > 0) console.error('DEBUG writes', JSON.stringify(writes), JSON.stringify(after.filter((e) => e.event !== 'held').slice(0, 40)));
     expect(writes).toEqual([]);
     // Every poll is fenced in Redis when it is sent: the resumed worker polls nothing it no longer holds.
-    if (process.env.FLEET_DEBUG) for (const id of ids) { const g = env.server.stats.taskGetTimes(id); if (earlyPolls(g, POLL) > 0) console.error('DEBUG', id.slice(0, 8), 'paused', pausedAt, 'gets', g.map((x) => x - pausedAt), 'claims', workers.flatMap((w) => w.events).filter((e) => e.event === 'claimed' && e.taskId === id).map((e) => [e.workerId, e.at - pausedAt, e.previousOwner]), 'lost', paused.events.filter((e) => e.event === 'leaseLost' && e.taskId === id).length, 'held', held.includes(id), 'fences', JSON.stringify(workers.flatMap((w) => w.events).filter((e) => e.event === 'fence' && e.taskId === id).slice(0, 4).map((e) => [e.workerId, e.ok, e.sentAt - pausedAt, e.at - pausedAt, e.sendBy - pausedAt]))); }
     await expectOnceEach(env, ids);
   });
 

@@ -5,7 +5,8 @@
  *
  * Runs `client.runFleet()` until killed. Every line on stdout is one JSON event: ready, claimed, put (a record write
  * Redis accepted), refused (a write refused: stale fence, lease lost), leaseLost, error, and every 100 ms `held` (the
- * task ids it follows now), so tests wait for what the worker does rather than for time.
+ * task ids it follows now), so tests wait for what the worker does rather than for time. With FLEET_DEBUG=1 it also
+ * reports every poll fence (`fence`: ok, sentAt, answered at, sendBy).
  */
 import { createClient } from 'redis';
 import { StreamableHttpTransport, TaskClient, type TaskRecord } from '../../src/node.js'; // the Node entry: undici underneath, as Node users get it
