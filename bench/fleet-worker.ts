@@ -4,7 +4,7 @@
  * Options as JSON in argv[2]; reports claims and progress over IPC.
  */
 import { createClient } from 'redis';
-import { StreamableHttpTransport, TaskClient } from '../src/index.js';
+import { StreamableHttpTransport, TaskClient } from '../src/node.js'; // undici underneath, as in Node
 import { RedisTaskStore } from '../src/redis-store.js';
 
 interface WorkerOptions {
@@ -26,11 +26,18 @@ const redis = createClient({ url: o.redisUrl, socket: { reconnectStrategy: (n: n
 redis.on('error', () => undefined);
 await redis.connect();
 const store = new RedisTaskStore({ client: redis, prefix: o.prefix, leaseMs: o.leaseMs, workerId: o.id, maxStreamLength: 1_000_000 });
-const client = new TaskClient({ transport: new StreamableHttpTransport(o.serverUrl), store, workerId: o.id, maxConcurrentPolls: 64 });
+// Polls must not wait for a connection after their fence (docs/fleet.md): as many connections as concurrent polls,
+// plus the creation window.
+const transport = new StreamableHttpTransport(o.serverUrl, { maxConnectionsPerOrigin: 64 + o.window });
+const client = new TaskClient({ transport, store, workerId: o.id, maxConcurrentPolls: 64 });
 client.on('warning', () => undefined);
 const fleet = client.runFleet({ claimIntervalMs: o.claimIntervalMs, maxTasks: 100_000 });
 fleet.on('claimed', (c) => send({ type: 'claimed', taskId: c.taskId, previousOwner: c.previousOwner ?? null, lateMs: c.lateMs ?? null, at: Date.now() }));
-fleet.on('error', () => undefined);
+let errors = 0;
+fleet.on('error', () => void errors++);
+// Round trips to Redis this worker made so far (a script counts as one), reported every second: the killed worker's
+// last report stands for its total.
+setInterval(() => send({ type: 'stats', commands: store.commandCount, errors }), 1_000).unref();
 
 // Keys this worker owns, and the next worker's keys re-sent (a racing duplicate creation per key).
 const mine: number[] = [];
@@ -40,6 +47,7 @@ for (let i = 0; i < o.lifetimes.length; i++) {
 }
 let next = 0;
 const created: Array<{ key: string; taskId: string }> = [];
+const creation = { ms: 0, wonMs: 0, won: 0, lostMs: 0, lost: 0, commands0: store.commandCount, startedAt: Date.now() };
 await Promise.all(
   Array.from({ length: o.window }, async () => {
     while (next < mine.length) {
@@ -48,8 +56,14 @@ await Promise.all(
       // Redis or the server may time out on a loaded machine: the key makes a re-send safe.
       for (let attempt = 1; ; attempt++) {
         try {
+          const t0 = performance.now();
           const start = await fleet.startTool('sleep_ms', { ms: o.lifetimes[i], key }, { idempotencyKey: key });
-          if (start.resultType === 'task') created.push({ key, taskId: start.taskId });
+          const took = performance.now() - t0;
+          if (start.resultType === 'task') {
+            created.push({ key, taskId: start.taskId });
+            if (start.created) (creation.won++, (creation.wonMs += took));
+            else (creation.lost++, (creation.lostMs += took));
+          }
           break;
         } catch (error) {
           if (attempt >= 10) throw error;
@@ -59,7 +73,8 @@ await Promise.all(
     }
   }),
 );
-send({ type: 'created', tasks: created });
+creation.ms = Date.now() - creation.startedAt;
+send({ type: 'created', tasks: created, creation: { ...creation, commands: store.commandCount - creation.commands0 } });
 process.on('message', (m) => {
   if ((m as { type?: string }).type === 'stop') void fleet.stop().then(() => process.exit(0));
 });

@@ -21,6 +21,8 @@ const claimIntervalMs = envInt('FLEET_CLAIM_INTERVAL_MS', Math.min(1_000, interv
 const minLife = Number(process.env.FLEET_MIN_LIFE ?? 2);
 const maxLife = Number(process.env.FLEET_MAX_LIFE ?? 4);
 const deadlineMs = envInt('FLEET_DEADLINE_MS', 300_000); // after the kill
+// Creations each worker keeps in flight (its keys and the next worker's, raced on purpose).
+const creationWindow = envInt('FLEET_CREATION_WINDOW', 32);
 const WORKER = fileURLToPath(new URL('../fleet-worker.ts', import.meta.url));
 
 const redis = await startRedis({ persistence: false });
@@ -44,19 +46,23 @@ interface Claim {
   by: string;
 }
 const claims: Claim[] = [];
+const workerStats = new Map<string, { commands: number; errors: number }>();
 const created = new Map<string, string>();
 let createdReports = 0;
+const creationStats: Array<{ won: number; wonMs: number; lost: number; lostMs: number; commands: number }> = [];
 const workers: ChildProcess[] = [];
 const allCreated = new Promise<void>((resolve) => {
   for (let index = 0; index < workersN; index++) {
     const id = `w${index}`;
-    const options = { redisUrl: redis.url, prefix, serverUrl: server.url, id, index, workers: workersN, leaseMs, claimIntervalMs, lifetimes: life, window: 10 };
+    const options = { redisUrl: redis.url, prefix, serverUrl: server.url, id, index, workers: workersN, leaseMs, claimIntervalMs, lifetimes: life, window: creationWindow };
     const child = fork(WORKER, [JSON.stringify(options)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     child.on('message', (raw) => {
       const m = raw as Record<string, any>;
+      if (m.type === 'stats') workerStats.set(id, { commands: m.commands as number, errors: m.errors as number });
       if (m.type === 'claimed') claims.push({ ...(m as Claim), by: id });
       if (m.type === 'created') {
         for (const t of m.tasks as Array<{ key: string; taskId: string }>) created.set(t.key, t.taskId);
+        creationStats.push(m.creation as (typeof creationStats)[number]);
         if (++createdReports === workersN) resolve();
       }
     });
@@ -83,6 +89,7 @@ for (const [, fields] of entries) {
   if (fields[fields.indexOf('type') + 1] === 'outcome' && i >= 0) outcomes.set(fields[i + 1]!, (outcomes.get(fields[i + 1]!) ?? 0) + 1);
 }
 const commands = (await commandsProcessed()) - commands0;
+const roundTrips = [...workerStats.values()].reduce((a, w) => a + w.commands, 0);
 const tasks = [...created].map(([key, taskId]) => ({ key, taskId }));
 const collected = await server.collect(tasks);
 for (const w of workers.slice(1)) w.send({ type: 'stop' });
@@ -114,6 +121,16 @@ report({
   leaseMs,
   claimIntervalMs,
   createdMs,
+  creationWindow,
+  // Per worker: startTool calls that created the task (won) or found another worker's (lost), mean ms each, and
+  // Redis commands per startTool call.
+  creation: creationStats.map((c) => ({
+    won: c.won,
+    wonMeanMs: round(c.wonMs / Math.max(1, c.won), 1),
+    lost: c.lost,
+    lostMeanMs: round(c.lostMs / Math.max(1, c.lost), 1),
+    redisCommandsPerCall: round(c.commands / Math.max(1, c.won + c.lost), 2),
+  })),
   wallMs,
   tasksLost: tasks.filter((t) => !outcomes.has(t.taskId)).length,
   outcomesRecordedTwice: [...outcomes.values()].filter((c) => c > 1).length,
@@ -132,6 +149,11 @@ report({
   takeovers: orphaned.size,
   takeoverDelayMs: { p50: percentile(takeoverDelays, 50), p99: percentile(takeoverDelays, 99), max: percentile(takeoverDelays, 100) },
   takeoverTargetMs: leaseMs + intervalMs,
+  // Commands Redis executed (INFO total_commands_processed: a script's inner calls count one each) ...
   redisCommands: commands,
   redisCommandsPerPoll: round(commands / Math.max(1, gets), 3),
+  // ... and round trips the workers sent (a script is one), creation included; per tasks/get the server answered.
+  redisRoundTrips: roundTrips,
+  redisRoundTripsPerPoll: round(roundTrips / Math.max(1, gets), 3),
+  fleetErrorEvents: [...workerStats.values()].reduce((a, w) => a + w.errors, 0),
 });

@@ -26,8 +26,11 @@ export interface ModernHost {
   emitInput(event: InputRequiredEvent): void;
   listenerCount(): number;
   warning(message: string): void;
-  /** Called before each `tasks/get`; may throw to refuse the poll (a fleet worker whose lease ran out). */
-  beforePoll?(taskId: string): void; // hook: issue-16
+  /**
+   * Called before each `tasks/get`; may throw or reject to refuse the poll (a fleet worker fencing its lease). May
+   * resolve with a check run right before the request is written (HTTP), which throws to fail it unsent.
+   */
+  beforePoll?(taskId: string): Promise<(() => void) | void> | void; // hook: issue-16
 }
 
 type Schema<T> = { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: unknown[]; message: string } } };
@@ -57,8 +60,8 @@ export class ModernBackend implements EraBackend {
     this.#host = host;
     this.ops = {
       getTask: (taskId) => {
-        host.beforePoll?.(taskId); // hook: issue-16 (a fleet worker refuses a poll once its lease ran out)
-        return pipeline.send(METHODS.tasksGet, { taskId });
+        const fenced = host.beforePoll?.(taskId); // hook: issue-16 (a fleet worker fences each poll on its lease)
+        return fenced ? fenced.then((beforeWrite) => pipeline.send(METHODS.tasksGet, { taskId }, beforeWrite ? { beforeWrite } : {})) : pipeline.send(METHODS.tasksGet, { taskId });
       },
       updateTask: async (taskId, inputResponses) => {
         await pipeline.send(METHODS.tasksUpdate, { taskId, inputResponses });

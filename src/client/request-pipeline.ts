@@ -24,6 +24,8 @@ export interface RequestOptions {
   onProgress?: (progress: Progress) => void;
   /** Extra transport headers (HTTP). */
   headers?: Record<string, string>;
+  /** HTTP: called right before the request is written; a throw fails it unsent. */
+  beforeWrite?: () => void; // hook: j16 (fleet send-time lease check)
   /** Extra `_meta` entries; the reserved `io.modelcontextprotocol/*` keys cannot be overridden. */
   meta?: Record<string, unknown>;
 }
@@ -108,6 +110,7 @@ export class RequestPipeline {
       signal: options.signal,
       timeoutMs: options.timeoutMs ?? o.timeoutMs,
       headers: options.headers,
+      beforeWrite: options.beforeWrite, // hook: j16
       onNotification: (notification) => {
         if (notification.method === METHODS.progress && progressToken !== undefined) {
           const progress = ProgressParamsSchema.safeParse(notification.params);

@@ -36,6 +36,7 @@ export interface FleetLease {
   readonly taskId: string;
   readonly fence: number;
   deadline: number;
+  sendBy?: number;
 }
 
 /** A claimed task (the Redis store's `ClaimedTask`). */
@@ -50,8 +51,9 @@ export interface FleetClaim {
 export interface FleetStore extends TaskStore {
   readonly leaseMs: number;
   workerId: string;
-  claim(limit: number): Promise<FleetClaim[]>;
+  claim(limit: number, held: number, liveMs: number): Promise<FleetClaim[]>;
   renew(lease: FleetLease, dueInMs: number): Promise<boolean>;
+  fencePoll(lease: FleetLease, intervalMs: number): Promise<boolean>;
   release(lease: FleetLease): Promise<void>;
   leaseOf(server: string, taskId: string): FleetLease | undefined;
   forget(lease: FleetLease): void;
@@ -101,5 +103,5 @@ export interface FleetHost {
 /** True when `store` has the lease operations of a fleet store. */
 export function isFleetStore(store: unknown): store is FleetStore {
   const s = store as Partial<FleetStore> | null | undefined;
-  return typeof s?.claim === 'function' && typeof s.renew === 'function' && typeof s.leaseOf === 'function' && s.channel !== undefined;
+  return typeof s?.claim === 'function' && typeof s.renew === 'function' && typeof s.fencePoll === 'function' && typeof s.leaseOf === 'function' && s.channel !== undefined;
 }

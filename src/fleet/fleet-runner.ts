@@ -13,6 +13,7 @@ import type { TaskRecord } from '../store/task-record.js';
 import { FleetQuestions, type FleetQuestion } from './fleet-questions.js';
 import type { FleetClaim, FleetHost, FleetLease, FleetTask } from './fleet-host.js';
 import { startOnce, type FleetStart, type FleetStartOptions } from './fleet-start.js';
+import { fenceSend, type Held } from './poll-fence.js';
 
 /** Most tasks claimed in one round trip. */
 const CLAIM_BATCH = 100;
@@ -51,12 +52,6 @@ export interface FleetEvents {
   error: [error: unknown];
 }
 
-interface Held {
-  lease: FleetLease;
-  task?: FleetTask;
-  lastRenew: number;
-  lastPoll: number;
-}
 
 /**
  * One worker of a fleet. Built by `client.runFleet()`; `stop()` releases its leases so other workers take over at
@@ -96,24 +91,31 @@ export class FleetRunner extends EventEmitter<FleetEvents> {
   }
 
   /**
-   * @internal Called by the client before each `tasks/get`: a task whose lease ran out here (this process was
-   * paused, or Redis was out of reach) is let go of at once, and the poll is refused, so that two workers never poll
-   * one task in the same period.
+   * @internal Called by the client before each `tasks/get` of a task this worker holds: fences the poll in the store
+   * (the lease is still ours, the poll time is recorded, and no worker may poll the task again before its interval)
+   * and resolves, while the fenced send window is open, with the check the transport runs right before writing the
+   * request: a poll that waited past the window (a paused process, a slow Redis, no free connection) is never sent on
+   * a lease that may have moved on. A lease found gone is let go of at once.
    *
-   * @throws {@link LeaseLostError} when the lease of `taskId` is past its local deadline.
+   * @throws {@link LeaseLostError} when the lease is gone, past its local deadline, or Redis answered too slowly to
+   *   fence the send three times running; `StoreUnavailableError` when Redis fails (nothing is sent).
    */
-  gate(taskId: string): void {
+  gate(taskId: string): Promise<() => void> | undefined {
     // A claim lost while its attach was still reading the store: the lease is forgotten here, so refuse by the claim.
     const attaching = this.#attaching.get(taskId);
     if (attaching && this.#held.get(attaching.lease.id) !== attaching) throw new LeaseLostError(taskId, 'expired', attaching.lease.fence);
     const lease = this.#host.store.leaseOf(this.#host.serverKey, taskId);
     const held = lease && this.#held.get(lease.id);
-    if (!held || this.#host.now() < held.lease.deadline) return;
-    this.#lose(held, 'expired');
-    throw new LeaseLostError(taskId, 'expired', held.lease.fence);
+    if (!held) return undefined;
+    return fenceSend(this.#host, held, () => this.#held.get(held.lease.id) === held, (reason) => this.#lose(held, reason));
   }
 
-  /** Task ids this worker follows now. */
+  /** Live time of a worker for the fair share: five claim rounds, at most the lease (a dead one's share frees in time). */
+  get #liveMs(): number {
+    return Math.min(this.#host.store.leaseMs, 5 * this.#options.claimIntervalMs);
+  }
+
+  /** Task ids following now. */
   get taskIds(): string[] {
     return [...this.#held.values()].map((h) => h.lease.taskId);
   }
@@ -155,7 +157,7 @@ export class FleetRunner extends EventEmitter<FleetEvents> {
     const lease = this.#host.store.leaseOf(this.#host.serverKey, task.taskId);
     if (!lease || this.#held.has(lease.id)) return;
     const now = this.#host.now();
-    const held: Held = { lease, task, lastRenew: now, lastPoll: now };
+    const held: Held = { lease, task, intervalMs: task.pollIntervalMs, lastRenew: now, lastPoll: now };
     this.#held.set(lease.id, held);
     this.#watch(held, task);
   }
@@ -167,7 +169,7 @@ export class FleetRunner extends EventEmitter<FleetEvents> {
       for (;;) {
         const room = Math.min(CLAIM_BATCH, this.#options.maxTasks - this.#held.size);
         if (room <= 0) break;
-        const claims = await this.#host.store.claim(room);
+        const claims = await this.#host.store.claim(room, this.#held.size, this.#liveMs);
         for (const claim of claims) void this.#follow(claim);
         if (claims.length < room || this.#stopped) break;
       }
@@ -181,7 +183,7 @@ export class FleetRunner extends EventEmitter<FleetEvents> {
   async #follow(claim: FleetClaim): Promise<void> {
     const { lease, record } = claim;
     const now = this.#host.now();
-    const held: Held = { lease, lastRenew: now, lastPoll: now };
+    const held: Held = { lease, intervalMs: record.pollIntervalMs ?? 1_000, lastRenew: now, lastPoll: now };
     this.#held.set(lease.id, held);
     const event: FleetClaimEvent = { taskId: lease.taskId, fence: lease.fence };
     if (claim.previousOwner !== undefined) event.previousOwner = claim.previousOwner;
@@ -221,16 +223,14 @@ export class FleetRunner extends EventEmitter<FleetEvents> {
     await this.#host.store.release(held.lease).catch((e: unknown) => this.emit('error', e));
   }
 
-  /** Renews after every poll, answers questions, and lets go when the task settles. */
+  /** Notes every poll, answers questions, and lets go when the task settles. */
   #watch(held: Held, task: FleetTask): void {
     const id = held.lease.id;
     task.on('inputRequired', (event) => void this.#questions.asked(id, event).catch((e: unknown) => this.emit('error', e)));
     const afterPoll = (): void => {
       if (task.done || this.#held.get(id) !== held) return;
       held.lastPoll = this.#host.now();
-      void this.#renew(held).finally(() => {
-        if (!task.done && this.#held.get(id) === held) task.refresh().then(afterPoll, () => undefined);
-      });
+      task.refresh().then(afterPoll, () => undefined);
     };
     task.refresh().then(afterPoll, () => undefined);
     task.result().then(
@@ -248,10 +248,9 @@ export class FleetRunner extends EventEmitter<FleetEvents> {
   }
 
   async #renew(held: Held): Promise<void> {
-    const sinceLastPoll = this.#host.now() - held.lastPoll;
-    const interval = held.task?.pollIntervalMs ?? 1_000;
+    const dueInMs = (held.task?.pollIntervalMs ?? held.intervalMs) - (this.#host.now() - held.lastPoll);
     try {
-      const ok = await this.#host.store.renew(held.lease, Math.max(0, interval - sinceLastPoll));
+      const ok = await this.#host.store.renew(held.lease, Math.max(0, dueInMs));
       held.lastRenew = this.#host.now();
       if (!ok) this.#lose(held, 'stale');
     } catch (error) {

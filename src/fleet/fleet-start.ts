@@ -11,6 +11,8 @@ import type { FleetHost, FleetTask } from './fleet-host.js';
 
 /** Default time a worker may take to create a task before its claim on the key lapses, ms. */
 export const DEFAULT_CREATION_CLAIM_MS = 30_000;
+/** Longest pause between two looks at a key another worker is creating, ms (the wait starts at 25 and doubles). */
+const MAX_KEY_WAIT_MS = 200;
 /** Retention of a key whose task has no `ttlMs`, ms (one day). */
 const UNLIMITED_KEY_TTL_MS = 86_400_000;
 
@@ -46,7 +48,7 @@ export async function startOnce(
   const claimMs = options.creationClaimMs ?? DEFAULT_CREATION_CLAIM_MS;
   const keys = host.store.idempotency;
   const giveUpAt = host.now() + 2 * claimMs;
-  for (let wait = 25; ; wait = Math.min(wait * 2, 500)) {
+  for (let wait = 25; ; wait = Math.min(wait * 2, MAX_KEY_WAIT_MS)) {
     const state = await keys.claim(host.serverKey, key, host.workerId, claimMs);
     if (state.state === 'task') return { resultType: 'task', taskId: state.taskId, created: false };
     if (state.state === 'claimed') {

@@ -180,10 +180,10 @@ export class StreamableHttpTransport implements Transport {
     try {
       if (controller.signal.aborted) throw controller.signal.reason; // never POST for an aborted request
       const body = JSON.stringify(message);
-      let res = await this.#fetchOnce(method, body, await this.#headers(message, options.headers), controller.signal);
+      let res = await this.#fetchOnce(method, body, await this.#headers(message, options.headers), controller.signal, options.beforeWrite);
       if (res.status === 401 && this.#options.getHeaders) {
         await res.body?.cancel().catch(() => undefined);
-        res = await this.#fetchOnce(method, body, await this.#headers(message, options.headers), controller.signal);
+        res = await this.#fetchOnce(method, body, await this.#headers(message, options.headers), controller.signal, options.beforeWrite);
       }
       if (res.status === 202 || res.status === 204) {
         await res.body?.cancel().catch(() => undefined);
@@ -202,13 +202,13 @@ export class StreamableHttpTransport implements Transport {
     }
   }
 
-  async #fetchOnce(method: string, body: string, headers: Record<string, string>, signal: AbortSignal): Promise<HttpReply> {
+  async #fetchOnce(method: string, body: string, headers: Record<string, string>, signal: AbortSignal, beforeWrite?: () => void): Promise<HttpReply> {
     this.#sender ??= defaultHttpSender({ maxConnectionsPerOrigin: this.#options.maxConnectionsPerOrigin });
     const sender = this.#sender;
     // hook: issue-12 item 8 (every hop is `redirect: 'manual'`; redirects.ts decides which to follow)
     return fetchFollowingRedirects(method, this.url, this.#redirects, async (url) => {
       try {
-        return await sender.send({ url, method: 'POST', headers, body, signal, redirect: 'manual' });
+        return await sender.send({ url, method: 'POST', headers, body, signal, redirect: 'manual', beforeWrite }); // hook: j16 (beforeWrite)
       } catch (error) {
         if (signal.aborted) throw signal.reason;
         if (error instanceof McpClientError) throw error; // hook: issue-17 — authorization errors from the auth wrapper stay typed

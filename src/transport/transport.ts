@@ -16,6 +16,8 @@ export interface TransportRequestOptions {
   headers?: Record<string, string>;
   /** Per-request time budget in milliseconds; past it the request fails with `RequestTimeoutError`. */
   timeoutMs?: number;
+  /** HTTP: called right before the POST is written; a throw fails the request with that error, unsent. */
+  beforeWrite?: () => void; // hook: j16 (fleet send-time lease check)
 }
 
 /** Longest accepted `serverKey` option, in characters. */

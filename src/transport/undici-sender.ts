@@ -42,6 +42,34 @@ function nodeBody(body: Dispatcher.ResponseData['body']): HttpReplyBody {
   };
 }
 
+// hook: j16 (fleet) — runs a request's `beforeWrite` when undici hands it a connection, right before the write
+// (`onRequestStart`; `onConnect` for a handler of the older shape); a throw aborts it unsent (undici then closes that
+// connection). Every other handler call goes to the original handler.
+const START_HOOKS = new Set<PropertyKey>(['onRequestStart', 'onConnect']);
+const beforeWriteInterceptor: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handler) => {
+  const check = (opts as { beforeWrite?: () => void }).beforeWrite;
+  if (!check) return dispatch(opts, handler);
+  const guarded = new Proxy(handler, {
+    get(target, key) {
+      const value = Reflect.get(target, key, target) as unknown;
+      if (typeof value !== 'function') return value;
+      const method = (value as (...a: unknown[]) => unknown).bind(target);
+      if (!START_HOOKS.has(key)) return method;
+      return (first: { abort(error: Error): void } | ((error: Error) => void), ...rest: unknown[]) => {
+        try {
+          check();
+        } catch (error) {
+          if (typeof first === 'function') first(error as Error);
+          else first.abort(error as Error);
+          return undefined;
+        }
+        return method(first, ...rest);
+      };
+    },
+  });
+  return dispatch(opts, guarded);
+};
+
 /**
  * A sender over undici's dispatcher API with keep-alive pools (one per origin, at most `maxConnectionsPerOrigin`
  * connections each). Status, headers, body limits, timeouts and aborts are handled by the transport exactly as with
@@ -54,7 +82,7 @@ export function createUndiciSender(options: HttpSenderOptions = {}): HttpSender 
   if (!Number.isInteger(connections) || connections < 1) {
     throw new TypeError(`maxConnectionsPerOrigin must be an integer ≥ 1, got ${options.maxConnectionsPerOrigin}`);
   }
-  const agent = new Agent({ connections });
+  const agent = new Agent({ connections }).compose(beforeWriteInterceptor);
   let following: Dispatcher | undefined;
   return {
     async send(request) {
@@ -71,7 +99,8 @@ export function createUndiciSender(options: HttpSenderOptions = {}): HttpSender 
         headers: request.headers,
         body: request.body,
         signal: request.signal,
-      });
+        ...(request.beforeWrite ? { beforeWrite: request.beforeWrite } : {}),
+      } as Dispatcher.RequestOptions);
       const status = res.statusCode;
       return { status, ok: status >= 200 && status < 300, headers: headerGetter(res.headers), body: nodeBody(res.body) };
     },

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createClient } from 'redis';
-import { StreamableHttpTransport, TaskClient } from '../../src/index.js';
+import { StreamableHttpTransport, TaskClient } from '../../src/node.js'; // undici underneath, as in Node
 import { RedisTaskStore } from '../../src/redis-store.js';
 import { benchCatalog, createTaskServer, type TaskServer, type TaskServerOptions } from '../../src/testing/index.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';

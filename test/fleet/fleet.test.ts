@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '../../src/index.js';
-import { earlyPolls, fleetEnv, outcomeCounts, type FleetEnv } from './fleet-fixtures.js';
+import { earlyPolls, fleetEnv, outcomeCounts, until, type FleetEnv } from './fleet-fixtures.js';
 
 let env: FleetEnv | undefined;
 afterEach(async () => {
@@ -95,6 +95,26 @@ describe('fleet on Redis', () => {
     const record = await ui.store.get(start.taskId);
     expect(record?.answeredKeys).toEqual(['confirm']);
     expect(record?.outcome?.status).toBe('completed');
+  });
+
+  it('a task lost before its takeover: the engine and the fleet both write the same outcome, recorded once, no error', async () => {
+    env = await fleetEnv({ leaseMs: 2_000, server: { pollIntervalMs: 100, ttlMs: 1_000 } });
+    const creator = await env.worker('creator');
+    const creatorFleet = creator.client.runFleet({ claim: false });
+    const start = await creatorFleet.startTool('sleep_ms', { ms: 60_000 }, { idempotencyKey: 'lost-1' });
+    if (start.resultType !== 'task') throw new Error('expected a task');
+    const createdAt = Date.now();
+    await creatorFleet.stop(); // given back: the next worker claims it after its TTL ran out on the server
+    await until(() => Date.now() > createdAt + 1_500, 'the task outlived its TTL'); // a precondition, not a tolerance
+    const w = await env.worker('w');
+    const fleet = w.client.runFleet({ claimIntervalMs: 50 });
+    const errors: unknown[] = [];
+    fleet.on('error', (e) => errors.push(e));
+    await until(async () => (await w.store.get(start.taskId))?.outcome !== undefined, 'the lost task recorded', 60_000);
+    await fleet.stop();
+    expect((await w.store.get(start.taskId))?.outcome?.status).toMatch(/^(expired|unknown)$/);
+    expect((await outcomeCounts(env.redis.url, env.prefix)).get(start.taskId)).toBe(1);
+    expect(errors).toEqual([]);
   });
 
   it('resultOf rejects for a task the store does not know', async () => {

@@ -86,11 +86,72 @@ describe('RedisTaskStore', () => {
     await expect(stale).rejects.toBeInstanceOf(LeaseLostError);
     await expect(stale).rejects.toMatchObject({ reason: 'stale' });
     expect(await a.renew(lease, 100)).toBe(false);
-    // b records the outcome once; the lease is released and a second outcome write is refused.
+    // b records the outcome once; the lease is released and a conflicting outcome write is refused.
     await b.put(record('t', { status: 'completed', outcome: { status: 'completed', result: { content: [] } } }));
     expect(b.leaseOf('http://127.0.0.1:1/mcp', 't')).toBeUndefined();
     await expect(b.put(record('t', { status: 'completed', outcome: { status: 'cancelled' } }))).rejects.toMatchObject({ reason: 'final' });
     expect((await a.get('t'))?.outcome?.status).toBe('completed');
+  });
+
+  it('the same outcome written twice (engine and fleet) is accepted and recorded once; a different one is refused', async () => {
+    const prefix = `p-${randomUUID()}`;
+    const a = await store(prefix, { workerId: 'a' });
+    const b = await store(prefix, { workerId: 'b' });
+    await a.put(record('t'));
+    await a.put(record('t', { status: 'working', outcome: { status: 'unknown' } })); // the engine: task lost
+    await b.put(record('t', { status: 'working', outcome: { status: 'unknown' } })); // the fleet: same outcome, no lease
+    await a.put(record('t', { status: 'working', outcome: { status: 'unknown' } }));
+    await expect(b.put(record('t', { status: 'working', outcome: { status: 'expired' } }))).rejects.toMatchObject({ code: 'LEASE_LOST', reason: 'final' });
+    const entries = (await a.client.sendCommand(['XRANGE', `${prefix}:events`, '-', '+'])) as Array<[string, string[]]>;
+    expect(entries.filter(([, f]) => f[f.indexOf('type') + 1] === 'outcome')).toHaveLength(1);
+    expect((await b.get('t'))?.outcome).toEqual({ status: 'unknown' });
+  });
+
+  it('a fenced poll pushes the earliest next poll by ANY worker one interval (plus the send window) ahead', async () => {
+    const prefix = `p-${randomUUID()}`;
+    const a = await store(prefix, { workerId: 'a' });
+    const b = await store(prefix, { workerId: 'b' });
+    await a.put(record('t'));
+    const lease = a.leaseOf('http://127.0.0.1:1/mcp', 't')!;
+    expect(await a.fencePoll(lease, 5_000)).toBe(true);
+    expect(lease.sendBy).toBeGreaterThan(0);
+    const key = `${prefix}:task:${lease.id}`;
+    const [due, polled] = ((await a.client.sendCommand(['HMGET', key, 'due', 'polled'])) as string[]).map(Number);
+    expect(due! - polled!).toBe(5_000 + a.sendWindowMs);
+    // The lease ends early (a paused holder): a takeover still waits for the poll floor recorded in Redis.
+    await a.client.sendCommand(['HSET', key, 'until', '0']);
+    await a.client.sendCommand(['ZADD', `${prefix}:due`, '0', lease.id]);
+    expect(await b.claim(10)).toEqual([]);
+    expect(Number(await a.client.sendCommand(['ZSCORE', `${prefix}:due`, lease.id]))).toBe(due);
+    // The old holder cannot fence a poll on a lease that ended, even before anyone claimed it.
+    expect(await a.fencePoll(lease, 5_000)).toBe(false);
+    expect(a.leaseOf('http://127.0.0.1:1/mcp', 't')).toBeUndefined();
+    // Once the floor passed, b claims and fences; a's stale lease stays refused.
+    await a.client.sendCommand(['HSET', key, 'due', '0']);
+    await a.client.sendCommand(['ZADD', `${prefix}:due`, '0', lease.id]);
+    const [claimed] = await b.claim(10);
+    expect(await b.fencePoll(claimed!.lease, 5_000)).toBe(true);
+    expect(await a.fencePoll(lease, 5_000)).toBe(false);
+  });
+
+  it('fair share: a worker claims at most ⌈open tasks ÷ live workers⌉ minus what it holds', async () => {
+    const prefix = `p-${randomUUID()}`;
+    const a = await store(prefix, { workerId: 'a' });
+    const b = await store(prefix, { workerId: 'b' });
+    for (const id of ['t1', 't2', 't3', 't4', 't5', 't6']) await a.put(record(id, { pollIntervalMs: 0 }));
+    const ids = (await a.client.sendCommand(['SMEMBERS', `${prefix}:tasks`])) as string[];
+    for (const id of ids) {
+      await a.client.sendCommand(['HDEL', `${prefix}:task:${id}`, 'token', 'owner', 'until']); // given back
+      await a.client.sendCommand(['ZADD', `${prefix}:due`, '0', id]);
+    }
+    expect(await a.claim(100, 6, 60_000)).toEqual([]); // a alone, holding 6 (its share): registers, claims nothing
+    expect(await b.claim(100, 0, 60_000)).toHaveLength(3); // two live workers: ⌈6 ÷ 2⌉ = 3
+    expect(await b.claim(100, 3, 60_000)).toEqual([]);
+    expect(await a.claim(100, 0, 60_000)).toHaveLength(3);
+    await a.client.sendCommand(['ZADD', `${prefix}:workers`, '0', 'a']); // a's last round is long ago: not live
+    for (const id of ids) await a.client.sendCommand(['HSET', `${prefix}:task:${id}`, 'until', '0']);
+    for (const id of ids) await a.client.sendCommand(['ZADD', `${prefix}:due`, '0', id]);
+    expect(await b.claim(100, 0, 60_000)).toHaveLength(6); // b alone: every open task
   });
 
   it('idempotency keys: one claim per key across workers; the loser reads the bound task', async () => {

@@ -36,6 +36,9 @@ export class FleetKeys {
   get fence(): string {
     return `${this.prefix}:fence`;
   }
+  get workers(): string {
+    return `${this.prefix}:workers`;
+  }
   get events(): string {
     return `${this.prefix}:events`;
   }

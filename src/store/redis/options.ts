@@ -56,6 +56,8 @@ export interface Lease {
   readonly fence: number;
   /** Local time (epoch ms) after which this worker must act as if the lease were gone. */
   deadline: number;
+  /** Local time (epoch ms) until which a poll fenced by `fencePoll` may be sent; unset before the first fence. */
+  sendBy?: number;
 }
 
 /** A task this worker just claimed. */

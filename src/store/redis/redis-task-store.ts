@@ -14,7 +14,7 @@ import { LeaseLostError, type LeaseLostReason } from './errors.js';
 import { FleetChannel } from './fleet-channel.js';
 import { IdempotencyKeys } from './idempotency-keys.js';
 import { FleetKeys, recordId } from './keys.js';
-import { CLAIM_SCRIPT, PUT_SCRIPT, RELEASE_SCRIPT, RENEW_SCRIPT } from './scripts.js';
+import { CLAIM_SCRIPT, POLL_SCRIPT, PUT_SCRIPT, RELEASE_SCRIPT, RENEW_SCRIPT } from './scripts.js';
 import {
   DEFAULT_FLEET_PREFIX,
   DEFAULT_LEASE_MS,
@@ -105,7 +105,7 @@ export class RedisTaskStore implements TaskStore {
       this.workerId,
       this.leaseMs,
       dueInMs,
-      valid.outcome !== undefined ? '1' : '0',
+      valid.outcome?.status ?? '',
       valid.taskId,
       valid.server,
       this.#maxStream,
@@ -170,15 +170,18 @@ export class RedisTaskStore implements TaskStore {
   }
 
   /**
-   * Claims up to `limit` tasks that are due and whose lease is free or ran out (a takeover), atomically.
+   * Claims up to `limit` tasks that are due and whose lease is free or ran out (a takeover), atomically, and never
+   * more than this worker's fair share: ⌈open tasks ÷ live workers⌉ minus `held` (the tasks it follows now). A
+   * worker counts as live for `liveMs` after its last claim round.
    *
    * @throws {@link StoreUnavailableError} when Redis fails.
    */
-  async claim(limit: number): Promise<ClaimedTask[]> {
+  async claim(limit: number, held = 0, liveMs: number = this.leaseMs): Promise<ClaimedTask[]> {
     if (limit <= 0) return [];
     const token = randomUUID();
     const sentAt = this.#now();
-    const flat = (await this.#redis.eval(CLAIM_SCRIPT, [this.keys.due, this.keys.fence], [this.keys.prefix, limit, token, this.workerId, this.leaseMs])) as Array<string | number>;
+    const args = [this.keys.prefix, limit, token, this.workerId, this.leaseMs, held, Math.max(1, Math.round(liveMs))];
+    const flat = (await this.#redis.eval(CLAIM_SCRIPT, [this.keys.due, this.keys.fence, this.keys.workers], args)) as Array<string | number>;
     const claimed: ClaimedTask[] = [];
     for (let i = 0; i + 4 < flat.length; i += 5) {
       const id = String(flat[i]);
@@ -209,6 +212,33 @@ export class RedisTaskStore implements TaskStore {
     }
     this.#leases.delete(lease.id);
     return false;
+  }
+
+  /**
+   * Fences one poll of the task: call it right before sending `tasks/get`. Redis checks that `lease` is still this
+   * worker's and has not ended, extends it, records the poll, and sets the task's earliest next poll by ANY worker
+   * to `intervalMs` + {@link RedisTaskStore.sendWindowMs} from now. The poll may be sent only while
+   * `lease.sendBy` (local clock) has not passed, so a takeover's first poll is never less than `intervalMs` after it.
+   *
+   * @returns false when the lease is no longer this worker's (it is forgotten here).
+   * @throws {@link StoreUnavailableError} when Redis fails (nothing may be sent then).
+   */
+  async fencePoll(lease: Lease, intervalMs: number): Promise<boolean> {
+    const sentAt = this.#now();
+    const args = [lease.id, lease.token, lease.fence, this.leaseMs, Math.max(0, Math.round(intervalMs)), this.sendWindowMs];
+    const until = Number(await this.#redis.eval(POLL_SCRIPT, [this.keys.task(lease.id), this.keys.due], args));
+    if (until > 0) {
+      lease.deadline = this.#deadline(sentAt);
+      lease.sendBy = sentAt + this.sendWindowMs;
+      return true;
+    }
+    this.#leases.delete(lease.id);
+    return false;
+  }
+
+  /** Longest time between fencing a poll ({@link RedisTaskStore.fencePoll}) and sending it, ms: a fifth of the lease. */
+  get sendWindowMs(): number {
+    return Math.floor(this.leaseMs / 5);
   }
 
   /** Gives `lease` back (graceful stop): another worker may claim the task at its next poll time. */

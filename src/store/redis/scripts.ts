@@ -3,10 +3,11 @@
  * clock (`TIME`), so workers' clocks never decide who holds a lease.
  *
  * Key layout (prefix `P`, record id `I` = hash of server identity and `taskId`):
- * - `P:task:I` hash: `record` (JSON), `fence`, `token`, `owner`, `until` (lease end, ms), `due` (next poll, ms),
- *   `outcome` ("1" once the terminal outcome was recorded);
+ * - `P:task:I` hash: `record` (JSON), `fence`, `token`, `owner`, `until` (lease end, ms), `due` (earliest next poll
+ *   by any worker, ms), `polled` (when the last poll was fenced, ms), `outcome` (the recorded outcome's status);
  * - `P:due` sorted set: `I` scored by when the task next needs a worker (its next poll, or its lease end);
- * - `P:tasks` set of every `I`; `P:fence` the fence counter; `P:events` the stream of questions, answers, outcomes.
+ * - `P:tasks` set of every `I`; `P:fence` the fence counter; `P:events` the stream of questions, answers, outcomes;
+ * - `P:workers` sorted set: worker id scored by its last claim round (the live workers share the open tasks).
  *
  * @module
  * @internal
@@ -17,19 +18,22 @@ const NOW = `local t = redis.call('TIME'); local now = tonumber(t[1]) * 1000 + m
 
 /**
  * Writes a record. KEYS: task, due, tasks, fence, events. ARGV: id, record JSON, token of the lease held ('' = none),
- * fence, owner, leaseMs, dueInMs (from now), terminal ('1'/'0'), taskId, server, maxStreamLength, token of a new
- * lease for a record Redis does not have yet ('' = create it unleased).
+ * fence, owner, leaseMs, dueInMs (from now), outcome status ('' = none), taskId, server, maxStreamLength, token of a
+ * new lease for a record Redis does not have yet ('' = create it unleased).
  * Returns `{1, fence, outcomeRecorded, leaseCreated}` or `{0, reason}` (reason: 'stale' | 'leased' | 'final').
+ * Writing the outcome a task already has (same status) again is accepted and changes nothing (`outcomeRecorded` 0);
+ * a different outcome is refused ('final').
  */
 export const PUT_SCRIPT = `${NOW}
 local id, json, token, fence, owner = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
-local leaseMs, dueAt, terminal = tonumber(ARGV[6]), now + tonumber(ARGV[7]), ARGV[8] == '1'
+local leaseMs, dueAt, outcome = tonumber(ARGV[6]), now + tonumber(ARGV[7]), ARGV[8]
+local terminal = outcome ~= ''
 local function finish(f, created)
   local recorded = 0
   if terminal then
     redis.call('HDEL', KEYS[1], 'token', 'owner', 'until')
     redis.call('ZREM', KEYS[2], id)
-    if redis.call('HSETNX', KEYS[1], 'outcome', '1') == 1 then
+    if redis.call('HSETNX', KEYS[1], 'outcome', outcome) == 1 then
       recorded = 1
       redis.call('XADD', KEYS[5], 'MAXLEN', '~', ARGV[11], '*', 'type', 'outcome', 'id', id, 'taskId', ARGV[9], 'server', ARGV[10])
     end
@@ -49,22 +53,30 @@ if redis.call('EXISTS', KEYS[1]) == 0 then
   return finish(f, 1)
 end
 local h = redis.call('HMGET', KEYS[1], 'token', 'fence', 'until', 'outcome')
-if token ~= '' then
-  if h[1] ~= token or h[2] ~= fence then return {0, 'stale'} end
-elseif h[1] and tonumber(h[3] or '0') > now then
-  return {0, 'leased'}
+if token ~= '' and (h[1] ~= token or h[2] ~= fence) then return {0, 'stale'} end
+if h[4] then
+  if h[4] == outcome then return {1, tonumber(h[2] or '0'), 0, 0} end
+  return {0, 'final'}
 end
-if h[4] == '1' then return {0, 'final'} end
+if token == '' and h[1] and tonumber(h[3] or '0') > now then return {0, 'leased'} end
 redis.call('HSET', KEYS[1], 'record', json)
 return finish(tonumber(h[2] or '0'), 0)
 `;
 
 /**
- * Claims up to ARGV[2] tasks that are due (next poll time passed) and not leased (lease ended). KEYS: due, fence. ARGV: prefix, limit, token, owner,
- * leaseMs. Returns a flat list: id, record JSON, fence, previous owner ('' if none), ms since the previous lease ended ('').
+ * Claims due tasks (next poll time passed) that are not leased (lease ended), at most ARGV[2] and at most this
+ * worker's fair share: ⌈open tasks ÷ live workers⌉ minus the ARGV[6] tasks it holds. A worker is live while its last
+ * claim round is less than ARGV[7] ms old. KEYS: due, fence, workers. ARGV: prefix, limit, token, owner, leaseMs,
+ * held, liveMs. Returns a flat list: id, record JSON, fence, previous owner ('' if none), ms since the previous lease
+ * ended ('').
  */
 export const CLAIM_SCRIPT = `${NOW}
 local prefix, limit, token, owner, leaseMs = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4], tonumber(ARGV[5])
+redis.call('ZADD', KEYS[3], now, owner)
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - tonumber(ARGV[7]))
+local share = math.ceil(redis.call('ZCARD', KEYS[1]) / math.max(1, redis.call('ZCARD', KEYS[3])))
+limit = math.min(limit, share - tonumber(ARGV[6]))
+if limit <= 0 then return {} end
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, limit * 2)
 local out = {}
 local n = 0
@@ -72,7 +84,7 @@ for _, id in ipairs(ids) do
   if n >= limit then break end
   local key = prefix .. ':task:' .. id
   local h = redis.call('HMGET', key, 'record', 'until', 'outcome', 'owner', 'due')
-  if not h[1] or h[3] == '1' then
+  if not h[1] or h[3] then
     redis.call('ZREM', KEYS[1], id)
   elseif math.max(tonumber(h[2] or '0'), tonumber(h[5] or '0')) > now then
     redis.call('ZADD', KEYS[1], math.max(tonumber(h[2] or '0'), tonumber(h[5] or '0')), id)
@@ -91,14 +103,32 @@ return out
 `;
 
 /**
- * Extends a lease and sets the next poll time. KEYS: task, due. ARGV: id, token, fence, leaseMs, dueInMs (from now).
- * Returns the new lease end (ms, Redis clock), or 0 when the lease is no longer this holder's.
+ * Fences one poll: run just before this worker sends `tasks/get`. Refuses unless the lease is still this holder's
+ * and has not ended; then extends it, records the poll time, and moves the task's earliest next poll by any worker to
+ * ARGV[5] + ARGV[6] ms from now (the poll interval plus the longest this worker may take to send the poll).
+ * KEYS: task, due. ARGV: id, token, fence, leaseMs, intervalMs, sendWindowMs. Returns the new lease end (ms, Redis
+ * clock), or 0 when refused.
+ */
+export const POLL_SCRIPT = `${NOW}
+local h = redis.call('HMGET', KEYS[1], 'token', 'fence', 'until', 'due')
+if h[1] ~= ARGV[2] or h[2] ~= ARGV[3] or tonumber(h[3] or '0') <= now then return 0 end
+local untilMs = now + tonumber(ARGV[4])
+local dueAt = math.max(now + tonumber(ARGV[5]) + tonumber(ARGV[6]), tonumber(h[4] or '0'))
+redis.call('HSET', KEYS[1], 'until', untilMs, 'due', dueAt, 'polled', now)
+redis.call('ZADD', KEYS[2], math.max(untilMs, dueAt), ARGV[1])
+return untilMs
+`;
+
+/**
+ * Extends a lease and sets the next poll time, never earlier than a fenced poll already set it. KEYS: task, due.
+ * ARGV: id, token, fence, leaseMs, dueInMs (from now). Returns the new lease end (ms, Redis clock), or 0 when the
+ * lease is no longer this holder's.
  */
 export const RENEW_SCRIPT = `${NOW}
-local h = redis.call('HMGET', KEYS[1], 'token', 'fence')
+local h = redis.call('HMGET', KEYS[1], 'token', 'fence', 'due')
 if h[1] ~= ARGV[2] or h[2] ~= ARGV[3] then return 0 end
 local untilMs = now + tonumber(ARGV[4])
-local dueAt = now + tonumber(ARGV[5])
+local dueAt = math.max(now + tonumber(ARGV[5]), tonumber(h[3] or '0'))
 redis.call('HSET', KEYS[1], 'until', untilMs, 'due', dueAt)
 redis.call('ZADD', KEYS[2], math.max(untilMs, dueAt), ARGV[1])
 return untilMs
@@ -112,7 +142,7 @@ export const RELEASE_SCRIPT = `
 local h = redis.call('HMGET', KEYS[1], 'token', 'fence', 'due', 'outcome')
 if h[1] ~= ARGV[2] or h[2] ~= ARGV[3] then return 0 end
 redis.call('HDEL', KEYS[1], 'token', 'owner', 'until')
-if h[4] ~= '1' then redis.call('ZADD', KEYS[2], tonumber(h[3] or '0'), ARGV[1]) end
+if not h[4] then redis.call('ZADD', KEYS[2], tonumber(h[3] or '0'), ARGV[1]) end
 return 1
 `;
 

@@ -43,20 +43,31 @@ function record(taskId: string): TaskRecord {
   return { version: 1, server: 'http://s/mcp', method: 'tools/call', taskId, localCreatedAt: 0, ttlMs: null, status: 'working', answeredKeys: [], updatedAt: 0 };
 }
 
-function scripted(renew: (lease: FleetLease) => Promise<boolean>) {
+/** A fence that answers at once: the lease is extended and a poll may be sent within 200 ms. */
+async function fenceNow(lease: FleetLease): Promise<boolean> {
+  lease.deadline = Date.now() + LEASE_MS * 0.8;
+  lease.sendBy = Date.now() + LEASE_MS / 5;
+  return true;
+}
+
+function scripted(renew: (lease: FleetLease) => Promise<boolean>, fence: (lease: FleetLease) => Promise<boolean> = fenceNow) {
   const leases = new Map<string, FleetLease>();
   const released: string[] = [];
+  const fences: Array<{ taskId: string; intervalMs: number }> = [];
+  const claims: Array<{ limit: number; held: number; liveMs: number }> = [];
   let pending: FleetClaim[] = [{ lease: { id: 'i1', server: 'http://s/mcp', taskId: 't1', fence: 7, deadline: Date.now() + LEASE_MS * 0.8 }, record: record('t1') }];
   const store = {
     leaseMs: LEASE_MS,
     workerId: 'w',
-    claim: async () => {
+    claim: async (limit: number, held: number, liveMs: number) => {
+      claims.push({ limit, held, liveMs });
       const out = pending;
       pending = [];
       for (const c of out) leases.set(c.lease.taskId, c.lease);
       return out;
     },
     renew: (lease: FleetLease) => renew(lease),
+    fencePoll: (lease: FleetLease, intervalMs: number) => (fences.push({ taskId: lease.taskId, intervalMs }), fence(lease)),
     release: async (lease: FleetLease) => void released.push(lease.taskId),
     leaseOf: (_server: string, taskId: string) => leases.get(taskId),
     forget: (lease: FleetLease) => void leases.delete(lease.taskId),
@@ -82,7 +93,7 @@ function scripted(renew: (lease: FleetLease) => Promise<boolean>) {
     startTool: async () => ({ resultType: 'complete', result: {} }),
     onTask: () => () => undefined,
   };
-  return { host, tasks, released, leases };
+  return { host, tasks, released, leases, fences, claims };
 }
 
 describe('FleetRunner timing', () => {
@@ -113,12 +124,87 @@ describe('FleetRunner timing', () => {
     const s = scripted(() => new Promise(() => undefined));
     const runner = new FleetRunner(s.host, { claimIntervalMs: 10_000 });
     await vi.advanceTimersByTimeAsync(1);
-    expect(() => runner.gate('t1')).not.toThrow();
+    await expect(runner.gate('t1')).resolves.toBeTypeOf('function');
     vi.setSystemTime(Date.now() + LEASE_MS); // the process was paused: no timer ran
-    expect(() => runner.gate('t1')).toThrow(expect.objectContaining({ code: 'LEASE_LOST', reason: 'expired' }));
+    await expect(runner.gate('t1')).rejects.toMatchObject({ code: 'LEASE_LOST', reason: 'expired' });
+    expect(s.fences).toHaveLength(1); // the expired lease was not even fenced
     expect(s.tasks[0]?.done).toBe(true);
-    expect(() => runner.gate('t1')).not.toThrow(); // no longer held here: not this worker's business
+    expect(runner.gate('t1')).toBeUndefined(); // no longer held here: not this worker's business
     await runner.stop();
+  });
+
+  it('fences every poll in the store with the task’s interval, and sends only inside the fenced window', async () => {
+    const s = scripted(async () => true);
+    const runner = new FleetRunner(s.host, { claimIntervalMs: 10_000 });
+    await vi.advanceTimersByTimeAsync(1);
+    const check = await runner.gate('t1');
+    expect(s.fences).toEqual([{ taskId: 't1', intervalMs: 100 }]);
+    expect(() => check!()).not.toThrow(); // written inside the window
+    await vi.advanceTimersByTimeAsync(LEASE_MS / 5); // the request waited for a connection past the window
+    expect(() => check!()).toThrow(expect.objectContaining({ code: 'LEASE_LOST', reason: 'expired' }));
+    expect(runner.taskIds).toEqual([]); // let go: another worker claims it once its recorded next poll is due
+    expect(s.tasks[0]?.abandoned).toMatchObject({ reason: 'expired' });
+    await runner.stop();
+  });
+
+  it('re-fences a poll whose fence answered after its send window, and lets go after three slow answers', async () => {
+    let slowMs = 0;
+    const s = scripted(
+      async () => true,
+      async (lease) => {
+        const fencedAt = Date.now(); // the store's answer is timed from when the fence was sent
+        if (slowMs > 0) await new Promise((r) => setTimeout(r, slowMs));
+        lease.deadline = fencedAt + LEASE_MS * 0.8;
+        lease.sendBy = fencedAt + LEASE_MS / 5;
+        return true;
+      },
+    );
+    const runner = new FleetRunner(s.host, { claimIntervalMs: 10_000 });
+    await vi.advanceTimersByTimeAsync(1);
+    // Redis answers after the send window closed (a stall between fence and send): fenced again, not sent late.
+    slowMs = LEASE_MS / 5 + 10;
+    const sent = vi.fn();
+    const gate = runner.gate('t1')!.then(sent, (e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(slowMs - 20);
+    slowMs = 0; // the second fence is answered at once
+    await vi.advanceTimersByTimeAsync(40);
+    await gate;
+    expect(sent).toHaveBeenCalledOnce();
+    expect(s.fences).toHaveLength(2);
+    // Three slow answers in a row: the lease is let go, nothing is sent.
+    slowMs = LEASE_MS / 5 + 10;
+    const refused = runner.gate('t1')!.catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(3 * slowMs);
+    expect(await refused).toMatchObject({ code: 'LEASE_LOST', reason: 'expired' });
+    expect(runner.taskIds).toEqual([]);
+    await runner.stop();
+  });
+
+  it('a fence the store refuses (the lease moved to another worker) drops the task and sends nothing', async () => {
+    const s = scripted(() => new Promise(() => undefined), async () => false);
+    const runner = new FleetRunner(s.host, { claimIntervalMs: 10_000 });
+    const lost: unknown[] = [];
+    runner.on('leaseLost', (e) => lost.push(e));
+    await vi.advanceTimersByTimeAsync(1);
+    await expect(runner.gate('t1')).rejects.toMatchObject({ code: 'LEASE_LOST', reason: 'stale', fence: 7 });
+    expect(runner.taskIds).toEqual([]);
+    expect(s.tasks[0]?.abandoned).toMatchObject({ reason: 'stale' });
+    expect(lost).toHaveLength(1);
+    await runner.stop();
+  });
+
+  it('claims pass what this worker holds and how long a worker counts as live (the fair share)', async () => {
+    const s = scripted(async () => true);
+    const runner = new FleetRunner(s.host, { claimIntervalMs: 50 });
+    await vi.advanceTimersByTimeAsync(60);
+    expect(s.claims[0]).toEqual({ limit: 100, held: 0, liveMs: 250 });
+    expect(s.claims[1]).toEqual({ limit: 100, held: 1, liveMs: 250 });
+    await runner.stop();
+    const slow = scripted(async () => true);
+    const runner2 = new FleetRunner(slow.host, { claimIntervalMs: 900 });
+    await vi.advanceTimersByTimeAsync(1);
+    expect(slow.claims[0]?.liveMs).toBe(LEASE_MS); // never longer than the lease period
+    await runner2.stop();
   });
 
   it('refuses the first poll of a claim whose lease ran out while the attach was still reading the store', async () => {
