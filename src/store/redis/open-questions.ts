@@ -4,7 +4,6 @@
  * once, since the fleet's stream only brings what is announced after it started reading.
  *
  * @module
- * @internal
  */
 import type { InputRequest } from '../../protocol/input.js';
 import type { RedisConnection } from './connection.js';
