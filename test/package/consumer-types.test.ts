@@ -56,5 +56,5 @@ describe('type declarations under a strict consumer', () => {
     const run = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], { cwd: project, encoding: 'utf8' });
     expect(run.stdout + run.stderr).toBe('');
     expect(run.status).toBe(0);
-  }, 300_000);
+  }, 600_000);
 });
