@@ -21,6 +21,9 @@ process.on('message', (raw) => {
       createdAtMs: server.core.registry.get(taskId)?.createdAtMs ?? Number.NaN,
       completedAtMs: bench.completions.get(key)?.completedAt ?? Number.NaN,
       gets: server.stats.taskGetTimes(taskId),
+      updates: server.stats.taskUpdates(taskId).length,
+      cancels: server.stats.taskCancels(taskId).length,
+      serverStatus: server.core.registry.get(taskId)?.run.status ?? null,
     }));
     send({ type: 'collected', tasks, counts: { ...server.stats.counts(), 'tasks created': server.core.registry.size } });
   } else if (message.type === 'reset') {

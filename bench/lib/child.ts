@@ -12,6 +12,11 @@ export interface TaskTimes {
   completedAtMs: number;
   /** Arrival times of every `tasks/get` for the task. */
   gets: number[];
+  /** `tasks/update` and `tasks/cancel` requests the server received for the task (HTTP server process only). */
+  updates?: number;
+  cancels?: number;
+  /** The task's status on the server when collected (HTTP server process only). */
+  serverStatus?: string | null;
 }
 
 export type ServerRequest = { type: 'collect'; tasks: Array<{ taskId: string; key: string }> } | { type: 'reset' } | { type: 'exit' };

@@ -6,7 +6,8 @@
  * - the **minimum** number of polls that sees the completion is `max(1, ⌈(d − r) / I⌉)`: the floor starts when
  *   the client learns of the task, the polls at `r + I, r + 2I, …` are the earliest the floor allows, and the first
  *   of them at or after `d` is the one that sees it. Fewer polls are possible only by seeing it later;
- * - the **most** polls the floor allows over the observed lifetime is `⌊(an − c) / I⌋`;
+ * - the **most** polls the floor allows over the observed lifetime is `⌊(max(an, d) − c) / I⌋`;
+ * - a task observed through push may have no `tasks/get` at all (n = 0): it counts with zero polls;
  * - a poll is **early** when it arrives less than `I` after the previous one of the same task (the first: after `c`).
  */
 import type { TaskTimes } from './child.js';
@@ -35,7 +36,10 @@ export interface DisciplineSummary {
   creationLagMs: { p50: number; p99: number; max: number };
   /** Completion-observation delay (client resolved − server completed), as a fraction of I, and in ms. */
   delay: { p50: number; p99: number; max: number; meanMs: number; p50Ms: number; p99Ms: number; maxMs: number };
+  /** Tasks without server or client timings (not counted anywhere else). */
   tasksWithMissingData: number;
+  /** Tasks whose completion was observed without any `tasks/get` (through push). */
+  tasksWithoutPolls: number;
 }
 
 const maxOf = (values: readonly number[]): number => values.reduce((a, b) => Math.max(a, b), Number.NEGATIVE_INFINITY);
@@ -47,18 +51,21 @@ export function discipline(tasks: readonly TaskObservation[], intervalMs: number
   let early = 0;
   let minGap = Number.POSITIVE_INFINITY;
   let missing = 0;
+  let withoutPolls = 0;
   const delays: number[] = [];
   const gaps: number[] = [];
   const lags: number[] = [];
   for (const t of tasks) {
     const known = [t.createdAtMs, t.completedAtMs, t.receivedAtMs, t.resolvedAtMs].every(Number.isFinite);
-    if (!known || t.gets.length === 0) {
+    if (!known) {
       missing++;
       continue;
     }
+    // A task seen through push may have no poll at all: it still counts (delay, minimum), with zero polls.
     polls += t.gets.length;
+    if (t.gets.length === 0) withoutPolls++;
     minimum += Math.max(1, Math.ceil((t.completedAtMs - t.receivedAtMs) / intervalMs));
-    allowed += Math.floor(((t.gets.at(-1) as number) - t.createdAtMs) / intervalMs);
+    allowed += Math.floor((Math.max(t.completedAtMs, t.gets.at(-1) ?? 0) - t.createdAtMs) / intervalMs);
     lags.push(t.receivedAtMs - t.createdAtMs);
     for (let k = 0; k < t.gets.length; k++) {
       const at = t.gets[k] as number;
@@ -90,5 +97,6 @@ export function discipline(tasks: readonly TaskObservation[], intervalMs: number
       maxMs: round(maxOf(delays), 1),
     },
     tasksWithMissingData: missing,
+    tasksWithoutPolls: withoutPolls,
   };
 }

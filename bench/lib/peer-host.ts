@@ -5,7 +5,7 @@
  * `v2RequestFraming`. Shown in docs/performance.md.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createTaskSessionFromClient, type JsonRpcResponse, type TaskEnabledSession } from '@modelcontextprotocol/ext-tasks/client';
+import { createTaskSessionFromClient, DispatchError, type JsonRpcResponse, type TaskEnabledSession, type WithTasksOptions } from '@modelcontextprotocol/ext-tasks/client';
 
 const PROTOCOL_VERSION = '2026-07-28';
 const NAME_PARAM: Record<string, string> = { 'tools/call': 'name', 'tasks/get': 'taskId', 'tasks/update': 'taskId', 'tasks/cancel': 'taskId' };
@@ -15,7 +15,13 @@ export interface PeerHost {
   close(): Promise<void>;
 }
 
-export async function createPeerHost(url: string): Promise<PeerHost> {
+/** Options of {@link createPeerHost}. */
+export interface PeerHostOptions {
+  /** The application's answer to a question (passed to ext-tasks as `onInputRequest`); declares `elicitation`. */
+  onInputRequest?: WithTasksOptions['onInputRequest'];
+}
+
+export async function createPeerHost(url: string, options: PeerHostOptions = {}): Promise<PeerHost> {
   const clientInfo = { name: 'bench-ext-tasks', version: '1.0.0' };
   const client = new Client(clientInfo, { versionNegotiation: { mode: { pin: PROTOCOL_VERSION } } });
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
@@ -33,8 +39,16 @@ export async function createPeerHost(url: string): Promise<PeerHost> {
     const nameParam = NAME_PARAM[message.method];
     const name = nameParam ? message.params?.[nameParam] : undefined;
     if (typeof name === 'string') headers['mcp-name'] = name;
-    const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(message), signal: options?.signal });
-    const text = await res.text();
+    let res: Response;
+    let text: string;
+    try {
+      res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(message), signal: options?.signal });
+      text = await res.text();
+    } catch (error) {
+      if (options?.signal?.aborted) throw error;
+      // A network failure: ext-tasks' own error type, marked retryable; ext-tasks decides whether to re-send.
+      throw new DispatchError(`${message.method}: ${(error as Error).message}`, true, { cause: error });
+    }
     if ((res.headers.get('content-type') ?? '').includes('text/event-stream')) {
       // The last `data:` line carrying a response (the reference server answers requests with one event).
       const data = text.split('\n').filter((l) => l.startsWith('data:')).map((l) => JSON.parse(l.slice(5)) as Record<string, unknown>);
@@ -42,13 +56,20 @@ export async function createPeerHost(url: string): Promise<PeerHost> {
       if (!response) throw new Error(`${message.method}: SSE reply without a response`);
       return response as JsonRpcResponse;
     }
-    return JSON.parse(text) as JsonRpcResponse;
+    try {
+      return JSON.parse(text) as JsonRpcResponse;
+    } catch (error) {
+      throw new Error(`${message.method}: HTTP ${res.status} with a body that is not JSON: ${text.slice(0, 200)}`, { cause: error });
+    }
   };
+  const capabilities: Record<string, unknown> = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+  if (options.onInputRequest) capabilities.elicitation = { form: {} };
 
   const session = createTaskSessionFromClient(client, {
     endpointId: 'bench',
     rawDispatch,
-    v2RequestFraming: { protocolVersion: PROTOCOL_VERSION, clientInfo, clientCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } },
+    v2RequestFraming: { protocolVersion: PROTOCOL_VERSION, clientInfo, clientCapabilities: capabilities },
+    ...(options.onInputRequest ? { onInputRequest: options.onInputRequest } : {}),
   } as never);
   return {
     session,

@@ -16,6 +16,8 @@ import { envInt, LoopDelay, MemorySampler, retainedHeap, round } from '../lib/me
 import { lifetimes } from '../lib/random.js';
 import { createPeerHost, type PeerHost } from '../lib/peer-host.js';
 import { percentile } from '../lib/measure.js';
+import { createFloor } from '../lib/floor.js';
+import { describeOutcome, errorChain } from '../lib/outcome.js';
 import { setDefaultHttpSender } from '../../src/transport/http-sender.js';
 import { createUndiciSender } from '../../src/transport/undici-sender.js';
 
@@ -44,6 +46,12 @@ if (mode === 'http') {
 }
 const push = process.env.FANOUT_PUSH === '1';
 const client = new TaskClient({ transport, onPollLag: (lag) => lags.push(lag), push });
+// The loopback round trip (bare undici POST of an inline echo), the reference of the push delay target.
+const floor = server ? createFloor(server.url) : undefined;
+const loopbackRoundTripMs = floor ? await floor.roundTrip(100) : null;
+await floor?.close();
+/** Tasks that did not end `completed` on the client: what the client reported (message and cause chain). */
+const failures: Array<Record<string, unknown>> = [];
 const peer: PeerHost | undefined = side === 'peer' && server ? await createPeerHost(server.url) : undefined;
 // Warm the code paths (JIT, sockets) before measuring; these tasks are not counted.
 await Promise.all(Array.from({ length: 20 }, () => client.callTool('echo', { text: 'warm-up' })));
@@ -84,8 +92,8 @@ const launch = async (): Promise<void> => {
         waiting = undefined;
         if (++created === n) allCreated();
         const { outcome } = await execution.settle();
-        if ((outcome as { status?: string }).status !== 'completed') throw new Error(`peer: task ${i} ended ${JSON.stringify(outcome).slice(0, 200)}`);
-        resolvedAt[i] = Date.now();
+        if (outcome.status === 'completed') resolvedAt[i] = Date.now();
+        else failures.push(describeOutcome(i, taskIds[i], outcome));
       });
       continue;
     }
@@ -100,9 +108,14 @@ const launch = async (): Promise<void> => {
           if (++created === n) allCreated();
         },
       })
-      .then(() => {
-        resolvedAt[i] = Date.now();
-      });
+      .then(
+        () => {
+          resolvedAt[i] = Date.now();
+        },
+        (error: unknown) => {
+          failures.push({ index: i, taskId: taskIds[i], status: 'rejected', ...errorChain(error) });
+        },
+      );
   }
 };
 await launch();
@@ -142,6 +155,8 @@ await client.close();
 await peer?.close();
 
 const kb = (bytes: number): number => round(bytes / 1024 / n, 2);
+const polls = counts['tasks/get'] ?? 0;
+const pollingCpuMs = (pollingCpu.user + pollingCpu.system) / 1e3;
 report({
   phase: 'fanout',
   client: side,
@@ -157,7 +172,13 @@ report({
     times.map((t, i) => ({ ...t, receivedAtMs: receivedAt[i] ?? Number.NaN, resolvedAtMs: resolvedAt[i] ?? Number.NaN })),
     intervalMs,
   ),
-  cpuMsPer1000Polls: round(((pollingCpu.user + pollingCpu.system) / 1e3 / Math.max(1, counts['tasks/get'] ?? 0)) * 1000, 1),
+  // Per 1,000 polls (null without any poll: push alone) and per task (comparable with and without push).
+  cpuMsPer1000Polls: polls > 0 ? round((pollingCpuMs / polls) * 1000, 1) : null,
+  cpuMsPerTask: round(pollingCpuMs / n, 3),
+  listenRequests: counts['subscriptions/listen'] ?? 0,
+  loopbackRoundTripMs,
+  failures: failures.slice(0, 20),
+  failureCount: failures.length,
   schedulerLagMs: side === 'ours' ? { p50: round(percentile(lags, 50), 1), p99: round(percentile(lags, 99), 1), max: round(Math.max(0, ...lags), 1) } : null,
   cpuMs: { creation: round((creationCpu.user + creationCpu.system) / 1e3, 0), polling: round((pollingCpu.user + pollingCpu.system) / 1e3, 0) },
   heapPerTaskKb: { retainedAllOutstanding: kb(heapAllOutstanding - baseHeap), peakSampled: kb(memory.peakHeap - baseHeap) },

@@ -1,15 +1,18 @@
 /**
  * Phase a: INLINE_CALLS sequential `tools/call echo` per client against one reference server (its own process, HTTP
  * on loopback), ours (TaskClient + StreamableHttpTransport) and the official @modelcontextprotocol/client
- * (Client + StreamableHTTPClientTransport, pinned to 2026-07-28), alternating blocks of INLINE_BLOCK calls, the
- * order within each pair of blocks swapped every time (ABBA…).
+ * (Client + StreamableHTTPClientTransport, pinned to 2026-07-28), and `@modelcontextprotocol/ext-tasks`
+ * (`session.callTool` then `settle()`, through bench/lib/peer-host.ts), in blocks of INLINE_BLOCK calls; the order of
+ * the sides rotates every block and reverses every other block.
  */
 import { readFileSync } from 'node:fs';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { TaskClient } from '../../src/client/task-client.js';
 import { StreamableHttpTransport } from '../../src/transport/streamable-http.js';
+import { createUndiciSender } from '../../src/transport/undici-sender.js';
 import { report, startServerProcess } from '../lib/child.js';
 import { envInt, percentile, round } from '../lib/measure.js';
+import { createPeerHost } from '../lib/peer-host.js';
 
 const calls = envInt('INLINE_CALLS', 2_000);
 const block = envInt('INLINE_BLOCK', 100);
@@ -19,17 +22,26 @@ const officialVersion = (
 ).version;
 
 const server = await startServerProcess({});
-const ours = new TaskClient({ transport: new StreamableHttpTransport(server.url) });
+// Ours with the undici sender, as the Node entry point installs it (src/ imports alone would use the global fetch).
+const ours = new TaskClient({ transport: new StreamableHttpTransport(server.url, { sender: createUndiciSender() }) });
 const official = new Client({ name: 'bench-official', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
 await official.connect(new StreamableHTTPClientTransport(new URL(server.url)));
 
-type Side = 'ours' | 'official';
+const peer = await createPeerHost(server.url);
+
+type Side = 'ours' | 'official' | 'peer';
+const SIDES: Side[] = ['ours', 'official', 'peer'];
 const callOnce: Record<Side, (text: string) => Promise<unknown>> = {
   ours: (text) => ours.callTool('echo', { text }),
   official: (text) => official.callTool({ name: 'echo', arguments: { text } }),
+  peer: async (text) => {
+    const { outcome } = await (await peer.session.callTool('echo', { text })).settle();
+    if (outcome.status !== 'completed') throw new Error(`peer: echo ended ${outcome.status}`);
+    return outcome.result;
+  },
 };
-const latencies: Record<Side, number[]> = { ours: [], official: [] };
-const busyMs: Record<Side, number> = { ours: 0, official: 0 };
+const latencies: Record<Side, number[]> = { ours: [], official: [], peer: [] };
+const busyMs: Record<Side, number> = { ours: 0, official: 0, peer: 0 };
 
 async function runBlock(side: Side, count: number, record: boolean): Promise<void> {
   const blockStart = performance.now();
@@ -44,18 +56,19 @@ async function runBlock(side: Side, count: number, record: boolean): Promise<voi
 }
 
 for (let done = 0; done < warmup; done += block) {
-  await runBlock('ours', Math.min(block, warmup - done), false);
-  await runBlock('official', Math.min(block, warmup - done), false);
+  for (const side of SIDES) await runBlock(side, Math.min(block, warmup - done), false);
 }
 await server.reset();
 for (let i = 0; i * block < calls; i++) {
   const count = Math.min(block, calls - i * block);
-  const order: Side[] = i % 2 === 0 ? ['ours', 'official'] : ['official', 'ours'];
+  const rotated = [...SIDES.slice(i % SIDES.length), ...SIDES.slice(0, i % SIDES.length)];
+  const order = i % 2 === 0 ? rotated : rotated.reverse();
   for (const side of order) await runBlock(side, count, true);
 }
 const { counts } = await server.collect([]);
 await ours.close();
 await official.close();
+await peer.close();
 await server.close();
 
 const summary = (side: Side) => ({
@@ -66,6 +79,7 @@ const summary = (side: Side) => ({
 });
 const a = summary('ours');
 const b = summary('official');
+const c = summary('peer');
 report({
   phase: 'inline',
   officialClient: `@modelcontextprotocol/client ${officialVersion} (versionNegotiation pin 2026-07-28, StreamableHTTPClientTransport)`,
@@ -73,10 +87,17 @@ report({
   warmup,
   ours: a,
   official: b,
+  peer: c,
   ratio: {
     median: round(a.medianMs / b.medianMs, 3),
     p99: round(a.p99Ms / b.p99Ms, 3),
     throughput: round(a.throughputPerS / b.throughputPerS, 3),
+  },
+  /** ours ÷ ext-tasks. */
+  ratioPeer: {
+    median: round(a.medianMs / c.medianMs, 3),
+    p99: round(a.p99Ms / c.p99Ms, 3),
+    throughput: round(a.throughputPerS / c.throughputPerS, 3),
   },
   serverRequestCounts: counts,
 });

@@ -6,10 +6,10 @@
  * - poll: `tasks/get` on one long-running task through the client's request path, parsed as a DetailedTask.
  * Sides: `floor` (a bare undici `Agent.request` POST with a prebuilt body and headers, body parsed with
  * JSON.parse), `ours` (TaskClient; undici sender, as the Node entry installs it), `oursFetch` (the same client over
- * the global fetch), `official` (@modelcontextprotocol/client, inline only; it has no tasks/get on this era).
+ * the global fetch), `official` (@modelcontextprotocol/client, inline only; it has no tasks/get on this era),
+ * `peer` (@modelcontextprotocol/ext-tasks `session.callTool` + `settle()`, inline only: its polls are internal).
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { Agent } from 'undici';
 import { TaskClient } from '../../src/client/task-client.js';
 import { parseDetailedTask } from '../../src/protocol/tasks.js';
 import type { TaskHandle } from '../../src/tasks/task-handle.js';
@@ -17,6 +17,8 @@ import { fetchSender } from '../../src/transport/http-sender.js';
 import { StreamableHttpTransport } from '../../src/transport/streamable-http.js';
 import { createUndiciSender } from '../../src/transport/undici-sender.js';
 import { report, startServerProcess } from '../lib/child.js';
+import { createFloor } from '../lib/floor.js';
+import { createPeerHost } from '../lib/peer-host.js';
 import { envInt, round } from '../lib/measure.js';
 
 const calls = envInt('REQUEST_COST_CALLS', 2_000);
@@ -24,35 +26,13 @@ const block = envInt('REQUEST_COST_BLOCK', 200);
 const server = await startServerProcess({ pollIntervalMs: 60_000 });
 const url = new URL(server.url);
 
-const META = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientInfo': { name: 'floor', version: '1.0.0' },
-  'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
-};
-const agent = new Agent({ connections: 16 });
-async function floorPost(method: string, name: string, params: Record<string, unknown>, id: number): Promise<unknown> {
-  const res = await agent.request({
-    origin: url.origin,
-    path: url.pathname,
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-      'mcp-name': name,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: META } }),
-  });
-  const reply = JSON.parse(await res.body.text()) as { result?: unknown };
-  if (!reply.result) throw new Error(`floor: ${method} failed`);
-  return reply.result;
-}
+const floor = createFloor(server.url);
 
 const ours = new TaskClient({ transport: new StreamableHttpTransport(server.url, { sender: createUndiciSender() }) });
 const oursFetch = new TaskClient({ transport: new StreamableHttpTransport(server.url, { sender: fetchSender(globalThis.fetch) }) });
 const official = new Client({ name: 'bench-official', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
 await official.connect(new StreamableHTTPClientTransport(url));
+const peer = await createPeerHost(server.url);
 
 // One long task to poll: created by ours (its id is all any side needs).
 process.stderr.write('request-cost: starting task\n');
@@ -61,17 +41,17 @@ if (start.resultType !== 'task') throw new Error('sleep_ms did not start a task'
 const handle = start.task as TaskHandle<unknown>;
 const taskId = handle.taskId;
 
-type Side = 'floor' | 'ours' | 'oursFetch' | 'official';
-let nextId = 1;
+type Side = 'floor' | 'ours' | 'oursFetch' | 'official' | 'peer';
 const ops: Record<'inline' | 'poll', Partial<Record<Side, (i: number) => Promise<unknown>>>> = {
   inline: {
-    floor: (i) => floorPost('tools/call', 'echo', { name: 'echo', arguments: { text: `call ${i}` } }, nextId++),
+    floor: (i) => floor.post('tools/call', 'echo', { name: 'echo', arguments: { text: `call ${i}` } }),
     ours: (i) => ours.callTool('echo', { text: `call ${i}` }),
     oursFetch: (i) => oursFetch.callTool('echo', { text: `call ${i}` }),
     official: (i) => official.callTool({ name: 'echo', arguments: { text: `call ${i}` } }),
+    peer: async (i) => (await peer.session.callTool('echo', { text: `call ${i}` })).settle(),
   },
   poll: {
-    floor: () => floorPost('tasks/get', taskId, { taskId }, nextId++),
+    floor: () => floor.post('tasks/get', taskId, { taskId }),
     // The poll's request path (pipeline, transport, wire parse of the DetailedTask); the scheduler's own cost is in
     // the fan-out phases' CPU per 1,000 polls.
     ours: async () => parseDetailedTask(await ours.request('tasks/get', { taskId })),
@@ -112,7 +92,8 @@ await handle.cancel().catch(() => undefined);
 await ours.close();
 await oursFetch.close();
 await official.close();
-await agent.close();
+await peer.close();
+await floor.close();
 await server.close();
 
 const ratio = (kind: 'inline' | 'poll', side: Side, to: Side): number | null => {
@@ -129,6 +110,8 @@ report({
     inlineOursOverFloor: ratio('inline', 'ours', 'floor'),
     inlineOursFetchOverFloor: ratio('inline', 'oursFetch', 'floor'),
     inlineOursOverOfficial: ratio('inline', 'ours', 'official'),
+    inlineOursOverPeer: ratio('inline', 'ours', 'peer'),
+    inlinePeerOverFloor: ratio('inline', 'peer', 'floor'),
     pollOursOverFloor: ratio('poll', 'ours', 'floor'),
     pollOursFetchOverFloor: ratio('poll', 'oursFetch', 'floor'),
   },

@@ -1,6 +1,7 @@
 /**
  * Push merged with polling, for one server: one `subscriptions/listen` stream asking for `notifications/tasks` about
- * the tasks being followed. The stream is re-opened (debounced) as that set changes, and with backoff when it drops.
+ * the tasks being followed. The stream is re-opened (debounced) when tasks it does not cover are added, kept open
+ * until its replacement is acknowledged, closed when nothing is followed, and re-opened with backoff when it drops.
  * Each `notifications/tasks` is handed to the host exactly as a `tasks/get` result would be; tasks the server
  * acknowledged switch to a slow safety poll, and every other task keeps polling at its floor.
  * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-status-notifications,
@@ -71,6 +72,8 @@ export class PushChannel {
   /** Ids asked for on the current stream, and those the server acknowledged. */
   #requested = new Set<string>();
   #acked = new Set<string>();
+  /** The stream being replaced: kept open until the new one is acknowledged, so no change falls in a gap. */
+  #previous: { stream: AbortController; requested: Set<string> } | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #failures = 0;
   #unsupported = false;
@@ -94,7 +97,8 @@ export class PushChannel {
     return this.#acked;
   }
 
-  /** The followed set changed (a task started, ended or was dropped): re-opens the stream after the debounce. */
+  /** The followed set changed (a task started, ended or was dropped): after the debounce, re-opens the stream if it
+   * misses a followed task, or closes it if nothing is followed. */
   changed(): void {
     if (this.#closed || this.#unsupported || this.#timer !== undefined) return;
     this.#arm(this.#debounceMs);
@@ -116,8 +120,9 @@ export class PushChannel {
     }, delayMs);
   }
 
-  /** Ends the current stream; every acknowledged task returns to polling at its floor. */
+  /** Ends the current stream (and one being replaced); every acknowledged task returns to polling at its floor. */
   #stop(): void {
+    this.#dropPrevious();
     this.#stream?.abort();
     this.#stream = undefined;
     const acked = [...this.#acked];
@@ -126,12 +131,25 @@ export class PushChannel {
     for (const id of acked) this.#target.setCadence(id, 'poll');
   }
 
+  #dropPrevious(): void {
+    this.#previous?.stream.abort();
+    this.#previous = undefined;
+  }
+
+  /**
+   * Opens a stream for the followed set, unless the current one already covers it: tasks that ended need no new
+   * stream (the server pushes nothing more for a terminal task), only tasks not yet asked for do. A stream being
+   * replaced stays open until the new one is acknowledged (make before break).
+   */
   #open(): void {
     if (this.#closed || this.#unsupported) return;
     const wanted = this.#target.followedTaskIds().slice(0, this.#maxTaskIds);
-    if (wanted.length === this.#requested.size && wanted.every((id) => this.#requested.has(id)) && this.#stream) return;
-    this.#stop();
-    if (wanted.length === 0) return;
+    if (wanted.length === 0) return this.#stop();
+    if (this.#stream && wanted.every((id) => this.#requested.has(id))) return;
+    if (this.#stream) {
+      this.#dropPrevious();
+      this.#previous = { stream: this.#stream, requested: this.#requested };
+    }
     const stream = new AbortController();
     this.#stream = stream;
     this.#requested = new Set(wanted);
@@ -142,13 +160,18 @@ export class PushChannel {
   }
 
   #onNotification(stream: AbortController, notification: JsonRpcNotification): void {
-    if (stream !== this.#stream) return; // a stream we already left
+    const previous = this.#previous?.stream === stream ? this.#previous : undefined;
+    if (stream !== this.#stream && !previous) return; // a stream we already left
     const params = (notification.params ?? {}) as Record<string, unknown>;
     if (notification.method === 'notifications/subscriptions/acknowledged') {
+      if (previous) return;
       const agreed = (params.notifications as { taskIds?: unknown } | undefined)?.taskIds;
       const ids = Array.isArray(agreed) ? agreed.filter((id): id is string => typeof id === 'string' && this.#requested.has(id)) : [];
+      const before = this.#acked;
       this.#acked = new Set(ids);
       this.#failures = 0;
+      this.#dropPrevious();
+      for (const id of before) if (!this.#requested.has(id)) this.#target.setCadence(id, 'poll');
       for (const id of this.#requested) this.#target.setCadence(id, this.#acked.has(id) ? 'push' : 'poll');
       return;
     }
@@ -161,7 +184,7 @@ export class PushChannel {
       this.#target.onError(error);
       return;
     }
-    if (this.#requested.has(task.taskId)) this.#target.apply(task);
+    if ((previous ? previous.requested : this.#requested).has(task.taskId)) this.#target.apply(task);
   }
 
   #ended(stream: AbortController, error: unknown): void {

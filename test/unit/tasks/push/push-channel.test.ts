@@ -39,7 +39,13 @@ function setup(options: { maxTaskIds?: number } = {}) {
     { random: () => 0, ...options },
   );
   const ack = (l: Listen, ids: string[]) => l.push({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds: ids } } });
-  return { followed, applied, cadence, errors, listens, channel, ack };
+  /** Follows `ids` too and lets the debounce run out. */
+  const follow = async (...ids: string[]) => {
+    followed.push(...ids);
+    channel.changed();
+    await vi.advanceTimersByTimeAsync(DEFAULT_PUSH_DEBOUNCE_MS);
+  };
+  return { followed, applied, cadence, errors, listens, channel, ack, follow };
 }
 
 const task = (taskId: string, status: string, extra: Record<string, unknown> = {}) => ({
@@ -94,22 +100,54 @@ describe('PushChannel', () => {
     s.channel.close();
   });
 
-  it('re-opens when the set changes and closes when nothing is followed', async () => {
+  it('re-opens for a new task, keeping the old stream until the new one is acknowledged; closes when nothing is followed', async () => {
     const s = setup();
-    s.followed.push('a');
-    s.channel.changed();
-    await vi.advanceTimersByTimeAsync(DEFAULT_PUSH_DEBOUNCE_MS);
-    s.followed.push('b');
-    s.channel.changed();
-    await vi.advanceTimersByTimeAsync(DEFAULT_PUSH_DEBOUNCE_MS);
-    expect(s.listens[0]!.signal.aborted).toBe(true);
+    await s.follow('a');
+    s.ack(s.listens[0]!, ['a']);
+    await s.follow('b');
     expect(s.listens[1]!.taskIds).toEqual(['a', 'b']);
+    expect(s.listens[0]!.signal.aborted).toBe(false); // make before break
+    s.listens[0]!.push(task('a', 'working', { statusMessage: 'half way' })); // a change in the gap is not lost
+    expect(s.applied.map((t) => t.statusMessage)).toEqual(['half way']);
+    expect(s.cadence.get('a')).toBe('push'); // still covered by the old stream
+    s.ack(s.listens[1]!, ['a', 'b']);
+    expect(s.listens[0]!.signal.aborted).toBe(true);
+    expect([...s.cadence]).toEqual([['a', 'push'], ['b', 'push']]);
+    s.listens[0]!.push(task('a', 'working', { statusMessage: 'late' })); // the old stream, once left, is ignored
+    expect(s.applied).toHaveLength(1);
     s.followed.splice(0);
     s.channel.changed();
     await vi.advanceTimersByTimeAsync(DEFAULT_PUSH_DEBOUNCE_MS);
     expect(s.listens[1]!.signal.aborted).toBe(true);
     expect(s.listens).toHaveLength(2);
     expect(s.errors).toEqual([]);
+  });
+
+  it('tasks that ended re-open nothing: the stream asked for them stays', async () => {
+    const s = setup();
+    await s.follow('a', 'b');
+    s.ack(s.listens[0]!, ['a', 'b']);
+    s.followed.splice(0, 1); // 'a' ended
+    s.channel.changed();
+    await vi.advanceTimersByTimeAsync(10 * DEFAULT_PUSH_DEBOUNCE_MS);
+    expect(s.listens).toHaveLength(1);
+    expect(s.listens[0]!.signal.aborted).toBe(false);
+    s.channel.close();
+  });
+
+  it('a new stream that fails before its acknowledgement ends the old one too and backs off', async () => {
+    const s = setup();
+    await s.follow('a');
+    s.ack(s.listens[0]!, ['a']);
+    await s.follow('b');
+    s.listens[1]!.drop(new StreamEndedError('subscriptions/listen'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(s.listens[0]!.signal.aborted).toBe(true);
+    expect(s.cadence.get('a')).toBe('poll');
+    expect(s.errors).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(s.listens[2]!.taskIds).toEqual(['a', 'b']);
+    s.channel.close();
   });
 
   it('bounds the ids in one listen', async () => {
