@@ -97,7 +97,7 @@ export class InvalidResponseError extends McpClientError {
   static override readonly [kBrand]: string = 'InvalidResponseError';
   override readonly code = 'INVALID_RESPONSE' as const;
   /** The task a malformed creation result named, if any. */
-  readonly taskId: string | undefined;
+  override readonly taskId: string | undefined;
   constructor(
     readonly method: string,
     readonly detail: string,
