@@ -50,12 +50,49 @@ export async function* readTextChunks(
   }
 }
 
-/** Reads the whole body as text within `limitBytes`. A body of one chunk (most JSON replies) is decoded once. */
+const UTF8 = new TextDecoder();
+
+/**
+ * Reads the whole body as text within `limitBytes`: the chunks are collected and decoded once (the same text a
+ * streaming decode gives, malformed bytes included), without an async generator per reply.
+ *
+ * @throws {@link ResponseTooLargeError} past the limit; {@link StreamEndedError} when the connection breaks mid-body.
+ */
 export async function readText(body: HttpReplyBody | null, limitBytes: number, method: string): Promise<string> {
   if (!body) return '';
-  let text = '';
-  for await (const chunk of readTextChunks(body, limitBytes, method)) text += chunk;
-  return text;
+  const chunks = body[Symbol.asyncIterator]();
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  let finished = false;
+  try {
+    for (;;) {
+      let next: IteratorResult<Uint8Array>;
+      try {
+        next = await chunks.next();
+      } catch (error) {
+        throw new StreamEndedError(method, { cause: error }); // as in readTextChunks
+      }
+      if (next.done) break;
+      total += next.value.byteLength;
+      if (total > limitBytes) throw new ResponseTooLargeError(method, limitBytes);
+      parts.push(next.value);
+    }
+    finished = true;
+  } finally {
+    // An unfinished body is released (its connection closed); a finished one needs nothing more.
+    if (!finished) {
+      await chunks.return?.().catch(() => undefined);
+      await body.cancel().catch(() => undefined);
+    }
+  }
+  if (parts.length === 1) return UTF8.decode(parts[0]);
+  const all = new Uint8Array(total);
+  let at = 0;
+  for (const part of parts) {
+    all.set(part, at);
+    at += part.byteLength;
+  }
+  return UTF8.decode(all);
 }
 /** At most `max` characters of `text`, on one line, for error messages. */
 export function excerpt(text: string, max = 200): string {

@@ -70,7 +70,9 @@ export function createUndiciSender(options: HttpSenderOptions = {}): HttpSender 
         method: request.method,
         headers: request.headers,
         body: request.body,
-        signal: request.signal,
+        // The transport's plain abort flag when it gave one (undici needs only its EventTarget shape), so that no
+        // AbortSignal is built per request.
+        signal: request.abort ?? request.signal,
       });
       const status = res.statusCode;
       return { status, ok: status >= 200 && status < 300, headers: headerGetter(res.headers), body: nodeBody(res.body) };
