@@ -8,13 +8,12 @@
 import { createParser } from 'eventsource-parser';
 import { HttpError, InvalidResponseError, McpClientError, NetworkError, RequestTimeoutError, StreamEndedError } from '../errors.js';
 import { RequestAbort, type AbortState } from '../internal/request-abort.js';
-import { HEADERS, META_KEYS } from '../protocol/constants.js';
+import { HEADERS } from '../protocol/constants.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { createAuthSession, type AuthSession } from './auth.js'; // hook: issue-17
-import { encodeHeaderValue } from './header-encoding.js';
 import { checkHeaderRecord } from './header-values.js';
 import { fetchFollowingRedirects, fetchWithRedirectPolicy, redirectPolicy, type RedirectPolicy } from './redirects.js';
-import { buildHeaders, staticHeaders } from './request-headers.js';
+import { buildHeaders, protocolHeaderValues, staticHeaders } from './request-headers.js';
 import { defaultHttpSender, fetchSender, type HttpReply, type HttpSender } from './http-sender.js';
 import { classifyMessage, idMatches, parseJson, settleResponse } from './messages.js';
 import { excerpt, readText, readTextChunks } from './read-body.js';
@@ -24,16 +23,6 @@ import { DEFAULT_MAX_RESPONSE_BYTES, type StreamableHttpTransportOptions } from 
 
 export { DEFAULT_MAX_RESPONSE_BYTES, type StreamableHttpTransportOptions } from './streamable-http-options.js';
 
-
-/** Methods whose `Mcp-Name` header is taken from a param. */
-const NAME_PARAM: Record<string, string> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-  'tasks/get': 'taskId',
-  'tasks/update': 'taskId',
-  'tasks/cancel': 'taskId',
-};
 
 function isRequest(message: JsonRpcRequest | JsonRpcNotification): message is JsonRpcRequest {
   return typeof message.id === 'string' || typeof message.id === 'number';
@@ -147,21 +136,18 @@ export class StreamableHttpTransport implements Transport {
     }
   }
 
-  async #headers(message: JsonRpcRequest | JsonRpcNotification, extra: Record<string, string> | undefined): Promise<Record<string, string>> {
+  /** The POST's headers; a promise only when `getHeaders` is set (a poll without it builds them synchronously). */
+  #headers(message: JsonRpcRequest | JsonRpcNotification, extra: Record<string, string> | undefined): Record<string, string> | Promise<Record<string, string>> {
     if (this.#headerError !== undefined) throw this.#headerError;
+    const getHeaders = this.#options.getHeaders;
+    if (!getHeaders) return this.#buildHeaders(message, undefined, extra);
+    return (async () => this.#buildHeaders(message, checkHeaderRecord('getHeaders()', await getHeaders()), extra))();
+  }
+
+  #buildHeaders(message: JsonRpcRequest | JsonRpcNotification, dynamic: Record<string, string> | undefined, extra: Record<string, string> | undefined): Record<string, string> {
     // hook: issue-12 item 9 (checkHeaderRecord: a bad value fails typed, and is never quoted)
-    const dynamic = this.#options.getHeaders ? checkHeaderRecord('getHeaders()', await this.#options.getHeaders()) : undefined;
     extra = checkHeaderRecord('request headers', extra);
-    const params = (message.params ?? {}) as Record<string, unknown>;
-    const meta = params._meta as Record<string, unknown> | undefined;
-    const version = meta?.[META_KEYS.protocolVersion];
-    const nameParam = NAME_PARAM[message.method];
-    const name = nameParam ? params[nameParam] : undefined;
-    return buildHeaders(this.#staticHeaders, dynamic, extra, {
-      method: message.method,
-      protocolVersion: typeof version === 'string' ? version : undefined,
-      name: typeof name === 'string' ? encodeHeaderValue(name) : undefined,
-    });
+    return buildHeaders(this.#staticHeaders, dynamic, extra, protocolHeaderValues(message));
   }
 
   async #post<T>(
