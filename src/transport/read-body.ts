@@ -9,6 +9,19 @@ import { ResponseTooLargeError, StreamEndedError } from '../errors.js';
 import type { HttpReplyBody } from './http-sender.js';
 
 /**
+ * The body's next chunk. A connection that broke mid-body (fetch rejects with `TypeError: terminated`, undici with a
+ * socket error) means the response never arrived in full, so the request is lost (2.10): typed, with the socket error
+ * as cause. (An abort also lands here; the transport reports the abort's reason instead, as it checks it first.)
+ */
+async function nextChunk(chunks: AsyncIterator<Uint8Array>, method: string): Promise<IteratorResult<Uint8Array>> {
+  try {
+    return await chunks.next();
+  } catch (error) {
+    throw new StreamEndedError(method, { cause: error });
+  }
+}
+
+/**
  * Yields the body's decoded text chunks, failing once more than `limitBytes` bytes arrived. `meter`, when given, sees
  * every chunk's bytes first and may throw (an SSE reply is limited per event, see `sse-event-limit.ts`).
  *
@@ -25,15 +38,7 @@ export async function* readTextChunks(
   const chunks = body[Symbol.asyncIterator]();
   try {
     for (;;) {
-      let next: IteratorResult<Uint8Array>;
-      try {
-        next = await chunks.next();
-      } catch (error) {
-        // The connection broke mid-body (fetch rejects with `TypeError: terminated`, undici with a socket error): the
-        // response never arrived in full, so the request is lost (2.10). Typed, with the socket error as cause. (An
-        // abort also lands here; the transport reports the abort's reason instead, as it checks its signal first.)
-        throw new StreamEndedError(method, { cause: error });
-      }
+      const next = await nextChunk(chunks, method);
       if (next.done) break;
       const value = next.value;
       total += value.byteLength;
@@ -66,12 +71,7 @@ export async function readText(body: HttpReplyBody | null, limitBytes: number, m
   let finished = false;
   try {
     for (;;) {
-      let next: IteratorResult<Uint8Array>;
-      try {
-        next = await chunks.next();
-      } catch (error) {
-        throw new StreamEndedError(method, { cause: error }); // as in readTextChunks
-      }
+      const next = await nextChunk(chunks, method);
       if (next.done) break;
       total += next.value.byteLength;
       if (total > limitBytes) throw new ResponseTooLargeError(method, limitBytes);
