@@ -66,7 +66,7 @@ async function main(): Promise<void> {
 
     const taskId = (await step('start, detached', ['call', url, 'reindex_corpus', 'documents=100000', '--detach'], [0], { capture: true })).trim();
     await step('status', ['status', taskId], [0]);
-    await step('cancel', ['cancel', taskId], [4]);
+    await step('cancel', ['cancel', taskId], [0]);
     await step('list records', ['ls'], [0]);
 
     console.log('\nSummary');
