@@ -67,7 +67,7 @@ export class RequestAbort implements AbortLike {
     if (listeners) for (const listener of listeners) callListener(listener);
   }
 
-  addEventListener(_type: 'abort', listener: () => void): void {
+  addEventListener(_type: 'abort', listener: () => void, _options?: { once?: boolean }): void {
     if (!this.aborted) (this.#listeners ??= []).push(listener);
   }
 
