@@ -68,7 +68,6 @@ export async function readText(body: HttpReplyBody | null, limitBytes: number, m
   const chunks = body[Symbol.asyncIterator]();
   const parts: Uint8Array[] = [];
   let total = 0;
-  let finished = false;
   try {
     for (;;) {
       const next = await nextChunk(chunks, method);
@@ -77,13 +76,10 @@ export async function readText(body: HttpReplyBody | null, limitBytes: number, m
       if (total > limitBytes) throw new ResponseTooLargeError(method, limitBytes);
       parts.push(next.value);
     }
-    finished = true;
   } finally {
-    // An unfinished body is released (its connection closed); a finished one needs nothing more.
-    if (!finished) {
-      await chunks.return?.().catch(() => undefined);
-      await body.cancel().catch(() => undefined);
-    }
+    // Releases an unfinished body (closing its connection); on a finished one it is a no-op.
+    await chunks.return?.().catch(() => undefined);
+    await body.cancel().catch(() => undefined);
   }
   if (parts.length === 1) return UTF8.decode(parts[0]);
   const all = new Uint8Array(total);
