@@ -9,9 +9,8 @@
  * and dropping every reference (what is left is not the tasks'). Both sides open up to HOLD_CONCURRENCY keep-alive
  * sockets while creating (ours: at most 16 per origin, the undici pool; the peer: the global fetch pool).
  */
-import { TaskClient } from '../../src/client/task-client.js';
-import { StreamableHttpTransport } from '../../src/transport/streamable-http.js';
-import { createUndiciSender } from '../../src/transport/undici-sender.js';
+// The built Node entry (undici sender installed), as users run it; see bench/phases/hold.ts on why not the sources.
+import { StreamableHttpTransport, TaskClient } from '../../dist/node.js';
 import { report, startServerProcess } from '../lib/child.js';
 import { envInt, retainedHeap, round, sleep } from '../lib/measure.js';
 import { createPeerHost, type PeerHost } from '../lib/peer-host.js';
@@ -25,7 +24,7 @@ const server = await startServerProcess({ pollIntervalMs: intervalMs, inlineBudg
 let client: TaskClient | undefined;
 let peer: PeerHost | undefined;
 if (side === 'peer') peer = await createPeerHost(server.url);
-else client = new TaskClient({ transport: new StreamableHttpTransport(server.url, { sender: createUndiciSender() }) });
+else client = new TaskClient({ transport: new StreamableHttpTransport(server.url) });
 // Warm-up (JIT, sockets, the session's tool list), not counted.
 for (let i = 0; i < 20; i++) {
   if (peer) await (await peer.session.callTool('echo', { text: 'warm-up' })).settle();
