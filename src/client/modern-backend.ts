@@ -129,7 +129,7 @@ export class ModernBackend implements EraBackend {
                 inFlight = false;
               }
             },
-            { method, mayResend: () => this.#mayResend(method, params, options), retry: o.creationRetry, signal },
+            { method, mayResend: () => this.#mayResend(method, params, options, signal), retry: o.creationRetry, signal },
           ),
         caller,
         o.abortGraceMs,
@@ -165,10 +165,13 @@ export class ModernBackend implements EraBackend {
 
   async close(): Promise<void> {}
 
-  /** Whether a lost creation request may be re-sent: reads always; a tool call with a key, or a tool hinted safe. */
-  async #mayResend(method: string, params: Record<string, unknown>, options: StartOptions): Promise<boolean> {
+  /**
+   * Whether a lost creation request may be re-sent: reads always; a tool call with a key, or a tool hinted safe. The
+   * `tools/list` it may need runs within the call's budget: its `timeoutMs` and its signal (caller and total budget).
+   */
+  async #mayResend(method: string, params: Record<string, unknown>, options: StartOptions, signal: AbortSignal | undefined): Promise<boolean> {
     if (method !== METHODS.callTool || options.idempotencyKey !== undefined) return true;
-    if (this.#tools.size === 0) await this.listTools({}).catch(() => undefined);
+    if (this.#tools.size === 0) await this.listTools({ signal, timeoutMs: options.timeoutMs }).catch(() => undefined);
     const hints = this.#tools.get(String(params.name))?.annotations;
     return hints?.idempotentHint === true || hints?.readOnlyHint === true;
   }
