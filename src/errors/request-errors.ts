@@ -96,17 +96,24 @@ export class StreamEndedError extends McpClientError {
 export class InvalidResponseError extends McpClientError {
   static override readonly [kBrand]: string = 'InvalidResponseError';
   override readonly code = 'INVALID_RESPONSE' as const;
-  /** The task a malformed creation result named, if any. */
+  /** The task a malformed creation result named, if any, when its id is usable (safe to store, print, send back). */
   readonly taskId: string | undefined;
+  /**
+   * The `taskId` a creation result named, usable or not, in a printable form to report it by: control characters,
+   * bidi controls and lone surrogates written as `\uXXXX`, cut after 256 UTF-16 units with `…(N chars)`. Never
+   * the raw id (which may be hostile); equal to `taskId` for a usable short id.
+   */
+  readonly taskIdEscaped: string | undefined;
   constructor(
     readonly method: string,
     readonly detail: string,
     /** zod issues when a schema rejected the response, kept as they are. */
     readonly issues?: readonly unknown[],
-    options?: ErrorOptions & { taskId?: string },
+    options?: ErrorOptions & { taskId?: string; taskIdEscaped?: string },
   ) {
     super(`${method} failed: invalid response: ${detail}`, options);
     this.taskId = options?.taskId;
+    this.taskIdEscaped = options?.taskIdEscaped;
   }
 }
 
