@@ -6,6 +6,7 @@
  * @module
  */
 import type { JsonRpcErrorObject } from '../protocol/jsonrpc.js';
+import { printableExcerpt } from '../protocol/printable.js';
 import { kBrand, McpClientError } from './base.js';
 
 /**
@@ -18,8 +19,11 @@ export class McpError extends McpClientError {
   readonly data: unknown;
   /** The JSON-RPC method that failed. */
   readonly method: string;
+  /** The server's `error.message` exactly as received (the `message` of this error shows it escaped and cut at 1,000 characters). */
+  readonly serverMessage: string;
   constructor(method: string, error: JsonRpcErrorObject, options?: ErrorOptions & { httpStatus?: number }) {
-    super(`${method} failed: ${error.message} (JSON-RPC ${error.code})`, options);
+    super(`${method} failed: ${printableExcerpt(String(error.message), 1_000)} (JSON-RPC ${error.code})`, options);
+    this.serverMessage = error.message;
     this.code = error.code;
     this.data = error.data;
     this.method = method;
