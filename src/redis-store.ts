@@ -21,5 +21,6 @@ export { LeaseLostError, StoreUnavailableError } from './store/redis/errors.js';
 export type { LeaseLostReason } from './store/redis/errors.js';
 export { FleetChannel } from './store/redis/fleet-channel.js';
 export type { FleetEvent, FleetSubscription } from './store/redis/fleet-channel.js';
+export type { OpenQuestion } from './store/redis/open-questions.js';
 export { IdempotencyKeys } from './store/redis/idempotency-keys.js';
 export type { KeyState } from './store/redis/idempotency-keys.js';

@@ -11,6 +11,7 @@
  */
 import { isMcpClientError } from '../index.js';
 import type { ServerTarget } from './server/target.js';
+import { isMissingAuthPeer, missingAuthPeerMessage } from './missing-peer.js';
 
 /** Node/undici error codes that mean the connection was never made. */
 const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'EAI_NODATA']);
@@ -47,6 +48,7 @@ export function explainError(error: unknown, target?: ServerTarget): string {
     if (typeof code === 'string' && TLS_CODE.test(code)) return `the TLS handshake with ${where} failed (${code}: ${messageOf(e).split('\n')[0]}). Nothing was sent.`;
     if (e instanceof Error && e.message === 'bad port') return `fetch refuses to connect to port ${target?.kind === 'http' ? target.url.port : '?'} (a blocked port). Nothing was sent.`;
   }
+  if (isMissingAuthPeer(all)) return missingAuthPeerMessage();
   const http = all.find((e) => isMcpClientError(e, 'HTTP_ERROR')) as { status?: number } | undefined;
   if (http && (http.status === 404 || http.status === 405)) {
     const url = target?.kind === 'http' ? `${target.url.protocol}//${target.url.host}${target.url.pathname}` : where;

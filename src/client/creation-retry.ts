@@ -66,17 +66,35 @@ export interface SendCreationOptions {
  *   or every re-send was lost too; otherwise the attempt's own error, or `signal.reason`.
  */
 export async function sendCreation<T>(attempt: () => Promise<T>, options: SendCreationOptions): Promise<T> {
+  const { retry, signal } = options;
+  // hook: j15cpu — the first attempt runs outside the retry machinery (most calls need no second one); a failure is replayed into it
+  // below as if pRetry had made that attempt, with the time it took already spent from `maxRetryTimeMs`.
+  if (signal?.aborted) throw signal.reason;
+  const startedMs = performance.now();
+  let first: { error: unknown; elapsedMs: number };
+  try {
+    return await attempt();
+  } catch (error) {
+    first = { error, elapsedMs: performance.now() - startedMs };
+  }
   let permitted: boolean | undefined;
   // A response that arrives after an abort still counts: it may be a task the caller must be able to cancel.
   let answered: { value: T } | undefined;
   let unreached = 0; // attempts of the current run of quick re-sends
+  let primed: { error: unknown } | undefined = first;
   const tracked = async (): Promise<T> => {
     unreached++;
+    if (primed) {
+      const { error } = primed;
+      primed = undefined;
+      throw error; // the first attempt's failure, already seen above
+    }
     const value = await attempt();
     answered = { value };
     return value;
   };
-  const { retry, signal } = options;
+  // The retry runs that include the first attempt count its time against `maxRetryTimeMs`, as pRetry would have.
+  const firstBudgetMs = Math.max(0, retry.maxRetryTimeMs - first.elapsedMs);
   // Nothing reached the server: re-sending is always safe, so a few quick tries ride out a restart.
   const reachable = (): Promise<T> => {
     unreached = 0;
@@ -85,7 +103,7 @@ export async function sendCreation<T>(attempt: () => Promise<T>, options: SendCr
       factor: 2,
       minTimeout: retry.notSentMinTimeoutMs,
       maxTimeout: Math.max(retry.notSentMinTimeoutMs, retry.maxTimeoutMs),
-      maxRetryTime: retry.maxRetryTimeMs,
+      maxRetryTime: primed ? firstBudgetMs : retry.maxRetryTimeMs,
       randomize: true,
       signal,
       shouldRetry: ({ error }) => !signal?.aborted && neverSent(error),
@@ -97,7 +115,7 @@ export async function sendCreation<T>(attempt: () => Promise<T>, options: SendCr
       factor: 2,
       minTimeout: options.retry.minTimeoutMs,
       maxTimeout: options.retry.maxTimeoutMs,
-      maxRetryTime: options.retry.maxRetryTimeMs,
+      maxRetryTime: firstBudgetMs,
       randomize: true,
       signal: options.signal,
       shouldRetry: async ({ error }) => {

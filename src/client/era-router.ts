@@ -68,8 +68,10 @@ export class EraRouter {
   async route<R>(modern: () => Promise<R>, legacy: (backend: LegacyBackend) => Promise<R>, signal?: AbortSignal): Promise<R> {
     if (this.#closed) throw new ClientClosedError();
     let era = this.#era;
-    const target = this.#transport.target;
-    if (era === undefined && target !== undefined && probeOf(target) === 'discover') era = await this.#probeDiscover(signal);
+    if (era === undefined) {
+      const target = this.#transport.target; // hook: j15cpu (read only while the era is unknown: it is built per read)
+      if (target !== undefined && probeOf(target) === 'discover') era = await this.#probeDiscover(signal);
+    }
     if (era === 'legacy') return legacy(await this.#backend());
     if (era === 'modern') return modern();
     try {

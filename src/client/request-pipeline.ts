@@ -71,7 +71,7 @@ export class RequestPipeline {
    * @throws {@link McpError}, {@link UnsupportedProtocolVersionError}, transport errors, `signal.reason`.
    */
   async send(method: string, params: Record<string, unknown>, options: RequestOptions = {}): Promise<Record<string, unknown>> {
-    const resent = new Set<string>();
+    let resent: Set<string> | undefined; // hook: j15cpu (built only on a -32022, not per request)
     let headerRetried = false;
     for (;;) {
       const version = this.#protocolVersion;
@@ -88,9 +88,9 @@ export class RequestPipeline {
         if (!(error instanceof McpError) || error.code !== ErrorCode.UnsupportedProtocolVersion) throw error;
         const data = (error.data ?? {}) as { supported?: unknown };
         const supported = Array.isArray(data.supported) ? data.supported.filter((v): v is string => typeof v === 'string') : [];
-        const next = SUPPORTED_PROTOCOL_VERSIONS.find((v) => supported.includes(v) && !resent.has(v));
+        const next = SUPPORTED_PROTOCOL_VERSIONS.find((v) => supported.includes(v) && !resent?.has(v));
         if (next === undefined) throw new UnsupportedProtocolVersionError(version, supported, { cause: error });
-        resent.add(next);
+        (resent ??= new Set()).add(next);
         this.#protocolVersion = next;
       }
     }

@@ -56,6 +56,13 @@ export type McpClientErrorCode =
 export class McpClientError extends Error {
   static readonly [kBrand]: string = 'McpClientError';
   readonly code: McpClientErrorCode | number = 'NETWORK_ERROR';
+  /**
+   * The full id of the task this failure concerns, when there is one (messages show it redacted): always on the
+   * task errors; on any other error (e.g. `ClientClosedError`, `NetworkError`, `RequestTimeoutError`) when the call
+   * had already created its task, so the caller can continue (`client.task(id)`) or cancel it by id.
+   * Tasks: https://github.com/modelcontextprotocol/ext-tasks
+   */
+  declare readonly taskId?: string | undefined;
 
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);

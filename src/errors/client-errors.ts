@@ -29,7 +29,7 @@ export class ClientClosedError extends McpClientError {
   static override readonly [kBrand]: string = 'ClientClosedError';
   override readonly code = 'CLIENT_CLOSED' as const;
   /** The task the call had started, once known (filled in when the server named one). */
-  taskId: string | undefined = undefined;
+  override taskId: string | undefined = undefined;
   /** The request that was in flight, when `outcomeUnknown`. */
   readonly method: string | undefined;
   /** True when the request was in flight at close and no answer came within `abortGraceMs`. */

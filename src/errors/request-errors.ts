@@ -101,7 +101,7 @@ export class InvalidResponseError extends McpClientError {
   static override readonly [kBrand]: string = 'InvalidResponseError';
   override readonly code = 'INVALID_RESPONSE' as const;
   /** The task a malformed creation result named, if any, when its id is usable (safe to store, print, send back). */
-  readonly taskId: string | undefined;
+  override readonly taskId: string | undefined;
   /**
    * The `taskId` a creation result named, usable or not, in a printable form to report it by: control characters,
    * bidi controls and lone surrogates written as `\uXXXX`, cut after 256 UTF-16 units with `…(N chars)`. Never

@@ -14,7 +14,7 @@ export class TaskError extends McpClientError {
   static override readonly [kBrand]: string = 'TaskError';
   constructor(
     message: string,
-    readonly taskId: string,
+    override readonly taskId: string,
     readonly task: DetailedTask | undefined,
     options?: ErrorOptions,
   ) {

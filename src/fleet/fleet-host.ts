@@ -18,6 +18,8 @@ export interface FleetTask {
   readonly done: boolean;
   readonly pollIntervalMs: number;
   readonly task: DetailedTask;
+  /** Keys answered so far. */
+  readonly answeredKeys: ReadonlySet<string>; // hook: jq
   result(): Promise<unknown>;
   refresh(): Promise<DetailedTask>;
   respond(inputResponses: InputResponses): Promise<string[]>;
@@ -65,7 +67,10 @@ export interface FleetStore extends TaskStore {
     subscribe(
       onEvent: (event: { type: 'question' | 'answer' | 'outcome'; id: string; taskId: string; server: string; key?: string }) => void,
       onError: (error: unknown) => void,
+      options?: { onReady?: () => void }, // hook: jq
     ): { stop(): Promise<void> };
+    /** Open questions recorded before this process read the stream. */
+    openQuestions(): Promise<Array<{ id: string; taskId: string; server: string; key: string; request: InputRequest }>>; // hook: jq
   };
   readonly idempotency: {
     claim(server: string, key: string, owner: string, pendingMs: number): Promise<{ state: 'claimed'; pending: string } | { state: 'pending' } | { state: 'task'; taskId: string }>;

@@ -39,16 +39,21 @@ export class FleetQuestions {
     this.#onError = onError;
   }
 
-  /** A held task asked `event.key`: record and announce it once, and answer it if the fleet already did. */
-  async asked(id: string, event: InputRequiredEvent): Promise<void> {
-    if (!event.taskId) return;
+  /**
+   * A held task asked `event.key`: record and announce it once, and answer it if the fleet already did.
+   * @returns true while the question is still open (no answer recorded for the fleet).
+   */
+  async asked(id: string, event: InputRequiredEvent): Promise<boolean> {
+    if (!event.taskId) return false;
     let open = this.#open.get(id);
     if (!open) this.#open.set(id, (open = new Map()));
     open.set(event.key, event);
     const { channel } = this.#host.store;
     await channel.recordQuestion(this.#host.serverKey, event.taskId, event.key, event.request);
     const answer = await channel.answer(this.#host.serverKey, event.taskId, event.key);
-    if (answer !== undefined) await this.#deliver(id, event, answer);
+    if (answer === undefined) return !event.answered;
+    await this.#deliver(id, event, answer);
+    return false;
   }
 
   /** The fleet answered `key` of a held task: send it (once, through the task's input scope). */
@@ -64,11 +69,17 @@ export class FleetQuestions {
     this.#open.delete(id);
   }
 
-  /** The question announced on the stream, ready to emit; `undefined` when it is gone. */
+  /** The question announced on the stream, ready to emit; `undefined` when it is gone or already answered. */
   async question(server: string, taskId: string, key: string): Promise<FleetQuestion | undefined> {
     const { channel } = this.#host.store;
-    const request = await channel.question(server, taskId, key);
-    if (request === undefined) return undefined;
+    const [request, answer] = await Promise.all([channel.question(server, taskId, key), channel.answer(server, taskId, key)]);
+    if (request === undefined || answer !== undefined) return undefined;
+    return this.make(server, taskId, key, request);
+  }
+
+  /** A question to emit for a recorded request; `respond` records the fleet's answer. */
+  make(server: string, taskId: string, key: string, request: InputRequest): FleetQuestion {
+    const { channel } = this.#host.store;
     return { taskId, server, key, request, respond: (response) => channel.recordAnswer(server, taskId, key, response) };
   }
 

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { jsonObject } from './exact-keys.js';
+import { fastTaskWire } from './fast-shapes.js';
 import { InputRequestsSchema, type InputRequests } from './input.js';
 import { JsonRpcErrorObjectSchema, type JsonRpcErrorObject } from './jsonrpc.js';
 import { taskIdProblem } from './task-id.js';
@@ -132,12 +133,25 @@ export class TaskShapeError extends Error {
   }
 }
 
-function parseWire(value: unknown, what: string): DetailedTask {
+/**
+ * Reads a task with the zod schema only: the validation of record, which the exact-shape check in {@link parseWire}
+ * must agree with. Exported for that comparison.
+ *
+ * @internal
+ * @throws {@link TaskShapeError} when the shape is unusable.
+ */
+export function parseWireWithSchema(value: unknown, what: string): DetailedTask {
   const parsed = TaskWireSchema.safeParse(value);
   if (!parsed.success) {
     throw new TaskShapeError(`${what}: ${z.prettifyError(parsed.error)}`, parsed.error.issues);
   }
   return toTask(parsed.data);
+}
+
+function parseWire(value: unknown, what: string): DetailedTask {
+  // A well-formed task (every poll of a healthy server) is read without zod; the schema handles everything else.
+  const fast = fastTaskWire(value);
+  return fast ? toTask(fast as z.infer<typeof TaskWireSchema>) : parseWireWithSchema(value, what);
 }
 
 /** Callbacks of {@link parseCreateTaskResult}. */

@@ -16,7 +16,6 @@ import { InputScope, type InputRequiredEvent } from './input-broker.js';
 import { lostTaskError } from './lost-task.js';
 import { pollRetryDelayMs } from './poll-errors.js';
 import { effectivePollIntervalMs } from './poll-interval.js';
-import type { Pollable } from './scheduler.js';
 import { TaskOutcome, terminalOutcome } from './task-outcome.js';
 import { pollFailureVerdict, sendCancel, taskInputScope, watchExpiry, type HandleInternals } from './task-handle-parts.js';
 import type { TaskDriver } from './task-driver.js';
@@ -33,7 +32,7 @@ export type { CancelOptions, Settled, TaskHandleEvents, TaskHandleInit } from '.
  * handle.on('status', (t) => console.log(t.status, t.statusMessage));
  * const result = await handle.result();
  */
-export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<TaskHandleEvents> implements Pollable {
+export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<TaskHandleEvents> { // hook: jq (no `implements Pollable`: poll() is @internal)
   readonly taskId: string;
   readonly method: string;
   /** Local time (epoch ms) the first state of this task arrived here. */

@@ -6,6 +6,7 @@
  * @internal
  */
 import { InvalidResponseError, McpError } from '../errors.js';
+import { fastResultResponse } from '../protocol/fast-shapes.js';
 import {
   JsonRpcErrorResponseSchema,
   JsonRpcNotificationSchema,
@@ -29,6 +30,9 @@ export function classifyMessage(value: unknown): IncomingMessage {
     return { kind: 'invalid', detail: `expected a JSON-RPC object, got ${Array.isArray(value) ? 'an array' : typeof value}` };
   }
   const record = value as Record<string, unknown>;
+  // A well-formed result response (nearly every reply) skips zod; any other shape goes through the schemas below.
+  const fast = fastResultResponse(record);
+  if (fast) return { kind: 'result', id: fast.id, result: fast.result };
   if ('method' in record) {
     if ('id' in record && record.id !== undefined) return { kind: 'request', method: String(record.method) };
     const n = JsonRpcNotificationSchema.safeParse(record);

@@ -10,6 +10,19 @@ import { escapeUnprintable } from '../protocol/printable.js';
 import type { HttpReplyBody } from './http-sender.js';
 
 /**
+ * The body's next chunk. A connection that broke mid-body (fetch rejects with `TypeError: terminated`, undici with a
+ * socket error) means the response never arrived in full, so the request is lost (2.10): typed, with the socket error
+ * as cause. (An abort also lands here; the transport reports the abort's reason instead, as it checks it first.)
+ */
+async function nextChunk(chunks: AsyncIterator<Uint8Array>, method: string): Promise<IteratorResult<Uint8Array>> {
+  try {
+    return await chunks.next();
+  } catch (error) {
+    throw new StreamEndedError(method, { cause: error });
+  }
+}
+
+/**
  * Yields the body's decoded text chunks, failing once more than `limitBytes` bytes arrived. `meter`, when given, sees
  * every chunk's bytes first and may throw (an SSE reply is limited per event, see `sse-event-limit.ts`).
  *
@@ -26,15 +39,7 @@ export async function* readTextChunks(
   const chunks = body[Symbol.asyncIterator]();
   try {
     for (;;) {
-      let next: IteratorResult<Uint8Array>;
-      try {
-        next = await chunks.next();
-      } catch (error) {
-        // The connection broke mid-body (fetch rejects with `TypeError: terminated`, undici with a socket error): the
-        // response never arrived in full, so the request is lost (2.10). Typed, with the socket error as cause. (An
-        // abort also lands here; the transport reports the abort's reason instead, as it checks its signal first.)
-        throw new StreamEndedError(method, { cause: error });
-      }
+      const next = await nextChunk(chunks, method);
       if (next.done) break;
       const value = next.value;
       total += value.byteLength;
@@ -51,12 +56,40 @@ export async function* readTextChunks(
   }
 }
 
-/** Reads the whole body as text within `limitBytes`. A body of one chunk (most JSON replies) is decoded once. */
+const UTF8 = new TextDecoder();
+
+/**
+ * Reads the whole body as text within `limitBytes`: the chunks are collected and decoded once (the same text a
+ * streaming decode gives, malformed bytes included), without an async generator per reply.
+ *
+ * @throws {@link ResponseTooLargeError} past the limit; {@link StreamEndedError} when the connection breaks mid-body.
+ */
 export async function readText(body: HttpReplyBody | null, limitBytes: number, method: string): Promise<string> {
   if (!body) return '';
-  let text = '';
-  for await (const chunk of readTextChunks(body, limitBytes, method)) text += chunk;
-  return text;
+  const chunks = body[Symbol.asyncIterator]();
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const next = await nextChunk(chunks, method);
+      if (next.done) break;
+      total += next.value.byteLength;
+      if (total > limitBytes) throw new ResponseTooLargeError(method, limitBytes);
+      parts.push(next.value);
+    }
+  } finally {
+    // Releases an unfinished body (closing its connection); on a finished one it is a no-op.
+    await chunks.return?.().catch(() => undefined);
+    await body.cancel().catch(() => undefined);
+  }
+  if (parts.length === 1) return UTF8.decode(parts[0]);
+  const all = new Uint8Array(total);
+  let at = 0;
+  for (const part of parts) {
+    all.set(part, at);
+    at += part.byteLength;
+  }
+  return UTF8.decode(all);
 }
 /** At most `max` characters of `text`, on one line, control characters and lone surrogates escaped, for error messages. */
 export function excerpt(text: string, max = 200): string {

@@ -7,7 +7,9 @@
  * @module
  * @internal
  */
-import { HEADERS } from '../protocol/constants.js';
+import { HEADERS, META_KEYS } from '../protocol/constants.js';
+import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
+import { encodeHeaderValue } from './header-encoding.js';
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // A header value holds tabs, visible ASCII and Latin-1; never CR, LF, NUL or code points above U+00FF.
@@ -55,6 +57,30 @@ export interface ProtocolHeaderValues {
   protocolVersion: string | undefined;
   /** Already encoded for a header (`=?base64?…?=` when needed). */
   name: string | undefined;
+}
+
+/** Methods whose `Mcp-Name` header is taken from a param. */
+const NAME_PARAM: Record<string, string> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+};
+
+/** The protocol header values of `message`: its method, the version in its `_meta`, its encoded `Mcp-Name`. */
+export function protocolHeaderValues(message: JsonRpcRequest | JsonRpcNotification): ProtocolHeaderValues {
+  const params = (message.params ?? {}) as Record<string, unknown>;
+  const meta = params._meta as Record<string, unknown> | undefined;
+  const version = meta?.[META_KEYS.protocolVersion];
+  const nameParam = NAME_PARAM[message.method];
+  const name = nameParam ? params[nameParam] : undefined;
+  return {
+    method: message.method,
+    protocolVersion: typeof version === 'string' ? version : undefined,
+    name: typeof name === 'string' ? encodeHeaderValue(name) : undefined,
+  };
 }
 
 /**

@@ -7,14 +7,13 @@
  */
 import { createParser } from 'eventsource-parser';
 import { HttpError, InvalidResponseError, McpClientError, NetworkError, RequestTimeoutError, StreamEndedError } from '../errors.js';
-import { linkAbort } from '../internal/abort.js';
-import { HEADERS, META_KEYS } from '../protocol/constants.js';
+import { RequestAbort, type AbortState } from '../internal/request-abort.js';
+import { HEADERS } from '../protocol/constants.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { createAuthSession, type AuthSession } from './auth.js'; // hook: issue-17
-import { encodeHeaderValue } from './header-encoding.js';
 import { checkHeaderRecord } from './header-values.js';
 import { fetchFollowingRedirects, fetchWithRedirectPolicy, redirectPolicy, type RedirectPolicy } from './redirects.js';
-import { buildHeaders, staticHeaders } from './request-headers.js';
+import { buildHeaders, protocolHeaderValues, staticHeaders } from './request-headers.js';
 import { defaultHttpSender, fetchSender, type HttpReply, type HttpSender } from './http-sender.js';
 import { classifyMessage, idMatches, parseJson, settleResponse } from './messages.js';
 import { excerpt, readText, readTextChunks } from './read-body.js';
@@ -24,16 +23,6 @@ import { DEFAULT_MAX_RESPONSE_BYTES, type StreamableHttpTransportOptions } from 
 
 export { DEFAULT_MAX_RESPONSE_BYTES, type StreamableHttpTransportOptions } from './streamable-http-options.js';
 
-
-/** Methods whose `Mcp-Name` header is taken from a param. */
-const NAME_PARAM: Record<string, string> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-  'tasks/get': 'taskId',
-  'tasks/update': 'taskId',
-  'tasks/cancel': 'taskId',
-};
 
 function isRequest(message: JsonRpcRequest | JsonRpcNotification): message is JsonRpcRequest {
   return typeof message.id === 'string' || typeof message.id === 'number';
@@ -66,7 +55,7 @@ export class StreamableHttpTransport implements Transport {
   /** The `fetch` a 2025-11-25 session uses: the OAuth wrapper when `auth` is set. */
   readonly #legacyFetch: typeof fetch;
   readonly #maxBytes: number;
-  readonly #inflight = new Set<AbortController>();
+  readonly #inflight = new Set<RequestAbort>();
   readonly #redirects: RedirectPolicy;
   readonly #auth: AuthSession | undefined; // hook: issue-17
 
@@ -115,10 +104,10 @@ export class StreamableHttpTransport implements Transport {
   }
 
   async request(message: JsonRpcRequest, options: TransportRequestOptions = {}): Promise<Record<string, unknown>> {
-    const response = await this.#post(message, options, async (res, link) => {
+    const response = await this.#post(message, options, async (res, abort) => {
       const contentType = res.headers.get('content-type') ?? '';
       if (contentType.includes('text/event-stream')) {
-        return this.#readSse(res, message, options, link.signal);
+        return this.#readSse(res, message, options, abort);
       }
       const text = await readText(res.body, this.#maxBytes, message.method);
       if (!contentType.includes('application/json') && !contentType.includes('+json')) {
@@ -136,7 +125,7 @@ export class StreamableHttpTransport implements Transport {
   }
 
   async close(): Promise<void> {
-    for (const controller of this.#inflight) controller.abort(new StreamEndedError('close'));
+    for (const abort of this.#inflight) abort.abort(new StreamEndedError('close'));
     this.#inflight.clear();
     this.#auth?.close(); // hook: issue-17
     if (this.#ownsSender && this.#sender) {
@@ -147,43 +136,36 @@ export class StreamableHttpTransport implements Transport {
     }
   }
 
-  async #headers(message: JsonRpcRequest | JsonRpcNotification, extra: Record<string, string> | undefined): Promise<Record<string, string>> {
+  /** The POST's headers; a promise only when `getHeaders` is set (a poll without it builds them synchronously). */
+  #headers(message: JsonRpcRequest | JsonRpcNotification, extra: Record<string, string> | undefined): Record<string, string> | Promise<Record<string, string>> {
     if (this.#headerError !== undefined) throw this.#headerError;
+    const getHeaders = this.#options.getHeaders;
+    if (!getHeaders) return this.#buildHeaders(message, undefined, extra);
+    return (async () => this.#buildHeaders(message, checkHeaderRecord('getHeaders()', await getHeaders()), extra))();
+  }
+
+  #buildHeaders(message: JsonRpcRequest | JsonRpcNotification, dynamic: Record<string, string> | undefined, extra: Record<string, string> | undefined): Record<string, string> {
     // hook: issue-12 item 9 (checkHeaderRecord: a bad value fails typed, and is never quoted)
-    const dynamic = this.#options.getHeaders ? checkHeaderRecord('getHeaders()', await this.#options.getHeaders()) : undefined;
     extra = checkHeaderRecord('request headers', extra);
-    const params = (message.params ?? {}) as Record<string, unknown>;
-    const meta = params._meta as Record<string, unknown> | undefined;
-    const version = meta?.[META_KEYS.protocolVersion];
-    const nameParam = NAME_PARAM[message.method];
-    const name = nameParam ? params[nameParam] : undefined;
-    return buildHeaders(this.#staticHeaders, dynamic, extra, {
-      method: message.method,
-      protocolVersion: typeof version === 'string' ? version : undefined,
-      name: typeof name === 'string' ? encodeHeaderValue(name) : undefined,
-    });
+    return buildHeaders(this.#staticHeaders, dynamic, extra, protocolHeaderValues(message));
   }
 
   async #post<T>(
     message: JsonRpcRequest | JsonRpcNotification,
     options: TransportRequestOptions,
-    read: (res: HttpReply, link: { signal: AbortSignal }) => Promise<T>,
+    read: (res: HttpReply, abort: AbortState) => Promise<T>,
   ): Promise<T> {
     const method = message.method;
-    const link = linkAbort(options.signal, options.timeoutMs, () => new RequestTimeoutError(method, options.timeoutMs ?? 0));
-    const controller = new AbortController();
-    const onAbort = (): void => controller.abort(link.signal.reason);
-    // An abort event never fires for a signal that is already aborted: carry it over now.
-    if (link.signal.aborted) onAbort();
-    else link.signal.addEventListener('abort', onAbort, { once: true });
-    this.#inflight.add(controller);
+    // One abort for the caller's signal, the time budget and close(); no AbortSignal is built unless fetch needs one.
+    const abort = new RequestAbort(options.signal, options.timeoutMs, () => new RequestTimeoutError(method, options.timeoutMs ?? 0));
+    this.#inflight.add(abort);
     try {
-      if (controller.signal.aborted) throw controller.signal.reason; // never POST for an aborted request
+      if (abort.aborted) throw abort.reason; // never POST for an aborted request
       const body = JSON.stringify(message);
-      let res = await this.#fetchOnce(method, body, await this.#headers(message, options.headers), controller.signal, options.beforeWrite);
+      let res = await this.#fetchOnce(method, body, await this.#headers(message, options.headers), abort, options.beforeWrite);
       if (res.status === 401 && this.#options.getHeaders) {
         await res.body?.cancel().catch(() => undefined);
-        res = await this.#fetchOnce(method, body, await this.#headers(message, options.headers), controller.signal, options.beforeWrite);
+        res = await this.#fetchOnce(method, body, await this.#headers(message, options.headers), abort, options.beforeWrite);
       }
       if (res.status === 202 || res.status === 204) {
         await res.body?.cancel().catch(() => undefined);
@@ -191,26 +173,36 @@ export class StreamableHttpTransport implements Transport {
         return undefined as T;
       }
       if (!res.ok) await this.#throwHttp(res, message);
-      return await read(res, controller);
+      return await read(res, abort);
     } catch (error) {
-      if (controller.signal.aborted) throw controller.signal.reason;
+      if (abort.aborted) throw abort.reason;
       throw error;
     } finally {
-      link.signal.removeEventListener('abort', onAbort);
-      link.dispose();
-      this.#inflight.delete(controller);
+      abort.dispose();
+      this.#inflight.delete(abort);
     }
   }
 
-  async #fetchOnce(method: string, body: string, headers: Record<string, string>, signal: AbortSignal, beforeWrite?: () => void): Promise<HttpReply> {
+  async #fetchOnce(method: string, body: string, headers: Record<string, string>, abort: RequestAbort, beforeWrite?: () => void): Promise<HttpReply> {
     this.#sender ??= defaultHttpSender({ maxConnectionsPerOrigin: this.#options.maxConnectionsPerOrigin });
     const sender = this.#sender;
     // hook: issue-12 item 8 (every hop is `redirect: 'manual'`; redirects.ts decides which to follow)
     return fetchFollowingRedirects(method, this.url, this.#redirects, async (url) => {
       try {
-        return await sender.send({ url, method: 'POST', headers, body, signal, redirect: 'manual', beforeWrite }); // hook: j16 (beforeWrite)
+        return await sender.send({
+          url,
+          method: 'POST',
+          headers,
+          body,
+          abort,
+          get signal() {
+            return abort.signal;
+          },
+          redirect: 'manual',
+          beforeWrite, // hook: j16 (beforeWrite)
+        });
       } catch (error) {
-        if (signal.aborted) throw signal.reason;
+        if (abort.aborted) throw abort.reason;
         if (error instanceof McpClientError) throw error; // hook: issue-17 — authorization errors from the auth wrapper stay typed
         throw new NetworkError(method, { cause: error });
       }
@@ -242,7 +234,7 @@ export class StreamableHttpTransport implements Transport {
    * skipped, and the matching response settles the call even if the stream lingers (2.8). A stream that ends first
    * is a lost request (2.10).
    */
-  async #readSse(res: HttpReply, message: JsonRpcRequest, options: TransportRequestOptions, signal: AbortSignal): Promise<Record<string, unknown>> {
+  async #readSse(res: HttpReply, message: JsonRpcRequest, options: TransportRequestOptions, signal: AbortState): Promise<Record<string, unknown>> {
     if (!res.body) throw new StreamEndedError(message.method);
     let settled: { result: Record<string, unknown> } | { error: unknown } | undefined;
     const parser = createParser({

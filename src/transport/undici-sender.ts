@@ -98,8 +98,10 @@ export function createUndiciSender(options: HttpSenderOptions = {}): HttpSender 
         method: request.method,
         headers: request.headers,
         body: request.body,
-        signal: request.signal,
-        ...(request.beforeWrite ? { beforeWrite: request.beforeWrite } : {}),
+        // The transport's plain abort flag when it gave one (undici needs only its EventTarget shape), so that no
+        // AbortSignal is built per request.
+        signal: request.abort ?? request.signal,
+        ...(request.beforeWrite ? { beforeWrite: request.beforeWrite } : {}), // hook: j16 (beforeWrite)
       } as Dispatcher.RequestOptions);
       const status = res.statusCode;
       return { status, ok: status >= 200 && status < 300, headers: headerGetter(res.headers), body: nodeBody(res.body) };

@@ -104,6 +104,9 @@ describe('fuzz: task creation and polling', () => {
           const box = observe(call);
           await drive(box);
           await client.close();
+          // close() rejects every waiting call; the rejection reaches the caller's promise a few microtasks later
+          // (a server may legally ask for a poll interval longer than the drive above, so close() is what ends it).
+          await vi.advanceTimersByTimeAsync(0);
           assertSettledTyped(box.outcome, `${entry} ${JSON.stringify({ creation, polls }).slice(0, 400)}`);
           tally(pollOutcomes, box.outcome);
         },
@@ -136,6 +139,9 @@ describe('fuzz: MRTR rounds', () => {
           const box = observe(call);
           await drive(box);
           await client.close();
+          // close() rejects every waiting call; the rejection reaches the caller's promise a few microtasks later
+          // (a server may legally ask for a poll interval longer than the drive above, so close() is what ends it).
+          await vi.advanceTimersByTimeAsync(0);
           assertSettledTyped(box.outcome, `${method} ${JSON.stringify(rounds).slice(0, 400)}`);
           tally(mrtrOutcomes, box.outcome);
         },

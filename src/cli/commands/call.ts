@@ -14,6 +14,7 @@ import { comeBack, LEGACY_NO_RESUME } from '../resume-hint.js';
 import { resolveTarget, type ServerOptions, type ServerTarget } from '../server/target.js';
 import { openSession, runReporting, type InputOptions, type Session } from '../session.js';
 import { closestNames } from '../suggest.js';
+import { checkToolArguments } from '../schema-check.js';
 import { taskEvent } from '../task-lookup.js';
 
 /** Options of `call`, as commander parses them. */
@@ -86,7 +87,9 @@ export function callCommand(positionals: string[], options: CallCommandOptions):
       try {
         // Until the server answers there is no task to cancel: Ctrl-C aborts the request, and a question that cannot
         // be answered (an MRTR round) ends the call.
-        const args = parseToolArguments(pairs, options.args, await inputSchemaOf(session, tool));
+        const schema = await inputSchemaOf(session, tool);
+        const args = parseToolArguments(pairs, options.args, schema);
+        checkToolArguments(tool, args, schema);
         if (options.detach && session.client.era === 'legacy') throw new UsageError(`--detach cannot work here. ${LEGACY_NO_RESUME}`);
         const abort = new AbortController();
         const onEarlyAbort = (): void => {

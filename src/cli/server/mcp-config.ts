@@ -15,6 +15,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../exit-codes.js';
+import { closestNames } from '../suggest.js';
 
 /** One server entry of a config file, after validation and expansion. */
 export type ConfigServer =
@@ -137,13 +138,17 @@ export interface FoundServer {
 export async function findConfigServer(name: string, configPath: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<FoundServer> {
   const paths = configPath !== undefined ? [resolve(configPath)] : defaultConfigPaths(process.cwd(), env);
   const known: string[] = [];
+  const allNames: string[] = [];
   for (const path of paths) {
     const config = await loadConfig(path, configPath !== undefined);
     if (!config) continue;
     if (Object.hasOwn(config.servers, name)) return { path, server: readConfigServer(config, name, env) };
     known.push(...Object.keys(config.servers).map((n) => `${n} (${path})`));
+    allNames.push(...Object.keys(config.servers));
   }
   const searched = configPath !== undefined ? paths[0] : `any of:\n  ${paths.join('\n  ')}`;
+  const close = closestNames(name, [...new Set(allNames)]);
+  const hint = close.length > 0 ? `; did you mean ${close.map((n) => JSON.stringify(n)).join(', ')}?` : '';
   const names = known.length > 0 ? `\nservers found: ${known.join(', ')}` : '';
-  throw new UsageError(`"${name}" is not an http(s) URL, and no server of that name is in ${searched}${names}`);
+  throw new UsageError(`"${name}" is not an http(s) URL, and no server of that name is in ${searched}${hint}${names}`);
 }

@@ -9,6 +9,7 @@ import { closeClient, RedisConnection, type RedisClientLike } from './connection
 import type { FleetKeys } from './keys.js';
 import { recordId } from './keys.js';
 import { RECORD_ONCE_SCRIPT } from './scripts.js';
+import { listOpenQuestions, type OpenQuestion } from './open-questions.js'; // hook: jq
 
 /** One entry of the fleet's event stream. */
 export interface FleetEvent {
@@ -99,11 +100,26 @@ export class FleetChannel {
     return out;
   }
 
+  // hook: jq — a process joining the fleet lists the questions asked before it started reading the stream.
+  /**
+   * Every question recorded for a task without an outcome and not answered yet (at most 10,000), read atomically.
+   *
+   * @throws {@link StoreUnavailableError} when Redis fails.
+   */
+  async openQuestions(): Promise<OpenQuestion[]> {
+    return listOpenQuestions(this.#redis, this.#keys);
+  }
+
   /**
    * Reads the stream from now on, on a duplicate connection, calling `onEvent` for each entry in order. Read errors
-   * (Redis restarting) go to `onError` and the reader retries after `retryMs`.
+   * (Redis restarting) go to `onError` and the reader retries after `retryMs`. `onReady` is called once the reading
+   * position is fixed: every entry added after that call is delivered.
    */
-  subscribe(onEvent: (event: FleetEvent) => void, onError: (error: unknown) => void, options: { blockMs?: number; retryMs?: number } = {}): FleetSubscription {
+  subscribe(
+    onEvent: (event: FleetEvent) => void,
+    onError: (error: unknown) => void,
+    options: { blockMs?: number; retryMs?: number; onReady?: () => void } = {},
+  ): FleetSubscription {
     const blockMs = options.blockMs ?? 1_000;
     const retryMs = options.retryMs ?? 250;
     const client: RedisClientLike = this.#redis.client.duplicate();
@@ -113,15 +129,15 @@ export class FleetChannel {
     let wake: (() => void) | undefined;
     const loop = (async () => {
       await client.connect();
-      let last = '$';
+      let last: string | undefined; // hook: jq — the position is pinned before the first read, then `onReady`
       while (!stopped) {
         try {
-          const reply = await reader.send(['XREAD', 'COUNT', '500', 'BLOCK', String(blockMs), 'STREAMS', this.#keys.events, last]);
-          if (last === '$' && reply === null) {
-            // Nothing yet: pin the position so entries between two reads are not skipped.
+          if (last === undefined) {
             const top = (await reader.send(['XREVRANGE', this.#keys.events, '+', '-', 'COUNT', '1'])) as unknown[][];
             last = top.length > 0 ? String(top[0]?.[0]) : '0-0';
+            options.onReady?.();
           }
+          const reply = await reader.send(['XREAD', 'COUNT', '500', 'BLOCK', String(blockMs), 'STREAMS', this.#keys.events, last]);
           for (const entry of streamEntries(reply)) {
             last = String(entry[0]);
             const f = toFields(entry[1]);
