@@ -49,29 +49,28 @@ async function start(cancel: 'internal-error' | 'never', abortGraceMs: number) {
   return { client, call, seen, warnings, answerCreation: () => answerCreation() };
 }
 
+/** close(), then the creation answer (task `late-1`): the call must reject with ClientClosedError carrying it. */
+async function closeDuringCreation(cancel: 'internal-error' | 'never', abortGraceMs: number) {
+  const env = await start(cancel, abortGraceMs);
+  const closing = env.client.close();
+  env.answerCreation();
+  await closing;
+  const error = await env.call;
+  expect(error).toBeInstanceOf(ClientClosedError);
+  expect((error as ClientClosedError).taskId).toBe('late-1');
+  expect(env.seen).toEqual(['tools/call', 'tasks/cancel']);
+  return { ...env, error: error as ClientClosedError };
+}
+
 describe('close() while the creation answer is on its way', () => {
   it('tasks/cancel answered -32603: the call rejects with ClientClosedError (taskId, the cancel failure as cause)', async () => {
-    const env = await start('internal-error', 10_000);
-    const closing = env.client.close();
-    env.answerCreation();
-    await closing;
-    const error = await env.call;
-    expect(error).toBeInstanceOf(ClientClosedError);
-    expect((error as ClientClosedError).taskId).toBe('late-1');
-    expect((error as Error).cause).toBeInstanceOf(CancelDeliveryError);
-    expect(((error as Error).cause as Error).cause).toBeInstanceOf(McpError);
-    expect(env.seen).toEqual(['tools/call', 'tasks/cancel']);
+    const { error } = await closeDuringCreation('internal-error', 10_000);
+    expect(error.cause).toBeInstanceOf(CancelDeliveryError);
+    expect((error.cause as Error).cause).toBeInstanceOf(McpError);
   });
 
   it('tasks/cancel sent but unanswered when the transport closes: the warning says so, not "not delivered"', async () => {
-    const env = await start('never', 30);
-    const closing = env.client.close();
-    env.answerCreation();
-    await closing;
-    const error = await env.call;
-    expect(error).toBeInstanceOf(ClientClosedError);
-    expect((error as ClientClosedError).taskId).toBe('late-1');
-    expect(env.seen).toEqual(['tools/call', 'tasks/cancel']);
+    const env = await closeDuringCreation('never', 30);
     await expect.poll(() => env.warnings.length).toBeGreaterThan(0);
     expect(env.warnings.join('\n')).toMatch(/tasks\/cancel for task late-1 \(the caller aborted\) got no answer before the client closed/);
     expect(env.warnings.join('\n')).not.toMatch(/not delivered/);

@@ -4,8 +4,8 @@
  * client's default timeout. Real HTTP on loopback: a server that never answers.
  * (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports#streamable-http)
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type IncomingMessage, type Server } from 'node:http';
+import { closeLoopback, listenLoopback } from '../../helpers/loopback-server.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OutcomeUnknownError, StreamableHttpTransport, TaskClient } from '../../../src/index.js';
 
@@ -18,30 +18,30 @@ interface Seen {
 let server: Server | undefined;
 let client: TaskClient | undefined;
 afterEach(async () => {
-  await client?.close();
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
+  await closeLoopback(server, client);
   server = client = undefined;
 });
 
 /** A server that reads each request (noted on arrival by its `Mcp-Method` header) and never answers; `onRequest` may act on it (e.g. drop the connection). */
 async function silentServer(onRequest: (seen: Seen, req: IncomingMessage) => void = () => {}): Promise<{ url: string; seen: Seen[] }> {
   const seen: Seen[] = [];
-  server = createServer((req) => {
+  const listening = await listenLoopback((req) => {
     const entry = { method: String(req.headers['mcp-method']), closed: new Promise<void>((resolve) => req.socket.once('close', () => resolve())) };
     seen.push(entry);
     req.resume();
     req.on('end', () => onRequest(entry, req));
   });
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, seen };
+  server = listening.server;
+  return { url: listening.url, seen };
 }
 
 describe('the tools/list behind a lost creation runs within the call budget', () => {
   it('per-call timeoutMs bounds it (client default 60 s): OutcomeUnknownError, the tools/list abandoned by the client', async () => {
-    const { url, seen } = await silentServer();
+    const { url, seen } = await silentServer((entry, req) => {
+      if (entry.method === 'tools/call') req.socket.destroy(); // received, never answered: a lost creation
+    });
     client = new TaskClient({ transport: new StreamableHttpTransport(url), era: 'modern', timeoutMs: 60_000 });
-    const error = await client.callTool('x', {}, { timeoutMs: 200 }).catch((e: unknown) => e);
+    const error = await client.callTool('x', {}, { timeoutMs: 1_000 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OutcomeUnknownError);
     expect(seen.map((s) => s.method)).toEqual(['tools/call', 'tools/list']);
     await seen[1]!.closed; // the client closed it itself: the server never answers or closes

@@ -5,8 +5,8 @@
  * (`taskIdEscaped`), never raw. Real HTTP on loopback.
  * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-cancellation)
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type Server } from 'node:http';
+import { closeLoopback, listenLoopback } from '../../helpers/loopback-server.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InvalidResponseError, StreamableHttpTransport, TaskClient } from '../../../src/index.js';
 import { MAX_CANCELLABLE_TASK_ID_CHARS } from '../../../src/protocol/task-id.js';
@@ -14,16 +14,14 @@ import { MAX_CANCELLABLE_TASK_ID_CHARS } from '../../../src/protocol/task-id.js'
 let server: Server | undefined;
 let client: TaskClient | undefined;
 afterEach(async () => {
-  await client?.close();
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
+  await closeLoopback(server, client);
   server = client = undefined;
 });
 
 /** Answers `tools/call` with a task named `taskId`, anything else with `{}`; keeps every `tasks/cancel` body raw. */
 async function start(taskId: string): Promise<{ cancels: string[]; warnings: string[] }> {
   const cancels: string[] = [];
-  server = createServer((req, res) => {
+  const listening = await listenLoopback((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
     req.on('end', () => {
@@ -33,9 +31,9 @@ async function start(taskId: string): Promise<{ cancels: string[]; warnings: str
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
     });
   });
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  server = listening.server;
   const warnings: string[] = [];
-  client = new TaskClient({ transport: new StreamableHttpTransport(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`), era: 'modern' });
+  client = new TaskClient({ transport: new StreamableHttpTransport(listening.url), era: 'modern' });
   client.on('warning', (m) => warnings.push(m));
   return { cancels, warnings };
 }

@@ -4,8 +4,8 @@
  * `McpError.serverMessage`. Real HTTP on loopback.
  * (https://modelcontextprotocol.io/specification/2026-07-28/basic/security_best_practices)
  */
-import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type IncomingMessage, type ServerResponse, type Server } from 'node:http';
+import { closeLoopback, listenLoopback } from '../../helpers/loopback-server.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpError, InvalidResponseError, McpError, StreamableHttpTransport, TaskClient } from '../../../src/index.js';
 
@@ -15,21 +15,19 @@ const RAW = /[\u0000-\u001f\u007f-\u009f\u202e]|[\ud800-\udfff]/;
 let server: Server | undefined;
 let client: TaskClient | undefined;
 afterEach(async () => {
-  await client?.close();
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
+  await closeLoopback(server, client);
   server = client = undefined;
 });
 
 /** A server whose every answer is `answer(id, res)`. */
 async function serve(answer: (id: number, res: ServerResponse, req: IncomingMessage) => void): Promise<TaskClient> {
-  server = createServer((req, res) => {
+  const listening = await listenLoopback((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
     req.on('end', () => answer((JSON.parse(body) as { id: number }).id, res, req));
   });
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  return (client = new TaskClient({ transport: new StreamableHttpTransport(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`), era: 'modern', creationRetry: { retries: 0 } }));
+  server = listening.server;
+  return (client = new TaskClient({ transport: new StreamableHttpTransport(listening.url), era: 'modern', creationRetry: { retries: 0 } }));
 }
 
 const json = (res: ServerResponse, body: unknown, status = 200): void => {
