@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { durationError, type DurationRule } from '../internal/duration.js';
 import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
 import type { InputRequiredEvent } from '../tasks/input-broker.js';
 import type { ExpiringEvent } from '../tasks/task-driver.js';
@@ -16,7 +17,8 @@ import type { RequestOptions } from './request-pipeline.js';
 export interface CallOptions<T = unknown> extends RequestOptions {
   /**
    * Budget for the whole call, ms: every round, the task's wait and its polls. On expiry the call fails with
-   * `RequestTimeoutError` (and the task is cancelled unless `onAbort: 'detach'`).
+   * `RequestTimeoutError` (and the task is cancelled unless `onAbort: 'detach'`). Must be greater than 0;
+   * `Infinity` or anything above 2^31 − 1 ms means no total budget (the same as leaving it out).
    */
   maxTotalTimeoutMs?: number;
   /** Called once if the call became a task, before its first poll. */
@@ -79,4 +81,23 @@ export function toolCall<T>(placement: { meta: string } | { argument: string }, 
   if (key !== undefined && 'argument' in placement) callArgs = { ...args, [placement.argument]: key };
   if (key !== undefined && 'meta' in placement) callOptions = { ...options, meta: { ...options.meta, [placement.meta]: key } };
   return { params: callArgs === undefined ? { name } : { name, arguments: callArgs }, options: callOptions };
+}
+
+/** The per-call duration options and their rule (see docs/guide.md § Durations). */
+const CALL_DURATIONS: Array<[keyof CallOptions, DurationRule]> = [
+  ['timeoutMs', {}],
+  ['maxTotalTimeoutMs', { unlimited: true }],
+  ['pollIntervalMs', {}],
+];
+
+/**
+ * The `TypeError` for a per-call duration option that breaks the rule (NaN, not a number, 0 or negative, or beyond
+ * 2^31 − 1 ms where "no limit" means nothing), naming the method and the option; `undefined` when all are fine.
+ */
+export function callOptionsError(where: string, options: CallOptions<unknown> | RequestOptions | undefined): TypeError | undefined {
+  for (const [name, rule] of CALL_DURATIONS) {
+    const error = durationError(where, name, (options as Record<string, unknown> | undefined)?.[name], rule);
+    if (error) return error;
+  }
+  return undefined;
 }

@@ -15,15 +15,21 @@ import { ErrorCode, HEADERS, METHODS } from '../protocol/constants.js';
 import type { Tool } from '../protocol/results.js';
 import { paramHeaders } from './param-headers.js';
 
-/** Rebuilds the `Mcp-Param-*` headers of one `tools/call` after refreshing the tool list. */
-export type RefreshParamHeaders = (params: Record<string, unknown>) => Promise<Record<string, string>>;
+/** What bounds the refresh: the call's own signal and per-request `timeoutMs`. */
+export interface RefreshBounds {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+/** Rebuilds the `Mcp-Param-*` headers of one `tools/call` after refreshing the tool list, within the call's bounds. */
+export type RefreshParamHeaders = (params: Record<string, unknown>, bounds?: RefreshBounds) => Promise<Record<string, string>>;
 
 /**
  * The refresh a `TaskClient` uses: `listTools()` (which also refreshes the client's own list), then the call's
  * `Mcp-Param-*` headers from the fresh definition of its tool.
  */
-export function refreshFromToolList(listTools: () => Promise<Tool[]>): RefreshParamHeaders {
-  return async (params) => paramHeaders((await listTools()).find((t) => t.name === params.name), params.arguments as Record<string, unknown> | undefined);
+export function refreshFromToolList(listTools: (bounds: RefreshBounds) => Promise<Tool[]>): RefreshParamHeaders {
+  return async (params, bounds = {}) => paramHeaders((await listTools(bounds)).find((t) => t.name === params.name), params.arguments as Record<string, unknown> | undefined);
 }
 
 /** True when `error` is the server's -32020 answer to a `tools/call` (the only method with `Mcp-Param-*`). */
@@ -46,10 +52,11 @@ export async function headersAfterMismatch(
   refresh: RefreshParamHeaders,
   params: Record<string, unknown>,
   headers: Record<string, string> | undefined,
+  bounds: RefreshBounds = {},
 ): Promise<Record<string, string> | undefined> {
   let fresh: Record<string, string>;
   try {
-    fresh = await refresh(params);
+    fresh = await refresh(params, bounds);
   } catch {
     return undefined;
   }

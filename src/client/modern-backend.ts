@@ -9,6 +9,7 @@
  */
 import { InvalidResponseError, TooManyRoundsError } from '../errors.js';
 import { METHODS, MRTR_METHODS } from '../protocol/constants.js';
+import { printableExcerpt } from '../protocol/printable.js';
 import type { InputResponses } from '../protocol/input.js';
 import { DiscoverResultSchema, InputRequiredResultSchema, ListToolsResultSchema, ToolSchema, type DiscoverResult, type Tool } from '../protocol/results.js';
 import type { BackendRequestOptions, EraBackend, StartOptions, StartResult } from '../tasks/backend.js';
@@ -38,10 +39,15 @@ type Schema<T> = { safeParse(v: unknown): { success: true; data: T } | { success
 /** Checks a result of a method without MRTR or tasks: only `complete` (or no `resultType`) is valid there. */
 function validate<T>(method: string, schema: Schema<T>, value: unknown): T {
   const resultType = (value as { resultType?: unknown } | null)?.resultType;
-  if (resultType !== undefined && resultType !== 'complete') throw new InvalidResponseError(method, `unexpected resultType ${JSON.stringify(resultType)} for ${method}`);
+  if (resultType !== undefined && resultType !== 'complete') throw new InvalidResponseError(method, `unexpected resultType ${shownType(resultType)} for ${method}`);
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   throw new InvalidResponseError(method, `result does not match the schema: ${parsed.error.message.slice(0, 300)}`, parsed.error.issues);
+}
+
+/** A server's `resultType` as an error message shows it: JSON, cut at 40 characters, unprintable characters escaped. */
+function shownType(resultType: unknown): string {
+  return printableExcerpt(JSON.stringify(resultType) ?? String(resultType), 40);
 }
 
 /** The 2026-07-28 era. */
@@ -129,7 +135,7 @@ export class ModernBackend implements EraBackend {
                 inFlight = false;
               }
             },
-            { method, mayResend: () => this.#mayResend(method, params, options), retry: o.creationRetry, signal },
+            { method, mayResend: () => this.#mayResend(method, params, options, signal), retry: o.creationRetry, signal },
           ),
         caller,
         o.abortGraceMs,
@@ -140,7 +146,7 @@ export class ModernBackend implements EraBackend {
       if (resultType === 'task' && o.taskMethods.includes(method)) return { resultType: 'task', created: result, aborted: sent.aborted, abortReason: sent.abortReason };
       if (sent.aborted) throw sent.abortReason; // nothing was left running on the server
       if (resultType === 'complete') return { resultType: 'complete', result };
-      if (resultType !== 'input_required' || !MRTR_METHODS.includes(method)) throw new InvalidResponseError(method, `unexpected resultType ${JSON.stringify(resultType)} for ${method}`);
+      if (resultType !== 'input_required' || !MRTR_METHODS.includes(method)) throw new InvalidResponseError(method, `unexpected resultType ${shownType(resultType)} for ${method}`);
       if (round >= o.maxInputRounds) throw new TooManyRoundsError(method, round);
       const parsed = InputRequiredResultSchema.safeParse(result);
       if (!parsed.success) throw new InvalidResponseError(method, 'malformed input_required result', parsed.error.issues);
@@ -165,10 +171,13 @@ export class ModernBackend implements EraBackend {
 
   async close(): Promise<void> {}
 
-  /** Whether a lost creation request may be re-sent: reads always; a tool call with a key, or a tool hinted safe. */
-  async #mayResend(method: string, params: Record<string, unknown>, options: StartOptions): Promise<boolean> {
+  /**
+   * Whether a lost creation request may be re-sent: reads always; a tool call with a key, or a tool hinted safe. The
+   * `tools/list` it may need runs within the call's budget: its `timeoutMs` and its signal (caller and total budget).
+   */
+  async #mayResend(method: string, params: Record<string, unknown>, options: StartOptions, signal: AbortSignal | undefined): Promise<boolean> {
     if (method !== METHODS.callTool || options.idempotencyKey !== undefined) return true;
-    if (this.#tools.size === 0) await this.listTools({}).catch(() => undefined);
+    if (this.#tools.size === 0) await this.listTools({ signal, timeoutMs: options.timeoutMs }).catch(() => undefined);
     const hints = this.#tools.get(String(params.name))?.annotations;
     return hints?.idempotentHint === true || hints?.readOnlyHint === true;
   }

@@ -12,6 +12,7 @@ import { DEFAULT_MAX_POLL_INTERVAL_MS, DEFAULT_MIN_POLL_INTERVAL_MS, DEFAULT_POL
 import { DEFAULT_JITTER_RATIO, DEFAULT_MAX_CONCURRENT_POLLS } from '../tasks/scheduler.js';
 import type { Transport } from '../transport/transport.js';
 import { VERSION } from '../version.js';
+import { MAX_TIMER_MS } from '../internal/duration.js';
 import { DEFAULT_CREATION_RETRY, type CreationRetryOptions } from './creation-retry.js';
 import type { EraMode } from './era-router.js';
 import { DEFAULT_ABORT_GRACE_MS } from '../tasks/abort-grace.js';
@@ -131,7 +132,9 @@ export interface TaskClientOptions {
   era?: EraMode;
 }
 
-const positiveMs = z.number().finite().positive();
+// Every duration: a number, not negative, at most what a timer holds (src/internal/duration.ts; docs/guide.md).
+const positiveMs = z.number().finite().positive().max(MAX_TIMER_MS);
+const nonNegativeMs = z.number().finite().nonnegative().max(MAX_TIMER_MS);
 const isFunction = (v: unknown): boolean => typeof v === 'function';
 const fn = <T>(what: string) => z.custom<T>(isFunction, { message: `${what} must be a function` });
 // Strict: a misspelt option is an error, not silently ignored.
@@ -140,8 +143,8 @@ const OptionsSchema = z.strictObject({
     message: 'transport must implement request()',
   }),
   defaultPollIntervalMs: positiveMs.optional(),
-  minPollIntervalMs: z.number().finite().nonnegative().optional(),
-  maxPollIntervalMs: positiveMs.max(2_147_483_647).optional(),
+  minPollIntervalMs: nonNegativeMs.optional(),
+  maxPollIntervalMs: positiveMs.optional(),
   taskMethods: z.array(z.string()).optional(),
   timeoutMs: positiveMs.optional(),
   maxInputRounds: z.number().int().positive().optional(),
@@ -150,7 +153,7 @@ const OptionsSchema = z.strictObject({
   maxConcurrentPolls: z.number().int().positive().optional(),
   jitterRatio: z.number().min(0).max(1).optional(),
   maxConcurrentUpdates: z.number().int().positive().optional(),
-  abortGraceMs: z.number().finite().nonnegative().max(2_147_483_647).optional(),
+  abortGraceMs: nonNegativeMs.optional(),
   expiringMarginRatio: z.number().min(0).max(1).optional(),
   era: z.enum(['auto', 'modern', 'legacy']).optional(),
   idempotencyKeyIn: z.union([z.object({ meta: z.string().min(1) }), z.object({ argument: z.string().min(1) })]).optional(),
@@ -173,11 +176,11 @@ const OptionsSchema = z.strictObject({
   creationRetry: z
     .object({
       retries: z.number().int().nonnegative().optional(),
-      minTimeoutMs: z.number().finite().nonnegative().optional(),
-      maxTimeoutMs: z.number().finite().nonnegative().optional(),
-      maxRetryTimeMs: z.number().finite().nonnegative().optional(),
+      minTimeoutMs: nonNegativeMs.optional(),
+      maxTimeoutMs: nonNegativeMs.optional(),
+      maxRetryTimeMs: nonNegativeMs.optional(),
       notSentRetries: z.number().int().nonnegative().optional(),
-      notSentMinTimeoutMs: z.number().finite().nonnegative().optional(),
+      notSentMinTimeoutMs: nonNegativeMs.optional(),
     })
     .optional(),
 });

@@ -80,7 +80,7 @@ export class RequestPipeline {
       } catch (error) {
         if (!headerRetried && this.#refreshParamHeaders && isParamHeaderMismatch(method, error)) {
           headerRetried = true;
-          const headers = await headersAfterMismatch(this.#refreshParamHeaders, params, options.headers);
+          const headers = await headersAfterMismatch(this.#refreshParamHeaders, params, options.headers, { signal: options.signal, timeoutMs: options.timeoutMs });
           if (headers === undefined) throw error;
           options = { ...options, headers };
           continue;

@@ -27,7 +27,7 @@ import { refreshFromToolList } from './header-mismatch.js';
 import { ModernBackend } from './modern-backend.js';
 import { resolveOptions, type ResolvedOptions, type TaskClientOptions } from './options.js';
 import { RequestPipeline, type RequestOptions } from './request-pipeline.js';
-import { toolCall, type AttachOptions, type CallOptions, type CallStart, type TaskClientEvents } from './call-options.js';
+import { callOptionsError, toolCall, type AttachOptions, type CallOptions, type CallStart, type TaskClientEvents } from './call-options.js';
 import { fleetHostOf, FleetRunner, resultOf, type FleetHost, type FleetOptions, type ResultOfOptions } from '../fleet/index.js'; // hook: issue-16
 
 export type { AttachOptions, CallOptions, CallStart, TaskClientEvents } from './call-options.js';
@@ -57,7 +57,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
     const o = (this.#options = resolveOptions(options));
     const emitInput = (event: InputRequiredEvent): boolean => this.emit('inputRequired', event);
     const listenerCount = (): number => this.listenerCount('inputRequired');
-    const refresh = refreshFromToolList(() => this.#modern.listTools({})); // hook: issue-12 item 2 (-32020 → tools/list, one re-send)
+    const refresh = refreshFromToolList((bounds) => this.#modern.listTools(bounds)); // hook: issue-12 item 2 (-32020 → tools/list, one re-send)
     const pipeline = new RequestPipeline(o, () => listenerCount() > 0, (n) => this.emit('notification', n), refresh);
     this.#modern = new ModernBackend(o, pipeline, {
       emitInput,
@@ -96,7 +96,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
    *   {@link AuthorizationRequiredError}, {@link AuthorizationError}, {@link ServerExitedError} (stdio), {@link ClientClosedError}; `signal.reason` on abort.
    */
   discover(options: RequestOptions = {}): Promise<DiscoverResult> {
-    return this.#run(options.signal, (b, signal) => b.discover({ ...options, signal }));
+    return this.#run('discover', options, (b, signal) => b.discover({ ...options, signal }));
   }
 
   /**
@@ -108,14 +108,14 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
    *   {@link AuthorizationRequiredError}, {@link AuthorizationError}, {@link ServerExitedError} (stdio), {@link ClientClosedError}; `signal.reason` on abort.
    */
   listTools(options: RequestOptions = {}): Promise<Tool[]> {
-    return this.#run(options.signal, (b, signal) => b.listTools({ ...options, signal }));
+    return this.#run('listTools', options, (b, signal) => b.listTools({ ...options, signal }));
   }
 
   /**
    * Calls a tool and resolves with its final result, whether the server answered inline, with MRTR rounds, or
    * with a task. A result with `isError: true` is returned, not thrown. (https://modelcontextprotocol.io/specification/2026-07-28/server/tools#calling-tools;
    * https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-creation)
-   * @throws {@link TaskFailedError}, {@link TaskCancelledError} (the server reported `cancelled`), {@link TaskExpiredError},
+   * @throws TypeError (a duration option breaking the rule of docs/guide.md § Durations), {@link TaskFailedError}, {@link TaskCancelledError} (the server reported `cancelled`), {@link TaskExpiredError},
    *   {@link TaskNotFoundError}, {@link InputDeliveryError}, {@link InputRequiredError} (no handler), {@link TooManyRoundsError},
    *   {@link OutcomeUnknownError} (a creation lost in flight), {@link CancelDeliveryError} (an abort's `tasks/cancel` not delivered);
    *   {@link InvalidResponseError} and the abort reason / {@link ClientClosedError} carry `taskId` when a task was started;
@@ -165,7 +165,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
    *   {@link AuthorizationRequiredError}, {@link AuthorizationError}, {@link ServerExitedError} (stdio), {@link ClientClosedError}; `signal.reason` on abort.
    */
   request(method: string, params: Record<string, unknown> = {}, options: RequestOptions = {}): Promise<Record<string, unknown>> {
-    return this.#run(options.signal, (b, signal) => b.request(method, params, { ...options, signal }));
+    return this.#run(method, options, (b, signal) => b.request(method, params, { ...options, signal }));
   }
 
   /**
@@ -178,7 +178,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
    */
   async task<T = CallToolResult>(taskId: string, options: AttachOptions = {}): Promise<TaskHandle<T>> {
     if (typeof taskId !== 'string' || taskId.length === 0) throw new TypeError(`TaskClient.task: taskId must be a non-empty string, got ${JSON.stringify(taskId)}`);
-    return this.#run(options.signal, (b) => this.#tracker.attach<T>(b, taskId, options));
+    return this.#run('task', options, (b) => this.#tracker.attach<T>(b, taskId, options));
   }
 
   /**
@@ -236,8 +236,9 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
     await this.#options.transport.close();
   }
 
-  #run<R>(signal: AbortSignal | undefined, op: (backend: EraBackend, signal: AbortSignal) => Promise<R>): Promise<R> {
-    return this.#calls.run(signal, (s) => this.#router.run(this.#modern, (backend) => op(backend, s), s));
+  #run<R>(where: string, options: { signal?: AbortSignal }, op: (backend: EraBackend, signal: AbortSignal) => Promise<R>): Promise<R> {
+    const bad = callOptionsError(`TaskClient ${where}`, options); // a duration option breaking the rule: TypeError, nothing sent
+    return bad ? Promise.reject(bad) : this.#calls.run(options.signal, (s) => this.#router.run(this.#modern, (backend) => op(backend, s), s));
   }
 
   #requireStore(method: string): TaskStore {
@@ -248,7 +249,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
 
   /** Sends the call on the era's backend; a task goes to the engine (recorded first, then followed). */
   #start<T>(method: string, params: Record<string, unknown>, options: CallOptions<T>): Promise<CallStart<T>> {
-    return this.#run(options.signal, async (backend, signal) => {
+    return this.#run(method, options, async (backend, signal) => {
       const started = await backend.start(method, params, { ...options, signal });
       if (started.resultType === 'complete') return { resultType: 'complete', result: (parserFor(method) as (raw: Record<string, unknown>) => T)(started.result) };
       const abort = started.aborted ? { reason: started.abortReason } : undefined;

@@ -12,6 +12,7 @@
  */
 import { InvalidResponseError } from '../errors.js';
 import { METHODS } from '../protocol/constants.js';
+import { escapeUnprintable } from '../protocol/printable.js';
 
 const ACCEPTED: Readonly<Record<string, readonly unknown[]>> = {
   [METHODS.tasksGet]: [undefined, 'complete', 'task'],
@@ -27,7 +28,7 @@ const ACCEPTED: Readonly<Record<string, readonly unknown[]>> = {
 export function checkTaskReplyResultType(method: string, result: Record<string, unknown>): Record<string, unknown> {
   const accepted = ACCEPTED[method];
   if (accepted && !accepted.includes(result.resultType)) {
-    const shown = typeof result.resultType === 'string' ? JSON.stringify(result.resultType.slice(0, 40)) : typeof result.resultType;
+    const shown = typeof result.resultType === 'string' ? escapeUnprintable(JSON.stringify(result.resultType.slice(0, 40))) : typeof result.resultType;
     throw new InvalidResponseError(method, `resultType ${shown} on a ${method} reply (the extension requires "complete")`);
   }
   return result;

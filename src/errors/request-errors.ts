@@ -6,6 +6,7 @@
  * @module
  */
 import type { JsonRpcErrorObject } from '../protocol/jsonrpc.js';
+import { printableExcerpt } from '../protocol/printable.js';
 import { kBrand, McpClientError } from './base.js';
 
 /**
@@ -18,8 +19,11 @@ export class McpError extends McpClientError {
   readonly data: unknown;
   /** The JSON-RPC method that failed. */
   readonly method: string;
+  /** The server's `error.message` exactly as received (the `message` of this error shows it escaped and cut at 1,000 characters). */
+  readonly serverMessage: string;
   constructor(method: string, error: JsonRpcErrorObject, options?: ErrorOptions & { httpStatus?: number }) {
-    super(`${method} failed: ${error.message} (JSON-RPC ${error.code})`, options);
+    super(`${method} failed: ${printableExcerpt(String(error.message), 1_000)} (JSON-RPC ${error.code})`, options);
+    this.serverMessage = error.message;
     this.code = error.code;
     this.data = error.data;
     this.method = method;
@@ -96,17 +100,24 @@ export class StreamEndedError extends McpClientError {
 export class InvalidResponseError extends McpClientError {
   static override readonly [kBrand]: string = 'InvalidResponseError';
   override readonly code = 'INVALID_RESPONSE' as const;
-  /** The task a malformed creation result named, if any. */
+  /** The task a malformed creation result named, if any, when its id is usable (safe to store, print, send back). */
   override readonly taskId: string | undefined;
+  /**
+   * The `taskId` a creation result named, usable or not, in a printable form to report it by: control characters,
+   * bidi controls and lone surrogates written as `\uXXXX`, cut after 256 UTF-16 units with `…(N chars)`. Never
+   * the raw id (which may be hostile); equal to `taskId` for a usable short id.
+   */
+  readonly taskIdEscaped: string | undefined;
   constructor(
     readonly method: string,
     readonly detail: string,
     /** zod issues when a schema rejected the response, kept as they are. */
     readonly issues?: readonly unknown[],
-    options?: ErrorOptions & { taskId?: string },
+    options?: ErrorOptions & { taskId?: string; taskIdEscaped?: string },
   ) {
     super(`${method} failed: invalid response: ${detail}`, options);
     this.taskId = options?.taskId;
+    this.taskIdEscaped = options?.taskIdEscaped;
   }
 }
 

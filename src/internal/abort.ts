@@ -5,6 +5,7 @@
  * @module
  * @internal
  */
+import { timerDelay } from './duration.js';
 
 /** Resolves after `ms` milliseconds; rejects with `signal.reason` untouched if the signal aborts first. */
 export function delay(ms: number, signal?: AbortSignal): Promise<void> {
@@ -42,12 +43,13 @@ export function linkAbort(signal: AbortSignal | undefined, timeoutMs: number | u
   const onAbort = (): void => controller.abort(signal?.reason);
   if (signal?.aborted) controller.abort(signal.reason);
   else signal?.addEventListener('abort', onAbort, { once: true });
+  const delayMs = timerDelay(timeoutMs); // Infinity or beyond a timer's range: no timer (never a 1 ms overflow)
   const timer =
-    timeoutMs !== undefined && Number.isFinite(timeoutMs)
+    delayMs !== undefined
       ? setTimeout(() => {
           timedOut = true;
           controller.abort(onTimeout());
-        }, timeoutMs)
+        }, delayMs)
       : undefined;
   return {
     signal: controller.signal,

@@ -8,6 +8,7 @@
  * @module
  * @internal
  */
+import { timerDelay } from './duration.js';
 
 /** The read side of an abort: what a reader of the reply checks. */
 export interface AbortState {
@@ -53,7 +54,8 @@ export class RequestAbort implements AbortLike {
       this.#onCallerAbort = () => this.abort(caller.reason);
       caller.addEventListener('abort', this.#onCallerAbort, { once: true });
     }
-    if (timeoutMs !== undefined && Number.isFinite(timeoutMs)) this.#timer = setTimeout(() => this.abort(onTimeout?.()), timeoutMs);
+    const delayMs = timerDelay(timeoutMs); // hook: jh (Infinity or beyond a timer's range: no timer, never a 1 ms overflow)
+    if (delayMs !== undefined) this.#timer = setTimeout(() => this.abort(onTimeout?.()), delayMs);
   }
 
   /** Aborts with `reason` (the first abort wins; later ones are ignored). */
@@ -90,4 +92,28 @@ export class RequestAbort implements AbortLike {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     if (this.#onCallerAbort) this.#caller?.removeEventListener('abort', this.#onCallerAbort);
   }
+}
+
+/**
+ * `value` as it is, or, when it is a promise, one that rejects with `abort.reason` as soon as `abort` fires (the
+ * promise itself is left to settle unobserved). For a step before the request is written that the caller does not
+ * control, e.g. a `getHeaders()` that never resolves.
+ */
+export function raceRequestAbort<T>(value: T | Promise<T>, abort: RequestAbort): T | Promise<T> {
+  if (!(value instanceof Promise)) return value;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(abort.reason);
+    if (abort.aborted) onAbort();
+    else abort.addEventListener('abort', onAbort);
+    value.then(
+      (v) => {
+        abort.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        abort.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
 }

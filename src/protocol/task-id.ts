@@ -46,3 +46,10 @@ export function taskIdProblem(taskId: string): string | undefined {
   if (taskId.includes('\ufffd')) return 'taskId contains U+FFFD (invalid UTF-8 on the wire)';
   return undefined;
 }
+
+/**
+ * The longest unusable `taskId` (UTF-16 units, 64 Ki) this client still sends `tasks/cancel` for, raw (JSON escapes
+ * it on the wire), so work named by an id it refuses is not orphaned. Past it the id is only reported, escaped.
+ * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-cancellation)
+ */
+export const MAX_CANCELLABLE_TASK_ID_CHARS = 65_536;

@@ -76,7 +76,21 @@ export async function boundedCancel(ctx: TrackerContext, taskId: string, cancell
   clearTimeout(timer);
   if (first !== late) return first;
   void cancelling.then((result) => {
-    if (result !== tagged) ctx.emit.warning(`tasks/cancel for task ${redactTaskId(taskId)} (the caller aborted) was not delivered: ${String(result)}; its record keeps cancelRequested`);
+    if (result !== tagged) ctx.emit.warning(`tasks/cancel for task ${redactTaskId(taskId)} (the caller aborted) ${cancelFailure(result)}; its record keeps cancelRequested`);
   });
   return tagged;
+}
+
+/** The {@link ClientClosedError} a call rejects with when close() aborted it and its `tasks/cancel` failed (`cause`). */
+export function closedWithCause(taskId: string, failure: unknown): ClientClosedError {
+  const closed = new ClientClosedError(undefined, { cause: failure });
+  closed.taskId = taskId;
+  return closed;
+}
+
+/** What became of a failed `tasks/cancel`, truthfully: a close cut it short (it may have been sent), or it failed. */
+function cancelFailure(result: unknown): string {
+  const failure = result instanceof ClientClosedError && result.cause !== undefined ? result.cause : result; // unwrap closedWithCause
+  const closed = failure instanceof ClientClosedError || (failure instanceof Error && failure.cause instanceof ClientClosedError);
+  return closed ? 'got no answer before the client closed (it may have reached the server)' : `failed: ${String(failure)}`;
 }

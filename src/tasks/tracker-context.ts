@@ -7,7 +7,8 @@
  * @internal
  */
 import { InvalidResponseError, redactTaskId } from '../errors.js';
-import { taskIdProblem } from '../protocol/task-id.js';
+import { printableExcerpt } from '../protocol/printable.js';
+import { MAX_CANCELLABLE_TASK_ID_CHARS, taskIdProblem } from '../protocol/task-id.js';
 import { TaskStatusSchema, type TaskShapeError } from '../protocol/tasks.js';
 import { TASK_RECORD_VERSION, type TaskRecord } from '../store/task-record.js';
 import type { TaskStore } from '../store/task-store.js';
@@ -49,8 +50,12 @@ export interface TrackerContext {
 /**
  * A `CreateTaskResult` failed validation. When it still carries a usable `taskId`, that task may be running: it is
  * cancelled (`onAbort: 'cancel'`, one delivered `tasks/cancel`) or recorded (`'detach'`) before the caller learns.
+ * An id this client refuses (control characters, over MAX_TASK_ID_BYTES, U+FFFD, lone surrogates) cannot be recorded
+ * or followed: with `'cancel'` it still gets its `tasks/cancel`, sent with the raw id, when at most
+ * {@link MAX_CANCELLABLE_TASK_ID_CHARS} long; otherwise (or with `'detach'`) a `warning` reports it, escaped.
  *
- * @returns the {@link InvalidResponseError} to throw, with `taskId` when one was named.
+ * @returns the {@link InvalidResponseError} to throw, with `taskId` when it is usable and `taskIdEscaped` whenever a
+ *   string id was named.
  */
 export async function orphanGuard(
   ctx: TrackerContext,
@@ -63,8 +68,14 @@ export async function orphanGuard(
 ): Promise<InvalidResponseError> {
   const raw = created.taskId !== undefined ? created : ((created.task ?? {}) as Record<string, unknown>);
   // hook: issue-12 item 10 (a hostile id is not "usable": never recorded, cancelled by, or quoted)
-  const taskId = typeof raw.taskId === 'string' && taskIdProblem(raw.taskId) === undefined ? raw.taskId : undefined;
-  const invalid = new InvalidResponseError(method, error.message, error.issues, { cause: error, taskId });
+  const named = typeof raw.taskId === 'string' && raw.taskId.length > 0 ? raw.taskId : undefined;
+  const taskId = named !== undefined && taskIdProblem(named) === undefined ? named : undefined;
+  const taskIdEscaped = named === undefined ? undefined : printableExcerpt(named, 256);
+  const invalid = new InvalidResponseError(method, error.message, error.issues, { cause: error, taskId, taskIdEscaped });
+  if (named !== undefined && taskId === undefined) {
+    await cancelUnusable(ctx, driver, method, named, policy);
+    return invalid;
+  }
   if (taskId === undefined) return invalid;
   if (policy === 'detach') {
     if (ctx.store) {
@@ -95,4 +106,19 @@ export async function orphanGuard(
     ctx.emit.warning(`${method}: tasks/cancel for the malformed task ${redactTaskId(taskId)} failed: ${String((failure as Error).cause ?? failure)}`);
   }
   return invalid;
+}
+
+/** Cancels (raw id, `'cancel'` policy, bounded size) or reports (escaped) a task named by an id this client refuses. */
+async function cancelUnusable(ctx: TrackerContext, driver: TaskDriver, method: string, named: string, policy: 'cancel' | 'detach' | undefined): Promise<void> {
+  const shown = printableExcerpt(named, 64);
+  if (policy === 'detach' || named.length > MAX_CANCELLABLE_TASK_ID_CHARS) {
+    const why = policy === 'detach' ? 'left running (onAbort: detach)' : `not cancelled: the id is over ${MAX_CANCELLABLE_TASK_ID_CHARS} characters`;
+    ctx.emit.warning(`${method}: the server named task "${shown}" with an id this client refuses (${taskIdProblem(named)}); it may be running, ${why}`);
+    return;
+  }
+  try {
+    await deliver(() => driver.cancelTask(named), driver.deliveryRetry, driver.signal);
+  } catch (failure) {
+    ctx.emit.warning(`${method}: tasks/cancel for the task "${shown}" (an id this client refuses) failed: ${String((failure as Error).cause ?? failure)}`);
+  }
 }

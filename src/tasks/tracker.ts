@@ -12,7 +12,7 @@ import { isTerminalStatus, parseCreateTaskResult, parseDetailedTask, TaskShapeEr
 import type { TaskRecord } from '../store/task-record.js';
 import type { EraBackend } from './backend.js';
 import { expiresAt } from './expiry.js';
-import { afterFollowFailure, boundedCancel } from './follow-failure.js';
+import { afterFollowFailure, boundedCancel, closedWithCause } from './follow-failure.js';
 import { isLostTask, lostTaskError } from './lost-task.js';
 import { parserFor } from './result-parsers.js';
 import { settledFromRecord } from './stored-outcome.js';
@@ -166,7 +166,7 @@ export class TaskTracker {
         if (error instanceof CancelDeliveryError) error.abortReason = reason;
         handle.stopFollowing(error);
         // The cancel reached the server (its reply was no valid acknowledgement, a serverViolation event says so).
-        return error instanceof CancelNotConfirmedError ? tagged : error;
+        return error instanceof CancelNotConfirmedError ? tagged : reason instanceof ClientClosedError ? closedWithCause(handle.taskId, error) : error; // hook: jh (close())
       },
     );
     // hook: abort latency: the caller waits at most abortGraceMs for the cancel; it is then delivered in the background.

@@ -14,6 +14,7 @@ import {
   type JsonRpcNotification,
   type RequestId,
 } from '../protocol/jsonrpc.js';
+import { excerpt } from './read-body.js';
 
 /** One message from a server, classified. */
 export type IncomingMessage =
@@ -50,8 +51,7 @@ export function parseJson(text: string, method: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    const head = text.replace(/\s+/g, ' ').slice(0, 80);
-    throw new InvalidResponseError(method, `body is not JSON: ${head || '(empty)'}`, undefined, { cause: error });
+    throw new InvalidResponseError(method, `body is not JSON: ${excerpt(text, 80) || '(empty)'}`, undefined, { cause: error }); // hook: jh (escaped)
   }
 }
 

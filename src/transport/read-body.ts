@@ -6,6 +6,7 @@
  * @internal
  */
 import { ResponseTooLargeError, StreamEndedError } from '../errors.js';
+import { escapeUnprintable } from '../protocol/printable.js';
 import type { HttpReplyBody } from './http-sender.js';
 
 /**
@@ -90,8 +91,8 @@ export async function readText(body: HttpReplyBody | null, limitBytes: number, m
   }
   return UTF8.decode(all);
 }
-/** At most `max` characters of `text`, on one line, for error messages. */
+/** At most `max` characters of `text`, on one line, control characters and lone surrogates escaped, for error messages. */
 export function excerpt(text: string, max = 200): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+  return flat.length > max ? `${escapeUnprintable(flat.slice(0, max))}…` : escapeUnprintable(flat); // hook: jh (no raw server bytes in messages)
 }

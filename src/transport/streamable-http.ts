@@ -7,7 +7,7 @@
  */
 import { createParser } from 'eventsource-parser';
 import { HttpError, InvalidResponseError, McpClientError, NetworkError, RequestTimeoutError, StreamEndedError } from '../errors.js';
-import { RequestAbort, type AbortState } from '../internal/request-abort.js';
+import { raceRequestAbort, RequestAbort, type AbortState } from '../internal/request-abort.js';
 import { HEADERS } from '../protocol/constants.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { createAuthSession, type AuthSession } from './auth.js'; // hook: issue-17
@@ -162,10 +162,11 @@ export class StreamableHttpTransport implements Transport {
     try {
       if (abort.aborted) throw abort.reason; // never POST for an aborted request
       const body = JSON.stringify(message);
-      let res = await this.#fetchOnce(method, body, await this.#headers(message, options.headers), abort, options.beforeWrite);
+      // hook: jh — getHeaders() is raced against the abort/timeout: one that never resolves cannot hang the request
+      let res = await this.#fetchOnce(method, body, await raceRequestAbort(this.#headers(message, options.headers), abort), abort, options.beforeWrite);
       if (res.status === 401 && this.#options.getHeaders) {
         await res.body?.cancel().catch(() => undefined);
-        res = await this.#fetchOnce(method, body, await this.#headers(message, options.headers), abort, options.beforeWrite);
+        res = await this.#fetchOnce(method, body, await raceRequestAbort(this.#headers(message, options.headers), abort), abort, options.beforeWrite);
       }
       if (res.status === 202 || res.status === 204) {
         await res.body?.cancel().catch(() => undefined);

@@ -1,0 +1,23 @@
+/**
+ * Server text made safe to print: C0 and C1 control characters, DEL, the Unicode line/paragraph separators, the bidi
+ * controls and lone UTF-16 surrogates become `\uXXXX`, so a server string quoted in an error message or a warning
+ * can never move a cursor, clear a terminal, start a new log line or reorder the text around it. Everything else is
+ * kept. (Hostile input is the server's; https://modelcontextprotocol.io/specification/2026-07-28/basic/security_best_practices)
+ *
+ * @module
+ */
+
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** `text` with every unprintable character (see the module) written as `\uXXXX`. */
+export function escapeUnprintable(text: string): string {
+  return text.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * The first `maxChars` UTF-16 units of `text`, escaped (see {@link escapeUnprintable}), with `…(N chars)` when cut.
+ * Cutting inside a surrogate pair leaves a lone half, which is escaped too.
+ */
+export function printableExcerpt(text: string, maxChars: number): string {
+  return text.length > maxChars ? `${escapeUnprintable(text.slice(0, maxChars))}…(${text.length} chars)` : escapeUnprintable(text);
+}

@@ -1,0 +1,54 @@
+/**
+ * A `getHeaders()` that never resolves cannot hang a request: it is raced against the request's abort, so the
+ * request's `timeoutMs` and the caller's signal still end it (nothing is written). Fake timers pin the budget; the
+ * transport points at a loopback server that is never reached.
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http)
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { RequestTimeoutError, StreamableHttpTransport, TaskClient } from '../../../src/index.js';
+
+let server: Server;
+let url: string;
+let requests = 0;
+beforeAll(async () => {
+  server = createServer((_req, res) => {
+    requests++;
+    res.end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+const hangingClient = (): TaskClient => new TaskClient({ transport: new StreamableHttpTransport(url, { getHeaders: () => new Promise(() => {}) }), era: 'modern', timeoutMs: 60_000 });
+
+describe('getHeaders() that never resolves', () => {
+  it('timeoutMs ends the request at its budget with RequestTimeoutError', async () => {
+    const client = hangingClient();
+    const settled = vi.fn();
+    const listing = client.listTools({ timeoutMs: 500 }).catch((e: unknown) => {
+      settled();
+      return e;
+    });
+    await vi.advanceTimersByTimeAsync(499);
+    expect(settled).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await listing).toBeInstanceOf(RequestTimeoutError);
+    expect(requests).toBe(0);
+  });
+
+  it("the caller's signal ends it with the abort reason", async () => {
+    const client = hangingClient();
+    const controller = new AbortController();
+    const reason = new Error('caller gave up');
+    const listing = client.listTools({ signal: controller.signal }).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(10);
+    controller.abort(reason);
+    expect(await listing).toBe(reason);
+    expect(requests).toBe(0);
+  });
+});
