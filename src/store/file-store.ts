@@ -11,7 +11,7 @@ import { chmod, mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { parseRecordText, TaskRecordSchema, type TaskRecord } from './task-record.js';
-import { isRecordExpired, type TaskStore } from './task-store.js';
+import { pruneExpired, type TaskStore } from './task-store.js';
 
 /** Options of {@link FileTaskStore}. */
 export interface FileTaskStoreOptions {
@@ -76,15 +76,8 @@ export class FileTaskStore implements TaskStore {
   }
 
   /** {@inheritDoc TaskStore.prune} */
-  async prune(now: number = Date.now()): Promise<number> {
-    let removed = 0;
-    for (const record of await this.list()) {
-      if (isRecordExpired(record, now)) {
-        await this.delete(record.taskId, record.server);
-        removed++;
-      }
-    }
-    return removed;
+  prune(now: number = Date.now()): Promise<number> {
+    return pruneExpired(this, now);
   }
 
   #ensureDir(): Promise<void> {

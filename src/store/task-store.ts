@@ -26,6 +26,23 @@ export function isRecordExpired(record: TaskRecord, now: number): boolean {
   return expiresAt !== null && now >= expiresAt;
 }
 
+/**
+ * The one `prune` of every store: deletes each listed record whose TTL has passed at `now` (epoch ms), one
+ * `delete` per record, and returns how many were removed.
+ *
+ * @throws whatever the store's `list` or `delete` throws.
+ */
+export async function pruneExpired(store: Pick<TaskStore, 'list' | 'delete'>, now: number): Promise<number> {
+  let removed = 0;
+  for (const record of await store.list()) {
+    if (isRecordExpired(record, now)) {
+      await store.delete(record.taskId, record.server);
+      removed++;
+    }
+  }
+  return removed;
+}
+
 /** A {@link TaskStore} in memory: for tests and short-lived hosts. Records are copied in and out. */
 export class MemoryTaskStore implements TaskStore {
   readonly #records = new Map<string, TaskRecord>();
@@ -59,14 +76,7 @@ export class MemoryTaskStore implements TaskStore {
   }
 
   /** {@inheritDoc TaskStore.prune} */
-  async prune(now: number = Date.now()): Promise<number> {
-    let removed = 0;
-    for (const [key, record] of this.#records) {
-      if (isRecordExpired(record, now)) {
-        this.#records.delete(key);
-        removed++;
-      }
-    }
-    return removed;
+  prune(now: number = Date.now()): Promise<number> {
+    return pruneExpired(this, now);
   }
 }

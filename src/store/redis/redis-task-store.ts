@@ -8,7 +8,7 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { isTerminalStatus } from '../../protocol/tasks.js';
 import { parseRecordText, TaskRecordSchema, type TaskRecord } from '../task-record.js';
-import { isRecordExpired, type TaskStore } from '../task-store.js';
+import { pruneExpired, type TaskStore } from '../task-store.js';
 import { RedisConnection, type RedisClientLike } from './connection.js';
 import { LeaseLostError, type LeaseLostReason } from './errors.js';
 import { FleetChannel } from './fleet-channel.js';
@@ -158,15 +158,8 @@ export class RedisTaskStore implements TaskStore {
   }
 
   /** {@inheritDoc TaskStore.prune} */
-  async prune(now: number = Date.now()): Promise<number> {
-    let removed = 0;
-    for (const record of await this.list()) {
-      if (isRecordExpired(record, now)) {
-        await this.delete(record.taskId, record.server);
-        removed++;
-      }
-    }
-    return removed;
+  prune(now: number = Date.now()): Promise<number> {
+    return pruneExpired(this, now);
   }
 
   /**
