@@ -26,7 +26,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  killLeftovers();
+  await killLeftovers();
   await server?.close();
   await as?.close();
 });

@@ -29,7 +29,7 @@ beforeAll(async () => {
   slowPolls = await createTaskServer({ pollIntervalMs: 10_000, ttlMs: 60_000 });
 }, 120_000);
 afterAll(async () => {
-  killLeftovers();
+  await killLeftovers();
   await server?.close();
   await slowPolls?.close();
 });

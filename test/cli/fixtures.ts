@@ -96,7 +96,7 @@ export function useCliServer(): CliServer {
     server = await createTaskServer({ pollIntervalMs: 100, ttlMs: 60_000, inputTimeoutMs: 30_000, catalog: { tools: fixtureTools } });
   }, 120_000);
   afterAll(async () => {
-    killLeftovers();
+    await killLeftovers();
     await server?.close();
   });
   return {

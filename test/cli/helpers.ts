@@ -80,11 +80,20 @@ export interface CliProcess {
 
 const live = new Set<ChildProcessWithoutNullStreams>();
 
-/** Kills every CLI process a test left running (a failed `waitFor`) and removes the temporary homes; call from `afterAll`. */
-export function killLeftovers(): void {
-  for (const child of live) child.kill('SIGKILL');
+/**
+ * Kills every CLI process a test left running (a failed `waitFor`), waits for each to close, and removes the
+ * temporary homes; call from `afterAll` and await it. A CLI inside `script` may outlive `script` by a moment and
+ * still write its record, so the removal retries `ENOTEMPTY`.
+ */
+export async function killLeftovers(): Promise<void> {
+  const closing = [...live].map((child) => new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('close', () => resolve());
+    child.kill('SIGKILL');
+  }));
   live.clear();
-  for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
+  await Promise.all(closing);
+  for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
 }
 
 /** Starts `command args` with the given environment and collects its output. */

@@ -20,7 +20,7 @@ beforeAll(async () => {
   server = await createFaultServer({ core: { pollIntervalMs: 100, ttlMs: 60_000, inlineBudgetMs: 10 } });
 }, 120_000);
 afterAll(async () => {
-  killLeftovers();
+  await killLeftovers();
   await server?.close();
 });
 

@@ -15,7 +15,7 @@ beforeAll(async () => {
   everything = await startEverythingHttp();
 }, 120_000);
 afterAll(async () => {
-  killLeftovers();
+  await killLeftovers();
   await everything?.stop();
 });
 

@@ -50,7 +50,7 @@ beforeAll(async () => {
   faults = await createFaultServer({ core: { pollIntervalMs: 100 } });
 }, 120_000);
 afterAll(async () => {
-  killLeftovers();
+  await killLeftovers();
   await server?.close();
   await faults?.close();
 });

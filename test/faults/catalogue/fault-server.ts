@@ -192,7 +192,7 @@ export async function createFaultServer(options: FaultServerOptions = {}): Promi
     requests(method, taskId) {
       return log.filter((e) => e.method === method && (taskId === undefined || e.taskId === taskId));
     },
-    waitForClientAborts(n, timeoutMs = 2_000) {
+    waitForClientAborts(n, timeoutMs = 5_000) {
       return new Promise((resolve) => {
         const check = (): void => {
           if (clientAborts < n) return;

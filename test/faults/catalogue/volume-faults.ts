@@ -48,7 +48,11 @@ export function sseManySmallEvents(count: number): Fault {
   };
 }
 
-/** One `notifications/progress` event whose `message` is `bytes` long, written in 64 KiB pieces; then the response. */
+/**
+ * One `notifications/progress` event whose `message` is `bytes` long, written in 64 KiB pieces; then the stream stays
+ * open without the response, so the only way it ends is the client closing it (a client that read past its limit
+ * must close; a server that finished writing first could not tell a close from a completed reply).
+ */
 export function sseOversizeEvent(bytes: number): Fault {
   return {
     name: `SSE event of ${bytes} bytes`,
@@ -62,7 +66,7 @@ export function sseOversizeEvent(bytes: number): Fault {
         headers: SSE_HEADERS,
         produce: async (write, signal) => {
           for (let at = 0; at < frame.length && !signal.aborted; at += 65_536) await write(frame.slice(at, at + 65_536));
-          if (!signal.aborted) await write(sseFrame(honest.body));
+          if (!signal.aborted) await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
         },
       };
     },
