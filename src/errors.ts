@@ -16,6 +16,7 @@ export {
   McpError,
   NetworkError,
   type NetworkErrorOptions,
+  type TaskCancelOutcome,
   RequestTimeoutError,
   ResponseTooLargeError,
   StreamEndedError,

@@ -96,7 +96,7 @@ export {
   TooManyRoundsError,
   UnsupportedProtocolVersionError,
 } from './errors.js';
-export type { McpClientErrorCode, NetworkErrorOptions, TaskNotFoundReason } from './errors.js';
+export type { McpClientErrorCode, NetworkErrorOptions, TaskCancelOutcome, TaskNotFoundReason } from './errors.js';
 
 // protocol
 export {
@@ -113,7 +113,7 @@ export {
   TASKS_EXTENSION_ID,
 } from './protocol/constants.js';
 export { isTerminalStatus, parseCreateTaskResult, parseDetailedTask } from './protocol/tasks.js';
-export { MAX_TASK_ID_BYTES } from './protocol/task-id.js';
+export { MAX_CANCEL_NAME_HEADER_BYTES, MAX_TASK_ID_BYTES } from './protocol/task-id.js';
 export type {
   CancelledTask,
   CompletedTask,

@@ -94,8 +94,33 @@ export class StreamEndedError extends McpClientError {
 }
 
 /**
+ * What this client did about the task a malformed `CreateTaskResult` named ({@link InvalidResponseError.taskCancel}):
+ * the work may be running on the server, so it is cancelled (`onAbort: 'cancel'`) or left running and reported.
+ * An acknowledgement of `tasks/cancel` only records the request: the task is cancelled only if the server later
+ * reports status `cancelled`.
+ *
+ * - `cancel-requested`: the server acknowledged `tasks/cancel`.
+ * - `cancel-not-confirmed`: `tasks/cancel` reached the server, but its reply was not the acknowledgement (e.g.
+ *   `resultType: "task"`); `cause` is the {@link InvalidResponseError} about that reply.
+ * - `cancel-not-delivered`: `tasks/cancel` failed; `cause` is the last failure. `refused` is true when the server
+ *   answered with an error (e.g. -32602: it does not know the task), false when transient failures (network,
+ *   timeouts, 429, 5xx) outlasted the retries or the client closed; the task may still be running.
+ * - `not-sent`: no `tasks/cancel` was sent. `'detached'`: the call's `onAbort` is `'detach'` (a usable id is
+ *   recorded in the store when there is one); `'id-too-long'`: the id, encoded for the `Mcp-Name` header, is over
+ *   `MAX_CANCEL_NAME_HEADER_BYTES`. A `warning` event names the task (escaped).
+ *
+ * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-cancellation)
+ */
+export type TaskCancelOutcome =
+  | { readonly kind: 'cancel-requested' }
+  | { readonly kind: 'cancel-not-confirmed'; readonly cause: unknown }
+  | { readonly kind: 'cancel-not-delivered'; readonly refused: boolean; readonly cause: unknown }
+  | { readonly kind: 'not-sent'; readonly reason: 'detached' | 'id-too-long' };
+
+/**
  * The server answered with something that is not a valid response: bad JSON, wrong shape, wrong id, bad `resultType`.
- * `taskId` is set when a malformed `CreateTaskResult` still named a task (the client then cancelled or recorded it).
+ * When a malformed `CreateTaskResult` still named a task, `taskIdEscaped` reports it, `taskId` holds it when usable,
+ * and `taskCancel` says whether it was cancelled, recorded or left running.
  */
 export class InvalidResponseError extends McpClientError {
   static override readonly [kBrand]: string = 'InvalidResponseError';
@@ -108,16 +133,22 @@ export class InvalidResponseError extends McpClientError {
    * the raw id (which may be hostile); equal to `taskId` for a usable short id.
    */
   readonly taskIdEscaped: string | undefined;
+  /**
+   * What was done about the task a malformed creation result named: `tasks/cancel` acknowledged, not confirmed or
+   * not delivered, or not sent (see {@link TaskCancelOutcome}). `undefined` when no task was named.
+   */
+  readonly taskCancel: TaskCancelOutcome | undefined;
   constructor(
     readonly method: string,
     readonly detail: string,
     /** zod issues when a schema rejected the response, kept as they are. */
     readonly issues?: readonly unknown[],
-    options?: ErrorOptions & { taskId?: string; taskIdEscaped?: string },
+    options?: ErrorOptions & { taskId?: string; taskIdEscaped?: string; taskCancel?: TaskCancelOutcome },
   ) {
     super(`${method} failed: invalid response: ${detail}`, options);
     this.taskId = options?.taskId;
     this.taskIdEscaped = options?.taskIdEscaped;
+    this.taskCancel = options?.taskCancel;
   }
 }
 

@@ -48,8 +48,12 @@ export function taskIdProblem(taskId: string): string | undefined {
 }
 
 /**
- * The longest unusable `taskId` (UTF-16 units, 64 Ki) this client still sends `tasks/cancel` for, raw (JSON escapes
- * it on the wire), so work named by an id it refuses is not orphaned. Past it the id is only reported, escaped.
- * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-cancellation)
+ * The largest encoded `Mcp-Name` header value, in bytes (8 KiB), of a `tasks/cancel` this client still sends for an
+ * unusable `taskId`, so work named by an id it refuses is not orphaned. `tasks/cancel` carries the id twice: raw in
+ * the JSON body (JSON-escaped) and in `Mcp-Name`, encoded per § Value Encoding (verbatim when printable ASCII,
+ * otherwise `=?base64?…?=`, about 4/3 of its UTF-8 bytes); servers and proxies commonly refuse header lines of
+ * 8 KiB and more. Past it the id is only reported, escaped, and the cancel is `not-sent` (`'id-too-long'`).
+ * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-cancellation;
+ * https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http § Value Encoding)
  */
-export const MAX_CANCELLABLE_TASK_ID_CHARS = 65_536;
+export const MAX_CANCEL_NAME_HEADER_BYTES = 8_192;

@@ -17,7 +17,7 @@ const MAIN_EXPORTS = [
   'DEFAULT_MAX_CONCURRENT_POLLS', 'DEFAULT_MAX_INPUT_ROUNDS', 'DEFAULT_MAX_REDIRECTS', 'InvalidHeaderError', 'RedirectBlockedError', 'DEFAULT_MAX_POLL_INTERVAL_MS', 'DEFAULT_MAX_POLL_RETRIES',
   'DEFAULT_MAX_RESPONSE_BYTES', 'DEFAULT_MIN_POLL_INTERVAL_MS', 'DEFAULT_NOT_YET_VISIBLE_RETRIES', 'DEFAULT_POLL_INTERVAL_MS',
   'DEFAULT_REQUEST_TIMEOUT_MS', 'DEFAULT_TASK_METHODS', 'ErrorCode', 'HEADERS', 'HttpError', 'IDEMPOTENCY_META_KEY',
-  'InputRequiredError', 'InvalidResponseError', 'LEGACY_PROTOCOL_VERSION', 'MAX_TASK_ID_BYTES', 'META_KEYS', 'METHODS', 'McpClientError', 'McpError',
+  'InputRequiredError', 'InvalidResponseError', 'LEGACY_PROTOCOL_VERSION', 'MAX_CANCEL_NAME_HEADER_BYTES', 'MAX_TASK_ID_BYTES', 'META_KEYS', 'METHODS', 'McpClientError', 'McpError',
   'MemoryTaskStore', 'NetworkError', 'OutcomeUnknownError', 'PROTOCOL_VERSION', 'PollScheduler', 'RequestTimeoutError',
   'ResponseTooLargeError', 'SPEC_TASK_METHODS', 'SUPPORTED_PROTOCOL_VERSIONS', 'ServerExitedError', 'StreamEndedError',
   'StreamableHttpTransport', 'TASKS_EXTENSION_ID', 'TASK_RECORD_VERSION', 'TaskCancelledError', 'TaskClient', 'TaskError',
