@@ -39,7 +39,7 @@ export type { ClientCapabilities, ClientInfo } from './client/meta.js';
 
 // tasks
 export { TaskHandle } from './tasks/task-handle.js';
-export type { CancelOptions, Settled, TaskHandleEvents } from './tasks/task-handle.js';
+export type { CancelOptions, ResultOptions, Settled, TaskHandleEvents } from './tasks/task-handle.js';
 export type { ExpiringEvent } from './tasks/task-driver.js';
 export { DEFAULT_EXPIRING_MARGIN_RATIO } from './tasks/expiry.js';
 export { DEFAULT_MAX_CONCURRENT_UPDATES } from './tasks/update-sender.js';

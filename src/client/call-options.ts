@@ -6,6 +6,7 @@
  * @module
  */
 import { durationError, type DurationRule } from '../internal/duration.js';
+import { keysOf, unknownOptionError } from '../internal/option-keys.js';
 import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
 import type { InputRequiredEvent } from '../tasks/input-broker.js';
 import type { ExpiringEvent } from '../tasks/task-driver.js';
@@ -83,6 +84,20 @@ export function toolCall<T>(placement: { meta: string } | { argument: string }, 
   return { params: callArgs === undefined ? { name } : { name, arguments: callArgs }, options: callOptions };
 }
 
+/** The keys of {@link RequestOptions} (`discover`, `listTools`, `request`). */
+export const REQUEST_OPTION_KEYS = keysOf<RequestOptions>()({ signal: true, timeoutMs: true, onProgress: true, headers: true, beforeWrite: true, meta: true });
+/** The keys of {@link CallOptions} (`callTool`, `readResource`, `getPrompt`, `startTool`). */
+export const CALL_OPTION_KEYS = keysOf<CallOptions>()({
+  ...Object.fromEntries(REQUEST_OPTION_KEYS.map((k) => [k, true])) as Record<keyof RequestOptions, true>,
+  maxTotalTimeoutMs: true,
+  onTask: true,
+  pollIntervalMs: true,
+  onAbort: true,
+  idempotencyKey: true,
+});
+/** The keys of {@link AttachOptions} (`task`). */
+export const ATTACH_OPTION_KEYS = keysOf<AttachOptions>()({ signal: true, method: true, localCreatedAt: true, ttlMs: true, answeredKeys: true, pollIntervalMs: true });
+
 /** The per-call duration options and their rule (see docs/guide.md § Durations). */
 const CALL_DURATIONS: Array<[keyof CallOptions, DurationRule]> = [
   ['timeoutMs', {}],
@@ -91,10 +106,14 @@ const CALL_DURATIONS: Array<[keyof CallOptions, DurationRule]> = [
 ];
 
 /**
- * The `TypeError` for a per-call duration option that breaks the rule (NaN, not a number, 0 or negative, or beyond
- * 2^31 − 1 ms where "no limit" means nothing), naming the method and the option; `undefined` when all are fine.
+ * The `TypeError` for per-call options that a call must refuse before sending anything, naming the method and the
+ * option: a key not in `known` (a misspelt option, with the closest known one), or a duration option breaking the
+ * rule (NaN, not a number, 0 or negative, or beyond 2^31 − 1 ms where "no limit" means nothing); `undefined` when
+ * all are fine.
  */
-export function callOptionsError(where: string, options: CallOptions<unknown> | RequestOptions | undefined): TypeError | undefined {
+export function callOptionsError(where: string, options: CallOptions<unknown> | RequestOptions | AttachOptions | undefined, known: readonly string[] = CALL_OPTION_KEYS): TypeError | undefined {
+  const unknown = unknownOptionError(where, options, known);
+  if (unknown) return unknown;
   for (const [name, rule] of CALL_DURATIONS) {
     const error = durationError(where, name, (options as Record<string, unknown> | undefined)?.[name], rule);
     if (error) return error;

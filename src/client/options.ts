@@ -13,6 +13,7 @@ import { DEFAULT_JITTER_RATIO, DEFAULT_MAX_CONCURRENT_POLLS } from '../tasks/sch
 import type { Transport } from '../transport/transport.js';
 import { VERSION } from '../version.js';
 import { MAX_TIMER_MS } from '../internal/duration.js';
+import { closestKey } from '../internal/option-keys.js';
 import { DEFAULT_CREATION_RETRY, type CreationRetryOptions } from './creation-retry.js';
 import type { EraMode } from './era-router.js';
 import { DEFAULT_ABORT_GRACE_MS } from '../tasks/abort-grace.js';
@@ -174,7 +175,7 @@ const OptionsSchema = z.strictObject({
     .optional(),
   redactParams: fn('redactParams').optional(),
   creationRetry: z
-    .object({
+    .strictObject({
       retries: z.number().int().nonnegative().optional(),
       minTimeoutMs: nonNegativeMs.optional(),
       maxTimeoutMs: nonNegativeMs.optional(),
@@ -193,6 +194,18 @@ function describe(value: unknown): string {
   return String(value);
 }
 
+/** `TaskClient: unknown option "<path.key>"; did you mean "<path.closest>"?`, the keys read from the schema at `path`. */
+function unknownKeyError(path: readonly PropertyKey[], key: string): TypeError {
+  let schema: unknown = OptionsSchema;
+  for (const step of path) {
+    schema = (schema as { shape?: Record<string, unknown> } | undefined)?.shape?.[String(step)];
+    while (schema !== undefined && typeof (schema as { unwrap?: unknown }).unwrap === 'function') schema = (schema as { unwrap(): unknown }).unwrap();
+  }
+  const prefix = path.map(String).join('.') + (path.length > 0 ? '.' : '');
+  const near = closestKey(key, Object.keys((schema as { shape?: object } | undefined)?.shape ?? {}));
+  return new TypeError(`TaskClient: unknown option "${prefix}${key}"${near === undefined ? '' : `; did you mean "${prefix}${near}"?`}`);
+}
+
 /** Options after defaults. */
 export type ResolvedOptions = Required<Omit<TaskClientOptions, 'clientInfo' | 'handlers' | 'capabilities' | 'store' | 'creationRetry' | 'onPollLag' | 'workerId'>> &
   Pick<TaskClientOptions, 'handlers' | 'capabilities' | 'store' | 'onPollLag' | 'workerId'> & { clientInfo: ClientInfo | undefined; creationRetry: Required<CreationRetryOptions> };
@@ -207,7 +220,7 @@ export function resolveOptions(options: TaskClientOptions): ResolvedOptions {
   const parsed = OptionsSchema.safeParse(options);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    if (issue?.code === 'unrecognized_keys') throw new TypeError(`TaskClient: unknown option ${issue.keys.map((k) => `"${k}"`).join(', ')}`);
+    if (issue?.code === 'unrecognized_keys') throw unknownKeyError(issue.path, issue.keys[0] ?? '');
     const path = issue?.path.join('.') ?? '';
     let got: unknown = options;
     for (const key of issue?.path ?? []) got = (got as Record<PropertyKey, unknown> | undefined)?.[key as PropertyKey];

@@ -27,7 +27,7 @@ import { refreshFromToolList } from './header-mismatch.js';
 import { ModernBackend } from './modern-backend.js';
 import { resolveOptions, type ResolvedOptions, type TaskClientOptions } from './options.js';
 import { RequestPipeline, type RequestOptions } from './request-pipeline.js';
-import { callOptionsError, toolCall, type AttachOptions, type CallOptions, type CallStart, type TaskClientEvents } from './call-options.js';
+import { ATTACH_OPTION_KEYS, callOptionsError, REQUEST_OPTION_KEYS, toolCall, type AttachOptions, type CallOptions, type CallStart, type TaskClientEvents } from './call-options.js';
 import { fleetHostOf, FleetRunner, resultOf, type FleetHost, type FleetOptions, type ResultOfOptions } from '../fleet/index.js'; // hook: issue-16
 
 export type { AttachOptions, CallOptions, CallStart, TaskClientEvents } from './call-options.js';
@@ -96,7 +96,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
    *   {@link AuthorizationRequiredError}, {@link AuthorizationError}, {@link ServerExitedError} (stdio), {@link ClientClosedError}; `signal.reason` on abort.
    */
   discover(options: RequestOptions = {}): Promise<DiscoverResult> {
-    return this.#run('discover', options, (b, signal) => b.discover({ ...options, signal }));
+    return this.#run('discover', options, (b, signal) => b.discover({ ...options, signal }), REQUEST_OPTION_KEYS);
   }
 
   /**
@@ -108,7 +108,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
    *   {@link AuthorizationRequiredError}, {@link AuthorizationError}, {@link ServerExitedError} (stdio), {@link ClientClosedError}; `signal.reason` on abort.
    */
   listTools(options: RequestOptions = {}): Promise<Tool[]> {
-    return this.#run('listTools', options, (b, signal) => b.listTools({ ...options, signal }));
+    return this.#run('listTools', options, (b, signal) => b.listTools({ ...options, signal }), REQUEST_OPTION_KEYS);
   }
 
   /**
@@ -165,7 +165,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
    *   {@link AuthorizationRequiredError}, {@link AuthorizationError}, {@link ServerExitedError} (stdio), {@link ClientClosedError}; `signal.reason` on abort.
    */
   request(method: string, params: Record<string, unknown> = {}, options: RequestOptions = {}): Promise<Record<string, unknown>> {
-    return this.#run(method, options, (b, signal) => b.request(method, params, { ...options, signal }));
+    return this.#run(method, options, (b, signal) => b.request(method, params, { ...options, signal }), REQUEST_OPTION_KEYS);
   }
 
   /**
@@ -178,7 +178,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
    */
   async task<T = CallToolResult>(taskId: string, options: AttachOptions = {}): Promise<TaskHandle<T>> {
     if (typeof taskId !== 'string' || taskId.length === 0) throw new TypeError(`TaskClient.task: taskId must be a non-empty string, got ${JSON.stringify(taskId)}`);
-    return this.#run('task', options, (b) => this.#tracker.attach<T>(b, taskId, options));
+    return this.#run('task', options, (b) => this.#tracker.attach<T>(b, taskId, options), ATTACH_OPTION_KEYS);
   }
 
   /**
@@ -236,8 +236,8 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
     await this.#options.transport.close();
   }
 
-  #run<R>(where: string, options: { signal?: AbortSignal }, op: (backend: EraBackend, signal: AbortSignal) => Promise<R>): Promise<R> {
-    const bad = callOptionsError(`TaskClient ${where}`, options); // a duration option breaking the rule: TypeError, nothing sent
+  #run<R>(where: string, options: { signal?: AbortSignal }, op: (backend: EraBackend, signal: AbortSignal) => Promise<R>, known?: readonly string[]): Promise<R> {
+    const bad = callOptionsError(`TaskClient ${where}`, options, known); // an unknown option or a duration breaking the rule: TypeError, nothing sent
     return bad ? Promise.reject(bad) : this.#calls.run(options.signal, (s) => this.#router.run(this.#modern, (backend) => op(backend, s), s));
   }
 

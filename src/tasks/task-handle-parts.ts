@@ -8,12 +8,14 @@
  * @internal
  */
 import { CancelDeliveryError, CancelNotConfirmedError, InputDeliveryError, InvalidResponseError, redactTaskId } from '../errors.js';
+import { keysOf, unknownOptionError } from '../internal/option-keys.js';
 import { parseDetailedTask, type DetailedTask } from '../protocol/tasks.js';
 import { deliver, DeliveryFailure } from './delivery.js';
 import { InputScope } from './input-broker.js';
 import { isLostTask } from './lost-task.js';
 import { classifyPollError } from './poll-errors.js';
 import type { TaskDriver } from './task-driver.js';
+import type { CancelOptions, ResultOptions } from './task-handle-types.js';
 
 /** What these parts see of the handle itself. */
 export interface HandleView {
@@ -213,4 +215,12 @@ export function pollFailureVerdict(error: unknown, s: { expired: boolean; firstP
   }
   if (failure.kind === 'transient' && s.failures + 1 <= s.driver.maxPollRetries) return { kind: 'retry', notVisible: false, retryAfterMs: failure.retryAfterMs, report: true };
   return { kind: 'fatal', report: failure.kind === 'transient' };
+}
+
+const RESULT_OPTION_KEYS = keysOf<ResultOptions>()({ signal: true });
+const CANCEL_OPTION_KEYS = keysOf<CancelOptions>()({ waitMs: true });
+
+/** The `TypeError` for options of `result()` (`'result'`) or `cancel()` (`'cancel'`) with a key neither has. */
+export function handleOptionsError(method: 'result' | 'cancel', options: unknown): TypeError | undefined {
+  return unknownOptionError(`TaskHandle.${method}`, options, method === 'result' ? RESULT_OPTION_KEYS : CANCEL_OPTION_KEYS);
 }

@@ -56,6 +56,12 @@ export interface TaskHandleInit<TResult> {
   outcome?: Settled<TResult>;
 }
 
+/** Options of `TaskHandle.result`. */
+export interface ResultOptions {
+  /** Stops this wait (not the task); `result()` rejects with `signal.reason`. */
+  signal?: AbortSignal;
+}
+
 /** Options of `TaskHandle.cancel`. */
 export interface CancelOptions {
   /**

@@ -17,12 +17,12 @@ import { lostTaskError } from './lost-task.js';
 import { pollRetryDelayMs } from './poll-errors.js';
 import { effectivePollIntervalMs } from './poll-interval.js';
 import { TaskOutcome, terminalOutcome } from './task-outcome.js';
-import { pollFailureVerdict, sendCancel, taskInputScope, watchExpiry, type HandleInternals } from './task-handle-parts.js';
+import { handleOptionsError, pollFailureVerdict, sendCancel, taskInputScope, watchExpiry, type HandleInternals } from './task-handle-parts.js';
 import type { TaskDriver } from './task-driver.js';
-import type { CancelOptions, Settled, TaskHandleEvents, TaskHandleInit } from './task-handle-types.js';
+import type { CancelOptions, ResultOptions, Settled, TaskHandleEvents, TaskHandleInit } from './task-handle-types.js';
 
 export type { TaskDriver, ExpiringEvent } from './task-driver.js';
-export type { CancelOptions, Settled, TaskHandleEvents, TaskHandleInit } from './task-handle-types.js';
+export type { CancelOptions, ResultOptions, Settled, TaskHandleEvents, TaskHandleInit } from './task-handle-types.js';
 
 /**
  * A long-running task on the server. Not thenable: await {@link TaskHandle.result}.
@@ -137,10 +137,11 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
    *   {@link TaskNotFoundError} lost; {@link InputDeliveryError}; {@link InvalidResponseError} (a malformed `tasks/get`);
    *   {@link ClientClosedError} (the client closed; the task may still run); past the poll retry budget
    *   {@link RequestTimeoutError}, {@link NetworkError}, {@link HttpError}, {@link StreamEndedError}, {@link McpError};
-   *   `signal.reason` on abort.
+   *   `signal.reason` on abort; TypeError for an unknown option key (a misspelt `signal`).
    */
-  result(options: { signal?: AbortSignal } = {}): Promise<TResult> {
-    return raceAbort(this.#outcome.promise as Promise<TResult>, options.signal);
+  result(options: ResultOptions = {}): Promise<TResult> {
+    const bad = handleOptionsError('result', options); // a misspelt option: TypeError, not a wait without its signal
+    return bad ? Promise.reject(bad) : raceAbort(this.#outcome.promise as Promise<TResult>, options.signal);
   }
 
   /**
@@ -152,9 +153,11 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
    *
    * @throws {@link CancelDeliveryError} when `tasks/cancel` could not be delivered or the server refused it (the task
    *   may still run); {@link CancelNotConfirmedError} (`invalidAck`) when the server's reply was not the acknowledgement;
-   *   {@link ClientClosedError} when the client closed during the delivery.
+   *   {@link ClientClosedError} when the client closed during the delivery; TypeError for an unknown option key.
    */
   async cancel(options: CancelOptions = {}): Promise<void> {
+    const bad = handleOptionsError('cancel', options);
+    if (bad) throw bad;
     if (this.done) return;
     if (!this.#parts.cancelRequested) {
       this.#parts.cancelRequested = true;
