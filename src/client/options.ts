@@ -12,7 +12,7 @@ import { DEFAULT_MAX_POLL_INTERVAL_MS, DEFAULT_MIN_POLL_INTERVAL_MS, DEFAULT_POL
 import { DEFAULT_JITTER_RATIO, DEFAULT_MAX_CONCURRENT_POLLS } from '../tasks/scheduler.js';
 import type { Transport } from '../transport/transport.js';
 import { VERSION } from '../version.js';
-import { MAX_TIMER_MS } from '../internal/duration.js';
+import { durationSchema } from '../internal/duration.js';
 import { closestKey } from '../internal/option-keys.js';
 import { DEFAULT_CREATION_RETRY, type CreationRetryOptions } from './creation-retry.js';
 import type { EraMode } from './era-router.js';
@@ -134,8 +134,8 @@ export interface TaskClientOptions {
 }
 
 // Every duration: a number, not negative, at most what a timer holds (src/internal/duration.ts; docs/guide.md).
-const positiveMs = z.number().finite().positive().max(MAX_TIMER_MS);
-const nonNegativeMs = z.number().finite().nonnegative().max(MAX_TIMER_MS);
+const positiveMs = durationSchema();
+const nonNegativeMs = durationSchema({ min: 'zero' });
 const isFunction = (v: unknown): boolean => typeof v === 'function';
 const fn = <T>(what: string) => z.custom<T>(isFunction, { message: `${what} must be a function` });
 // Strict: a misspelt option is an error, not silently ignored.

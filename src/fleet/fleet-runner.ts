@@ -6,6 +6,7 @@
  * @module
  */
 import { EventEmitter } from 'eventemitter3';
+import { durationError } from '../internal/duration.js';
 import { TaskExpiredError, TaskNotFoundError } from '../errors.js';
 import { outcomeOf } from '../tasks/task-recorder.js';
 import { LeaseLostError } from '../store/redis/errors.js';
@@ -53,7 +54,6 @@ export interface FleetEvents {
   error: [error: unknown];
 }
 
-
 /**
  * One worker of a fleet. Built by `client.runFleet()`; `stop()` releases its leases so other workers take over at
  * once, without waiting for the lease period.
@@ -77,9 +77,9 @@ export class FleetRunner extends EventEmitter<FleetEvents> {
     super();
     this.#host = host;
     this.#options = { claim: options.claim ?? true, claimIntervalMs: options.claimIntervalMs ?? 1_000, maxTasks: options.maxTasks ?? 1_000 };
-    for (const [name, value] of Object.entries({ claimIntervalMs: this.#options.claimIntervalMs, maxTasks: this.#options.maxTasks })) {
-      if (!Number.isFinite(value) || value <= 0) throw new TypeError(`runFleet: option "${name}" must be a positive number, got ${String(value)}`);
-    }
+    const { claimIntervalMs, maxTasks } = this.#options;
+    const bad = durationError('runFleet', 'claimIntervalMs', claimIntervalMs) ?? (Number.isInteger(maxTasks) && maxTasks > 0 ? undefined : new TypeError(`runFleet: option "maxTasks" must be a positive integer; got ${String(maxTasks)}`));
+    if (bad) throw bad;
     const report = (error: unknown): void => void this.emit('error', error);
     this.#questions = new FleetQuestions(host, report);
     // hook: jq — questions asked before this process joined are shown once the stream position is fixed.

@@ -6,6 +6,7 @@
  * @module
  */
 import { delay } from '../internal/abort.js';
+import { durationError } from '../internal/duration.js';
 import { OutcomeUnknownError } from '../errors.js';
 import type { FleetHost, FleetTask } from './fleet-host.js';
 
@@ -46,6 +47,8 @@ export async function startOnce(
   const key = options?.idempotencyKey;
   if (typeof key !== 'string' || key.length === 0) throw new TypeError(`fleet.startTool: idempotencyKey must be a non-empty string, got ${JSON.stringify(key)}`);
   const claimMs = options.creationClaimMs ?? DEFAULT_CREATION_CLAIM_MS;
+  const bad = durationError('fleet.startTool', 'creationClaimMs', claimMs);
+  if (bad) throw bad;
   const keys = host.store.idempotency;
   const giveUpAt = host.now() + 2 * claimMs;
   for (let wait = 25; ; wait = Math.min(wait * 2, MAX_KEY_WAIT_MS)) {

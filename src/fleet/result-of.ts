@@ -6,6 +6,7 @@
  */
 import { TaskExpiredError, TaskNotFoundError } from '../errors.js';
 import { delay } from '../internal/abort.js';
+import { durationError } from '../internal/duration.js';
 import { settledFromRecord } from '../tasks/stored-outcome.js';
 import { parserFor } from '../tasks/result-parsers.js';
 import { recordExpiresAt } from '../store/task-record.js';
@@ -39,7 +40,8 @@ export interface OutcomeSource {
 export async function resultOf<T>(host: FleetHost, taskId: string, options: ResultOfOptions = {}, outcomes?: OutcomeSource): Promise<T> {
   if (typeof taskId !== 'string' || taskId.length === 0) throw new TypeError(`resultOf: taskId must be a non-empty string, got ${JSON.stringify(taskId)}`);
   const every = options.checkIntervalMs ?? DEFAULT_RESULT_CHECK_INTERVAL_MS;
-  if (!Number.isFinite(every) || every <= 0) throw new TypeError(`resultOf: option "checkIntervalMs" must be a positive number, got ${String(every)}`);
+  const bad = durationError('resultOf', 'checkIntervalMs', every);
+  if (bad) throw bad;
   let wake: (() => void) | undefined;
   const onOutcome = (detail: { taskId: string; server: string }): void => {
     if (detail.taskId === taskId && detail.server === host.serverKey) wake?.();

@@ -8,6 +8,7 @@
  * @internal
  */
 import { CancelDeliveryError, CancelNotConfirmedError, InputDeliveryError, InvalidResponseError, redactTaskId } from '../errors.js';
+import { durationError } from '../internal/duration.js';
 import { keysOf, unknownOptionError } from '../internal/option-keys.js';
 import { parseDetailedTask, type DetailedTask } from '../protocol/tasks.js';
 import { deliver, DeliveryFailure } from './delivery.js';
@@ -220,7 +221,8 @@ export function pollFailureVerdict(error: unknown, s: { expired: boolean; firstP
 const RESULT_OPTION_KEYS = keysOf<ResultOptions>()({ signal: true });
 const CANCEL_OPTION_KEYS = keysOf<CancelOptions>()({ waitMs: true });
 
-/** The `TypeError` for options of `result()` (`'result'`) or `cancel()` (`'cancel'`) with a key neither has. */
+/** The `TypeError` for options of `result()` / `cancel()` with a key neither has, or a `waitMs` breaking the duration rule (0 allowed). */
 export function handleOptionsError(method: 'result' | 'cancel', options: unknown): TypeError | undefined {
-  return unknownOptionError(`TaskHandle.${method}`, options, method === 'result' ? RESULT_OPTION_KEYS : CANCEL_OPTION_KEYS);
+  const unknown = unknownOptionError(`TaskHandle.${method}`, options, method === 'result' ? RESULT_OPTION_KEYS : CANCEL_OPTION_KEYS);
+  return unknown ?? (method === 'cancel' ? durationError('TaskHandle.cancel', 'waitMs', (options as CancelOptions | undefined)?.waitMs, { min: 'zero' }) : undefined);
 }

@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from 'zod';
+import { durationSchema } from '../../internal/duration.js';
 import type { InputResponse } from '../../protocol/input.js';
 import type { Progress } from '../../protocol/results.js';
 import type { TaskStatus } from '../../protocol/tasks.js';
@@ -103,7 +104,7 @@ const OptionsSchema = z.strictObject({
   include: z.array(z.string()).optional(),
   exclude: z.array(z.string()).optional(),
   prefix: z.string().optional(),
-  maxWaitMs: z.number().int().nonnegative().optional(),
+  maxWaitMs: durationSchema({ min: 'zero' }).optional(),
   taskTools: z.boolean().optional(),
   onInput: fn.optional(),
   onAbort: z.enum(['cancel', 'detach']).optional(),

@@ -4,6 +4,7 @@
  * @module
  */
 import { z } from 'zod';
+import { durationSchema } from '../../internal/duration.js';
 import type { TaskRecord } from '../task-record.js';
 import type { RedisClientLike } from './connection.js';
 
@@ -22,7 +23,7 @@ export interface RedisTaskStoreOptions {
   client: RedisClientLike;
   /** Key prefix naming the fleet; workers sharing it share tasks. @default DEFAULT_FLEET_PREFIX */
   prefix?: string;
-  /** Lease period, ms. @default DEFAULT_LEASE_MS (30000) */
+  /** Lease period, ms: a whole number, at least 100, at most 2^31 − 1. @default DEFAULT_LEASE_MS (30000) */
   leaseMs?: number;
   /** This worker's name in leases (shown to operators). @default `<hostname>:<pid>` */
   workerId?: string;
@@ -40,7 +41,7 @@ export const OptionsSchema = z.strictObject({
     message: 'client must be a node-redis client (sendCommand)',
   }),
   prefix: z.string().min(1).regex(/^[\w.:-]+$/, 'letters, digits and . _ : - only').optional(),
-  leaseMs: z.number().int().min(100).optional(),
+  leaseMs: durationSchema({ atLeast: 100, integer: true }).optional(),
   workerId: z.string().min(1).max(200).optional(),
   onInvalid: z.custom<(id: string, reason: string) => void>((v) => typeof v === 'function', { message: 'onInvalid must be a function' }).optional(),
   now: z.custom<() => number>((v) => typeof v === 'function', { message: 'now must be a function' }).optional(),

@@ -60,9 +60,9 @@ describe('options at the boundary', () => {
   it.each([
     [undefined, 'TaskClient: options are required: new TaskClient({ transport })'],
     [{ transport, defaultPolIntervalMs: 5 }, 'TaskClient: unknown option "defaultPolIntervalMs"; did you mean "defaultPollIntervalMs"?'],
-    [{ transport, timeoutMs: '100' }, 'TaskClient: option "timeoutMs" is invalid (Invalid input: expected number, received string); got "100"'],
+    [{ transport, timeoutMs: '100' }, 'TaskClient: option "timeoutMs" is invalid (must be a number of milliseconds); got "100"'],
     [{ transport: {} }, 'TaskClient: option "transport" is invalid (transport must implement request()); got an object with keys []'],
-    [{ transport, defaultPollIntervalMs: -1 }, 'TaskClient: option "defaultPollIntervalMs" is invalid (Too small: expected number to be >0); got -1'],
+    [{ transport, defaultPollIntervalMs: -1 }, 'TaskClient: option "defaultPollIntervalMs" is invalid (must be greater than 0); got -1'],
   ])('%j → TypeError', (options, message) => {
     expect(() => new TaskClient(options as never)).toThrow(new TypeError(message));
   });
