@@ -168,15 +168,23 @@ export class ResponseTooLargeError extends McpClientError {
   }
 }
 
-/** A request or wait exceeded its time budget (`timeoutMs` per request, `maxTotalTimeoutMs` per wait). */
+/**
+ * A request or wait exceeded its time budget (`timeoutMs` per request, `maxTotalTimeoutMs` per wait). `notSent` is
+ * true when the budget ran out before the request was written (a transport's `getHeaders()` had not resolved):
+ * nothing reached the server, so no work was started, and the request is not re-sent.
+ */
 export class RequestTimeoutError extends McpClientError {
   static override readonly [kBrand]: string = 'RequestTimeoutError';
   override readonly code = 'REQUEST_TIMEOUT' as const;
+  /** True when nothing was sent: the budget ran out while the request's headers were being obtained. */
+  readonly notSent: boolean;
   constructor(
     readonly method: string,
     readonly timeoutMs: number,
+    options?: ErrorOptions & { notSent?: boolean },
   ) {
-    super(`${method} timed out after ${timeoutMs} ms`);
+    super(`${method} timed out after ${timeoutMs} ms${options?.notSent ? '; nothing was sent (getHeaders() did not resolve in time)' : ''}`, options);
+    this.notSent = options?.notSent === true;
   }
 }
 

@@ -10,12 +10,13 @@ import { HttpError, NetworkError, RequestTimeoutError, StreamEndedError } from '
 
 /**
  * True when a request failed before any response arrived, so the server may or may not have acted on it: network
- * errors, a stream cut before its response, a per-request timeout, and 502/503/504 from an intermediary.
+ * errors, a stream cut before its response, a per-request timeout (not one that ran out before anything was
+ * written), and 502/503/504 from an intermediary.
  */
 export function isLostBeforeResponse(error: unknown): boolean {
   if (error instanceof HttpError) return error.status === 502 || error.status === 503 || error.status === 504;
   if (error instanceof NetworkError) return !neverSent(error);
-  return error instanceof StreamEndedError || error instanceof RequestTimeoutError;
+  return error instanceof StreamEndedError || (error instanceof RequestTimeoutError && !error.notSent);
 }
 
 /** Socket errors that prove the request never left: nothing listened, or the host could not be found or reached. */

@@ -163,10 +163,10 @@ export class StreamableHttpTransport implements Transport {
       if (abort.aborted) throw abort.reason; // never POST for an aborted request
       const body = JSON.stringify(message);
       // hook: jh — getHeaders() is raced against the abort/timeout: one that never resolves cannot hang the request
-      let res = await this.#fetchOnce(method, body, await raceRequestAbort(this.#headers(message, options.headers), abort), abort, options.beforeWrite);
+      let res = await this.#fetchOnce(method, body, await this.#headersBeforeWrite(message, options, abort), abort, options.beforeWrite);
       if (res.status === 401 && this.#options.getHeaders) {
         await res.body?.cancel().catch(() => undefined);
-        res = await this.#fetchOnce(method, body, await raceRequestAbort(this.#headers(message, options.headers), abort), abort, options.beforeWrite);
+        res = await this.#fetchOnce(method, body, await this.#headersBeforeWrite(message, options, abort), abort, options.beforeWrite);
       }
       if (res.status === 202 || res.status === 204) {
         await res.body?.cancel().catch(() => undefined);
@@ -176,11 +176,24 @@ export class StreamableHttpTransport implements Transport {
       if (!res.ok) await this.#throwHttp(res, message);
       return await read(res, abort);
     } catch (error) {
-      if (abort.aborted) throw abort.reason;
+      if (abort.aborted && !(error instanceof RequestTimeoutError && error.notSent)) throw abort.reason;
       throw error;
     } finally {
       abort.dispose();
       this.#inflight.delete(abort);
+    }
+  }
+
+  /**
+   * The POST's headers, raced against the request's abort. The time budget running out first means nothing was
+   * written: {@link RequestTimeoutError} with `notSent`, so the request is never taken for lost (and re-sent).
+   */
+  async #headersBeforeWrite(message: JsonRpcRequest | JsonRpcNotification, options: TransportRequestOptions, abort: RequestAbort): Promise<Record<string, string>> {
+    try {
+      return await raceRequestAbort(this.#headers(message, options.headers), abort);
+    } catch (error) {
+      if (abort.aborted && abort.reason instanceof RequestTimeoutError) throw new RequestTimeoutError(message.method, options.timeoutMs ?? 0, { notSent: true });
+      throw error;
     }
   }
 

@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { RequestTimeoutError, StreamableHttpTransport, TaskClient } from '../../../src/index.js';
+import { OutcomeUnknownError, RequestTimeoutError, StreamableHttpTransport, TaskClient } from '../../../src/index.js';
 
 let server: Server;
 let url: string;
@@ -37,7 +37,22 @@ describe('getHeaders() that never resolves', () => {
     await vi.advanceTimersByTimeAsync(499);
     expect(settled).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(1);
-    expect(await listing).toBeInstanceOf(RequestTimeoutError);
+    const error = (await listing) as RequestTimeoutError;
+    expect(error).toBeInstanceOf(RequestTimeoutError);
+    expect(error.notSent).toBe(true);
+    expect(error.message).toBe('tools/list timed out after 500 ms; nothing was sent (getHeaders() did not resolve in time)');
+    expect(requests).toBe(0);
+  });
+
+  it('a creation (tools/call) timing out there is RequestTimeoutError with notSent, never OutcomeUnknownError, never re-sent', async () => {
+    const client = hangingClient();
+    const call = client.callTool('deploy', {}, { timeoutMs: 500, idempotencyKey: 'k-1' }).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(500);
+    const error = await call;
+    expect(error).not.toBeInstanceOf(OutcomeUnknownError);
+    expect(error).toBeInstanceOf(RequestTimeoutError);
+    expect((error as RequestTimeoutError).notSent).toBe(true);
+    await vi.advanceTimersByTimeAsync(120_000); // no re-send comes later either
     expect(requests).toBe(0);
   });
 
