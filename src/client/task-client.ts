@@ -115,11 +115,11 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
    * Calls a tool and resolves with its final result, whether the server answered inline, with MRTR rounds, or
    * with a task. A result with `isError: true` is returned, not thrown. (https://modelcontextprotocol.io/specification/2026-07-28/server/tools#calling-tools;
    * https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-creation)
-   * @throws TypeError (a duration option breaking the rule of docs/guide.md § Durations), {@link TaskFailedError}, {@link TaskCancelledError} (the server reported `cancelled`), {@link TaskExpiredError},
+   * @throws TypeError (an unknown option key, or a duration option breaking the rule of docs/guide.md § Durations), {@link TaskFailedError}, {@link TaskCancelledError} (the server reported `cancelled`), {@link TaskExpiredError},
    *   {@link TaskNotFoundError}, {@link InputDeliveryError}, {@link InputRequiredError} (no handler), {@link TooManyRoundsError},
    *   {@link OutcomeUnknownError} (a creation lost in flight), {@link CancelDeliveryError} (an abort's `tasks/cancel` not delivered);
    *   {@link InvalidResponseError} and the abort reason / {@link ClientClosedError} carry `taskId` when a task was started;
-   *   the request errors: {@link RequestTimeoutError} (`timeoutMs`), {@link NetworkError} (`notSent`: nothing reached the server), {@link HttpError}, {@link StreamEndedError},
+   *   the request errors: {@link RequestTimeoutError} (`timeoutMs`; `notSent` when nothing was written), {@link NetworkError} (`notSent`: nothing reached the server), {@link HttpError}, {@link StreamEndedError},
    *   {@link ResponseTooLargeError}, {@link InvalidResponseError}, {@link McpError} (the server's JSON-RPC error), {@link UnsupportedProtocolVersionError},
    *   {@link AuthorizationRequiredError}, {@link AuthorizationError}, {@link ServerExitedError} (stdio), {@link ClientClosedError}; `signal.reason` on abort.
    */
@@ -131,8 +131,8 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
   /**
    * Like {@link callTool}, but resolves as soon as the outcome is known: the result, or a task handle (`handle.result()`).
    * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-creation)
-   * @throws {@link InputRequiredError}, {@link TooManyRoundsError}, {@link OutcomeUnknownError}, {@link CancelDeliveryError}; the request errors
-   *   of {@link callTool}, the abort reason and {@link ClientClosedError} carrying `taskId` when a task was started.
+   * @throws TypeError (an unknown option key, a duration breaking the rule), {@link InputRequiredError}, {@link TooManyRoundsError}, {@link OutcomeUnknownError}, {@link CancelDeliveryError}, {@link InvalidResponseError} (`taskCancel`),
+   *   {@link RequestTimeoutError} (`notSent`), {@link NetworkError} (`notSent`), {@link HttpError}, {@link StreamEndedError}, {@link McpError}, {@link ClientClosedError}; the abort reason and {@link ClientClosedError} carry `taskId` when a task was started.
    */
   startTool(name: string, args?: Record<string, unknown>, options: CallOptions<CallToolResult> = {}): Promise<CallStart<CallToolResult>> {
     const call = toolCall(this.#options.idempotencyKeyIn, name, args, options);
@@ -142,7 +142,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
   /**
    * `resources/read`, resolved to its final result (inline, MRTR or task).
    * (https://modelcontextprotocol.io/specification/2026-07-28/server/resources#reading-resources)
-   * @throws the task and request errors of {@link callTool}: {@link TaskFailedError}, {@link RequestTimeoutError}, {@link ClientClosedError}, ….
+   * @throws as {@link callTool}: TypeError (an unknown option key, a bad duration), {@link TaskFailedError}, {@link TaskCancelledError}, {@link TaskExpiredError}, {@link TaskNotFoundError}, {@link InputDeliveryError}, {@link InputRequiredError}, {@link TooManyRoundsError}, {@link OutcomeUnknownError}, {@link CancelDeliveryError}, {@link InvalidResponseError}, {@link RequestTimeoutError} (`notSent`), {@link NetworkError} (`notSent`), {@link HttpError}, {@link StreamEndedError}, {@link ResponseTooLargeError}, {@link McpError}, {@link ClientClosedError}; `signal.reason` on abort.
    */
   readResource(uri: string, options: CallOptions<ReadResourceResult> = {}): Promise<ReadResourceResult> {
     return this.#callAndWait<ReadResourceResult>(METHODS.readResource, { uri }, options);
@@ -151,7 +151,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
   /**
    * `prompts/get`, resolved to its final result (inline, MRTR or task).
    * (https://modelcontextprotocol.io/specification/2026-07-28/server/prompts#getting-a-prompt)
-   * @throws the task and request errors of {@link callTool}: {@link TaskFailedError}, {@link RequestTimeoutError}, {@link ClientClosedError}, ….
+   * @throws as {@link callTool}: TypeError (an unknown option key, a bad duration), {@link TaskFailedError}, {@link TaskCancelledError}, {@link TaskExpiredError}, {@link TaskNotFoundError}, {@link InputDeliveryError}, {@link InputRequiredError}, {@link TooManyRoundsError}, {@link OutcomeUnknownError}, {@link CancelDeliveryError}, {@link InvalidResponseError}, {@link RequestTimeoutError} (`notSent`), {@link NetworkError} (`notSent`), {@link HttpError}, {@link StreamEndedError}, {@link ResponseTooLargeError}, {@link McpError}, {@link ClientClosedError}; `signal.reason` on abort.
    */
   getPrompt(name: string, args?: Record<string, string>, options: CallOptions<GetPromptResult> = {}): Promise<GetPromptResult> {
     return this.#callAndWait<GetPromptResult>(METHODS.getPrompt, args ? { name, arguments: args } : { name }, options);
