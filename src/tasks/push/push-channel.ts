@@ -2,6 +2,8 @@
  * Push merged with polling, for one server: one `subscriptions/listen` stream asking for `notifications/tasks` about
  * the tasks being followed. The stream is re-opened (debounced) when tasks it does not cover are added, kept open
  * until its replacement is acknowledged, closed when nothing is followed, and re-opened with backoff when it drops.
+ * One stream is opening at a time: tasks added while one waits for its acknowledgement are asked for once it is
+ * acknowledged, so a burst of new tasks never replaces a stream before its acknowledgement could arrive.
  * Each `notifications/tasks` is handed to the host exactly as a `tasks/get` result would be; tasks the server
  * acknowledged switch to a slow safety poll, and every other task keeps polling at its floor.
  * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-status-notifications,
@@ -75,6 +77,9 @@ export class PushChannel {
   /** The stream being replaced: kept open until the new one is acknowledged, so no change falls in a gap. */
   #previous: { stream: AbortController; requested: Set<string> } | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** The current stream has not been acknowledged yet; `#waiting`: the followed set changed meanwhile. */
+  #opening = false;
+  #waiting = false;
   #failures = 0;
   #unsupported = false;
   #closed = false;
@@ -125,6 +130,8 @@ export class PushChannel {
     this.#dropPrevious();
     this.#stream?.abort();
     this.#stream = undefined;
+    this.#opening = false;
+    this.#waiting = false;
     const acked = [...this.#acked];
     this.#acked = new Set();
     this.#requested = new Set();
@@ -139,13 +146,18 @@ export class PushChannel {
   /**
    * Opens a stream for the followed set, unless the current one already covers it: tasks that ended need no new
    * stream (the server pushes nothing more for a terminal task), only tasks not yet asked for do. A stream being
-   * replaced stays open until the new one is acknowledged (make before break).
+   * replaced stays open until the new one is acknowledged (make before break). While the current stream waits for
+   * its acknowledgement nothing is opened: the change is taken up when the acknowledgement arrives.
    */
   #open(): void {
     if (this.#closed || this.#unsupported) return;
     const wanted = this.#target.followedTaskIds().slice(0, this.#maxTaskIds);
     if (wanted.length === 0) return this.#stop();
     if (this.#stream && wanted.every((id) => this.#requested.has(id))) return;
+    if (this.#opening) {
+      this.#waiting = true;
+      return;
+    }
     if (this.#stream) {
       this.#dropPrevious();
       this.#previous = { stream: this.#stream, requested: this.#requested };
@@ -153,6 +165,8 @@ export class PushChannel {
     const stream = new AbortController();
     this.#stream = stream;
     this.#requested = new Set(wanted);
+    this.#opening = true;
+    this.#waiting = false;
     this.#listen(wanted, (n) => this.#onNotification(stream, n), stream.signal).then(
       () => this.#ended(stream, undefined),
       (error: unknown) => this.#ended(stream, error),
@@ -173,6 +187,10 @@ export class PushChannel {
       this.#dropPrevious();
       for (const id of before) if (!this.#requested.has(id)) this.#target.setCadence(id, 'poll');
       for (const id of this.#requested) this.#target.setCadence(id, this.#acked.has(id) ? 'push' : 'poll');
+      this.#opening = false;
+      // Tasks added while this stream was opening waited at least one debounce already: asked for at once.
+      if (this.#waiting && !this.#closed) this.#arm(0);
+      this.#waiting = false;
       return;
     }
     if (notification.method !== 'notifications/tasks') return;

@@ -123,6 +123,44 @@ describe('PushChannel', () => {
     expect(s.errors).toEqual([]);
   });
 
+  it('one stream opening at a time: tasks added before its acknowledgement are asked for when it arrives', async () => {
+    const s = setup();
+    await s.follow('a');
+    await s.follow('b');
+    await s.follow('c');
+    await vi.advanceTimersByTimeAsync(10 * DEFAULT_PUSH_DEBOUNCE_MS);
+    expect(s.listens.map((l) => l.taskIds)).toEqual([['a']]); // not replaced while it waits for its ack
+    expect(s.listens[0]!.signal.aborted).toBe(false);
+    s.ack(s.listens[0]!, ['a']);
+    expect(s.listens).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(0); // the waiting tasks already waited a debounce: asked for at once
+    expect(s.listens.map((l) => l.taskIds)).toEqual([['a'], ['a', 'b', 'c']]);
+    expect([...s.cadence]).toEqual([['a', 'push']]);
+    s.listens[0]!.push(task('a', 'working', { statusMessage: 'old stream' })); // kept until the new ack
+    expect(s.applied.map((t) => t.statusMessage)).toEqual(['old stream']);
+    s.ack(s.listens[1]!, ['a', 'b']); // 'c' omitted: it stays at the floor, and asks for no new stream
+    expect(s.listens[0]!.signal.aborted).toBe(true);
+    expect([...s.cadence]).toEqual([['a', 'push'], ['b', 'push'], ['c', 'poll']]);
+    await vi.advanceTimersByTimeAsync(10 * DEFAULT_PUSH_DEBOUNCE_MS);
+    expect(s.listens).toHaveLength(2);
+    s.channel.close();
+    expect(s.listens[1]!.signal.aborted).toBe(true);
+    expect([...s.cadence.values()]).toEqual(['poll', 'poll', 'poll']);
+  });
+
+  it('an unacknowledged stream that drops lets the next one open (after the backoff) with every task waiting', async () => {
+    const s = setup();
+    await s.follow('a');
+    await s.follow('b'); // waits behind the opening stream
+    s.listens[0]!.drop(new StreamEndedError('subscriptions/listen'));
+    await vi.advanceTimersByTimeAsync(499);
+    expect(s.listens).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(s.listens.map((l) => l.taskIds)).toEqual([['a'], ['a', 'b']]);
+    expect(s.errors).toHaveLength(1);
+    s.channel.close();
+  });
+
   it('tasks that ended re-open nothing: the stream asked for them stays', async () => {
     const s = setup();
     await s.follow('a', 'b');
