@@ -45,6 +45,29 @@ if (mode === 'http') {
   transport = new InMemoryTransport(core);
 }
 const push = process.env.FANOUT_PUSH === '1';
+// With push: each subscriptions/listen's wait for its acknowledgement, and when each task id was first acknowledged
+// (coverage: from the task's creation to its id on an acknowledged stream).
+const ackWaitMs: number[] = [];
+const firstAckAt = new Map<string, number>();
+if (push) {
+  const request = transport.request.bind(transport);
+  transport.request = (message, options) => {
+    if (message.method !== 'subscriptions/listen') return request(message, options);
+    const sentAt = Date.now();
+    return request(message, {
+      ...options,
+      onNotification: (notification) => {
+        if (notification.method === 'notifications/subscriptions/acknowledged') {
+          const now = Date.now();
+          ackWaitMs.push(now - sentAt);
+          const ids = (notification.params as { notifications?: { taskIds?: string[] } } | undefined)?.notifications?.taskIds ?? [];
+          for (const id of ids) if (!firstAckAt.has(id)) firstAckAt.set(id, now);
+        }
+        options?.onNotification?.(notification);
+      },
+    });
+  };
+}
 const client = new TaskClient({ transport, onPollLag: (lag) => lags.push(lag), push });
 // The loopback round trip (bare undici POST of an inline echo), the reference of the push delay target.
 const floor = server ? createFloor(server.url) : undefined;
@@ -154,6 +177,8 @@ if (server) {
 await client.close();
 await peer?.close();
 
+const coverageMs = push ? taskIds.map((id, i) => (firstAckAt.get(id) ?? Number.NaN) - (receivedAt[i] ?? Number.NaN)).filter((ms) => Number.isFinite(ms)) : [];
+const dist = (values: number[]) => ({ count: values.length, p50: round(percentile(values, 50), 0), p99: round(percentile(values, 99), 0), max: round(Math.max(0, ...values), 0) });
 const kb = (bytes: number): number => round(bytes / 1024 / n, 2);
 const polls = counts['tasks/get'] ?? 0;
 const pollingCpuMs = (pollingCpu.user + pollingCpu.system) / 1e3;
@@ -176,6 +201,8 @@ report({
   cpuMsPer1000Polls: polls > 0 ? round((pollingCpuMs / polls) * 1000, 1) : null,
   cpuMsPerTask: round(pollingCpuMs / n, 3),
   listenRequests: counts['subscriptions/listen'] ?? 0,
+  listenAckWaitMs: push ? dist(ackWaitMs) : null,
+  coverageMs: push ? { ...dist(coverageMs), neverCovered: n - coverageMs.length } : null,
   loopbackRoundTripMs,
   failures: failures.slice(0, 20),
   failureCount: failures.length,

@@ -105,9 +105,9 @@ export interface TaskClientOptions {
    */
   onPollLag?: (lagMs: number, serverKey: string) => void;
   /**
-   * Push merged with polling: one `subscriptions/listen` stream asks the server for `notifications/tasks` about the
-   * followed tasks (applied exactly like `tasks/get` results). Tasks the server acknowledges keep a safety poll at
-   * `DEFAULT_SAFETY_POLL_MULTIPLE` (10) × their interval; the others poll at their floor. A server without
+   * Push merged with polling: `subscriptions/listen` streams (at most `DEFAULT_MAX_PUSH_STREAMS`, 4) ask the server
+   * for `notifications/tasks` about the followed tasks (applied exactly like `tasks/get` results). Tasks the server
+   * acknowledges keep a safety poll at `DEFAULT_SAFETY_POLL_MULTIPLE` (10) × their interval; the others poll at their floor. A server without
    * `subscriptions/listen` costs one refused request, then plain polling.
    * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-status-notifications)
    * @default false

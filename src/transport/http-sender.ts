@@ -26,6 +26,12 @@ export interface HttpSendRequest {
   readonly abort?: AbortLike;
   /** `manual` leaves 3xx replies to the caller (fetch's `redirect: 'manual'`). @default 'follow' for fetch, never followed by undici */
   readonly redirect?: 'follow' | 'manual';
+  /**
+   * True for a long-lived stream (`subscriptions/listen`): a sender with a connection pool carries it on a connection
+   * of its own, so that its reply never waits behind other requests queued on the pool. The fetch sender cannot
+   * choose a connection and ignores this.
+   */
+  readonly stream?: boolean;
   /** Called right before the request is written (undici: once it has a connection); a throw fails the send unsent. */
   readonly beforeWrite?: () => void; // hook: j16 (fleet: a poll's lease is checked when it is sent)
 }

@@ -213,6 +213,7 @@ export class StreamableHttpTransport implements Transport {
             return abort.signal;
           },
           redirect: 'manual',
+          stream: method === 'subscriptions/listen',
           beforeWrite, // hook: j16 (beforeWrite)
         });
       } catch (error) {

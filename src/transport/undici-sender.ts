@@ -10,6 +10,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Agent, interceptors, type Dispatcher } from 'undici';
 import type { HttpReply, HttpReplyBody, HttpSender, HttpSenderOptions } from './http-sender.js';
+import { createStreamLane } from './undici-stream-lane.js';
 
 /** Default cap on concurrent connections per origin: as many as the poll scheduler's default per-server cap. */
 export const DEFAULT_MAX_CONNECTIONS_PER_ORIGIN = 16;
@@ -84,10 +85,13 @@ export function createUndiciSender(options: HttpSenderOptions = {}): HttpSender 
   }
   const agent = new Agent({ connections }).compose(beforeWriteInterceptor);
   let following: Dispatcher | undefined;
+  // Long-lived streams (`subscriptions/listen`) go on connections of their own, never queued behind pooled requests.
+  const streams = createStreamLane((lane) => lane.compose(beforeWriteInterceptor));
   return {
     async send(request) {
       let dispatcher: Dispatcher = agent;
-      if (request.redirect !== 'manual') {
+      if (request.stream) dispatcher = streams.dispatcher();
+      else if (request.redirect !== 'manual') {
         following ??= agent.compose(interceptors.redirect({ maxRedirections: MAX_REDIRECTIONS }));
         dispatcher = following;
       }
@@ -106,6 +110,8 @@ export function createUndiciSender(options: HttpSenderOptions = {}): HttpSender 
       const status = res.statusCode;
       return { status, ok: status >= 200 && status < 300, headers: headerGetter(res.headers), body: nodeBody(res.body) };
     },
-    close: () => agent.close(),
+    close: async () => {
+      await Promise.all([agent.close(), streams.close()]);
+    },
   };
 }

@@ -13,6 +13,7 @@ import { listenOver } from '../../src/tasks/push/listen.js';
 import { PushChannel, type PushCadence } from '../../src/tasks/push/push-channel.js';
 import { benchCatalog, createTaskServer, type TaskServer } from '../../src/testing/index.js';
 import { StreamableHttpTransport } from '../../src/transport/streamable-http.js';
+import { createUndiciSender } from '../../src/transport/undici-sender.js';
 
 const meta = (tasks = true) => ({
   [META_KEYS.protocolVersion]: '2026-07-28',
@@ -93,6 +94,37 @@ describe('push over HTTP (reference server)', () => {
     expect(seen[2]!.params).toMatchObject({ _meta: { [META_KEYS.subscriptionId]: 'sub-7' }, taskId, status: 'completed' });
     await expect.poll(() => server!.core.subscriptions.size).toBe(0);
     await transport.close();
+  });
+
+  it('the listen stream has a connection of its own: acknowledged while the one pooled connection is held', async () => {
+    server = await createTaskServer({ inlineBudgetMs: 60_000, catalog: benchCatalog().catalog });
+    const sender = createUndiciSender({ maxConnectionsPerOrigin: 1 }); // the Node default sender, one pooled connection
+    const transport = new StreamableHttpTransport(server.url, { sender });
+    const hold = new AbortController();
+    let heldSettled = false;
+    const held = transport
+      .request({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'sleep_ms', arguments: { ms: 59_000 }, _meta: meta() } }, { signal: hold.signal })
+      .catch((e: unknown) => e)
+      .finally(() => (heldSettled = true));
+    await expect.poll(() => server!.stats.counts()['tools/call']).toBe(1); // the pooled connection is taken
+    const stop = new AbortController();
+    let acked!: (params: unknown) => void;
+    const ack = new Promise((resolve) => (acked = resolve));
+    const listening = transport
+      .request({ jsonrpc: '2.0', id: 'sub-1', method: 'subscriptions/listen', params: { notifications: { taskIds: ['x'] }, _meta: meta() } }, {
+        signal: stop.signal,
+        onNotification: (n) => n.method === 'notifications/subscriptions/acknowledged' && acked(n.params),
+      })
+      .catch((e: unknown) => e);
+    expect(await ack).toEqual({ _meta: { [META_KEYS.subscriptionId]: 'sub-1' }, notifications: { taskIds: [] } });
+    expect(heldSettled).toBe(false); // the inline call still holds the only pooled connection
+    stop.abort(new Error('done'));
+    hold.abort(new Error('done'));
+    expect(await listening).toEqual(new Error('done'));
+    expect(await held).toEqual(new Error('done'));
+    await transport.close();
+    await sender.close?.(); // the lane closes with the sender
+    await expect.poll(() => server!.core.subscriptions.size).toBe(0);
   });
 
   it('task ids without the Tasks extension declared: -32021 naming the capability', async () => {

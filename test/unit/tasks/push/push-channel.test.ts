@@ -1,5 +1,6 @@
 /**
- * The push channel with fake timers: debounced re-opening as the followed set changes, acknowledged tasks on their
+ * The push channel with fake timers: debounced new streams for the ids no stream asks for, one opening at a time, the
+ * take-over at the stream cap, acknowledged tasks on their
  * safety poll and the rest at the floor, notifications applied like tasks/get results, backoff after a drop, no
  * retries against a server without subscriptions/listen.
  */
@@ -17,7 +18,7 @@ interface Listen {
   drop: (error: unknown) => void;
 }
 
-function setup(options: { maxTaskIds?: number } = {}) {
+function setup(options: { maxTaskIds?: number; maxStreams?: number } = {}) {
   const followed: string[] = [];
   const applied: DetailedTask[] = [];
   const cadence = new Map<string, PushCadence>();
@@ -100,27 +101,89 @@ describe('PushChannel', () => {
     s.channel.close();
   });
 
-  it('re-opens for a new task, keeping the old stream until the new one is acknowledged; closes when nothing is followed', async () => {
+  it('a new task gets a stream of its own; open streams are kept; a stream whose tasks all ended is closed', async () => {
     const s = setup();
     await s.follow('a');
     s.ack(s.listens[0]!, ['a']);
     await s.follow('b');
-    expect(s.listens[1]!.taskIds).toEqual(['a', 'b']);
-    expect(s.listens[0]!.signal.aborted).toBe(false); // make before break
-    s.listens[0]!.push(task('a', 'working', { statusMessage: 'half way' })); // a change in the gap is not lost
-    expect(s.applied.map((t) => t.statusMessage)).toEqual(['half way']);
-    expect(s.cadence.get('a')).toBe('push'); // still covered by the old stream
-    s.ack(s.listens[1]!, ['a', 'b']);
-    expect(s.listens[0]!.signal.aborted).toBe(true);
+    expect(s.listens[1]!.taskIds).toEqual(['b']); // only the id no stream asks for
+    s.ack(s.listens[1]!, ['b']);
+    expect(s.listens[0]!.signal.aborted).toBe(false);
     expect([...s.cadence]).toEqual([['a', 'push'], ['b', 'push']]);
-    s.listens[0]!.push(task('a', 'working', { statusMessage: 'late' })); // the old stream, once left, is ignored
-    expect(s.applied).toHaveLength(1);
+    expect(s.channel.streamCount).toBe(2);
+    s.listens[0]!.push(task('a', 'working', { statusMessage: 'on the first' }));
+    s.listens[1]!.push(task('b', 'working', { statusMessage: 'on the second' }));
+    s.listens[1]!.push(task('a', 'working', { statusMessage: 'not asked for here' }));
+    expect(s.applied.map((t) => t.statusMessage)).toEqual(['on the first', 'on the second']);
+    s.followed.splice(0, 1); // 'a' ended: its stream is closed, the other stays
+    s.channel.changed();
+    await vi.advanceTimersByTimeAsync(DEFAULT_PUSH_DEBOUNCE_MS);
+    expect(s.listens[0]!.signal.aborted).toBe(true);
+    expect(s.listens[1]!.signal.aborted).toBe(false);
     s.followed.splice(0);
     s.channel.changed();
     await vi.advanceTimersByTimeAsync(DEFAULT_PUSH_DEBOUNCE_MS);
     expect(s.listens[1]!.signal.aborted).toBe(true);
     expect(s.listens).toHaveLength(2);
+    expect(s.channel.streamCount).toBe(0);
     expect(s.errors).toEqual([]);
+  });
+
+  it('at the stream cap a new stream takes over the smallest ones, which close once it is acknowledged', async () => {
+    const s = setup({ maxStreams: 2 });
+    await s.follow('a', 'b', 'c');
+    s.ack(s.listens[0]!, ['a', 'b', 'c']);
+    await s.follow('d');
+    s.ack(s.listens[1]!, ['d']);
+    await s.follow('e'); // two open: the new one also asks for the smallest stream's 'd'
+    expect(s.listens.map((l) => l.taskIds)).toEqual([['a', 'b', 'c'], ['d'], ['e', 'd']]);
+    s.listens[1]!.push(task('d', 'working', { statusMessage: 'in the gap' })); // kept until the new ack
+    expect(s.applied.map((t) => t.statusMessage)).toEqual(['in the gap']);
+    s.ack(s.listens[2]!, ['e']); // 'd' omitted by the new stream: back at the floor
+    expect(s.listens[1]!.signal.aborted).toBe(true);
+    expect(s.listens[0]!.signal.aborted).toBe(false);
+    expect(s.channel.streamCount).toBe(2);
+    expect([...s.cadence]).toEqual([['a', 'push'], ['b', 'push'], ['c', 'push'], ['d', 'poll'], ['e', 'push']]);
+    expect([...s.channel.acknowledged].sort()).toEqual(['a', 'b', 'c', 'e']);
+    s.channel.close();
+    expect(s.listens.every((l) => l.signal.aborted)).toBe(true);
+    expect(s.channel.acknowledged.size).toBe(0);
+  });
+
+  it('one stream opening at a time: tasks added before its acknowledgement are asked for when it arrives', async () => {
+    const s = setup();
+    await s.follow('a');
+    await s.follow('b');
+    await s.follow('c');
+    await vi.advanceTimersByTimeAsync(10 * DEFAULT_PUSH_DEBOUNCE_MS);
+    expect(s.listens.map((l) => l.taskIds)).toEqual([['a']]); // not replaced while it waits for its ack
+    expect(s.listens[0]!.signal.aborted).toBe(false);
+    s.ack(s.listens[0]!, ['a']);
+    expect(s.listens).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(0); // the waiting tasks already waited a debounce: asked for at once
+    expect(s.listens.map((l) => l.taskIds)).toEqual([['a'], ['b', 'c']]);
+    expect([...s.cadence]).toEqual([['a', 'push']]);
+    s.ack(s.listens[1]!, ['b']); // 'c' omitted: it stays at the floor, and asks for no new stream
+    expect(s.listens[0]!.signal.aborted).toBe(false);
+    expect([...s.cadence]).toEqual([['a', 'push'], ['b', 'push'], ['c', 'poll']]);
+    await vi.advanceTimersByTimeAsync(10 * DEFAULT_PUSH_DEBOUNCE_MS);
+    expect(s.listens).toHaveLength(2);
+    s.channel.close();
+    expect(s.listens[1]!.signal.aborted).toBe(true);
+    expect([...s.cadence.values()]).toEqual(['poll', 'poll', 'poll']);
+  });
+
+  it('an unacknowledged stream that drops lets the next one open (after the backoff) with every task waiting', async () => {
+    const s = setup();
+    await s.follow('a');
+    await s.follow('b'); // waits behind the opening stream
+    s.listens[0]!.drop(new StreamEndedError('subscriptions/listen'));
+    await vi.advanceTimersByTimeAsync(499);
+    expect(s.listens).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(s.listens.map((l) => l.taskIds)).toEqual([['a'], ['a', 'b']]);
+    expect(s.errors).toHaveLength(1);
+    s.channel.close();
   });
 
   it('tasks that ended re-open nothing: the stream asked for them stays', async () => {
@@ -135,18 +198,20 @@ describe('PushChannel', () => {
     s.channel.close();
   });
 
-  it('a new stream that fails before its acknowledgement ends the old one too and backs off', async () => {
+  it('a new stream that fails before its acknowledgement: the open ones stay, its ids are asked for after the backoff', async () => {
     const s = setup();
     await s.follow('a');
     s.ack(s.listens[0]!, ['a']);
     await s.follow('b');
     s.listens[1]!.drop(new StreamEndedError('subscriptions/listen'));
     await vi.advanceTimersByTimeAsync(0);
-    expect(s.listens[0]!.signal.aborted).toBe(true);
-    expect(s.cadence.get('a')).toBe('poll');
+    expect(s.listens[0]!.signal.aborted).toBe(false);
+    expect(s.cadence.get('a')).toBe('push');
     expect(s.errors).toHaveLength(1);
-    await vi.advanceTimersByTimeAsync(500);
-    expect(s.listens[2]!.taskIds).toEqual(['a', 'b']);
+    await vi.advanceTimersByTimeAsync(499);
+    expect(s.listens).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(s.listens[2]!.taskIds).toEqual(['b']);
     s.channel.close();
   });
 
