@@ -131,7 +131,7 @@ export class ModernBackend implements EraBackend {
               if (caller?.aborted) throw caller.reason; // never send a new attempt after the caller gave up
               inFlight = true;
               try {
-                return await this.#pipeline.send(method, { ...params, ...retry }, { ...options, headers, signal: undefined, abort: own });
+                return await this.#pipeline.send(method, round === 0 ? params : { ...params, ...retry }, { ...options, headers, signal: undefined, abort: own });
               } finally {
                 inFlight = false;
               }

@@ -32,6 +32,11 @@ export interface RequestOptions {
   meta?: Record<string, unknown>;
 }
 
+function withoutMeta(params: Record<string, unknown>): Record<string, unknown> {
+  const { _meta: _, ...rest } = params;
+  return rest;
+}
+
 /** {@link RequestOptions} plus the call's abort, which stands for `signal` when given (see `BackendRequestOptions`). */
 export interface PipelineOptions extends RequestOptions {
   abort?: RequestAbort;
@@ -103,10 +108,13 @@ export class RequestPipeline {
     }
   }
 
-  async #sendOnce(method: string, params: Record<string, unknown>, options: PipelineOptions): Promise<Record<string, unknown>> {
+  /** One attempt. Not async: `send` awaits it inside its `try`, which also catches a synchronous throw. */
+  #sendOnce(method: string, params: Record<string, unknown>, options: PipelineOptions): Promise<Record<string, unknown>> {
     const o = this.#options;
     const progressToken = options.onProgress ? `progress-${this.#nextProgressToken++}` : undefined;
-    const { _meta: callerMeta, ...rest } = params as { _meta?: Record<string, unknown> };
+    const callerMeta = (params as { _meta?: Record<string, unknown> })._meta;
+    // The params without their own `_meta` (copied below either way; a rest pattern only when there is one to drop).
+    const rest = Object.hasOwn(params, '_meta') ? withoutMeta(params) : params;
     const message: JsonRpcRequest = {
       jsonrpc: '2.0',
       id: this.#nextId++,

@@ -103,8 +103,8 @@ export class StreamableHttpTransport implements Transport {
     return { kind: 'http', url: this.url, headers: o.headers, getHeaders: o.getHeaders, fetch };
   }
 
-  async request(message: JsonRpcRequest, options: TransportRequestOptions = {}): Promise<Record<string, unknown>> {
-    const response = await this.#post(message, options, async (res, abort) => {
+  request(message: JsonRpcRequest, options: TransportRequestOptions = {}): Promise<Record<string, unknown>> {
+    return this.#post(message, options, async (res, abort) => {
       const contentType = res.headers.get('content-type') ?? '';
       if (contentType.includes('text/event-stream')) {
         return this.#readSse(res, message, options, abort);
@@ -115,7 +115,6 @@ export class StreamableHttpTransport implements Transport {
       }
       return settleResponse(classifyMessage(parseJson(text, message.method)), message.id, message.method, res.status);
     });
-    return response;
   }
 
   async notify(message: JsonRpcNotification, options: TransportRequestOptions = {}): Promise<void> {
