@@ -5,17 +5,13 @@
  * - inline: `tools/call echo` answered inline (a complete result);
  * - poll: `tasks/get` on one long-running task through the client's request path, parsed as a DetailedTask.
  * Sides: `floor` (a bare undici `Agent.request` POST with a prebuilt body and headers, body parsed with
- * JSON.parse), `ours` (TaskClient; undici sender, as the Node entry installs it), `oursFetch` (the same client over
- * the global fetch), `official` (@modelcontextprotocol/client, inline only; it has no tasks/get on this era),
+ * JSON.parse), `ours` (TaskClient from the built package's Node entry, `dist/node.js`, as users run it: its default
+ * sender is undici; run `npx tsup` first), `oursFetch` (the same built client over the global fetch), `official` (@modelcontextprotocol/client, inline only; it has no tasks/get on this era),
  * `peer` (@modelcontextprotocol/ext-tasks `session.callTool` + `settle()`, inline only: its polls are internal).
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { TaskClient } from '../../src/client/task-client.js';
-import { parseDetailedTask } from '../../src/protocol/tasks.js';
-import type { TaskHandle } from '../../src/tasks/task-handle.js';
-import { fetchSender } from '../../src/transport/http-sender.js';
-import { StreamableHttpTransport } from '../../src/transport/streamable-http.js';
-import { createUndiciSender } from '../../src/transport/undici-sender.js';
+// The built package, not the sources: tsx's `keepNames` adds a `__name` call per closure that users never run.
+import { parseDetailedTask, StreamableHttpTransport, TaskClient, type TaskHandle } from '../../dist/node.js';
 import { report, startServerProcess } from '../lib/child.js';
 import { createFloor } from '../lib/floor.js';
 import { createPeerHost } from '../lib/peer-host.js';
@@ -28,8 +24,8 @@ const url = new URL(server.url);
 
 const floor = createFloor(server.url);
 
-const ours = new TaskClient({ transport: new StreamableHttpTransport(server.url, { sender: createUndiciSender() }) });
-const oursFetch = new TaskClient({ transport: new StreamableHttpTransport(server.url, { sender: fetchSender(globalThis.fetch) }) });
+const ours = new TaskClient({ transport: new StreamableHttpTransport(server.url) }); // undici: the Node entry's default
+const oursFetch = new TaskClient({ transport: new StreamableHttpTransport(server.url, { fetch: globalThis.fetch }) });
 const official = new Client({ name: 'bench-official', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
 await official.connect(new StreamableHTTPClientTransport(url));
 const peer = await createPeerHost(server.url);

@@ -12,6 +12,7 @@
 import pRetry from 'p-retry';
 import { NetworkError, OutcomeUnknownError } from '../errors.js';
 import { isLostBeforeResponse, neverSent, notSentCode } from '../internal/lost-request.js';
+import { signalOf, type RequestAbort } from '../internal/request-abort.js';
 
 /** Bounds of creation re-sends. All times in milliseconds. */
 export interface CreationRetryOptions {
@@ -53,7 +54,8 @@ export interface SendCreationOptions {
   /** Decides (once, on the first lost attempt) whether a re-send is safe. */
   mayResend: () => boolean | Promise<boolean>;
   retry: Required<CreationRetryOptions>;
-  signal: AbortSignal | undefined;
+  /** The attempts' abort; a {@link RequestAbort} builds its `AbortSignal` only when a re-send needs one. */
+  signal: AbortSignal | RequestAbort | undefined;
 }
 
 /**
@@ -96,6 +98,7 @@ export async function sendCreation<T>(attempt: () => Promise<T>, options: SendCr
   // The retry runs that include the first attempt count its time against `maxRetryTimeMs`, as pRetry would have.
   const firstBudgetMs = Math.max(0, retry.maxRetryTimeMs - first.elapsedMs);
   // Nothing reached the server: re-sending is always safe, so a few quick tries ride out a restart.
+  const retrySignal = signalOf(signal); // only past a failed first attempt
   const reachable = (): Promise<T> => {
     unreached = 0;
     return pRetry(tracked, {
@@ -105,7 +108,7 @@ export async function sendCreation<T>(attempt: () => Promise<T>, options: SendCr
       maxTimeout: Math.max(retry.notSentMinTimeoutMs, retry.maxTimeoutMs),
       maxRetryTime: primed ? firstBudgetMs : retry.maxRetryTimeMs,
       randomize: true,
-      signal,
+      signal: retrySignal,
       shouldRetry: ({ error }) => !signal?.aborted && neverSent(error),
     });
   };
@@ -117,7 +120,7 @@ export async function sendCreation<T>(attempt: () => Promise<T>, options: SendCr
       maxTimeout: options.retry.maxTimeoutMs,
       maxRetryTime: firstBudgetMs,
       randomize: true,
-      signal: options.signal,
+      signal: retrySignal,
       shouldRetry: async ({ error }) => {
         if (options.signal?.aborted || !isLostBeforeResponse(error)) return false;
         permitted ??= await options.mayResend();

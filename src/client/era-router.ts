@@ -10,6 +10,7 @@
 import { ClientClosedError, RequestTimeoutError } from '../errors.js';
 import { linkAbort } from '../internal/abort.js';
 import { raceAbort } from '../internal/race-abort.js';
+import { signalOf, type RequestAbort } from '../internal/request-abort.js';
 import { eraFromError, type Era } from '../legacy/era.js';
 import { LegacyBackend, type LegacyHost } from '../legacy/legacy-backend.js';
 import { METHODS } from '../protocol/constants.js';
@@ -56,7 +57,7 @@ export class EraRouter {
   }
 
   /** Runs `op` on the era's backend: `modern` as given, or the legacy session (see {@link route}). */
-  run<R>(modern: EraBackend, op: (backend: EraBackend) => Promise<R>, signal?: AbortSignal): Promise<R> {
+  run<R>(modern: EraBackend, op: (backend: EraBackend) => Promise<R>, signal?: AbortSignal | RequestAbort): Promise<R> {
     return this.route(() => op(modern), (legacy) => op(legacy), signal);
   }
 
@@ -65,12 +66,12 @@ export class EraRouter {
    * signature switches to the legacy era and re-issues the call there (the server rejected the modern one, so
    * nothing ran twice).
    */
-  async route<R>(modern: () => Promise<R>, legacy: (backend: LegacyBackend) => Promise<R>, signal?: AbortSignal): Promise<R> {
+  async route<R>(modern: () => Promise<R>, legacy: (backend: LegacyBackend) => Promise<R>, signal?: AbortSignal | RequestAbort): Promise<R> {
     if (this.#closed) throw new ClientClosedError();
     let era = this.#era;
     if (era === undefined) {
       const target = this.#transport.target; // hook: j15cpu (read only while the era is unknown: it is built per read)
-      if (target !== undefined && probeOf(target) === 'discover') era = await this.#probeDiscover(signal);
+      if (target !== undefined && probeOf(target) === 'discover') era = await this.#probeDiscover(signalOf(signal));
     }
     if (era === 'legacy') return legacy(await this.#backend());
     if (era === 'modern') return modern();

@@ -9,10 +9,11 @@
  * @internal
  */
 import { ClientClosedError } from '../errors.js';
+import { RequestAbort } from '../internal/request-abort.js';
 
 /** Tracks the calls in flight; refuses new ones once closed. */
 export class InFlightCalls {
-  readonly #calls = new Map<AbortController, Promise<unknown>>();
+  readonly #calls = new Map<RequestAbort, Promise<unknown>>();
   #closed = false;
 
   /** True once {@link close} ran. */
@@ -21,22 +22,20 @@ export class InFlightCalls {
   }
 
   /**
-   * Runs `op` with a signal that aborts when `signal` does (same reason) or when {@link close} runs (a new
-   * {@link ClientClosedError} for this call).
+   * Runs `op` with an abort that fires when `signal` does (same reason) or when {@link close} runs (a new
+   * {@link ClientClosedError} for this call). It is a {@link RequestAbort}: its `AbortSignal` is built only when
+   * something reads `abort.signal` (the HTTP path links to the abort itself).
    *
    * @throws {@link ClientClosedError} when the client is already closed; otherwise whatever `op` throws.
    */
-  run<R>(signal: AbortSignal | undefined, op: (signal: AbortSignal) => Promise<R>): Promise<R> {
+  run<R>(signal: AbortSignal | undefined, op: (abort: RequestAbort) => Promise<R>): Promise<R> {
     if (this.#closed) return Promise.reject(new ClientClosedError());
-    const controller = new AbortController();
-    const onAbort = (): void => controller.abort(signal?.reason);
-    if (signal?.aborted) controller.abort(signal.reason);
-    else signal?.addEventListener('abort', onAbort, { once: true });
-    const running = op(controller.signal).finally(() => {
-      signal?.removeEventListener('abort', onAbort);
-      this.#calls.delete(controller);
+    const abort = new RequestAbort(signal);
+    const running = op(abort).finally(() => {
+      abort.dispose();
+      this.#calls.delete(abort);
     });
-    this.#calls.set(controller, running.catch(() => undefined));
+    this.#calls.set(abort, running.catch(() => undefined));
     return running;
   }
 
@@ -48,7 +47,7 @@ export class InFlightCalls {
     this.#closed = true;
     const pending = [...this.#calls];
     if (pending.length === 0) return;
-    for (const [controller] of pending) controller.abort(new ClientClosedError());
+    for (const [abort] of pending) abort.abort(new ClientClosedError());
     let timer: ReturnType<typeof setTimeout> | undefined;
     const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, boundMs)));
     await Promise.race([Promise.all(pending.map(([, settled]) => settled)), bound]);

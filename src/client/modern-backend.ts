@@ -17,6 +17,7 @@ import { answerRound } from '../tasks/input-round.js';
 import type { InputRequiredEvent } from '../tasks/input-broker.js';
 import type { TaskOps } from '../tasks/task-driver.js';
 import { withAbortGrace } from '../tasks/abort-grace.js';
+import { signalOf } from '../internal/request-abort.js';
 import { sendCreation } from './creation-retry.js';
 import type { ResolvedOptions } from './options.js';
 import { invalidHeaderReason, paramHeaders } from './param-headers.js';
@@ -118,24 +119,24 @@ export class ModernBackend implements EraBackend {
     const o = this.#options;
     const call = params.arguments as Record<string, unknown> | undefined;
     const headers = method === METHODS.callTool ? { ...paramHeaders(this.#tools.get(String(params.name)), call), ...options.headers } : options.headers;
-    const caller = options.signal;
+    const caller = options.abort ?? options.signal;
     let retry: { inputResponses?: InputResponses; requestState?: string } = {};
     let inFlight = false;
     for (let round = 0; ; round++) {
       const sent = await withAbortGrace(
         method,
-        (signal) =>
+        (own) =>
           sendCreation(
             async () => {
               if (caller?.aborted) throw caller.reason; // never send a new attempt after the caller gave up
               inFlight = true;
               try {
-                return await this.#pipeline.send(method, { ...params, ...retry }, { ...options, headers, signal });
+                return await this.#pipeline.send(method, round === 0 ? params : { ...params, ...retry }, { ...options, headers, signal: undefined, abort: own });
               } finally {
                 inFlight = false;
               }
             },
-            { method, mayResend: () => this.#mayResend(method, params, options, signal), retry: o.creationRetry, signal },
+            { method, mayResend: () => this.#mayResend(method, params, options, signalOf(own)), retry: o.creationRetry, signal: own },
           ),
         caller,
         o.abortGraceMs,
@@ -157,7 +158,7 @@ export class ModernBackend implements EraBackend {
         handlers: o.handlers,
         emit: (event) => this.#host.emitInput(event),
         listenerCount: () => this.#host.listenerCount(),
-        signal: caller,
+        signal: signalOf(caller),
       });
       // Only the latest answers and state, echoed byte-exact; none when none came.
       retry = {};

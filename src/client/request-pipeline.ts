@@ -9,6 +9,8 @@ import { McpError, UnsupportedProtocolVersionError } from '../errors.js';
 import { ErrorCode, METHODS, PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/constants.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { ProgressParamsSchema, type Progress } from '../protocol/results.js';
+import { CALL_ABORT, type CallAbortCarrier, type RequestAbort } from '../internal/request-abort.js';
+import type { TransportRequestOptions } from '../transport/transport.js';
 import { headersAfterMismatch, isParamHeaderMismatch, type RefreshParamHeaders } from './header-mismatch.js';
 import { buildCapabilities, buildMeta, declaresTasks } from './meta.js';
 import { checkTaskReplyResultType } from './task-replies.js';
@@ -28,6 +30,16 @@ export interface RequestOptions {
   beforeWrite?: () => void; // hook: j16 (fleet send-time lease check)
   /** Extra `_meta` entries; the reserved `io.modelcontextprotocol/*` keys cannot be overridden. */
   meta?: Record<string, unknown>;
+}
+
+function withoutMeta(params: Record<string, unknown>): Record<string, unknown> {
+  const { _meta: _, ...rest } = params;
+  return rest;
+}
+
+/** {@link RequestOptions} plus the call's abort, which stands for `signal` when given (see `BackendRequestOptions`). */
+export interface PipelineOptions extends RequestOptions {
+  abort?: RequestAbort;
 }
 
 /** Builds and sends requests for one client. */
@@ -70,7 +82,7 @@ export class RequestPipeline {
    *
    * @throws {@link McpError}, {@link UnsupportedProtocolVersionError}, transport errors, `signal.reason`.
    */
-  async send(method: string, params: Record<string, unknown>, options: RequestOptions = {}): Promise<Record<string, unknown>> {
+  async send(method: string, params: Record<string, unknown>, options: PipelineOptions = {}): Promise<Record<string, unknown>> {
     let resent: Set<string> | undefined; // hook: j15cpu (built only on a -32022, not per request)
     let headerRetried = false;
     for (;;) {
@@ -80,7 +92,7 @@ export class RequestPipeline {
       } catch (error) {
         if (!headerRetried && this.#refreshParamHeaders && isParamHeaderMismatch(method, error)) {
           headerRetried = true;
-          const headers = await headersAfterMismatch(this.#refreshParamHeaders, params, options.headers, { signal: options.signal, timeoutMs: options.timeoutMs });
+          const headers = await headersAfterMismatch(this.#refreshParamHeaders, params, options.headers, { signal: options.abort ? options.abort.signal : options.signal, timeoutMs: options.timeoutMs });
           if (headers === undefined) throw error;
           options = { ...options, headers };
           continue;
@@ -96,18 +108,26 @@ export class RequestPipeline {
     }
   }
 
-  async #sendOnce(method: string, params: Record<string, unknown>, options: RequestOptions): Promise<Record<string, unknown>> {
+  /** One attempt. Not async: `send` awaits it inside its `try`, which also catches a synchronous throw. */
+  #sendOnce(method: string, params: Record<string, unknown>, options: PipelineOptions): Promise<Record<string, unknown>> {
     const o = this.#options;
     const progressToken = options.onProgress ? `progress-${this.#nextProgressToken++}` : undefined;
-    const { _meta: callerMeta, ...rest } = params as { _meta?: Record<string, unknown> };
+    const callerMeta = (params as { _meta?: Record<string, unknown> })._meta;
+    // The params without their own `_meta` (copied below either way; a rest pattern only when there is one to drop).
+    const rest = Object.hasOwn(params, '_meta') ? withoutMeta(params) : params;
     const message: JsonRpcRequest = {
       jsonrpc: '2.0',
       id: this.#nextId++,
       method,
       params: { ...rest, _meta: this.#meta(method, callerMeta, options.meta, progressToken) },
     };
-    return o.transport.request(message, {
-      signal: options.signal,
+    const call = options.abort;
+    const sent: TransportRequestOptions & CallAbortCarrier = {
+      // The HTTP transport links to the call's abort; any other transport reads `signal`, built then.
+      [CALL_ABORT]: call,
+      get signal() {
+        return call ? call.signal : options.signal;
+      },
       timeoutMs: options.timeoutMs ?? o.timeoutMs,
       headers: options.headers,
       beforeWrite: options.beforeWrite, // hook: j16
@@ -121,7 +141,8 @@ export class RequestPipeline {
         }
         this.#onNotification(notification);
       },
-    });
+    };
+    return o.transport.request(message, sent);
   }
 
   /** The `_meta` a plain request carries now (protocol version, capabilities, client info). */

@@ -13,7 +13,7 @@ import type { Era } from '../legacy/era.js';
 import { LEGACY_PROTOCOL_VERSION, METHODS } from '../protocol/constants.js';
 import type { CallToolResult, DiscoverResult, GetPromptResult, ReadResourceResult, Tool } from '../protocol/results.js';
 import type { TaskStore } from '../store/task-store.js';
-import type { EraBackend } from '../tasks/backend.js';
+import type { BackendRequestOptions, EraBackend } from '../tasks/backend.js';
 import type { InputRequiredEvent } from '../tasks/input-broker.js';
 import { parserFor } from '../tasks/result-parsers.js';
 import { PollScheduler } from '../tasks/scheduler.js';
@@ -96,7 +96,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
    *   {@link AuthorizationRequiredError}, {@link AuthorizationError}, {@link ServerExitedError} (stdio), {@link ClientClosedError}; `signal.reason` on abort.
    */
   discover(options: RequestOptions = {}): Promise<DiscoverResult> {
-    return this.#run('discover', options, (b, signal) => b.discover({ ...options, signal }), REQUEST_OPTION_KEYS);
+    return this.#run('discover', options, (b, signal, abort) => b.discover({ ...options, signal, abort }), REQUEST_OPTION_KEYS);
   }
 
   /**
@@ -108,7 +108,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
    *   {@link AuthorizationRequiredError}, {@link AuthorizationError}, {@link ServerExitedError} (stdio), {@link ClientClosedError}; `signal.reason` on abort.
    */
   listTools(options: RequestOptions = {}): Promise<Tool[]> {
-    return this.#run('listTools', options, (b, signal) => b.listTools({ ...options, signal }), REQUEST_OPTION_KEYS);
+    return this.#run('listTools', options, (b, signal, abort) => b.listTools({ ...options, signal, abort }), REQUEST_OPTION_KEYS);
   }
 
   /**
@@ -165,7 +165,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
    *   {@link AuthorizationRequiredError}, {@link AuthorizationError}, {@link ServerExitedError} (stdio), {@link ClientClosedError}; `signal.reason` on abort.
    */
   request(method: string, params: Record<string, unknown> = {}, options: RequestOptions = {}): Promise<Record<string, unknown>> {
-    return this.#run(method, options, (b, signal) => b.request(method, params, { ...options, signal }), REQUEST_OPTION_KEYS);
+    return this.#run(method, options, (b, signal, abort) => b.request(method, params, { ...options, signal, abort }), REQUEST_OPTION_KEYS);
   }
 
   /**
@@ -236,9 +236,9 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
     await this.#options.transport.close();
   }
 
-  #run<R>(where: string, options: { signal?: AbortSignal }, op: (backend: EraBackend, signal: AbortSignal) => Promise<R>, known?: readonly string[]): Promise<R> {
+  #run<R>(where: string, options: { signal?: AbortSignal }, op: (backend: EraBackend, signal: AbortSignal | undefined, abort: BackendRequestOptions['abort']) => Promise<R>, known?: readonly string[]): Promise<R> {
     const bad = callOptionsError(`TaskClient ${where}`, options, known); // an unknown option or a duration breaking the rule: TypeError, nothing sent
-    return bad ? Promise.reject(bad) : this.#calls.run(options.signal, (s) => this.#router.run(this.#modern, (backend) => op(backend, s), s));
+    return bad ? Promise.reject(bad) : this.#calls.run(options.signal, (a) => this.#router.run(this.#modern, (b) => (b === this.#modern ? op(b, undefined, a) : op(b, a.signal, undefined)), a)); // modern: the call's abort itself, no AbortSignal per call
   }
 
   #requireStore(method: string): TaskStore {
@@ -249,8 +249,8 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
 
   /** Sends the call on the era's backend; a task goes to the engine (recorded first, then followed). */
   #start<T>(method: string, params: Record<string, unknown>, options: CallOptions<T>): Promise<CallStart<T>> {
-    return this.#run(method, options, async (backend, signal) => {
-      const started = await backend.start(method, params, { ...options, signal });
+    return this.#run(method, options, async (backend, signal, call) => {
+      const started = await backend.start(method, params, { ...options, signal, abort: call });
       if (started.resultType === 'complete') return { resultType: 'complete', result: (parserFor(method) as (raw: Record<string, unknown>) => T)(started.result) };
       const abort = started.aborted ? { reason: started.abortReason } : undefined;
       return { resultType: 'task', task: await this.#tracker.create<T>(backend, method, params, started.created, options, abort) };

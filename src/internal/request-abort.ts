@@ -39,7 +39,7 @@ export class RequestAbort implements AbortLike {
   reason: unknown = undefined;
   #listeners: Array<() => void> | undefined;
   #controller: AbortController | undefined;
-  readonly #caller: AbortSignal | undefined;
+  readonly #caller: AbortLike | undefined;
   readonly #onCallerAbort: (() => void) | undefined;
   readonly #timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -47,7 +47,7 @@ export class RequestAbort implements AbortLike {
    * @param caller - aborts this request with its reason (at once when already aborted).
    * @param timeoutMs - after this many ms (when finite) the request aborts with `onTimeout()` as reason.
    */
-  constructor(caller?: AbortSignal, timeoutMs?: number, onTimeout?: () => unknown) {
+  constructor(caller?: AbortLike, timeoutMs?: number, onTimeout?: () => unknown) {
     this.#caller = caller;
     if (caller?.aborted) this.abort(caller.reason);
     else if (caller) {
@@ -92,6 +92,22 @@ export class RequestAbort implements AbortLike {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     if (this.#onCallerAbort) this.#caller?.removeEventListener('abort', this.#onCallerAbort);
   }
+}
+
+/** A real `AbortSignal` for `abort`: itself, or the one a {@link RequestAbort} builds on first use. */
+export function signalOf(abort: AbortSignal | RequestAbort | undefined): AbortSignal | undefined {
+  return abort instanceof RequestAbort ? abort.signal : abort;
+}
+
+/**
+ * The key under which transport options carry a call's {@link RequestAbort} next to `signal` (a getter that builds
+ * the `AbortSignal` only when read): the HTTP transport links to it directly, any other transport reads `signal`.
+ */
+export const CALL_ABORT: unique symbol = Symbol('mcp-tasks-client.callAbort');
+
+/** Options that may carry a {@link CALL_ABORT}. */
+export interface CallAbortCarrier {
+  readonly [CALL_ABORT]?: RequestAbort;
 }
 
 /**

@@ -150,9 +150,9 @@ export class LegacyBackend implements EraBackend {
     if (support !== 'required' && support !== 'optional') return { result: await this.request(METHODS.callTool, plain, options) };
     const sent = await withAbortGrace(
       METHODS.callTool,
-      (signal) =>
+      (abort) =>
         this.#call(METHODS.callTool, () =>
-          this.#sdk.request({ method: METHODS.callTool, params: plain }, this.#schemas.CreateTaskResultSchema, { ...this.#options({ ...options, signal }), task: {} }),
+          this.#sdk.request({ method: METHODS.callTool, params: plain }, this.#schemas.CreateTaskResultSchema, { ...this.#options({ ...options, signal: abort?.signal }), task: {} }),
         ),
       options.signal,
       this.#host.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS,

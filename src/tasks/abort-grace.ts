@@ -10,6 +10,7 @@
  */
 import { ClientClosedError, OutcomeUnknownError } from '../errors.js';
 import { isLostBeforeResponse } from '../internal/lost-request.js';
+import { RequestAbort, type AbortLike } from '../internal/request-abort.js';
 
 /** Default time, in ms, to keep reading a creation response after the caller aborted or the client closed. */
 export const DEFAULT_ABORT_GRACE_MS = 5_000;
@@ -29,7 +30,7 @@ function abandoned(method: string, reason: unknown): Error {
 }
 
 /**
- * Runs `send` with a signal of its own (none when the caller gave none). A caller abort before anything was sent, or while `inFlight()` says no
+ * Runs `send` with an abort of its own (none when the caller gave none; its `AbortSignal` is built only if read). A caller abort before anything was sent, or while `inFlight()` says no
  * request is on its way (a retry's backoff), rejects with `signal.reason` at once. After a request left, its
  * response still counts if it arrives within `graceMs` (ms).
  *
@@ -39,8 +40,8 @@ function abandoned(method: string, reason: unknown): Error {
  */
 export async function withAbortGrace<T>(
   method: string,
-  send: (signal: AbortSignal | undefined) => Promise<T>,
-  signal: AbortSignal | undefined,
+  send: (abort: RequestAbort | undefined) => Promise<T>,
+  signal: AbortLike | undefined,
   graceMs: number,
   inFlight: () => boolean = () => true,
 ): Promise<GraceOutcome<T>> {
@@ -48,7 +49,7 @@ export async function withAbortGrace<T>(
   // hook: j15cpu — without a caller's signal nothing can abort the request early: no signal of its own is needed (an AbortSignal
   // costs Node 20 about as much CPU as a loopback POST).
   if (signal === undefined) return { value: await send(undefined), aborted: false };
-  const own = new AbortController();
+  const own = new RequestAbort();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let expired: Error | undefined;
   const onAbort = (): void => {
@@ -58,7 +59,7 @@ export async function withAbortGrace<T>(
   };
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const value = await send(own.signal);
+    const value = await send(own);
     return signal?.aborted ? { value, aborted: true, abortReason: signal.reason } : { value, aborted: false };
   } catch (error) {
     if (!signal?.aborted || error === signal.reason || error === expired || error instanceof OutcomeUnknownError) throw error;

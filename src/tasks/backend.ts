@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { RequestAbort } from '../internal/request-abort.js';
 import type { DiscoverResult, Progress, Tool } from '../protocol/results.js';
 import type { TaskOps } from './task-driver.js';
 import type { TaskHandle } from './task-handle.js';
@@ -16,6 +17,11 @@ export type Era = 'modern' | 'legacy';
 export interface BackendRequestOptions {
   /** Aborts the request; rejects with `signal.reason`. */
   signal?: AbortSignal;
+  /**
+   * The call's abort, given to the 2026-07-28 backend instead of `signal` (its `AbortSignal` is built only if read);
+   * rejects with `abort.reason`.
+   */
+  abort?: RequestAbort;
   /** This request's time budget in ms. */
   timeoutMs?: number;
   /** Opts into progress notifications. */

@@ -66,6 +66,7 @@ const UTF8 = new TextDecoder();
  */
 export async function readText(body: HttpReplyBody | null, limitBytes: number, method: string): Promise<string> {
   if (!body) return '';
+  if (body.collect) return readCollected(body, body.collect(limitBytes), limitBytes, method);
   const chunks = body[Symbol.asyncIterator]();
   const parts: Uint8Array[] = [];
   let total = 0;
@@ -82,6 +83,28 @@ export async function readText(body: HttpReplyBody | null, limitBytes: number, m
     await chunks.return?.().catch(() => undefined);
     await body.cancel().catch(() => undefined);
   }
+  return decodeAll(parts, total);
+}
+
+/** {@link readText} over a body that collects itself (`HttpReplyBody.collect`): the same limit, errors and release. */
+async function readCollected(body: HttpReplyBody, collected: Promise<Uint8Array[] | null>, limitBytes: number, method: string): Promise<string> {
+  let parts: Uint8Array[] | null;
+  try {
+    parts = await collected;
+  } catch (error) {
+    throw new StreamEndedError(method, { cause: error });
+  } finally {
+    // Releases an unfinished body (closing its connection); on a finished one it is a no-op.
+    await body.cancel().catch(() => undefined);
+  }
+  if (parts === null) throw new ResponseTooLargeError(method, limitBytes);
+  let total = 0;
+  for (const part of parts) total += part.byteLength;
+  return decodeAll(parts, total);
+}
+
+/** The UTF-8 text of `parts` (`total` bytes), decoded once. */
+function decodeAll(parts: Uint8Array[], total: number): string {
   if (parts.length === 1) return UTF8.decode(parts[0]);
   const all = new Uint8Array(total);
   let at = 0;

@@ -7,7 +7,7 @@
  */
 import { createParser } from 'eventsource-parser';
 import { HttpError, InvalidResponseError, McpClientError, NetworkError, RequestTimeoutError, StreamEndedError } from '../errors.js';
-import { raceRequestAbort, RequestAbort, type AbortState } from '../internal/request-abort.js';
+import { CALL_ABORT, raceRequestAbort, RequestAbort, type AbortState, type CallAbortCarrier } from '../internal/request-abort.js';
 import { HEADERS } from '../protocol/constants.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { createAuthSession, type AuthSession } from './auth.js'; // hook: issue-17
@@ -103,8 +103,8 @@ export class StreamableHttpTransport implements Transport {
     return { kind: 'http', url: this.url, headers: o.headers, getHeaders: o.getHeaders, fetch };
   }
 
-  async request(message: JsonRpcRequest, options: TransportRequestOptions = {}): Promise<Record<string, unknown>> {
-    const response = await this.#post(message, options, async (res, abort) => {
+  request(message: JsonRpcRequest, options: TransportRequestOptions = {}): Promise<Record<string, unknown>> {
+    return this.#post(message, options, async (res, abort) => {
       const contentType = res.headers.get('content-type') ?? '';
       if (contentType.includes('text/event-stream')) {
         return this.#readSse(res, message, options, abort);
@@ -115,7 +115,6 @@ export class StreamableHttpTransport implements Transport {
       }
       return settleResponse(classifyMessage(parseJson(text, message.method)), message.id, message.method, res.status);
     });
-    return response;
   }
 
   async notify(message: JsonRpcNotification, options: TransportRequestOptions = {}): Promise<void> {
@@ -157,7 +156,7 @@ export class StreamableHttpTransport implements Transport {
   ): Promise<T> {
     const method = message.method;
     // One abort for the caller's signal, the time budget and close(); no AbortSignal is built unless fetch needs one.
-    const abort = new RequestAbort(options.signal, options.timeoutMs, () => new RequestTimeoutError(method, options.timeoutMs ?? 0));
+    const abort = new RequestAbort((options as CallAbortCarrier)[CALL_ABORT] ?? options.signal, options.timeoutMs, () => new RequestTimeoutError(method, options.timeoutMs ?? 0));
     this.#inflight.add(abort);
     try {
       if (abort.aborted) throw abort.reason; // never POST for an aborted request
