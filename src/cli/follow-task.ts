@@ -112,11 +112,13 @@ export async function followTask(session: Session, handle: TaskHandle<CallToolRe
       if (outcome.error instanceof UnanswerableError) {
         const request = outcome.error.request ?? (handle.task.status === 'input_required' ? handle.task.inputRequests[outcome.error.key] : undefined);
         const example = exampleAnswers(outcome.error.key, request, ctx.era === 'legacy');
+        // A 2025-11-25 task belongs to this connection, which ends with this process: nobody could answer it later.
+        const cancelled = ctx.era === 'legacy' ? await cancelOrphan(handle) : '';
         output.emit({
           event: 'hint',
           message:
             ctx.era === 'legacy'
-              ? `Task ${taskId} is waiting for input. ${comeBack(ctx, taskId, 'watch')} Run the call again with --answers answers.json, where answers.json is, for example:\n  ${example}`
+              ? `Task ${taskId} is waiting for input. ${comeBack(ctx, taskId, 'watch')} ${cancelled} Run the call again with --answers answers.json, where answers.json is, for example:\n  ${example}`
               : `Task ${taskId} is still waiting for input. Answer it later with:\n${comeBack(ctx, taskId, 'watch', '--answers answers.json')}\nwhere answers.json is, for example:\n  ${example}`,
         });
       }
@@ -132,5 +134,16 @@ export async function followTask(session: Session, handle: TaskHandle<CallToolRe
           : `Task ${taskId} may still be running. Resume it with:\n${comeBack(ctx, taskId, 'watch')}`,
       });
       throw new InterruptedError(handle.cancelRequested ? `interrupted; stopped following task ${taskId} (cancel requested)` : `interrupted; task ${taskId} left running`);
+  }
+}
+
+/** Asks a 2025-11-25 server to cancel a task nobody can answer; says what the server answered (an ack is intent only). */
+async function cancelOrphan(handle: TaskHandle<CallToolResult>): Promise<string> {
+  try {
+    await handle.cancel();
+    return 'tasks/cancel was sent and acknowledged (the server decides when the task ends).';
+  } catch (error) {
+    const code = isMcpClientError(error) ? error.code : 'unknown error';
+    return `tasks/cancel could not be delivered (${code}): the task may still be waiting on the server.`;
   }
 }
