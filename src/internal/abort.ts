@@ -5,23 +5,34 @@
  * @module
  * @internal
  */
-import { timerDelay } from './duration.js';
+import { MAX_TIMER_MS, timerDelay } from './duration.js';
 
-/** Resolves after `ms` milliseconds; rejects with `signal.reason` untouched if the signal aborts first. */
+/**
+ * Resolves after `ms` milliseconds; rejects with `signal.reason` untouched if the signal aborts first. A delay past
+ * {@link MAX_TIMER_MS} (a server's `Retry-After` can ask for one) is waited out in timer-sized steps, never cut to
+ * the 1 ms a single overflowing `setTimeout` would fire after; `Infinity` waits for the signal.
+ */
 export function delay(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(signal.reason);
       return;
     }
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const onAbort = (): void => {
       clearTimeout(timer);
       reject(signal?.reason);
     };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
+    const wait = (left: number): void => {
+      if (left === Number.POSITIVE_INFINITY) return; // only the signal ends it
+      const step = timerDelay(left) ?? MAX_TIMER_MS;
+      timer = setTimeout(() => {
+        if (left - step > 0) return wait(left - step);
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, step);
+    };
+    wait(Number.isNaN(ms) ? 0 : Math.max(0, ms));
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

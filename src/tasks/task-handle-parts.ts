@@ -8,7 +8,7 @@
  * @internal
  */
 import { CancelDeliveryError, CancelNotConfirmedError, InputDeliveryError, InvalidResponseError, redactTaskId } from '../errors.js';
-import { durationError } from '../internal/duration.js';
+import { durationError, MAX_TIMER_MS } from '../internal/duration.js';
 import { keysOf, unknownOptionError } from '../internal/option-keys.js';
 import { parseDetailedTask, type DetailedTask } from '../protocol/tasks.js';
 import { deliver, DeliveryFailure } from './delivery.js';
@@ -184,6 +184,13 @@ export function watchExpiry(parts: HandleInternals, expiry: number | null): void
   if (expiry === null || parts.expiringSent || parts.handle.done || task.status !== 'input_required' || task.ttlMs === null) return;
   const { driver, handle } = parts;
   const fireAt = expiry - task.ttlMs * driver.expiringMarginRatio;
+  const waitMs = Math.max(0, fireAt - driver.now());
+  if (waitMs > MAX_TIMER_MS) {
+    // A server TTL past a timer's range: wait in timer-sized steps (one overflowing timer would fire after 1 ms).
+    parts.expiryTimer = setTimeout(() => watchExpiry(parts, expiry), MAX_TIMER_MS);
+    (parts.expiryTimer as { unref?: () => void }).unref?.();
+    return;
+  }
   const timer = setTimeout(() => {
     parts.expiryTimer = undefined;
     const current = parts.task();
@@ -192,7 +199,7 @@ export function watchExpiry(parts: HandleInternals, expiry: number | null): void
     const event = { taskId: handle.taskId, task: current, expiresAt: expiry, remainingMs: Math.max(0, expiry - driver.now()) };
     handle.emit('expiring', event);
     driver.emitExpiring(event);
-  }, Math.max(0, fireAt - driver.now()));
+  }, waitMs);
   (timer as { unref?: () => void }).unref?.();
   parts.expiryTimer = timer;
 }

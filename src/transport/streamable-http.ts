@@ -17,6 +17,7 @@ import { buildHeaders, protocolHeaderValues, staticHeaders } from './request-hea
 import { defaultHttpSender, fetchSender, type HttpReply, type HttpSender } from './http-sender.js';
 import { classifyMessage, idMatches, parseJson, settleResponse } from './messages.js';
 import { excerpt, readText, readTextChunks } from './read-body.js';
+import { parseRetryAfter } from './retry-after.js';
 import { sseEventMeter } from './sse-event-limit.js';
 import { checkServerKey, type HttpTarget, type Transport, type TransportRequestOptions } from './transport.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, type StreamableHttpTransportOptions } from './streamable-http-options.js';
@@ -26,14 +27,6 @@ export { DEFAULT_MAX_RESPONSE_BYTES, type StreamableHttpTransportOptions } from 
 
 function isRequest(message: JsonRpcRequest | JsonRpcNotification): message is JsonRpcRequest {
   return typeof message.id === 'string' || typeof message.id === 'number';
-}
-
-function retryAfterMs(value: string | null): number | undefined {
-  if (!value) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
 /**
@@ -240,7 +233,7 @@ export class StreamableHttpTransport implements Transport {
     }
     const incoming = classifyMessage(parsed);
     if (incoming.kind === 'error' && isRequest(message)) settleResponse(incoming, message.id, method, res.status);
-    throw new HttpError(method, res.status, excerpt(text), retryAfterMs(res.headers.get('retry-after')));
+    throw new HttpError(method, res.status, excerpt(text), parseRetryAfter(res.headers.get('retry-after'), Date.now()));
   }
 
   /**

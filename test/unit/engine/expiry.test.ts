@@ -78,6 +78,25 @@ describe('behaviour 8: while a task waits for input its TTL is burning (ext-task
     await client.close();
   });
 
+  it('behaviour 8: a TTL past the 2^31−1 ms timer limit fires expiring at its time, not after 1 ms (no timer overflow)', async () => {
+    const ttlMs = 10 * 2 ** 31;
+    const { client } = setup(
+      (m) => (m === 'tools/call' ? created({ ttlMs }) : detailed({ ttlMs, pollIntervalMs: ttlMs, status: 'input_required', inputRequests: { ask: elicit('?') } })),
+      { expiringMarginRatio: 0.5, maxPollIntervalMs: 1_000 },
+    );
+    const seen: ExpiringEvent[] = [];
+    client.on('expiring', (e) => seen.push(e));
+    const handle = await startTask(client);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(handle.status).toBe('input_required');
+    await vi.advanceTimersByTimeAsync(ttlMs / 2 - 1_001);
+    expect(seen).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({ taskId: 't1', expiresAt: T0 + ttlMs });
+    await client.close();
+  });
+
   it('behaviour 8: no expiring event for a task that is merely working', async () => {
     const { client } = setup((m) => (m === 'tools/call' ? created({ ttlMs: 100_000 }) : detailed({ ttlMs: 100_000 })));
     const seen: ExpiringEvent[] = [];
