@@ -43,6 +43,7 @@ export type { CancelOptions, ResultOptions, Settled, TaskHandleEvents } from './
 export type { ExpiringEvent } from './tasks/task-driver.js';
 export { DEFAULT_EXPIRING_MARGIN_RATIO } from './tasks/expiry.js';
 export { DEFAULT_MAX_CONCURRENT_UPDATES } from './tasks/update-sender.js';
+export { DELIVERY_BUDGET_MS } from './tasks/delivery.js';
 export type { InputContext, InputHandlers, InputRequiredEvent } from './tasks/input-broker.js';
 export {
   DEFAULT_MAX_POLL_INTERVAL_MS,

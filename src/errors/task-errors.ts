@@ -125,19 +125,27 @@ export class CancelDeliveryError extends TaskError {
   /** The caller's abort reason, when the cancel was sent on an abort. */
   abortReason: unknown;
   /**
+   * The server's `Retry-After`, ms, when the delivery ended because waiting that long would have passed the
+   * delivery's retry budget (`DELIVERY_BUDGET_MS`); `cause` is then the `HttpError` that carried it.
+   */
+  readonly retryAfterMs: number | undefined;
+  /**
    * @param options.refused - the server answered with an error (the request arrived; the server refused it), rather
    *   than transient failures outlasting the retries.
+   * @param options.retryAfterMs - the server asked to wait this long (ms) before the next attempt, past the budget.
    */
-  constructor(taskId: string, task: DetailedTask | undefined, readonly attempts: number, options?: ErrorOptions & { refused?: boolean }) {
+  constructor(taskId: string, task: DetailedTask | undefined, readonly attempts: number, options?: ErrorOptions & { refused?: boolean; retryAfterMs?: number }) {
     const refusal = options?.cause instanceof Error ? `: ${options.cause.message}` : '';
+    const deferred = options?.retryAfterMs !== undefined ? ` (the server asked to retry after ${Math.ceil(options.retryAfterMs / 1000)} s, past the delivery's retry budget)` : '';
     super(
       options?.refused
         ? `task ${redactTaskId(taskId)}: the server refused tasks/cancel${refusal}; the task may still be running`
-        : `task ${redactTaskId(taskId)}: tasks/cancel could not be delivered after ${attempts} attempts; the task may still be running`,
+        : `task ${redactTaskId(taskId)}: tasks/cancel could not be delivered after ${attempts} ${attempts === 1 ? 'attempt' : 'attempts'}${deferred}; the task may still be running`,
       taskId,
       task,
       options,
     );
+    this.retryAfterMs = options?.retryAfterMs;
   }
 }
 

@@ -50,7 +50,8 @@ export interface HandleInternals {
  * Delivers `tasks/cancel`. A -32602 answer means the task already ended or is gone: the task is read once; a
  * terminal state there settles the handle, a second -32602 is classified (expired / unknown).
  *
- * @throws {@link CancelDeliveryError} when transient failures outlasted the retries or the server refused;
+ * @throws {@link CancelDeliveryError} when transient failures outlasted the retries, the server's `Retry-After`
+ *   would take the next attempt past `DELIVERY_BUDGET_MS` (`retryAfterMs` set), or the server refused;
  *   {@link CancelNotConfirmedError} (`invalidAck`, a `serverViolation` event) when the server's reply was not the
  *   empty acknowledgement (`resultType` other than `"complete"`, ext-tasks § Task Cancellation).
  */
@@ -67,7 +68,7 @@ export async function sendCancel(parts: HandleInternals): Promise<void> {
       handle.emit('serverViolation', `task ${redactTaskId(handle.taskId)}: ${error.message}`);
       throw new CancelNotConfirmedError(handle.taskId, parts.task(), { cause: error, invalidAck: true });
     }
-    throw new CancelDeliveryError(handle.taskId, parts.task(), failure.attempts, { cause: error, refused: !failure.transient });
+    throw new CancelDeliveryError(handle.taskId, parts.task(), failure.attempts, { cause: error, refused: !failure.transient, retryAfterMs: failure.retryAfterMs });
   }
 }
 

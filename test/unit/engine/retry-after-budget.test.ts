@@ -1,0 +1,127 @@
+/**
+ * A delivery (`tasks/cancel`, `tasks/update`) never retries sooner than the server's `Retry-After`, and never waits
+ * past its budget (`DELIVERY_BUDGET_MS`) for it: a server answering `429 Retry-After: 3600` ends the delivery at
+ * once with its typed error, never a `cancel()` pending for an hour.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CancelDeliveryError, HttpError, InputDeliveryError, type ElicitResult } from '../../../src/index.js';
+import { DEFAULT_DELIVERY_RETRY, DELIVERY_BUDGET_MS, deliver, deliveryBudgetMs, DeliveryFailure } from '../../../src/tasks/delivery.js';
+import { created, detailed, elicit, outcome } from '../../helpers/unit-fixtures.js';
+import { setup, startTask, T0 } from './setup.js';
+
+const HOUR = 3_600_000;
+const accept: ElicitResult = { action: 'accept', content: { ok: true } };
+
+describe('the delivery budget', () => {
+  beforeEach(() => vi.useFakeTimers({ now: T0 }));
+  afterEach(() => vi.useRealTimers());
+
+  it('is 30 s, or the schedule\'s own total when longer (the default schedule waits 7.5 s)', () => {
+    expect(DELIVERY_BUDGET_MS).toBe(30_000);
+    expect(deliveryBudgetMs(DEFAULT_DELIVERY_RETRY)).toBe(30_000);
+    expect(deliveryBudgetMs({ attempts: 5, minDelayMs: 10_000, maxDelayMs: 60_000 })).toBe(130_000); // 10 + 20 + 40 + 60 s
+  });
+
+  it('a Retry-After within the budget is honoured to the millisecond; one past it ends the delivery at once', async () => {
+    const sent: number[] = [];
+    const failures = [new HttpError('tasks/cancel', 429, 'slow', 20_000), new HttpError('tasks/cancel', 429, 'slow', 20_000)];
+    const done = outcome(
+      deliver(async () => {
+        sent.push(Date.now() - T0);
+        const next = failures.shift();
+        if (next) throw next;
+        return 'ok';
+      }),
+    );
+    await vi.advanceTimersByTimeAsync(19_999);
+    expect(sent).toEqual([0]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(sent).toEqual([0, 20_000]); // 20 s waited; the next 20 s would make 40 s > 30 s
+    expect(done.error).toBeInstanceOf(DeliveryFailure);
+    const failure = done.error as DeliveryFailure;
+    expect(failure.attempts).toBe(2);
+    expect(failure.transient).toBe(true);
+    expect(failure.retryAfterMs).toBe(20_000);
+    expect((failure.cause as HttpError).retryAfterMs).toBe(20_000);
+  });
+});
+
+describe('tasks/cancel answered 429 Retry-After: 3600', () => {
+  beforeEach(() => vi.useFakeTimers({ now: T0 }));
+  afterEach(() => vi.useRealTimers());
+
+  it('handle.cancel() rejects at once with CancelDeliveryError (taskId, retryAfterMs, the HttpError as cause); one tasks/cancel; the task stays followed and its record keeps cancelRequested', async () => {
+    const { transport, client, store } = setup((m) => {
+      if (m === 'tools/call') return created();
+      if (m === 'tasks/cancel') throw new HttpError('tasks/cancel', 429, 'slow down', HOUR);
+      return detailed({ status: 'working' });
+    });
+    const handle = await startTask(client);
+    const cancelling = outcome(handle.cancel({ waitMs: 60_000 }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(cancelling.error).toBeInstanceOf(CancelDeliveryError);
+    const error = cancelling.error as CancelDeliveryError;
+    expect(error.code).toBe('CANCEL_NOT_DELIVERED');
+    expect(error.taskId).toBe('t1');
+    expect(error.attempts).toBe(1);
+    expect(error.retryAfterMs).toBe(HOUR);
+    expect(error.cause).toBeInstanceOf(HttpError);
+    expect((error.cause as HttpError).retryAfterMs).toBe(HOUR);
+    expect(error.message).toContain('retry after 3600 s');
+    expect(transport.of('tasks/cancel')).toHaveLength(1);
+    expect(handle.done).toBe(false); // only the server's word ends it
+    expect(handle.cancelRequested).toBe(true);
+    await vi.advanceTimersByTimeAsync(10);
+    expect((await store.get('t1', handle.serverKey))?.cancelRequested).toBe(true);
+    await vi.advanceTimersByTimeAsync(2 * HOUR);
+    expect(transport.of('tasks/cancel')).toHaveLength(1); // never re-sent sooner than asked; not re-sent at all
+    await client.close();
+  });
+
+  it('a caller abort (onAbort: cancel) ends the call at once with CancelDeliveryError (taskId, abortReason, retryAfterMs)', async () => {
+    const { client } = setup((m) => {
+      if (m === 'tools/call') return created();
+      if (m === 'tasks/cancel') throw new HttpError('tasks/cancel', 429, 'slow down', HOUR);
+      return detailed({ status: 'working' });
+    });
+    const controller = new AbortController();
+    const call = outcome(client.callTool('job', {}, { signal: controller.signal }));
+    await vi.advanceTimersByTimeAsync(1_000);
+    const reason = new Error('stop');
+    controller.abort(reason);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(call.settled).toBe(true);
+    expect(call.error).toBeInstanceOf(CancelDeliveryError);
+    expect((call.error as CancelDeliveryError).taskId).toBe('t1');
+    expect((call.error as CancelDeliveryError).abortReason).toBe(reason);
+    expect((call.error as CancelDeliveryError).retryAfterMs).toBe(HOUR);
+    await client.close();
+  });
+});
+
+describe('tasks/update answered 503 Retry-After: 3600', () => {
+  beforeEach(() => vi.useFakeTimers({ now: T0 }));
+  afterEach(() => vi.useRealTimers());
+
+  it('the call rejects at once with InputDeliveryError (taskId, key, the HttpError as cause); one tasks/update', async () => {
+    const { transport, client } = setup(
+      (m) => {
+        if (m === 'tools/call') return created();
+        if (m === 'tasks/update') throw new HttpError('tasks/update', 503, 'busy', HOUR);
+        if (m === 'tasks/cancel') return {};
+        return detailed({ status: 'input_required', inputRequests: { ask: elicit('?') } });
+      },
+      { handlers: { elicitation: () => accept } },
+    );
+    const call = outcome(client.callTool('job', {}, { onAbort: 'detach' }));
+    await vi.advanceTimersByTimeAsync(1_000);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(call.error).toBeInstanceOf(InputDeliveryError);
+    const error = call.error as InputDeliveryError;
+    expect(error.taskId).toBe('t1');
+    expect(error.key).toBe('ask');
+    expect((error.cause as HttpError).retryAfterMs).toBe(HOUR);
+    expect(transport.of('tasks/update')).toHaveLength(1);
+    await client.close();
+  });
+});
