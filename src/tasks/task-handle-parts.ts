@@ -7,7 +7,8 @@
  * @module
  * @internal
  */
-import { CancelDeliveryError, CancelNotConfirmedError, InputDeliveryError, InvalidResponseError, redactTaskId } from '../errors.js';
+import { CancelDeliveryError, CancelNotConfirmedError, ClientClosedError, InputDeliveryError, InvalidResponseError, redactTaskId } from '../errors.js';
+import { withTaskId } from '../internal/race-abort.js';
 import { durationError, MAX_TIMER_MS } from '../internal/duration.js';
 import { keysOf, unknownOptionError } from '../internal/option-keys.js';
 import { parseDetailedTask, type DetailedTask } from '../protocol/tasks.js';
@@ -37,6 +38,8 @@ export interface HandleInternals {
   expiryTimer?: ReturnType<typeof setTimeout>;
   expiringSent?: boolean;
   rejections?: Map<string, number>;
+  /** Stops the retries of this task's `tasks/update` deliveries (see {@link stopUpdates}). */
+  updates?: { controller: AbortController; unlisten: () => void };
   task(): DetailedTask;
   /** Applies a state read outside the scheduler's polls. */
   apply(next: DetailedTask): void;
@@ -102,7 +105,7 @@ export function taskInputScope(parts: HandleInternals, answeredKeys: Iterable<st
           return false;
         }
         try {
-          await driver.updates.send(handle.taskId, key, response);
+          await driver.updates.send(handle.taskId, key, response, updatesSignal(parts));
         } catch (failure) {
           throw onUpdateFailure(parts, key, failure);
         }
@@ -127,13 +130,63 @@ export function taskInputScope(parts: HandleInternals, answeredKeys: Iterable<st
  */
 function onUpdateFailure(parts: HandleInternals, key: string, failure: unknown): unknown {
   const { handle } = parts;
-  const error = failure instanceof DeliveryFailure ? failure.cause : failure;
-  if (!(failure instanceof DeliveryFailure)) return error;
+  if (failure instanceof UpdatesStopped) return stoppedError(parts, key, failure);
+  if (!(failure instanceof DeliveryFailure)) return failure;
+  const error = failure.cause;
   if (isLostTask(error)) {
     void readAfterLostUpdate(parts, key, error);
     return error;
   }
   return rejected(parts, key, error, failure.transient);
+}
+
+/** Why the retries of a task's `tasks/update` stopped before it was delivered: the abort reason of its deliveries. */
+class UpdatesStopped extends Error {
+  constructor(readonly why: 'closed' | 'cancel' | 'done', options?: ErrorOptions) {
+    super(`tasks/update retries stopped: ${why === 'closed' ? 'the client was closed' : why === 'cancel' ? 'a cancel was requested' : 'the task is no longer followed'}`, options);
+  }
+}
+
+/** The signal that stops this task's update deliveries; it aborts by itself when the client closes. */
+function updatesSignal(parts: HandleInternals): AbortSignal {
+  if (!parts.updates) {
+    const controller = new AbortController();
+    const closing = parts.driver.signal;
+    const onClose = (): void => controller.abort(new UpdatesStopped('closed'));
+    if (closing.aborted) onClose();
+    else closing.addEventListener('abort', onClose, { once: true });
+    parts.updates = { controller, unlisten: () => closing.removeEventListener('abort', onClose) };
+  }
+  return parts.updates.controller.signal;
+}
+
+/**
+ * Stops the retries of this task's `tasks/update` deliveries at once (a cancel was requested, or the handle settled
+ * or stopped following, `cause` its error): nothing more is sent, and each waiting `respond()` rejects with
+ * {@link stoppedError}'s typed error.
+ */
+export function stopUpdates(parts: HandleInternals, why: 'cancel' | 'done', cause?: unknown): void {
+  parts.updates?.controller.abort(new UpdatesStopped(why, { cause }));
+  if (why === 'done') parts.updates?.unlisten();
+}
+
+/**
+ * What `respond()` rejects with when its update's retries were stopped: {@link ClientClosedError} (carrying `taskId`)
+ * when the client closed or the handle stopped on a close; otherwise {@link InputDeliveryError} naming the key, the
+ * reason as `cause`. The handle itself is not failed by this (after a cancel it keeps following).
+ */
+function stoppedError(parts: HandleInternals, key: string, stopped: UpdatesStopped): Error {
+  const taskId = parts.handle.taskId;
+  if (stopped.why === 'closed') return withTaskId(new ClientClosedError(), taskId);
+  if (stopped.cause instanceof ClientClosedError) return withTaskId(stopped.cause, taskId);
+  return new InputDeliveryError(taskId, key, parts.task(), { cause: stopped });
+}
+
+/** Everything a settled handle stops: the cancel's `waitMs` timer, the `expiring` timer, update retries. */
+export function settleParts(parts: HandleInternals, error: unknown): void {
+  clearTimeout(parts.cancelTimer);
+  watchExpiry(parts, null);
+  stopUpdates(parts, 'done', error);
 }
 
 /**

@@ -17,7 +17,7 @@ import { lostTaskError } from './lost-task.js';
 import { pollRetryDelayMs } from './poll-errors.js';
 import { effectivePollIntervalMs } from './poll-interval.js';
 import { TaskOutcome, terminalOutcome } from './task-outcome.js';
-import { handleOptionsError, pollFailureVerdict, sendCancel, taskInputScope, watchExpiry, type HandleInternals } from './task-handle-parts.js';
+import { handleOptionsError, pollFailureVerdict, sendCancel, settleParts, stopUpdates, taskInputScope, watchExpiry, type HandleInternals } from './task-handle-parts.js';
 import type { TaskDriver } from './task-driver.js';
 import type { CancelOptions, ResultOptions, Settled, TaskHandleEvents, TaskHandleInit } from './task-handle-types.js';
 
@@ -161,6 +161,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
     if (this.done) return;
     if (!this.#parts.cancelRequested) {
       this.#parts.cancelRequested = true;
+      stopUpdates(this.#parts, 'cancel'); // no tasks/update after a cancel, not even a retry
       this.emit('cancelRequested');
     }
     const waitMs = options.waitMs ?? 0;
@@ -179,9 +180,10 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
    * or close nothing is sent (a `warning` says so). (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-update-requests)
    *
    * @returns the keys sent.
-   * @throws {@link InputDeliveryError} (transient failures past the retries, or a second rejection); the server's
-   *   rejection ({@link McpError}, -32602 when the task is gone; {@link InvalidResponseError}) the first time (the
-   *   question is then offered again).
+   * @throws {@link InputDeliveryError} (transient failures past the retries or the delivery budget, retries stopped by
+   *   `cancel()` or the handle settling, a second rejection); {@link ClientClosedError} with `taskId` (closed while being
+   *   retried; no `tasks/update` after that); the server's first rejection ({@link McpError}, -32602 when the task is
+   *   gone; {@link InvalidResponseError}; the question is then offered again).
    */
   async respond(inputResponses: InputResponses): Promise<string[]> {
     return this.#inputScope().respondAll(inputResponses);
@@ -286,8 +288,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
   #settle(outcome: Settled<TResult>): void {
     if (!this.#outcome.settle(outcome)) return;
     this.#driver.scheduler.unschedule(this);
-    clearTimeout(this.#parts.cancelTimer);
-    watchExpiry(this.#parts, null);
+    settleParts(this.#parts, outcome.ok ? undefined : outcome.error);
     this.#outcome.wake(this.#task);
   }
 

@@ -8,6 +8,7 @@
  */
 import type { InputResponse, InputResponses } from '../protocol/input.js';
 import { Limiter } from '../internal/limiter.js';
+import { raceAbort } from '../internal/race-abort.js';
 import { deliver, type DeliveryRetry } from './delivery.js';
 
 /** Default cap on concurrent `tasks/update` requests per server. */
@@ -15,6 +16,8 @@ export const DEFAULT_MAX_CONCURRENT_UPDATES = 4;
 
 interface Pending {
   responses: InputResponses;
+  /** Stops this batch's delivery (the first sender's signal: one handle follows a task). */
+  signal: AbortSignal | undefined;
   waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }>;
 }
 
@@ -33,15 +36,18 @@ export class UpdateSender {
   }
 
   /**
-   * Queues the answer to `key`; resolves once a `tasks/update` carrying it was acknowledged.
+   * Queues the answer to `key`; resolves once a `tasks/update` carrying it was acknowledged. When `signal` aborts
+   * (the handle stopped following, a cancel was requested, the client closed) the retries stop at once: nothing
+   * more is sent for this batch and the promise rejects with `signal.reason` without waiting for an attempt in flight.
    *
-   * @throws `DeliveryFailure` (the last error as `cause`) when the update could not be delivered.
+   * @throws `DeliveryFailure` (the last error as `cause`) when the update could not be delivered; `signal.reason`.
    */
-  send(taskId: string, key: string, response: InputResponse): Promise<void> {
+  send(taskId: string, key: string, response: InputResponse, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
     return new Promise<void>((resolve, reject) => {
       let pending = this.#pending.get(taskId);
       if (!pending) {
-        pending = { responses: Object.create(null) as InputResponses, waiters: [] };
+        pending = { responses: Object.create(null) as InputResponses, waiters: [], signal };
         this.#pending.set(taskId, pending);
         // Answers produced in the same turn (handlers resolving together) join this batch before it leaves.
         if (!this.#busy.has(taskId)) queueMicrotask(() => queueMicrotask(() => this.#flush(taskId)));
@@ -57,12 +63,13 @@ export class UpdateSender {
     this.#pending.delete(taskId);
     this.#busy.add(taskId);
     const responses: InputResponses = { ...batch.responses };
-    this.#limiter
-      .run(() => deliver(() => this.#send(taskId, responses), this.#retry))
-      .then(
-        () => batch.waiters.forEach((w) => w.resolve()),
-        (error: unknown) => batch.waiters.forEach((w) => w.reject(error)),
-      )
+    const run = this.#limiter.run(() => deliver(() => this.#send(taskId, responses), this.#retry, batch.signal));
+    raceAbort(run, batch.signal).then(
+      () => batch.waiters.forEach((w) => w.resolve()),
+      (error: unknown) => batch.waiters.forEach((w) => w.reject(error)),
+    );
+    run
+      .catch(() => undefined) // told to the waiters above
       .finally(() => {
         this.#busy.delete(taskId);
         if (this.#pending.has(taskId)) this.#flush(taskId);

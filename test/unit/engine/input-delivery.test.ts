@@ -3,9 +3,9 @@
  * sent after cancel or close, and a failed delivery is retried, re-offered or reported, never a silent hang.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_MAX_CONCURRENT_UPDATES, HttpError, InputDeliveryError, NetworkError, type ElicitResult, type InputRequiredEvent } from '../../../src/index.js';
+import { ClientClosedError, DEFAULT_MAX_CONCURRENT_UPDATES, HttpError, InputDeliveryError, NetworkError, type ElicitResult, type InputRequiredEvent, type TaskClient } from '../../../src/index.js';
 import type { Handler } from '../../helpers/scripted-transport.js';
-import { created, deferred, detailed, elicit, flush, outcome, rpcError } from '../../helpers/unit-fixtures.js';
+import { completed, created, deferred, detailed, elicit, flush, outcome, rpcError, toolResult } from '../../helpers/unit-fixtures.js';
 import { setup, startTask, T0 } from './setup.js';
 
 const accept: ElicitResult = { action: 'accept', content: { ok: true } };
@@ -51,6 +51,84 @@ describe('behaviour 4: no tasks/update after cancel() or close() (ext-tasks § T
     await flush();
     expect(transport.of('tasks/update')).toHaveLength(0);
     expect(warnings.some((w) => w.includes('ask'))).toBe(true);
+  });
+});
+
+describe('behaviour 4: tasks/update retries stop at once on close(), cancel() or the task ending (ext-tasks § Task Update Requests)', () => {
+  beforeEach(() => vi.useFakeTimers({ now: T0 }));
+  afterEach(() => vi.useRealTimers());
+
+  const busy = (): never => {
+    throw new HttpError('tasks/update', 503, 'busy');
+  };
+
+  async function answering(client: TaskClient) {
+    const events: InputRequiredEvent[] = [];
+    client.on('inputRequired', (e) => events.push(e));
+    const handle = await startTask(client);
+    await vi.advanceTimersByTimeAsync(1_000);
+    const answer = outcome(events[0]!.respond(accept));
+    await vi.advanceTimersByTimeAsync(10); // the first tasks/update: 503, a retry is due in 500 ms
+    return { handle, answer };
+  }
+
+  it('behaviour 4: client.close() during the retries: respond() rejects at once with ClientClosedError carrying taskId; no tasks/update after it', async () => {
+    const { transport, client } = setup(asking(['ask'], busy));
+    const { answer } = await answering(client);
+    expect(transport.of('tasks/update')).toHaveLength(1);
+    expect(answer.settled).toBe(false);
+    await client.close();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(answer.error).toBeInstanceOf(ClientClosedError);
+    expect((answer.error as ClientClosedError).code).toBe('CLIENT_CLOSED');
+    expect((answer.error as ClientClosedError).taskId).toBe('t1');
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(transport.of('tasks/update')).toHaveLength(1);
+  });
+
+  it('behaviour 4: handle.cancel() during the retries: respond() rejects at once with InputDeliveryError (taskId, key); the handle keeps following; no tasks/update after it', async () => {
+    const { transport, client } = setup(asking(['ask'], busy));
+    const { handle, answer } = await answering(client);
+    await handle.cancel();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(answer.error).toBeInstanceOf(InputDeliveryError);
+    expect((answer.error as InputDeliveryError).taskId).toBe('t1');
+    expect((answer.error as InputDeliveryError).key).toBe('ask');
+    expect((answer.error as InputDeliveryError).message).toContain('"ask"');
+    expect(String(((answer.error as InputDeliveryError).cause as Error).message)).toContain('a cancel was requested');
+    expect(handle.done).toBe(false); // only the server's word ends the task
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(transport.of('tasks/update')).toHaveLength(1);
+    expect(transport.of('tasks/cancel')).toHaveLength(1);
+    await client.close();
+  });
+
+  it('behaviour 4: the task ending while its update is retried: respond() rejects with InputDeliveryError; no tasks/update after it', async () => {
+    let ended = false;
+    const { transport, client } = setup((m, p, msg) => {
+      if (m === 'tasks/get' && ended) return completed(toolResult('done'));
+      return asking(['ask'], () => {
+        ended = true;
+        throw new HttpError('tasks/update', 503, 'busy', 5_000); // the retry is due after the next poll
+      })(m, p, msg);
+    });
+    const events: InputRequiredEvent[] = [];
+    client.on('inputRequired', (e) => events.push(e));
+    const handle = await startTask(client);
+    const result = outcome(handle.result());
+    await vi.advanceTimersByTimeAsync(1_000);
+    const answer = outcome(events[0]!.respond(accept));
+    await vi.advanceTimersByTimeAsync(10);
+    expect(transport.of('tasks/update')).toHaveLength(1);
+    expect(answer.settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1_000); // the next poll sees "completed"
+    expect(result.value).toEqual(toolResult('done'));
+    expect(answer.error).toBeInstanceOf(InputDeliveryError);
+    expect((answer.error as InputDeliveryError).taskId).toBe('t1');
+    expect((answer.error as InputDeliveryError).key).toBe('ask');
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(transport.of('tasks/update')).toHaveLength(1);
+    await client.close();
   });
 });
 
