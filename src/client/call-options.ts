@@ -9,6 +9,7 @@ import { durationError, type DurationRule } from '../internal/duration.js';
 import { keysOf, unknownOptionError } from '../internal/option-keys.js';
 import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
 import type { InputRequiredEvent } from '../tasks/input-broker.js';
+import { onTaskOptionError } from '../tasks/task-callbacks.js';
 import type { ExpiringEvent } from '../tasks/task-driver.js';
 import type { TaskHandle } from '../tasks/task-handle.js';
 import type { AttachFacts } from '../tasks/tracker.js';
@@ -22,7 +23,12 @@ export interface CallOptions<T = unknown> extends RequestOptions {
    * `Infinity` or anything above 2^31 − 1 ms means no total budget (the same as leaving it out).
    */
   maxTotalTimeoutMs?: number;
-  /** Called once if the call became a task, before its first poll. */
+  /**
+   * Called once if the call became a task, before its first poll (after the client's `'task'` event). Must be a
+   * function (else `TypeError`, nothing sent). The task is already followed: if this throws, the call is treated as
+   * aborted with the thrown error as reason (`onAbort` applies, `'cancel'` by default) and rejects with it, carrying
+   * `taskId`. (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md)
+   */
   onTask?: (handle: TaskHandle<T>) => void;
   /** A poll interval in ms that may raise the server's `pollIntervalMs` (never lower it). */
   pollIntervalMs?: number;
@@ -107,12 +113,12 @@ const CALL_DURATIONS: Array<[keyof CallOptions, DurationRule]> = [
 
 /**
  * The `TypeError` for per-call options that a call must refuse before sending anything, naming the method and the
- * option: a key not in `known` (a misspelt option, with the closest known one), or a duration option breaking the
- * rule (NaN, not a number, 0 or negative, or beyond 2^31 − 1 ms where "no limit" means nothing); `undefined` when
- * all are fine.
+ * option: a key not in `known` (a misspelt option, with the closest known one), an `onTask` that is not a
+ * function, or a duration option breaking the rule (NaN, not a number, 0 or negative, or beyond 2^31 − 1 ms where
+ * "no limit" means nothing); `undefined` when all are fine.
  */
 export function callOptionsError(where: string, options: CallOptions<unknown> | RequestOptions | AttachOptions | undefined, known: readonly string[] = CALL_OPTION_KEYS): TypeError | undefined {
-  const unknown = unknownOptionError(where, options, known);
+  const unknown = unknownOptionError(where, options, known) ?? onTaskOptionError(where, (options as CallOptions | undefined)?.onTask);
   if (unknown) return unknown;
   for (const [name, rule] of CALL_DURATIONS) {
     const error = durationError(where, name, (options as Record<string, unknown> | undefined)?.[name], rule);

@@ -16,6 +16,7 @@ import { afterFollowFailure, boundedCancel, closedWithCause } from './follow-fai
 import { isLostTask, lostTaskError } from './lost-task.js';
 import { parserFor } from './result-parsers.js';
 import { settledFromRecord } from './stored-outcome.js';
+import { runTaskCallbacks } from './task-callbacks.js';
 import { TaskHandle } from './task-handle.js';
 import { newRecord, recordHandle } from './task-recorder.js';
 import { orphanGuard, type TrackerContext } from './tracker-context.js';
@@ -55,14 +56,10 @@ export class TaskTracker {
   readonly #live = new Set<TaskHandle<unknown>>();
   readonly #closing = new AbortController();
 
-  constructor(context: TrackerContext) {
-    this.#ctx = context;
-  }
+  constructor(context: TrackerContext) { this.#ctx = context; }
 
   /** True once {@link close} ran. */
-  get closed(): boolean {
-    return this.#closing.signal.aborted;
-  }
+  get closed(): boolean { return this.#closing.signal.aborted; }
 
   /** The driver of `backend`'s handles (one per backend). */
   driverFor(backend: EraBackend): TaskDriver {
@@ -100,7 +97,8 @@ export class TaskTracker {
    * and, when the caller aborted while the creation was in flight, cancels or keeps it per `onAbort`.
    *
    * @throws {@link InvalidResponseError} (with `taskId` when the result still named one: that task was cancelled
-   *   or recorded); the abort reason, carrying `taskId`, when the caller aborted; {@link CancelDeliveryError}.
+   *   or recorded); the abort reason, carrying `taskId`, when the caller aborted; what a `'task'` listener or
+   *   `onTask` threw, carrying `taskId` (handled like an abort: `onAbort` applies); {@link CancelDeliveryError}.
    */
   async create<T>(backend: EraBackend, method: string, params: Record<string, unknown>, created: Record<string, unknown>, options: CreateOptions<T>, abort?: { reason: unknown }): Promise<TaskHandle<T>> {
     let task: DetailedTask;
@@ -136,11 +134,13 @@ export class TaskTracker {
       await store.put(record).catch((error: unknown) => this.#ctx.emit.warning(`task store: could not write ${redactTaskId(task.taskId)}: ${String(error)}`));
       this.#record(handle, record);
     }
-    this.#ctx.emit.task(handle as TaskHandle<unknown>);
-    options.onTask?.(handle);
-    this.#follow(handle).start();
+    // Followed before any caller code runs: a throwing callback is an abort of the call, never an orphan.
+    this.#follow(handle);
+    const thrown = runTaskCallbacks(handle, (h) => this.#ctx.emit.task(h as TaskHandle<unknown>), options.onTask);
+    handle.start();
     if (this.closed) handle.stopFollowing(new ClientClosedError()); // closed while the creation was on its way
-    if (abort) throw await this.afterAbort(handle, options.onAbort, abort.reason);
+    if (abort && thrown) this.#ctx.emit.warning(`${method}: a task callback threw for task ${redactTaskId(task.taskId)} after the call was aborted: ${String(thrown.error)}`);
+    if (abort ?? thrown) throw await this.afterAbort(handle, options.onAbort, abort ? abort.reason : thrown?.error);
     return handle;
   }
 
