@@ -37,6 +37,11 @@ function callListener(listener: () => void): void {
 export class RequestAbort implements AbortLike {
   aborted = false;
   reason: unknown = undefined;
+  /**
+   * True while the request this abort belongs to waits for something before it is written (the HTTP transport's
+   * `getHeaders()`): nothing has reached the server, so an abort then stops it at once and nothing can be lost.
+   */
+  notWritten = false;
   #listeners: Array<() => void> | undefined;
   #controller: AbortController | undefined;
   readonly #caller: AbortLike | undefined;

@@ -30,8 +30,10 @@ function abandoned(method: string, reason: unknown): Error {
 }
 
 /**
- * Runs `send` with an abort of its own (none when the caller gave none; its `AbortSignal` is built only if read). A caller abort before anything was sent, or while `inFlight()` says no
- * request is on its way (a retry's backoff), rejects with `signal.reason` at once. After a request left, its
+ * Runs `send` with an abort of its own (none when the caller gave none; its `AbortSignal` is built only if read). A
+ * caller abort before anything was sent, while `inFlight()` says no request is on its way (a retry's backoff), or
+ * while the transport has marked the request `notWritten` (its headers still pending), rejects with `signal.reason`
+ * at once: nothing reached the server, so there is no outcome to wait for. After a request left, its
  * response still counts if it arrives within `graceMs` (ms).
  *
  * @throws {@link OutcomeUnknownError} (the abort reason as `cause`) when no response arrived within the grace, or
@@ -53,8 +55,9 @@ export async function withAbortGrace<T>(
   let timer: ReturnType<typeof setTimeout> | undefined;
   let expired: Error | undefined;
   const onAbort = (): void => {
-    // Between attempts (a retry's backoff) nothing is on its way to the server: stop at once.
-    if (!inFlight()) return own.abort(signal?.reason);
+    // Between attempts (a retry's backoff), or before the request is written (awaiting getHeaders()), nothing is on
+    // its way to the server: stop at once.
+    if (!inFlight() || own.notWritten) return own.abort(signal?.reason);
     timer = setTimeout(() => own.abort((expired = abandoned(method, signal?.reason))), graceMs);
   };
   signal?.addEventListener('abort', onAbort, { once: true });

@@ -149,16 +149,17 @@ export class StreamableHttpTransport implements Transport {
   ): Promise<T> {
     const method = message.method;
     // One abort for the caller's signal, the time budget and close(); no AbortSignal is built unless fetch needs one.
-    const abort = new RequestAbort((options as CallAbortCarrier)[CALL_ABORT] ?? options.signal, options.timeoutMs, () => new RequestTimeoutError(method, options.timeoutMs ?? 0));
+    let timeout: RequestTimeoutError | undefined; // this request's own budget ran out (not a caller's reason)
+    const abort = new RequestAbort((options as CallAbortCarrier)[CALL_ABORT] ?? options.signal, options.timeoutMs, () => (timeout = new RequestTimeoutError(method, options.timeoutMs ?? 0)));
     this.#inflight.add(abort);
     try {
       if (abort.aborted) throw abort.reason; // never POST for an aborted request
       const body = JSON.stringify(message);
       // hook: jh — getHeaders() is raced against the abort/timeout: one that never resolves cannot hang the request
-      let res = await this.#fetchOnce(method, body, await this.#headersBeforeWrite(message, options, abort), abort, options.beforeWrite);
+      let res = await this.#fetchOnce(method, body, await this.#headersBeforeWrite(message, options, abort, () => timeout), abort, options.beforeWrite);
       if (res.status === 401 && this.#options.getHeaders) {
         await res.body?.cancel().catch(() => undefined);
-        res = await this.#fetchOnce(method, body, await this.#headersBeforeWrite(message, options, abort), abort, options.beforeWrite);
+        res = await this.#fetchOnce(method, body, await this.#headersBeforeWrite(message, options, abort, () => timeout), abort, options.beforeWrite);
       }
       if (res.status === 202 || res.status === 204) {
         await res.body?.cancel().catch(() => undefined);
@@ -178,14 +179,22 @@ export class StreamableHttpTransport implements Transport {
 
   /**
    * The POST's headers, raced against the request's abort. The time budget running out first means nothing was
-   * written: {@link RequestTimeoutError} with `notSent`, so the request is never taken for lost (and re-sent).
+   * written: {@link RequestTimeoutError} with `notSent`, so the request is never taken for lost (and re-sent). While
+   * they are pending the call's abort is marked `notWritten`, so a caller's abort then ends the request at once with
+   * its reason (no grace spent reading a response that cannot come, no `OutcomeUnknownError`, no re-send).
    */
-  async #headersBeforeWrite(message: JsonRpcRequest | JsonRpcNotification, options: TransportRequestOptions, abort: RequestAbort): Promise<Record<string, string>> {
+  async #headersBeforeWrite(message: JsonRpcRequest | JsonRpcNotification, options: TransportRequestOptions, abort: RequestAbort, timedOut: () => unknown): Promise<Record<string, string>> {
+    const headers = this.#headers(message, options.headers);
+    if (!(headers instanceof Promise)) return headers;
+    const call = (options as CallAbortCarrier)[CALL_ABORT];
+    if (call) call.notWritten = true;
     try {
-      return await raceRequestAbort(this.#headers(message, options.headers), abort);
+      return await raceRequestAbort(headers, abort);
     } catch (error) {
-      if (abort.aborted && abort.reason instanceof RequestTimeoutError) throw new RequestTimeoutError(message.method, options.timeoutMs ?? 0, { notSent: true });
+      if (abort.aborted && abort.reason !== undefined && abort.reason === timedOut()) throw new RequestTimeoutError(message.method, options.timeoutMs ?? 0, { notSent: true });
       throw error;
+    } finally {
+      if (call) call.notWritten = false;
     }
   }
 

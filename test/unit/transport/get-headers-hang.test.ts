@@ -66,4 +66,44 @@ describe('getHeaders() that never resolves', () => {
     expect(await listing).toBe(reason);
     expect(requests).toBe(0);
   });
+
+  it("a creation (tools/call) aborted by the caller's signal there rejects at once with the abort reason: never OutcomeUnknownError, nothing sent, no re-send", async () => {
+    let release: ((headers: Record<string, string>) => void) | undefined;
+    const client = new TaskClient({
+      transport: new StreamableHttpTransport(url, { getHeaders: () => new Promise((resolve) => (release = resolve)) }),
+      era: 'modern',
+      timeoutMs: 60_000,
+    });
+    const controller = new AbortController();
+    const reason = new Error('caller gave up');
+    const settled = vi.fn();
+    const call = client.callTool('deploy', {}, { signal: controller.signal, idempotencyKey: 'k-2' }).catch((e: unknown) => {
+      settled();
+      return e;
+    });
+    await vi.advanceTimersByTimeAsync(10);
+    controller.abort(reason);
+    await vi.advanceTimersByTimeAsync(0); // not after the abort grace (5 s): nothing was written, so nothing can answer
+    expect(settled).toHaveBeenCalled();
+    const error = await call;
+    expect(error).toBe(reason);
+    expect(error).not.toBeInstanceOf(OutcomeUnknownError);
+    release?.({}); // the headers arriving late write nothing
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(requests).toBe(0);
+    await client.close();
+  });
+
+  it('a creation whose maxTotalTimeoutMs runs out there rejects at once with that RequestTimeoutError, never OutcomeUnknownError', async () => {
+    const client = hangingClient();
+    const call = client.callTool('deploy', {}, { maxTotalTimeoutMs: 300 }).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(300);
+    const error = await call;
+    expect(error).toBeInstanceOf(RequestTimeoutError);
+    expect((error as RequestTimeoutError).timeoutMs).toBe(300);
+    expect(error).not.toBeInstanceOf(OutcomeUnknownError);
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(requests).toBe(0);
+    await client.close();
+  });
 });
