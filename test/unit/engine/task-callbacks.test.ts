@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CancelDeliveryError, HttpError, type TaskHandle } from '../../../src/index.js';
-import { created, detailed, outcome } from '../../helpers/unit-fixtures.js';
+import { AbortableTransport, created, deferred, detailed, flush, outcome } from '../../helpers/unit-fixtures.js';
 import { setup, T0 } from './setup.js';
 
 const server = (m: string): Record<string, unknown> => (m === 'tools/call' ? created() : m === 'tasks/cancel' ? {} : detailed({ status: 'working' }));
@@ -112,6 +112,23 @@ describe('a throwing onTask or task listener is an abort of the call, never an o
     });
     expect(polledBefore).toBe(0);
     expect(statuses).toEqual(['working']);
+    await client.close();
+  });
+
+  it('onTask throws after the caller aborted during the creation: the call rejects with the abort reason (taskId), the thrown error is a warning, one tasks/cancel', async () => {
+    const gate = deferred<Record<string, unknown>>();
+    const { transport, client, warnings } = setup((m) => (m === 'tools/call' ? gate.promise : server(m)), {}, AbortableTransport);
+    const controller = new AbortController();
+    const reason = new Error('user gave up');
+    const call = outcome(client.callTool('job', {}, { signal: controller.signal, onTask: () => { throw new Error('late onTask'); } }));
+    await flush();
+    controller.abort(reason);
+    gate.resolve(created());
+    await vi.advanceTimersByTimeAsync(100);
+    expect(call.error).toBe(reason);
+    expect((call.error as { taskId?: string }).taskId).toBe('t1');
+    expect(warnings.some((w) => w.includes('late onTask') && w.includes('t1'))).toBe(true);
+    expect(transport.of('tasks/cancel')).toHaveLength(1);
     await client.close();
   });
 });
