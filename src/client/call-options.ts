@@ -114,12 +114,16 @@ const CALL_DURATIONS: Array<[keyof CallOptions, DurationRule]> = [
 /**
  * The `TypeError` for per-call options that a call must refuse before sending anything, naming the method and the
  * option: a key not in `known` (a misspelt option, with the closest known one), an `onTask` that is not a
- * function, or a duration option breaking the rule (NaN, not a number, 0 or negative, or beyond 2^31 − 1 ms where
+ * function, an `onAbort` other than `'cancel'` or `'detach'`, or a duration option breaking the rule (NaN, not a number, 0 or negative, or beyond 2^31 − 1 ms where
  * "no limit" means nothing); `undefined` when all are fine.
  */
 export function callOptionsError(where: string, options: CallOptions<unknown> | RequestOptions | AttachOptions | undefined, known: readonly string[] = CALL_OPTION_KEYS): TypeError | undefined {
   const unknown = unknownOptionError(where, options, known) ?? onTaskOptionError(where, (options as CallOptions | undefined)?.onTask);
   if (unknown) return unknown;
+  const onAbort = (options as CallOptions | undefined)?.onAbort as unknown;
+  if (onAbort !== undefined && onAbort !== 'cancel' && onAbort !== 'detach') {
+    return new TypeError(`${where}: option "onAbort" must be 'cancel' or 'detach'; got ${typeof onAbort === 'string' ? JSON.stringify(onAbort.slice(0, 40)) : onAbort === null ? 'null' : typeof onAbort}`);
+  }
   for (const [name, rule] of CALL_DURATIONS) {
     const error = durationError(where, name, (options as Record<string, unknown> | undefined)?.[name], rule);
     if (error) return error;

@@ -100,6 +100,18 @@ describe('a throwing onTask or task listener is an abort of the call, never an o
     await client.close();
   });
 
+  it('onAbort other than cancel or detach (a misspelling such as "Cancel"): TypeError before anything is sent', async () => {
+    const { transport, client } = setup(server);
+    await expect(client.callTool('job', {}, { onAbort: 'Cancel' } as never)).rejects.toThrow(
+      new TypeError(`TaskClient tools/call: option "onAbort" must be 'cancel' or 'detach'; got "Cancel"`),
+    );
+    await expect(client.startTool('job', {}, { onAbort: 1 } as never)).rejects.toThrow(
+      new TypeError(`TaskClient tools/call: option "onAbort" must be 'cancel' or 'detach'; got number`),
+    );
+    expect(transport.sent).toHaveLength(0);
+    await client.close();
+  });
+
   it('onTask still sees the first status event (it runs before the handle starts) and runs before the first poll', async () => {
     const { transport, client } = setup(server);
     const statuses: string[] = [];
