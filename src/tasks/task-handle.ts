@@ -145,9 +145,10 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
   }
 
   /**
-   * Asks the server to cancel (`tasks/cancel`, retried with backoff while it is lost; sent once when delivered).
-   * The acknowledgement is intent only: the handle keeps following and settles with what the server reports
-   * (it may still complete or fail). With `waitMs` it stops after that long with {@link CancelNotConfirmedError}.
+   * Asks the server to cancel (`tasks/cancel`, retried with backoff while it is lost; sent once when delivered) and
+   * resolves once the server acknowledged it: intent recorded, not "cancelled". The handle keeps following and
+   * {@link result} settles with what the server reports (it may still complete or fail); with `waitMs` (ms) the handle
+   * stops following after that long and `result()`, not `cancel()`, rejects with {@link CancelNotConfirmedError}.
    * A -32602 answer means the task already ended or is gone: it is read once, and a lost task is classified.
    * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-cancellation)
    *
