@@ -122,7 +122,7 @@ export async function followTask(session: Session, handle: TaskHandle<CallToolRe
         output.emit({ event: 'hint', message: `Task ${taskId} was still ${handle.status} after ${cancelWaitMs} ms; ${cancelSentence(cancel, cancelWhy)}. ${afterStop(ctx, taskId, cancel)}` });
       } else if (!isTaskEnd(outcome.error)) {
         // A 2025-11-25 task belongs to this connection, which ends with this process: cancel it rather than orphan it.
-        if (ctx.era === 'legacy' && cancel === 'not-sent') [cancel, cancelWhy] = await cancelOrphan(handle);
+        if (ctx.era === 'legacy' && cancel === 'not-sent') [cancel, cancelWhy] = await cancelOrphan(session, handle);
         output.emit({ event: 'hint', message: `Lost contact while following task ${taskId} (last status: ${handle.status}); ${cancelSentence(cancel, cancelWhy)}. ${afterStop(ctx, taskId, cancel)}` });
       }
       throw outcome.error;
@@ -132,7 +132,7 @@ export async function followTask(session: Session, handle: TaskHandle<CallToolRe
         const request = outcome.error.request ?? (handle.task.status === 'input_required' ? handle.task.inputRequests[outcome.error.key] : undefined);
         const example = exampleAnswers(outcome.error.key, request, ctx.era === 'legacy');
         // A 2025-11-25 task belongs to this connection, which ends with this process: nobody could answer it later.
-        const cancelled = ctx.era === 'legacy' ? `${cancelSentence(...(await cancelOrphan(handle)))}.` : '';
+        const cancelled = ctx.era === 'legacy' ? `${cancelSentence(...(await cancelOrphan(session, handle)))}.` : '';
         output.emit({
           event: 'hint',
           message:
@@ -152,9 +152,11 @@ export async function followTask(session: Session, handle: TaskHandle<CallToolRe
 }
 
 /** Asks a 2025-11-25 server to cancel a task this run leaves behind (nobody could answer or follow it later). */
-async function cancelOrphan(handle: TaskHandle<CallToolResult>): Promise<[CancelState, string?]> {
+async function cancelOrphan(session: Session, handle: TaskHandle<CallToolResult>): Promise<[CancelState, string?]> {
   try {
-    await handle.cancel();
+    // A handle that stopped following (lost contact) sends nothing on cancel(): ask the server directly then.
+    if (handle.done) await session.client.request('tasks/cancel', { taskId: handle.taskId });
+    else await handle.cancel();
     return ['acknowledged'];
   } catch (error) {
     return ['not-delivered', codeOf(error)];
