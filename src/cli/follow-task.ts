@@ -8,6 +8,7 @@
 import { isMcpClientError, type CallToolResult, type InputRequest, type TaskHandle } from '../index.js';
 import { ExitCode, InterruptedError, UnanswerableError, type ExitCodeValue } from './exit-codes.js';
 import { exampleValue, readFields } from './input/schema-fields.js';
+import { afterStop, cancelSentence, type CancelState } from './cancel-state.js';
 import { comeBack } from './resume-hint.js';
 import type { Session } from './session.js';
 
@@ -73,6 +74,9 @@ export async function followTask(session: Session, handle: TaskHandle<CallToolRe
   })();
   output.startLive(() => ({ taskId, status: handle.status, statusMessage: handle.task.statusMessage, startedAt: output.startedAt, nextPollAt }));
 
+  // What became of this run's tasks/cancel, so every message says exactly that (an ack is intent only).
+  let cancel: CancelState = 'not-sent';
+  let cancelWhy: string | undefined;
   const left = new Promise<Outcome>((resolve) => {
     interrupt.onPress = (presses) => {
       if (presses >= 2) {
@@ -80,7 +84,18 @@ export async function followTask(session: Session, handle: TaskHandle<CallToolRe
         return;
       }
       output.emit({ event: 'cancel', taskId, stage: 'requested', via: 'ctrl-c', waitMs: cancelWaitMs });
-      handle.cancel({ waitMs: cancelWaitMs }).catch((error: unknown) => output.warn(`warning: tasks/cancel failed: ${(error as Error).message}`));
+      cancel = 'pending';
+      handle.cancel({ waitMs: cancelWaitMs }).then(
+        () => {
+          cancel = 'acknowledged';
+          if (!handle.done) output.emit({ event: 'cancel', taskId, stage: 'acknowledged', via: 'ctrl-c' });
+        },
+        (error: unknown) => {
+          cancel = 'not-delivered';
+          cancelWhy = codeOf(error);
+          output.warn(`warning: tasks/cancel failed: ${(error as Error).message}`);
+        },
+      );
     };
   });
   const stopped = answerer ? answerer.stopped.then((error): Outcome => ({ kind: 'stopped', error })) : new Promise<Outcome>(() => undefined);
@@ -104,8 +119,12 @@ export async function followTask(session: Session, handle: TaskHandle<CallToolRe
       // Not an outcome (the server died, the network went away, a cancel or answer not delivered): the task may
       // still be running there. The client's store already holds what the server last said.
       if (isMcpClientError(outcome.error, 'CANCEL_NOT_CONFIRMED')) {
-        output.emit({ event: 'hint', message: `tasks/cancel was sent, but task ${taskId} was still ${handle.status} after ${cancelWaitMs} ms; the server may still end it. See how it ended with:\n${comeBack(ctx, taskId, 'status')}` });
-      } else if (!isTaskEnd(outcome.error)) output.emit({ event: 'hint', message: `Lost contact while following task ${taskId} (last status: ${handle.status}); it may still be running. Come back with:\n${comeBack(ctx, taskId, 'watch')}` });
+        output.emit({ event: 'hint', message: `Task ${taskId} was still ${handle.status} after ${cancelWaitMs} ms; ${cancelSentence(cancel, cancelWhy)}. ${afterStop(ctx, taskId, cancel)}` });
+      } else if (!isTaskEnd(outcome.error)) {
+        // A 2025-11-25 task belongs to this connection, which ends with this process: cancel it rather than orphan it.
+        if (ctx.era === 'legacy' && cancel === 'not-sent') [cancel, cancelWhy] = await cancelOrphan(session, handle);
+        output.emit({ event: 'hint', message: `Lost contact while following task ${taskId} (last status: ${handle.status}); ${cancelSentence(cancel, cancelWhy)}. ${afterStop(ctx, taskId, cancel)}` });
+      }
       throw outcome.error;
     }
     case 'stopped': {
@@ -113,7 +132,7 @@ export async function followTask(session: Session, handle: TaskHandle<CallToolRe
         const request = outcome.error.request ?? (handle.task.status === 'input_required' ? handle.task.inputRequests[outcome.error.key] : undefined);
         const example = exampleAnswers(outcome.error.key, request, ctx.era === 'legacy');
         // A 2025-11-25 task belongs to this connection, which ends with this process: nobody could answer it later.
-        const cancelled = ctx.era === 'legacy' ? await cancelOrphan(handle) : '';
+        const cancelled = ctx.era === 'legacy' ? `${cancelSentence(...(await cancelOrphan(session, handle)))}.` : '';
         output.emit({
           event: 'hint',
           message:
@@ -126,24 +145,25 @@ export async function followTask(session: Session, handle: TaskHandle<CallToolRe
     }
     case 'left':
       // The first press already asked for cancellation: the server may be ending the task; we only stop watching.
-      output.emit({ event: 'cancel', taskId, stage: 'left-running', via: 'ctrl-c', cancelRequested: handle.cancelRequested });
-      output.emit({
-        event: 'hint',
-        message: handle.cancelRequested
-          ? `Stopped following task ${taskId}; tasks/cancel was sent, so the server may be ending it. See how it ended with:\n${comeBack(ctx, taskId, 'status')}`
-          : `Task ${taskId} may still be running. Resume it with:\n${comeBack(ctx, taskId, 'watch')}`,
-      });
-      throw new InterruptedError(handle.cancelRequested ? `interrupted; stopped following task ${taskId} (cancel requested)` : `interrupted; task ${taskId} left running`);
+      output.emit({ event: 'cancel', taskId, stage: 'left-running', via: 'ctrl-c', cancelRequested: handle.cancelRequested, cancel });
+      output.emit({ event: 'hint', message: `Stopped following task ${taskId}; ${cancelSentence(cancel, cancelWhy)}. ${afterStop(ctx, taskId, cancel)}` });
+      throw new InterruptedError(`interrupted; stopped following task ${taskId}; ${cancelSentence(cancel, cancelWhy)}`);
   }
 }
 
-/** Asks a 2025-11-25 server to cancel a task nobody can answer; says what the server answered (an ack is intent only). */
-async function cancelOrphan(handle: TaskHandle<CallToolResult>): Promise<string> {
+/** Asks a 2025-11-25 server to cancel a task this run leaves behind (nobody could answer or follow it later). */
+async function cancelOrphan(session: Session, handle: TaskHandle<CallToolResult>): Promise<[CancelState, string?]> {
   try {
-    await handle.cancel();
-    return 'tasks/cancel was sent and acknowledged (the server decides when the task ends).';
+    // A handle that stopped following (lost contact) sends nothing on cancel(): ask the server directly then.
+    if (handle.done) await session.client.request('tasks/cancel', { taskId: handle.taskId });
+    else await handle.cancel();
+    return ['acknowledged'];
   } catch (error) {
-    const code = isMcpClientError(error) ? error.code : 'unknown error';
-    return `tasks/cancel could not be delivered (${code}): the task may still be waiting on the server.`;
+    return ['not-delivered', codeOf(error)];
   }
+}
+
+/** The error's stable code, for a message. */
+function codeOf(error: unknown): string {
+  return isMcpClientError(error) ? String(error.code) : 'unknown error';
 }

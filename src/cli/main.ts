@@ -9,6 +9,7 @@ import { CommanderError } from 'commander';
 import { disambiguateJsonFlag } from './arguments.js';
 import { ExitCode, type ExitCodeValue } from './exit-codes.js';
 import { buildProgram } from './program.js';
+import { safeText } from './safe-text.js';
 
 /**
  * Runs the CLI with `argv` (the arguments after `node` and the script) and resolves with the exit code.
@@ -59,7 +60,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 runCli(process.argv.slice(2)).then(
   (code) => finish(code),
   (error: unknown) => {
-    process.stderr.write(`mcp-tasks: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(`mcp-tasks: unexpected error: ${safeText(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`);
     return finish(ExitCode.Transport);
   },
 );

@@ -1,37 +1,44 @@
 /**
  * Server text made safe for a terminal or a pipe: C0 and C1 control characters (ESC, BEL, CR, backspace, DEL,
  * U+0080–U+009F, …) become visible escapes such as `\x1b`, so a hostile `statusMessage`, question, task id or tool
- * output cannot move the cursor, rewrite earlier lines, set the window title or ring the bell. Newlines and tabs
- * are kept in multi-line text and escaped in one-line fields.
+ * output cannot move the cursor, rewrite earlier lines, set the window title or ring the bell. The other
+ * unprintable characters the protocol layer knows (U+2028/U+2029 line and paragraph separators, the bidi controls
+ * U+202A–U+202E and U+2066–U+2069, lone surrogates; see `protocol/printable.ts`) become `\u2028`-style escapes, so
+ * server text cannot start a line a log reader takes for a new one or reverse the text around it on screen.
+ * Newlines and tabs are kept in multi-line text and escaped in one-line fields.
  *
- * Terminal control sequences: https://invisible-island.net/xterm/ctlseqs/ctlseqs.html ; C0/C1 sets: ECMA-48 § 5.
+ * Terminal control sequences: https://invisible-island.net/xterm/ctlseqs/ctlseqs.html ; C0/C1 sets: ECMA-48 § 5;
+ * bidi controls: https://www.unicode.org/reports/tr9/ ; separators: https://www.unicode.org/reports/tr14/
  *
  * @module
  */
+import { UNICODE_UNPRINTABLE_SOURCE, unicodeEscape } from '../protocol/printable.js';
 
-/** Every C0 control except TAB and LF, DEL, and every C1 control. */
-const MULTI_LINE_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-/** Every C0 control, DEL and every C1 control (one-line fields). */
-const ONE_LINE_CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
-/** C1 controls, which `JSON.stringify` leaves raw. */
-const C1_CONTROLS = /[\u0080-\u009f]/g;
+/** Every C0 control except TAB and LF, DEL, every C1 control, and the Unicode unprintables. */
+const MULTI_LINE_UNSAFE = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f]|${UNICODE_UNPRINTABLE_SOURCE}`, 'g');
+/** Every C0 control, DEL, every C1 control and the Unicode unprintables (one-line fields). */
+const ONE_LINE_UNSAFE = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f]|${UNICODE_UNPRINTABLE_SOURCE}`, 'g');
+/** What `JSON.stringify` leaves raw and a terminal must not see: C1 controls and the Unicode unprintables. */
+const JSON_UNSAFE = new RegExp(`[\\u0080-\\u009f]|${UNICODE_UNPRINTABLE_SOURCE}`, 'g');
 
-const escapeChar = (c: string): string => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
+/** A control character (up to U+009F) as `\xNN`; anything above as `\uXXXX`. */
+const escapeChar = (c: string): string => (c.charCodeAt(0) <= 0xff ? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}` : unicodeEscape(c));
 
-/** Text that may span lines (tool output, hints): control characters other than `\n` and `\t` escaped. */
+/** Text that may span lines (tool output, hints): every unsafe character (see the module) but `\n` and `\t` escaped. */
 export function safeText(text: string): string {
-  return text.replace(MULTI_LINE_CONTROLS, escapeChar);
+  return text.replace(MULTI_LINE_UNSAFE, escapeChar);
 }
 
-/** A one-line field (a status message, a task id, a question key): every control character escaped, `\n` too. */
+/** A one-line field (a status message, a task id, a question key): every unsafe character escaped, `\n` too. */
 export function safeLine(text: string): string {
-  return text.replace(ONE_LINE_CONTROLS, escapeChar);
+  return text.replace(ONE_LINE_UNSAFE, escapeChar);
 }
 
 /**
- * Makes a JSON text safe to print: `JSON.stringify` escapes C0 controls but leaves C1 controls (U+0080–U+009F) raw;
- * they are written as `\u0080`… instead, which parses back to the same string.
+ * Makes a JSON text safe to print: `JSON.stringify` escapes C0 controls and lone surrogates but leaves C1 controls
+ * (U+0080–U+009F), U+2028/U+2029 and the bidi controls raw; they are written as `\u0080`, `\u2028`, `\u202e`…
+ * instead, which parses back to the same string. (These characters can only stand inside JSON strings.)
  */
 export function safeJson(json: string): string {
-  return json.replace(C1_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return json.replace(JSON_UNSAFE, unicodeEscape);
 }

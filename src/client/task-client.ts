@@ -67,7 +67,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
     });
     this.#scheduler = new PollScheduler({ maxConcurrentPolls: o.maxConcurrentPolls, jitterRatio: o.jitterRatio, autoPoll: o.autoPoll, now: o.now, onPollLag: o.onPollLag });
     this.#push = o.push ? createPushTracker(o.transport, () => pipeline.currentMeta(), (e) => this.emit('warning', `push: ${String(e)}`)) : undefined; // hook: issue-15
-    const legacyHost = { clientInfo: o.clientInfo, handlers: o.handlers, emitInput, listenerCount, timeoutMs: o.timeoutMs, abortGraceMs: o.abortGraceMs };
+    const legacyHost = { clientInfo: o.clientInfo, handlers: o.handlers, emitInput, listenerCount, warning: (m: string) => void this.emit('warning', m), timeoutMs: o.timeoutMs, abortGraceMs: o.abortGraceMs };
     this.#router = new EraRouter(o.transport, o.era, legacyHost, (signal) => pipeline.send(METHODS.discover, {}, { signal }));
     this.#tracker = createTracker(o, this.#scheduler, this.#push, {
       inputRequired: emitInput,

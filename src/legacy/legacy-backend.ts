@@ -4,7 +4,6 @@
  * `ttlMs`/`pollIntervalMs`; the blocking `tasks/result` is read in the background, and the elicitation requests a
  * server sends on it come out as the same `inputRequired` events as in the modern era, the host's answer going back
  * as the response to that request. Our scheduler still polls `tasks/get`, so the server's interval stays a floor.
- * (issue 4)
  *
  * @module
  */
@@ -23,6 +22,7 @@ import type { InputHandlers, InputRequiredEvent } from '../tasks/input-broker.js
 import type { TaskHandle } from '../tasks/task-handle.js';
 import type { TransportTarget } from '../transport/transport.js';
 import { createSdkTransport } from './sdk-transport.js';
+import { unanswerable } from './unanswerable.js';
 import { fromSdkError, loadSdk, type SdkClient, type SdkRequestOptions, type SdkSchemas } from './sdk-client.js';
 
 /** What the legacy backend needs from its `TaskClient`. */
@@ -31,6 +31,8 @@ export interface LegacyHost {
   handlers: InputHandlers | undefined;
   emitInput(event: InputRequiredEvent): void;
   listenerCount(): number;
+  /** Reports a request nobody could answer (the client's `warning` event). */
+  warning?(message: string): void;
   /** Per-request time budget when a call gives none, ms. */
   timeoutMs?: number;
   /** How long a task-augmented `tools/call` is still read after an abort or `close()`, ms. @default DEFAULT_ABORT_GRACE_MS */
@@ -182,10 +184,8 @@ export class LegacyBackend implements EraBackend {
     const state = this.#tasks.get(handle.taskId) ?? this.#state(handle.taskId);
     state.handle = handle;
     this.#tasks.set(handle.taskId, state);
-    handle.result().then(
-      () => this.#forget(handle.taskId),
-      () => this.#forget(handle.taskId),
-    );
+    const forget = (): void => this.#forget(handle.taskId);
+    handle.result().then(forget, forget);
   }
 
   /** Ends the session. */
@@ -195,9 +195,7 @@ export class LegacyBackend implements EraBackend {
     await this.#sdk.close().catch(() => undefined);
   }
 
-  #state(taskId: string): LegacyTaskState {
-    return this.#tasks.get(taskId) ?? { abort: new AbortController(), pending: new Map() };
-  }
+  #state(taskId: string): LegacyTaskState { return this.#tasks.get(taskId) ?? { abort: new AbortController(), pending: new Map() }; }
 
   #forget(taskId: string): void {
     this.#tasks.get(taskId)?.abort.abort();
@@ -266,13 +264,20 @@ export class LegacyBackend implements EraBackend {
     }
   }
 
-  /** A server-to-client request: to the task's handle when related to a task, else to the client's listeners. */
+  /**
+   * A server-to-client request: to the task's handle when related to a task, else to the client's listeners; one
+   * nobody can answer is refused at once with a JSON-RPC error (see `./unanswerable.ts`), never left waiting.
+   *
+   * @throws {@link InputRequiredError} when nobody can answer (the SDK turns it into the JSON-RPC error reply).
+   */
   async #onServerRequest(method: string, params: Record<string, unknown>, signal: AbortSignal | undefined): Promise<unknown> {
     const { _meta: meta, ...rest } = params;
     const request = InputRequestSchema.parse({ method, params: rest });
     const key = `${method}#${++this.#seq}`;
     const relatedTaskId = ((meta as Record<string, { taskId?: unknown }> | undefined)?.[RELATED_TASK]?.taskId ?? undefined) as string | undefined;
     const state = relatedTaskId !== undefined ? this.#tasks.get(relatedTaskId) : undefined;
+    const refused = unanswerable(this.#host, method, key, relatedTaskId, state?.handle);
+    if (refused) throw refused;
     if (!state?.handle) {
       const answers = await answerRound({
         method: METHODS.callTool,

@@ -7,11 +7,24 @@
  * @module
  */
 
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+/**
+ * The unprintable characters above the C0/C1 ranges, as a regular-expression source: U+2028 and U+2029 (line and
+ * paragraph separators), the bidi embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) and lone UTF-16
+ * surrogates (a high half not followed by a low one, a low half not preceded by a high one). Shared with the CLI's
+ * own escaping so both agree on what may not reach a terminal raw.
+ */
+export const UNICODE_UNPRINTABLE_SOURCE = '[\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]|[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\udbff])[\\udc00-\\udfff]';
+
+const UNPRINTABLE = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f]|${UNICODE_UNPRINTABLE_SOURCE}`, 'g');
+
+/** `c` (one UTF-16 unit) written as `\uXXXX`, four lower-case hex digits. */
+export function unicodeEscape(c: string): string {
+  return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
 
 /** `text` with every unprintable character (see the module) written as `\uXXXX`. */
 export function escapeUnprintable(text: string): string {
-  return text.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(UNPRINTABLE, unicodeEscape);
 }
 
 /**

@@ -82,34 +82,22 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
   get status(): DetailedTask['status'] { return this.#task.status; }
 
   /** True once the outcome is known (terminal status, a lost task, a fatal error) or the handle stopped following. */
-  get done(): boolean {
-    return this.#outcome.settled;
-  }
+  get done(): boolean { return this.#outcome.settled; }
 
   /** True once `cancel()` was called (cancellation is cooperative: the task may still end otherwise). */
-  get cancelRequested(): boolean {
-    return this.#parts.cancelRequested;
-  }
+  get cancelRequested(): boolean { return this.#parts.cancelRequested; }
 
   /** Local start of the task's TTL, epoch ms: receipt time − the age the server reported. */
-  get localCreatedAt(): number {
-    return this.#ttlStart;
-  }
+  get localCreatedAt(): number { return this.#ttlStart; }
 
   /** When the server may forget the task, epoch ms from the client's clock; `null` = never. */
-  get expiresAt(): number | null {
-    return expiresAt(this.#ttlStart, this.#task.ttlMs);
-  }
+  get expiresAt(): number | null { return expiresAt(this.#ttlStart, this.#task.ttlMs); }
 
   /** The interval, in ms, the next poll waits: the server's latest `pollIntervalMs` within the client's bounds. */
-  get pollIntervalMs(): number {
-    return effectivePollIntervalMs(this.#task.pollIntervalMs, this.#driver.policy, this.#init.pollIntervalMs);
-  }
+  get pollIntervalMs(): number { return effectivePollIntervalMs(this.#task.pollIntervalMs, this.#driver.policy, this.#init.pollIntervalMs); }
 
   /** Keys of input requests answered so far. */
-  get answeredKeys(): ReadonlySet<string> {
-    return this.#parts.scope?.answeredKeys ?? new Set(this.#init.answeredKeys ?? []);
-  }
+  get answeredKeys(): ReadonlySet<string> { return this.#parts.scope?.answeredKeys ?? new Set(this.#init.answeredKeys ?? []); }
 
   /** `{ taskId, method }`, enough for `client.task(taskId)` to continue it. */
   toJSON(): { taskId: string; method: string } { return { taskId: this.taskId, method: this.method }; }
@@ -131,6 +119,8 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
    * Waits for the outcome. Aborting `signal` only stops this wait (the task keeps running; use {@link cancel}).
    * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-polling)
    *
+   * With a store, it settles only once the outcome's record write has finished (a failed write is a `warning`).
+   *
    * @returns the method's final result (a `CallToolResult` with `isError: true` is a result).
    * @throws {@link TaskFailedError} `failed`; {@link TaskCancelledError} only when the server reported `cancelled`;
    *   {@link CancelNotConfirmedError} when a cancel's wait ended first; {@link TaskExpiredError} /
@@ -141,13 +131,15 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
    */
   result(options: ResultOptions = {}): Promise<TResult> {
     const bad = handleOptionsError('result', options); // a misspelt option: TypeError, not a wait without its signal
-    return bad ? Promise.reject(bad) : raceAbort(this.#outcome.promise as Promise<TResult>, options.signal);
+    return bad ? Promise.reject(bad) : raceAbort(this.#outcome.recorded as Promise<TResult>, options.signal);
   }
 
   /**
-   * Asks the server to cancel (`tasks/cancel`, retried with backoff while it is lost; sent once when delivered).
-   * The acknowledgement is intent only: the handle keeps following and settles with what the server reports
-   * (it may still complete or fail). With `waitMs` it stops after that long with {@link CancelNotConfirmedError}.
+   * Asks the server to cancel (`tasks/cancel`, retried with backoff while it is lost; sent once when delivered) and
+   * resolves once the server acknowledged it: intent recorded, not "cancelled". The handle keeps following and
+   * {@link result} settles with what the server reports (it may still complete or fail); with `waitMs` (ms) the handle
+   * stops following after that long and `result()`, not `cancel()`, rejects with {@link CancelNotConfirmedError}.
+   * With a store, `cancel()` (like `result()`) settles only after the record write it caused has finished.
    * A -32602 answer means the task already ended or is gone: it is read once, and a lost task is classified.
    * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-cancellation)
    *
@@ -158,7 +150,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
   async cancel(options: CancelOptions = {}): Promise<void> {
     const bad = handleOptionsError('cancel', options);
     if (bad) throw bad;
-    if (this.done) return;
+    if (this.done) return this.#outcome.flush();
     if (!this.#parts.cancelRequested) {
       this.#parts.cancelRequested = true;
       stopUpdates(this.#parts, 'cancel'); // no tasks/update after a cancel, not even a retry
@@ -173,6 +165,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
       throw error;
     });
     await this.#parts.cancel;
+    await this.#outcome.flush(); // the record saying so (and any outcome the cancel brought) is written
   }
 
   /**
@@ -199,6 +192,9 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
   refresh(): Promise<DetailedTask> {
     return this.done ? Promise.resolve(this.#task) : this.#outcome.nextState();
   }
+
+  /** @internal The task recorder: see `TaskOutcome.record`; `result()` and `cancel()` settle after its writes. */
+  recordWith(onSettle: (outcome: Settled<TResult>) => void, flush: () => Promise<void>): void { this.#outcome.record(onSettle as (o: Settled<unknown>) => void, flush); }
 
   /** @internal Questions that arrived outside `tasks/get` (a legacy server's elicitation). */
   offerInput(inputRequests: InputRequests): InputRequiredEvent[] {

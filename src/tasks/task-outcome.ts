@@ -13,10 +13,14 @@ import type { Settled } from './task-handle-types.js';
 /** One task's outcome. Untyped (`unknown`) so that a `TaskHandle<T>` stays assignable to `TaskHandle<unknown>`. */
 export class TaskOutcome {
   readonly promise: Promise<unknown>;
+  /** {@link promise}, settled only once the record writes it causes are done (what `result()` hands out). */
+  readonly recorded: Promise<unknown>;
   #resolve!: (value: unknown) => void;
   #reject!: (error: unknown) => void;
   #settled: Settled<unknown> | undefined;
   #waiters: Array<(task: DetailedTask | Error) => void> = [];
+  #onSettle: ((outcome: Settled<unknown>) => void) | undefined;
+  #flush: (() => Promise<void>) | undefined;
 
   constructor() {
     this.promise = new Promise<unknown>((resolve, reject) => {
@@ -24,6 +28,33 @@ export class TaskOutcome {
       this.#reject = reject;
     });
     this.promise.catch(() => undefined); // failures reach callers of result(); never an unhandled rejection
+    this.recorded = this.promise.then(
+      async (value) => {
+        await this.flush();
+        return value;
+      },
+      async (error: unknown) => {
+        await this.flush();
+        throw error;
+      },
+    );
+    this.recorded.catch(() => undefined);
+  }
+
+  /**
+   * Registers the one recorder of this outcome: `onSettle` runs synchronously when the outcome settles (at once when
+   * it already has), so its write is queued before anyone hears of the outcome; `flush` resolves once every write
+   * queued so far has finished (a failed write included: the recorder reports failures itself).
+   */
+  record(onSettle: (outcome: Settled<unknown>) => void, flush: () => Promise<void>): void {
+    this.#flush = flush;
+    if (this.#settled) onSettle(this.#settled);
+    else this.#onSettle = onSettle;
+  }
+
+  /** Resolves once the recorder's queued writes are done; at once without a recorder. Never rejects. */
+  async flush(): Promise<void> {
+    await this.#flush?.().catch(() => undefined);
   }
 
   /** True once settled. */
@@ -35,6 +66,7 @@ export class TaskOutcome {
   settle(outcome: Settled<unknown>): boolean {
     if (this.#settled) return false;
     this.#settled = outcome;
+    this.#onSettle?.(outcome);
     if (outcome.ok) this.#resolve(outcome.value);
     else this.#reject(outcome.error);
     return true;

@@ -53,7 +53,9 @@ export function newRecord(task: DetailedTask, receivedAt: number, ttlStartAt: nu
 
 /**
  * Follows `handle` and writes `record` to `store` on each change; a state the handle already moved to before this
- * call is written at once. Store failures are reported through `onError` and never break the call.
+ * call is written at once. The outcome's write is queued the moment the handle settles, and the handle's `result()`
+ * and `cancel()` wait for the writes queued before they settle, so a process that exits right after `await` keeps
+ * the final record. Store failures are reported through `onError` and never break the call.
  *
  * @returns a function resolving once every write queued so far is done (the outcome's too, once the handle settled).
  */
@@ -74,6 +76,13 @@ export function recordHandle(store: TaskStore, handle: TaskHandle<unknown>, init
       })
       .catch(onError);
   };
+  /** Waits until no write is queued or running (a write queued meanwhile is waited for too). */
+  const drain = async (): Promise<void> => {
+    for (let last: Promise<void> | undefined; last !== queue; ) {
+      last = queue;
+      await last;
+    }
+  };
   const onStatus = (task: DetailedTask): void => write({ ...fromTask(task, now()), localCreatedAt: handle.localCreatedAt });
   handle.on('status', onStatus);
   if (handle.task.status !== record.status || handle.task.statusMessage !== record.statusMessage) onStatus(handle.task);
@@ -83,16 +92,9 @@ export function recordHandle(store: TaskStore, handle: TaskHandle<unknown>, init
   });
   handle.on('cancelRequested', () => write({ cancelRequested: true }));
   if (handle.cancelRequested && !record.cancelRequested) write({ cancelRequested: true });
-  const settled = handle.result().then(
-    (value) => write({ outcome: outcomeOf({ ok: true, value }) }),
-    (error: unknown) => {
-      const outcome = outcomeOf({ ok: false, error });
-      if (outcome) write({ outcome });
-      else write({});
-    },
-  );
-  return async () => {
-    if (handle.done) await settled;
-    await queue;
-  };
+  handle.recordWith((settled) => {
+    const outcome = outcomeOf(settled);
+    write(outcome ? { outcome } : {});
+  }, drain);
+  return drain;
 }

@@ -152,16 +152,17 @@ describe('exit codes, each from a real run', () => {
     expect(rejected.stderr).toMatch(/^Error: tools\/call failed: .*\(JSON-RPC -32602\)/m);
   });
 
-  it('130: Ctrl-C twice stops following (cancel was requested) and says how to see the end', async () => {
+  it('130: Ctrl-C twice stops following (cancel acknowledged) and says how to see the end', async () => {
     const proc = startCli(['call', slowPolls.url, 'reindex_corpus', 'documents=1000000'], home);
     const [, taskId] = (await proc.waitFor(/task ([0-9a-f-]{36}) started/)) as unknown as [string, string];
     proc.child.kill('SIGINT');
     await proc.waitFor(/Ctrl-C: sent tasks\/cancel/);
+    await proc.waitFor(/tasks\/cancel for \S+ acknowledged; the server decides when the task ends/);
     proc.child.kill('SIGINT');
     const run = await proc.done;
     runs.push(run);
     expect(run.code).toBe(130);
-    expect(run.stderr).toContain(`Stopped following task ${taskId}; tasks/cancel was sent, so the server may be ending it. See how it ended with:\n  mcp-tasks status ${taskId}`);
+    expect(run.stderr).toContain(`Stopped following task ${taskId}; tasks/cancel was sent and acknowledged (the server decides when the task ends). See how it ended with:\n  mcp-tasks status ${taskId}`);
     const record = JSON.parse((await cli(['ls', '--json'])).stdout.split('\n').find((l) => l.includes(taskId)) as string);
     expect(record.status).toBe('working');
   });

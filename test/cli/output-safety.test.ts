@@ -1,7 +1,7 @@
 /**
  * Nothing lost, nothing injected: an 8 MiB result (text and `--json`) and a long `ls` piped into a slow reader
- * arrive byte for byte, with the exit code set after stdout drained; control characters from a server (status
- * messages, questions and their keys, tool output, task ids) never reach the output raw, and `--json` stays valid
+ * arrive byte for byte, with the exit code set after stdout drained; control characters, U+2028/U+2029 and bidi controls from a
+ * server (status messages, questions and their keys, tool output, task ids) never reach the output raw, and `--json` stays valid
  * JSON; a result nested deeper than `JSON.stringify` can go is printed, not a `RangeError`.
  */
 import { spawn } from 'node:child_process';
@@ -17,8 +17,9 @@ import { CLI, ensureCliBuilt, killLeftovers, runCli, tempHome } from './helpers.
 const MIB = 1024 * 1024;
 const LINE = 'the quick brown fox jumps over the lazy dog 0123456789\n';
 const BIG = LINE.repeat(Math.ceil((8 * MIB) / LINE.length)).slice(0, 8 * MIB);
-const HOSTILE = '\x1b]0;pwned\x07\x1b[2J\rover\x08written\u009b31m';
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+const HOSTILE = '\x1b]0;pwned\x07\x1b[2J\rover\x08written\u009b31m\u202eesrever\u2028fake line\u2066';
+/** Controls (but LF, TAB), line/paragraph separators and bidi controls: none may reach the output raw. */
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 const bigTool: ToolDefinition = { name: 'big_output', description: '8 MiB of text.', inputSchema: { type: 'object', properties: {} }, run: async () => textResult(BIG) };
 const hostileResult: ToolDefinition = {
@@ -124,10 +125,11 @@ describe('no control characters from a server reach the output', () => {
     const text = await runCli(['call', server.url, 'hostile_result'], home);
     expect(text.code).toBe(0);
     expect(CONTROL.test(text.stdout + text.stderr)).toBe(false);
-    expect(text.stdout).toContain('result \\x1b]0;pwned\\x07\\x1b[2J\\x0dover\\x08written\\x9b31m');
+    expect(text.stdout).toContain('result \\x1b]0;pwned\\x07\\x1b[2J\\x0dover\\x08written\\x9b31m\\u202eesrever\\u2028fake line\\u2066');
+    expect(text.stdout + text.stderr).toContain('status \\x1b]0;pwned\\x07\\x1b[2J\\x0dover\\x08written\\x9b31m\\u202eesrever\\u2028fake line\\u2066');
     const json = await runCli(['call', server.url, 'hostile_result', '--json'], home);
     expect(json.code).toBe(0);
-    expect(/[\u0080-\u009f\u001b]/.test(json.stdout)).toBe(false);
+    expect(/[\u0080-\u009f\u001b\u2028\u2029\u202a-\u202e\u2066-\u2069]/.test(json.stdout)).toBe(false);
     const events = json.stdout.trim().split('\n').map((l) => JSON.parse(l) as { event: string; statusMessage?: string; result?: { content: Array<{ text: string }> } });
     expect(events.find((e) => e.event === 'result')?.result?.content[0]?.text).toBe(`result ${HOSTILE}`);
     expect(events.some((e) => e.statusMessage === `status ${HOSTILE}`)).toBe(true);
@@ -138,6 +140,7 @@ describe('no control characters from a server reach the output', () => {
     expect(run.code).toBe(7);
     expect(CONTROL.test(run.stdout + run.stderr)).toBe(false);
     expect(run.stdout).toContain('question \\x1b]0;pwned');
+    expect(run.stdout).toContain('\\x9b31m\\u202eesrever\\u2028fake line\\u2066');
   });
 
   it('a task id with control characters is refused as an invalid response, and nothing of it reaches the output', async () => {

@@ -3,7 +3,8 @@
  * vitest runs, so this runs the demo script itself (`tsx examples/demo.ts`, without a TTY: the question is answered
  * from its answers file) and checks every step ended with the exit code the demo expects.
  */
-import { spawn } from 'node:child_process';
+import { execSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
@@ -28,3 +29,11 @@ it('the README demo (examples/demo.ts) runs every step with its expected exit co
   expect(stdout).not.toMatch(/\bFAIL\b/);
   expect(stdout).toContain('cancelled (the server reported it)');
 }, 120_000);
+
+it('`npm run demo` says it is building before the silent build, so it never looks hung', () => {
+  const script = (JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as { scripts: Record<string, string> }).scripts.demo ?? '';
+  const steps = script.split(' && ');
+  expect(steps.slice(1)).toEqual(['tsup --silent', 'tsx examples/demo.ts']);
+  // The first step alone, as npm runs it (through the shell): one line on stdout, nothing else.
+  expect(execSync(steps[0] ?? '', { cwd: ROOT, encoding: 'utf8' })).toBe('mcp-tasks demo: building the package (tsup)…\n');
+});
