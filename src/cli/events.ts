@@ -20,7 +20,8 @@ export type CliEvent =
   | { event: 'task-status'; taskId: string; status: TaskStatus; statusMessage?: string; tool?: string; server: string; localCreatedAt: number; expiresAt: number | null; pollIntervalMs: number }
   | { event: 'record'; taskId: string; server: string; tool?: string; status: string; statusMessage?: string; localCreatedAt: number; expiresAt: number | null; expired: boolean }
   | { event: 'detached'; taskId: string }
-  | { event: 'cancelled'; taskId: string; confirmed: boolean; status?: TaskStatus; waitMs?: number }
+  | { event: 'cancelled'; taskId: string }
+  | { event: 'cancel-not-confirmed'; taskId: string; status: TaskStatus; waitMs: number }
   | { event: 'tool'; name: string; taskSupport: string | undefined; required: string[]; readOnly: boolean | undefined; idempotent: boolean | undefined; destructive: boolean | undefined; description: string | undefined }
   | { event: 'poll-error'; taskId: string; message: string }
   | { event: 'hint'; message: string }
@@ -68,9 +69,9 @@ export function renderEvent(event: CliEvent, elapsedMs: number): string | undefi
     case 'detached':
       return event.taskId;
     case 'cancelled':
-      return event.confirmed
-        ? `${at} task ${event.taskId} cancelled (the server reported it)`
-        : `${at} tasks/cancel was delivered, but task ${event.taskId} was still ${event.status ?? 'running'} after ${((event.waitMs ?? 0) / 1000).toFixed(1)} s; the server decides how it ends`;
+      return `${at} task ${event.taskId} cancelled (the server reported it)`;
+    case 'cancel-not-confirmed':
+      return `${at} tasks/cancel was delivered, but task ${event.taskId} was still ${event.status} after ${(event.waitMs / 1000).toFixed(1)} s; the server decides how it ends`;
     case 'poll-error':
       return `${at} ${redactTaskId(event.taskId)} poll failed, retrying: ${event.message}`;
     case 'hint':

@@ -2,8 +2,8 @@
  * Server text made safe for a terminal or a pipe: C0 and C1 control characters (ESC, BEL, CR, backspace, DEL,
  * U+0080–U+009F, …) become visible escapes such as `\x1b`, so a hostile `statusMessage`, question, task id or tool
  * output cannot move the cursor, rewrite earlier lines, set the window title or ring the bell. The other
- * unprintable characters the protocol layer knows (U+2028/U+2029 line and paragraph separators, the bidi controls
- * U+202A–U+202E and U+2066–U+2069, lone surrogates; see `protocol/printable.ts`) become `\u2028`-style escapes, so
+ * unprintable characters the protocol layer knows (U+2028/U+2029 line and paragraph separators, the bidi marks
+ * U+061C/U+200E/U+200F, the bidi controls U+202A–U+202E and U+2066–U+2069, U+FEFF, lone surrogates; see `protocol/printable.ts`) become `\u2028`-style escapes, so
  * server text cannot start a line a log reader takes for a new one or reverse the text around it on screen.
  * Newlines and tabs are kept in multi-line text and escaped in one-line fields.
  *

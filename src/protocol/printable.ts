@@ -9,11 +9,12 @@
 
 /**
  * The unprintable characters above the C0/C1 ranges, as a regular-expression source: U+2028 and U+2029 (line and
- * paragraph separators), the bidi embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) and lone UTF-16
+ * paragraph separators), the bidi marks (U+061C, U+200E, U+200F), embeddings, overrides and isolates (U+202A–U+202E,
+ * U+2066–U+2069), U+FEFF (zero-width no-break space / byte order mark) and lone UTF-16
  * surrogates (a high half not followed by a low one, a low half not preceded by a high one). Shared with the CLI's
  * own escaping so both agree on what may not reach a terminal raw.
  */
-export const UNICODE_UNPRINTABLE_SOURCE = '[\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]|[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\udbff])[\\udc00-\\udfff]';
+export const UNICODE_UNPRINTABLE_SOURCE = '[\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ufeff]|[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\udbff])[\\udc00-\\udfff]';
 
 const UNPRINTABLE = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f]|${UNICODE_UNPRINTABLE_SOURCE}`, 'g');
 

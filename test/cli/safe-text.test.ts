@@ -20,6 +20,15 @@ describe('safe-text', () => {
     expect(safeText(`one\ntwo\tthree\u2028four\u202efive`)).toBe('one\ntwo\tthree\\u2028four\\u202efive');
   });
 
+  it('the bidi marks U+061C, U+200E, U+200F and U+FEFF are escaped in every form, and JSON still parses back', () => {
+    const marks = '\u061c\u200e\u200f\ufeff';
+    expect(safeLine(`a${marks}b`)).toBe('a\\u061c\\u200e\\u200f\\ufeffb');
+    expect(safeText(`a${marks}\nb`)).toBe('a\\u061c\\u200e\\u200f\\ufeff\nb');
+    const json = safeJson(JSON.stringify({ marks }));
+    expect(json).toBe('{"marks":"\\u061c\\u200e\\u200f\\ufeff"}');
+    expect(JSON.parse(json)).toEqual({ marks });
+  });
+
   it('a well-formed surrogate pair (an emoji) and ordinary non-ASCII text are kept', () => {
     expect(safeLine('ok \ud83d\ude00 é 日本 \u200d')).toBe('ok \ud83d\ude00 é 日本 \u200d');
     expect(safeText('\ud83d\ude00')).toBe('\ud83d\ude00');

@@ -159,6 +159,14 @@ describe('recorded servers (the transport serverKey is the target identity)', ()
     await expect(targetFromIdentity('mcp-config:nonsense')).rejects.toThrow(UsageError);
   });
 
+  it('a cancel the server has not confirmed is its own event, never "cancelled" (only the server says cancelled)', async () => {
+    const { renderEvent } = await import('../../src/cli/events.js');
+    expect(renderEvent({ event: 'cancel-not-confirmed', taskId: 't1', status: 'working', waitMs: 1500 }, 2000)).toBe(
+      '[  2.0s] tasks/cancel was delivered, but task t1 was still working after 1.5 s; the server decides how it ends',
+    );
+    expect(renderEvent({ event: 'cancelled', taskId: 't1' }, 2000)).toBe('[  2.0s] task t1 cancelled (the server reported it)');
+  });
+
   it('CancelNotConfirmedError (the wait ran out before the server reported an end) is exit 9', async () => {
     const { CancelNotConfirmedError } = await import('../../src/index.js');
     expect(exitCodeForError(new CancelNotConfirmedError('t1', undefined))).toBe(ExitCode.StillRunning);

@@ -68,11 +68,11 @@ export function cancelCommand(taskId: string, options: CancelCommandOptions): Pr
           // Only the server's word: TaskCancelledError means the server reported `cancelled`; when --wait runs out
           // first the handle settles with CancelNotConfirmedError (the client's record stays resumable).
           if (isMcpClientError(error, 'TASK_CANCELLED')) {
-            output.emit({ event: 'cancelled', taskId, confirmed: true });
+            output.emit({ event: 'cancelled', taskId });
             return ExitCode.Completed;
           }
           if (!isMcpClientError(error, 'CANCEL_NOT_CONFIRMED')) throw error;
-          output.emit({ event: 'cancelled', taskId, confirmed: false, status: handle.task.status, waitMs });
+          output.emit({ event: 'cancel-not-confirmed', taskId, status: handle.task.status, waitMs });
           output.emit({ event: 'hint', message: `See how it ends:\n${comeBack({ target, era: session.client.era }, taskId, 'status')}` });
           return ExitCode.StillRunning;
         }
