@@ -10,6 +10,9 @@ import { TaskCancelledError, TaskFailedError } from '../errors.js';
 import type { DetailedTask } from '../protocol/tasks.js';
 import type { Settled } from './task-handle-types.js';
 
+/** The longest `result()` and `cancel()` wait for the record writes they caused before settling anyway (ms). */
+export const RECORD_FLUSH_WAIT_MS = 10_000;
+
 /** One task's outcome. Untyped (`unknown`) so that a `TaskHandle<T>` stays assignable to `TaskHandle<unknown>`. */
 export class TaskOutcome {
   readonly promise: Promise<unknown>;
@@ -52,9 +55,16 @@ export class TaskOutcome {
     else this.#onSettle = onSettle;
   }
 
-  /** Resolves once the recorder's queued writes are done; at once without a recorder. Never rejects. */
+  /**
+   * Resolves once the recorder's queued writes are done, or after {@link RECORD_FLUSH_WAIT_MS} when a store never
+   * answers (the write goes on in the background); at once without a recorder. Never rejects.
+   */
   async flush(): Promise<void> {
-    await this.#flush?.().catch(() => undefined);
+    const flushing = this.#flush?.().catch(() => undefined);
+    if (!flushing) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([flushing, new Promise<void>((resolve) => (timer = setTimeout(resolve, RECORD_FLUSH_WAIT_MS)))]);
+    clearTimeout(timer);
   }
 
   /** True once settled. */

@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FileTaskStore } from '../../../src/file-store.js';
 import { MemoryTaskStore, TaskCancelledError, type TaskRecord } from '../../../src/index.js';
 import { completed, created, detailed, queue, rpcError, toolResult } from '../../helpers/unit-fixtures.js';
+import { RECORD_FLUSH_WAIT_MS } from '../../../src/tasks/task-outcome.js';
 import { setup, startTask, T0 } from './setup.js';
 
 let dir: string;
@@ -74,5 +75,23 @@ describe('record writes finish before result() / cancel() settle', () => {
     const got = await seen;
     expect(got.value).toEqual(toolResult('finished'));
     expect(got.warnings).toEqual(['task store: Error: disk full']);
+  });
+
+  it('an outcome write that never settles holds result() at most RECORD_FLUSH_WAIT_MS (10 s), then result() settles', async () => {
+    class HangingStore extends MemoryTaskStore {
+      override async put(record: TaskRecord): Promise<void> {
+        if (record.outcome) return new Promise<void>(() => undefined);
+        await super.put(record);
+      }
+    }
+    const { client } = setup((m) => (m === 'tools/call' ? created() : completed(toolResult('finished'))), { store: new HangingStore() });
+    const handle = await startTask(client);
+    let value: unknown;
+    void handle.result().then((v) => (value = v));
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(handle.status).toBe('completed');
+    expect(value).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(RECORD_FLUSH_WAIT_MS);
+    expect(value).toEqual(toolResult('finished'));
   });
 });
