@@ -139,6 +139,7 @@ export function createUndiciSender(options: HttpSenderOptions = {}): HttpSender 
   // connections), skipping the handler wrappers and the proxy that `compose` puts around every dispatch.
   const guarded = pool.compose(beforeWriteInterceptor);
   let following: Dispatcher | undefined;
+  let target = { href: '', origin: '', path: '' };
   // Long-lived streams (`subscriptions/listen`) go on connections of their own, never queued behind pooled requests.
   const streams = createStreamLane((lane) => lane.compose(beforeWriteInterceptor));
   return {
@@ -150,9 +151,11 @@ export function createUndiciSender(options: HttpSenderOptions = {}): HttpSender 
         dispatcher = following;
       }
       const url = request.url;
+      // Origin and path are getters that build a string per read; the endpoint's are kept until its href changes.
+      if (url.href !== target.href) target = { href: url.href, origin: url.origin, path: `${url.pathname}${url.search}` };
       const options = {
-        origin: url.origin,
-        path: url.search ? `${url.pathname}${url.search}` : url.pathname,
+        origin: target.origin,
+        path: target.path,
         method: request.method,
         headers: request.headers,
         body: request.body,
