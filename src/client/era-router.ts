@@ -58,6 +58,15 @@ export class EraRouter {
 
   /** Runs `op` on the era's backend: `modern` as given, or the legacy session (see {@link route}). */
   run<R>(modern: EraBackend, op: (backend: EraBackend) => Promise<R>, signal?: AbortSignal | RequestAbort): Promise<R> {
+    // The era known to be modern (every request after the first): what `route` does then, without its closures and
+    // async frame.
+    if (this.#era === 'modern' && !this.#closed) {
+      try {
+        return op(modern);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
     return this.route(() => op(modern), (legacy) => op(legacy), signal);
   }
 

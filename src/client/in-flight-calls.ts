@@ -11,8 +11,11 @@
 import { ClientClosedError } from '../errors.js';
 import { RequestAbort } from '../internal/request-abort.js';
 
+const forgotten = (): void => undefined;
+
 /** Tracks the calls in flight; refuses new ones once closed. */
 export class InFlightCalls {
+  /** Each call's abort and its promise (the op's own, not the one returned to the caller). */
   readonly #calls = new Map<RequestAbort, Promise<unknown>>();
   #closed = false;
 
@@ -31,12 +34,25 @@ export class InFlightCalls {
   run<R>(signal: AbortSignal | undefined, op: (abort: RequestAbort) => Promise<R>): Promise<R> {
     if (this.#closed) return Promise.reject(new ClientClosedError());
     const abort = new RequestAbort(signal);
-    const running = op(abort).finally(() => {
-      abort.dispose();
-      this.#calls.delete(abort);
-    });
-    this.#calls.set(abort, running.catch(() => undefined));
-    return running;
+    const running = op(abort);
+    // Kept as it is (close() waits for it without its outcome); the caller gets it once this call is forgotten. One
+    // reaction instead of `finally` plus a `catch` copy: fewer promises and ticks per call.
+    this.#calls.set(abort, running);
+    return running.then(
+      (value) => {
+        this.#forget(abort);
+        return value;
+      },
+      (error: unknown) => {
+        this.#forget(abort);
+        throw error;
+      },
+    );
+  }
+
+  #forget(abort: RequestAbort): void {
+    abort.dispose();
+    this.#calls.delete(abort);
   }
 
   /**
@@ -50,7 +66,7 @@ export class InFlightCalls {
     for (const [abort] of pending) abort.abort(new ClientClosedError());
     let timer: ReturnType<typeof setTimeout> | undefined;
     const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, boundMs)));
-    await Promise.race([Promise.all(pending.map(([, settled]) => settled)), bound]);
+    await Promise.race([Promise.all(pending.map(([, running]) => running.then(forgotten, forgotten))), bound]);
     clearTimeout(timer);
   }
 }

@@ -9,7 +9,7 @@ import { McpError, UnsupportedProtocolVersionError } from '../errors.js';
 import { ErrorCode, METHODS, PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/constants.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { ProgressParamsSchema, type Progress } from '../protocol/results.js';
-import { CALL_ABORT, type CallAbortCarrier, type RequestAbort } from '../internal/request-abort.js';
+import { CALL_ABORT, withLazySignal, type RequestAbort } from '../internal/request-abort.js';
 import type { TransportRequestOptions } from '../transport/transport.js';
 import { headersAfterMismatch, isParamHeaderMismatch, type RefreshParamHeaders } from './header-mismatch.js';
 import { buildCapabilities, buildMeta, declaresTasks } from './meta.js';
@@ -122,12 +122,9 @@ export class RequestPipeline {
       params: { ...rest, _meta: this.#meta(method, callerMeta, options.meta, progressToken) },
     };
     const call = options.abort;
-    const sent: TransportRequestOptions & CallAbortCarrier = {
-      // The HTTP transport links to the call's abort; any other transport reads `signal`, built then.
+    const sent: TransportRequestOptions & { [CALL_ABORT]: RequestAbort | undefined } = {
+      // The HTTP transport links to the call's abort; any other transport reads `signal` (below), built then.
       [CALL_ABORT]: call,
-      get signal() {
-        return call ? call.signal : options.signal;
-      },
       timeoutMs: options.timeoutMs ?? o.timeoutMs,
       headers: options.headers,
       beforeWrite: options.beforeWrite, // hook: j16
@@ -142,6 +139,8 @@ export class RequestPipeline {
         this.#onNotification(notification);
       },
     };
+    if (call) withLazySignal(sent as typeof sent & { [CALL_ABORT]: RequestAbort });
+    else sent.signal = options.signal;
     return o.transport.request(message, sent);
   }
 

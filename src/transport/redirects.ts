@@ -74,10 +74,28 @@ export interface RedirectReply {
  * @param hop - one fetch of one URL with `redirect: 'manual'` (same method, headers and body each time).
  * @throws {@link RedirectBlockedError} for a redirect not followed; whatever `hop` throws.
  */
-export async function fetchFollowingRedirects<R extends RedirectReply>(method: string, url: URL, policy: RedirectPolicy, hop: (url: URL) => Promise<R>): Promise<R> {
+export function fetchFollowingRedirects<R extends RedirectReply>(method: string, url: URL, policy: RedirectPolicy, hop: (url: URL) => Promise<R>): Promise<R> {
+  // The usual reply, not a redirect, settles without an async frame of its own.
+  let first: Promise<R>;
+  try {
+    first = Promise.resolve(hop(url)); // the same promise when `hop` gives a native one
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return first.then((res) => (isFinal(res) ? res : followRedirects(method, url, policy, hop, res)));
+}
+
+/** A reply that is returned as it is: no redirect, and not a browser's opaque one. */
+function isFinal(res: RedirectReply): boolean {
+  if (res.type === 'opaqueredirect' || res.opaque === true) return false;
+  return res.status < 300 || res.status > 399 || (!FOLLOW_AS_POST.has(res.status) && res.status !== 303);
+}
+
+/** {@link fetchFollowingRedirects} from its first reply `first` (of `url`) on. */
+async function followRedirects<R extends RedirectReply>(method: string, url: URL, policy: RedirectPolicy, hop: (url: URL) => Promise<R>, first: R): Promise<R> {
   let current = url;
   for (let hops = 0; ; hops++) {
-    const res = await hop(current);
+    const res = hops === 0 ? first : await hop(current);
     if (res.type === 'opaqueredirect' || res.opaque === true) {
       await res.body?.cancel().catch(() => undefined);
       throw new RedirectBlockedError(method, res.status, undefined, 'opaque');

@@ -19,6 +19,8 @@ const SESSION_ID = HEADERS.sessionId.toLowerCase();
 const PROTOCOL_VERSION = HEADERS.protocolVersion.toLowerCase();
 const METHOD = HEADERS.method.toLowerCase();
 const NAME = HEADERS.name.toLowerCase();
+// The literal names of protocolOnly() below are these three (PROTOCOL_VERSION, METHOD, NAME), spelled out so that V8
+// builds its objects from a boilerplate.
 
 /** A header dictionary without a prototype, so a `__proto__` header name is just a name. */
 function dict(): Record<string, string> {
@@ -83,6 +85,29 @@ export function protocolHeaderValues(message: JsonRpcRequest | JsonRpcNotificati
   };
 }
 
+function isEmpty(headers: Record<string, string> | undefined): boolean {
+  for (const _ in headers) return false;
+  return true;
+}
+
+/**
+ * What {@link buildHeaders} gives when there are no other headers (every request of a client without `headers`,
+ * `getHeaders` or param headers): the same names, values and order, as one object literal rather than names added
+ * one by one to a prototype-less dictionary (which V8 keeps in slow mode). Only fixed names, so no `__proto__`.
+ */
+function protocolOnly(protocol: ProtocolHeaderValues): Record<string, string> {
+  const version = protocol.protocolVersion;
+  const name = protocol.name;
+  if (version !== undefined) {
+    return name !== undefined
+      ? { 'content-type': 'application/json', accept: ACCEPT, 'mcp-protocol-version': version, 'mcp-method': protocol.method, 'mcp-name': name }
+      : { 'content-type': 'application/json', accept: ACCEPT, 'mcp-protocol-version': version, 'mcp-method': protocol.method };
+  }
+  return name !== undefined
+    ? { 'content-type': 'application/json', accept: ACCEPT, 'mcp-method': protocol.method, 'mcp-name': name }
+    : { 'content-type': 'application/json', accept: ACCEPT, 'mcp-method': protocol.method };
+}
+
 /**
  * The headers of one POST: static, then `dynamic` (from `getHeaders`), then per-request `extra`, then the protocol
  * headers; never `Mcp-Session-Id`.
@@ -95,6 +120,7 @@ export function buildHeaders(
   extra: Record<string, string> | undefined,
   protocol: ProtocolHeaderValues,
 ): Record<string, string> {
+  if (isEmpty(base) && isEmpty(dynamic) && isEmpty(extra)) return protocolOnly(protocol);
   const out = dict();
   for (const name in base) out[name] = base[name] as string;
   addChecked(out, dynamic);

@@ -7,7 +7,7 @@
  */
 import { createParser } from 'eventsource-parser';
 import { HttpError, InvalidResponseError, McpClientError, NetworkError, RequestTimeoutError, StreamEndedError } from '../errors.js';
-import { CALL_ABORT, raceRequestAbort, RequestAbort, type AbortState, type CallAbortCarrier } from '../internal/request-abort.js';
+import { CALL_ABORT, raceRequestAbort, RequestAbort, withLazySignal, type AbortState, type CallAbortCarrier } from '../internal/request-abort.js';
 import { HEADERS } from '../protocol/constants.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { createAuthSession, type AuthSession } from './auth.js'; // hook: issue-17
@@ -204,19 +204,18 @@ export class StreamableHttpTransport implements Transport {
     // hook: issue-12 item 8 (every hop is `redirect: 'manual'`; redirects.ts decides which to follow)
     return fetchFollowingRedirects(method, this.url, this.#redirects, async (url) => {
       try {
-        return await sender.send({
+        // `signal` is a shared lazy getter (withLazySignal): the AbortSignal is built only when a sender reads it.
+        return await sender.send(withLazySignal({
           url,
-          method: 'POST',
+          method: 'POST' as const,
           headers,
           body,
           abort,
-          get signal() {
-            return abort.signal;
-          },
-          redirect: 'manual',
+          redirect: 'manual' as const,
           stream: method === 'subscriptions/listen',
           beforeWrite, // hook: j16 (beforeWrite)
-        });
+          [CALL_ABORT]: abort,
+        }));
       } catch (error) {
         if (abort.aborted) throw abort.reason;
         if (error instanceof McpClientError) throw error; // hook: issue-17 — authorization errors from the auth wrapper stay typed

@@ -117,6 +117,11 @@ const beforeWriteInterceptor: Dispatcher.DispatcherComposeInterceptor = (dispatc
   return dispatch(opts, guarded);
 };
 
+function toReply(res: Dispatcher.ResponseData): HttpReply {
+  const status = res.statusCode;
+  return { status, ok: status >= 200 && status < 300, headers: headerGetter(res.headers), body: nodeBody(res.body) };
+}
+
 /**
  * A sender over undici's dispatcher API with keep-alive pools (one per origin, at most `maxConnectionsPerOrigin`
  * connections each). Status, headers, body limits, timeouts and aborts are handled by the transport exactly as with
@@ -129,35 +134,44 @@ export function createUndiciSender(options: HttpSenderOptions = {}): HttpSender 
   if (!Number.isInteger(connections) || connections < 1) {
     throw new TypeError(`maxConnectionsPerOrigin must be an integer ≥ 1, got ${options.maxConnectionsPerOrigin}`);
   }
-  const agent = new Agent({ connections }).compose(beforeWriteInterceptor);
+  const pool = new Agent({ connections });
+  // A request with a `beforeWrite` goes through the interceptor; one without goes to the pool itself (the same
+  // connections), skipping the handler wrappers and the proxy that `compose` puts around every dispatch.
+  const guarded = pool.compose(beforeWriteInterceptor);
   let following: Dispatcher | undefined;
+  let target = { href: '', origin: '', path: '' };
   // Long-lived streams (`subscriptions/listen`) go on connections of their own, never queued behind pooled requests.
   const streams = createStreamLane((lane) => lane.compose(beforeWriteInterceptor));
   return {
-    async send(request) {
-      let dispatcher: Dispatcher = agent;
+    send(request) {
+      let dispatcher: Dispatcher = request.beforeWrite ? guarded : pool;
       if (request.stream) dispatcher = streams.dispatcher();
       else if (request.redirect !== 'manual') {
-        following ??= agent.compose(interceptors.redirect({ maxRedirections: MAX_REDIRECTIONS }));
+        following ??= guarded.compose(interceptors.redirect({ maxRedirections: MAX_REDIRECTIONS }));
         dispatcher = following;
       }
       const url = request.url;
-      const res = await dispatcher.request({
-        origin: url.origin,
-        path: `${url.pathname}${url.search}`,
+      // Origin and path are getters that build a string per read; the endpoint's are kept until its href changes.
+      if (url.href !== target.href) target = { href: url.href, origin: url.origin, path: `${url.pathname}${url.search}` };
+      const options = {
+        origin: target.origin,
+        path: target.path,
         method: request.method,
         headers: request.headers,
         body: request.body,
         // The transport's plain abort flag when it gave one (undici needs only its EventTarget shape), so that no
         // AbortSignal is built per request.
         signal: request.abort ?? request.signal,
-        ...(request.beforeWrite ? { beforeWrite: request.beforeWrite } : {}), // hook: j16 (beforeWrite)
-      } as Dispatcher.RequestOptions);
-      const status = res.statusCode;
-      return { status, ok: status >= 200 && status < 300, headers: headerGetter(res.headers), body: nodeBody(res.body) };
+      } as Dispatcher.RequestOptions & { beforeWrite?: () => void };
+      if (request.beforeWrite) options.beforeWrite = request.beforeWrite; // hook: j16 (beforeWrite)
+      try {
+        return dispatcher.request(options).then(toReply);
+      } catch (error) {
+        return Promise.reject(error); // as from an async function: a send never throws synchronously
+      }
     },
     close: async () => {
-      await Promise.all([agent.close(), streams.close()]);
+      await Promise.all([pool.close(), streams.close()]);
     },
   };
 }
