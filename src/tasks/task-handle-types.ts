@@ -52,6 +52,8 @@ export interface TaskHandleInit<TResult> {
   pollIntervalMs?: number;
   /** Due time of the first poll: after one interval (creation), or now (attach, resume). */
   firstPoll: 'after-interval' | 'now';
+  /** What a failure of caller code (a listener, a callback) does to the task while it runs: see `caller-failure.ts`. @default 'cancel' */
+  onAbort?: 'cancel' | 'detach';
   /** An outcome already known (a stored terminal record): the handle starts settled and never polls. */
   outcome?: Settled<TResult>;
 }
