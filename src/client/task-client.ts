@@ -34,7 +34,7 @@ export type { AttachOptions, CallOptions, CallStart, TaskClientEvents } from './
 
 /**
  * A task-aware MCP client. One promise per call, whether the server answers inline, asks questions (MRTR), or
- * turns the call into a task.
+ * turns the call into a task. Listeners and callbacks run guarded: they never break the engine ({@link TaskClientEvents}).
  *
  * @example
  * const client = new TaskClient({ transport: new StreamableHttpTransport(url) });

@@ -8,7 +8,13 @@ import type { DetailedTask } from '../protocol/tasks.js';
 import type { InputRequiredEvent } from './input-broker.js';
 import type { ExpiringEvent } from './task-driver.js';
 
-/** Events of a `TaskHandle`. */
+/**
+ * Events of a `TaskHandle`. Listeners run guarded: one that throws or returns a rejecting promise never breaks the
+ * engine (polling, cancelling and answering go on). While the task is not terminal its failure aborts the task like
+ * a throwing `onTask` (`onAbort` applies, `'cancel'` by default; `result()` rejects with the error, carrying
+ * `taskId`); once it is terminal (a `terminal` listener) the outcome stays the server's and a `warning` names the
+ * task; a failing `warning` listener is dropped. See docs/guide.md § Your code never breaks the engine.
+ */
 export interface TaskHandleEvents {
   /** The status or `statusMessage` changed (also emitted once for the first state seen). */
   status: [task: DetailedTask];

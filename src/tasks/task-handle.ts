@@ -26,7 +26,7 @@ export type { TaskDriver, ExpiringEvent } from './task-driver.js';
 export type { CancelOptions, ResultOptions, Settled, TaskHandleEvents, TaskHandleInit } from './task-handle-types.js';
 
 /**
- * A long-running task on the server. Not thenable: await {@link TaskHandle.result}.
+ * A long-running task on the server. Not thenable: await {@link TaskHandle.result}. Listeners run guarded ({@link TaskHandleEvents}).
  *
  * @example
  * const handle = await client.startTool('reindex_corpus', { documents: 5000 });
