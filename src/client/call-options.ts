@@ -25,9 +25,9 @@ export interface CallOptions<T = unknown> extends RequestOptions {
   maxTotalTimeoutMs?: number;
   /**
    * Called once if the call became a task, before its first poll (after the client's `'task'` event). Must be a
-   * function (else `TypeError`, nothing sent). The task is already followed: if this throws, the call is treated as
-   * aborted with the thrown error as reason (`onAbort` applies, `'cancel'` by default) and rejects with it, carrying
-   * `taskId`. (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md)
+   * function (else `TypeError`, nothing sent). The task is already followed: if this throws, or returns a promise
+   * that rejects, the call is treated as aborted with the thrown error as reason (`onAbort` applies, `'cancel'` by
+   * default) and rejects with it, carrying `taskId`. (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md)
    */
   onTask?: (handle: TaskHandle<T>) => void;
   /** A poll interval in ms that may raise the server's `pollIntervalMs` (never lower it). */
@@ -56,7 +56,14 @@ export interface CallOptions<T = unknown> extends RequestOptions {
 /** What `startTool` (and friends) returns: the final result, or the handle of a task. */
 export type CallStart<T> = { resultType: 'complete'; result: T } | { resultType: 'task'; task: TaskHandle<T> };
 
-/** Events of a {@link TaskClient}. */
+/**
+ * Events of a {@link TaskClient}. Listeners run guarded: one that throws or returns a rejecting promise never breaks
+ * the engine. Called for a task (`task`, and `inputRequired`, `expiring`, `serverViolation` about one), its failure
+ * aborts that task like a throwing `onTask` (`onAbort` applies; the call rejects with the error, carrying `taskId`),
+ * or is a `warning` once the task is terminal; for an MRTR round (`inputRequired` without `taskId`) the call rejects
+ * with it; otherwise it is a `warning`. A failing `warning` listener is dropped: there is nowhere left to report.
+ * See docs/guide.md § Your code never breaks the engine.
+ */
 export interface TaskClientEvents {
   /** A question from the server (an MRTR round or a task), once per key. Answer with `event.respond(...)`. */
   inputRequired: [event: InputRequiredEvent];

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { EventEmitter } from 'eventemitter3';
+import { SafeEmitter } from '../internal/safe-emitter.js';
 import { ClientClosedError, RequestTimeoutError, TaskNotFoundError } from '../errors.js';
 import { linkAbort } from '../internal/abort.js';
 import type { Era } from '../legacy/era.js';
@@ -15,7 +15,6 @@ import type { CallToolResult, DiscoverResult, GetPromptResult, ReadResourceResul
 import type { TaskStore } from '../store/task-store.js';
 import type { BackendRequestOptions, EraBackend } from '../tasks/backend.js';
 import type { InputRequiredEvent } from '../tasks/input-broker.js';
-import { parserFor } from '../tasks/result-parsers.js';
 import { PollScheduler } from '../tasks/scheduler.js';
 import { createPushTracker, type PushTracker } from '../tasks/push/index.js';
 import type { TaskHandle } from '../tasks/task-handle.js';
@@ -23,6 +22,7 @@ import type { TaskTracker } from '../tasks/tracker.js';
 import { EraRouter } from './era-router.js';
 import { InFlightCalls } from './in-flight-calls.js';
 import { createTracker } from './tracker-wiring.js';
+import { guardProgress, startCall } from './start-call.js';
 import { refreshFromToolList } from './header-mismatch.js';
 import { ModernBackend } from './modern-backend.js';
 import { resolveOptions, type ResolvedOptions, type TaskClientOptions } from './options.js';
@@ -34,14 +34,14 @@ export type { AttachOptions, CallOptions, CallStart, TaskClientEvents } from './
 
 /**
  * A task-aware MCP client. One promise per call, whether the server answers inline, asks questions (MRTR), or
- * turns the call into a task.
+ * turns the call into a task. Listeners and callbacks run guarded: they never break the engine ({@link TaskClientEvents}).
  *
  * @example
  * const client = new TaskClient({ transport: new StreamableHttpTransport(url) });
  * client.on('inputRequired', (event) => event.respond({ action: 'accept', content: { confirm: true } }));
  * const result = await client.callTool('deploy_release', { version: '1.2.3' });
  */
-export class TaskClient extends EventEmitter<TaskClientEvents> {
+export class TaskClient extends SafeEmitter<TaskClientEvents> {
   readonly #options: ResolvedOptions;
   readonly #scheduler: PollScheduler;
   readonly #modern: ModernBackend;
@@ -50,6 +50,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
   readonly #calls = new InFlightCalls();
   readonly #push: PushTracker | undefined; // hook: issue-15 (push)
   #fleet: FleetRunner | undefined; // hook: issue-16 (fleet mode)
+  readonly #warn = (message: string): void => void this.emit('warning', message);
 
   /** @throws TypeError when an option is invalid (the message names it and the value). */
   constructor(options: TaskClientOptions) {
@@ -78,6 +79,9 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
     });
   }
 
+  /** @internal A listener about no task failed: a `warning` (a failing `warning` listener is dropped: nowhere left). */
+  protected override listenerFailed(error: unknown, event: string): void { if (event !== 'warning') this.#warn(`a '${event}' listener threw: ${String(error)}`); }
+
   /** The protocol era of the server, once known: `modern` (2026-07-28) or `legacy` (2025-11-25, official SDK 1.x). */
   get era(): Era | undefined {
     return this.#router.era;
@@ -96,7 +100,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
    *   {@link AuthorizationRequiredError}, {@link AuthorizationError}, {@link ServerExitedError} (stdio), {@link ClientClosedError}; `signal.reason` on abort.
    */
   discover(options: RequestOptions = {}): Promise<DiscoverResult> {
-    return this.#run('discover', options, (b, signal, abort) => b.discover({ ...options, signal, abort }), REQUEST_OPTION_KEYS);
+    return this.#run('discover', options, (b, signal, abort) => b.discover({ ...guardProgress('discover', options, this.#warn), signal, abort }), REQUEST_OPTION_KEYS);
   }
 
   /**
@@ -108,7 +112,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
    *   {@link AuthorizationRequiredError}, {@link AuthorizationError}, {@link ServerExitedError} (stdio), {@link ClientClosedError}; `signal.reason` on abort.
    */
   listTools(options: RequestOptions = {}): Promise<Tool[]> {
-    return this.#run('listTools', options, (b, signal, abort) => b.listTools({ ...options, signal, abort }), REQUEST_OPTION_KEYS);
+    return this.#run('listTools', options, (b, signal, abort) => b.listTools({ ...guardProgress('tools/list', options, this.#warn), signal, abort }), REQUEST_OPTION_KEYS);
   }
 
   /**
@@ -165,7 +169,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
    *   {@link AuthorizationRequiredError}, {@link AuthorizationError}, {@link ServerExitedError} (stdio), {@link ClientClosedError}; `signal.reason` on abort.
    */
   request(method: string, params: Record<string, unknown> = {}, options: RequestOptions = {}): Promise<Record<string, unknown>> {
-    return this.#run(method, options, (b, signal, abort) => b.request(method, params, { ...options, signal, abort }), REQUEST_OPTION_KEYS);
+    return this.#run(method, options, (b, signal, abort) => b.request(method, params, { ...guardProgress(method, options, this.#warn), signal, abort }), REQUEST_OPTION_KEYS);
   }
 
   /**
@@ -249,12 +253,7 @@ export class TaskClient extends EventEmitter<TaskClientEvents> {
 
   /** Sends the call on the era's backend; a task goes to the engine (recorded first, then followed). */
   #start<T>(method: string, params: Record<string, unknown>, options: CallOptions<T>): Promise<CallStart<T>> {
-    return this.#run(method, options, async (backend, signal, call) => {
-      const started = await backend.start(method, params, { ...options, signal, abort: call });
-      if (started.resultType === 'complete') return { resultType: 'complete', result: (parserFor(method) as (raw: Record<string, unknown>) => T)(started.result) };
-      const abort = started.aborted ? { reason: started.abortReason } : undefined;
-      return { resultType: 'task', task: await this.#tracker.create<T>(backend, method, params, started.created, options, abort) };
-    });
+    return this.#run(method, options, (backend, signal, abort) => startCall<T>(this.#tracker, backend, method, params, { ...options, signal, abort }, this.#warn));
   }
 
   async #callAndWait<T>(method: string, params: Record<string, unknown>, options: CallOptions<T>): Promise<T> {

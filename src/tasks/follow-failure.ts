@@ -9,6 +9,7 @@
  * @module
  * @internal
  */
+import { isCallerAbort } from './caller-failure.js';
 import { CancelDeliveryError, CancelNotConfirmedError, ClientClosedError, redactTaskId } from '../errors.js';
 import { withTaskId } from '../internal/race-abort.js';
 import { isTerminalStatus } from '../protocol/tasks.js';
@@ -23,6 +24,7 @@ import type { TrackerContext } from './tracker-context.js';
 function isSettledByServer(handle: TaskHandle<unknown>, error: unknown): boolean {
   if (outcomeOf({ ok: false, error }) !== undefined) return true;
   if (error instanceof ClientClosedError || error instanceof CancelNotConfirmedError || error instanceof CancelDeliveryError) return true;
+  if (isCallerAbort(error)) return true; // a caller failure: already cancelled (or detached) by the handle itself
   return isTerminalStatus(handle.task.status);
 }
 

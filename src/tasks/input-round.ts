@@ -8,6 +8,8 @@
 import { InputRequiredError } from '../errors.js';
 import { setOwn } from '../protocol/exact-keys.js';
 import type { InputRequests, InputResponses } from '../protocol/input.js';
+import { withListenerSink } from '../internal/safe-emitter.js';
+import { failureCarrier } from './task-callbacks.js';
 import { InputScope, type InputHandlers, type InputRequiredEvent } from './input-broker.js';
 
 /** Inputs of {@link answerRound}. */
@@ -26,7 +28,8 @@ export interface RoundOptions {
  * Resolves with an answer for every key. Each round is its own scope (5.5).
  *
  * @throws {@link InputRequiredError} when a key has neither a handler nor a listener.
- * @throws a handler's error, or `signal.reason` on abort.
+ * @throws a handler's error, what an `inputRequired` listener threw (or its promise rejected with), or
+ *   `signal.reason` on abort.
  */
 export function answerRound({ method, inputRequests, handlers, emit, listenerCount, signal }: RoundOptions): Promise<InputResponses> {
   const keys = Object.keys(inputRequests);
@@ -67,6 +70,7 @@ export function answerRound({ method, inputRequests, handlers, emit, listenerCou
       finish(() => reject(new InputRequiredError(method, unanswerable)));
       return;
     }
-    scope.offer(inputRequests);
+    // A listener that throws or rejects fails the round (and the call) with its error: no round waits on it.
+    withListenerSink((error) => finish(() => reject(failureCarrier(error, "an 'inputRequired' listener"))), () => scope.offer(inputRequests));
   });
 }

@@ -9,7 +9,8 @@
  */
 import { CancelDeliveryError, CancelNotConfirmedError, ClientClosedError, InputDeliveryError, InvalidResponseError, redactTaskId } from '../errors.js';
 import { withTaskId } from '../internal/race-abort.js';
-import { durationError, MAX_TIMER_MS } from '../internal/duration.js';
+import { durationError } from '../internal/duration.js';
+import { withListenerSink } from '../internal/safe-emitter.js';
 import { keysOf, unknownOptionError } from '../internal/option-keys.js';
 import { parseDetailedTask, type DetailedTask } from '../protocol/tasks.js';
 import { deliver, DeliveryFailure } from './delivery.js';
@@ -17,37 +18,13 @@ import { InputScope } from './input-broker.js';
 import { isLostTask } from './lost-task.js';
 import { classifyPollError } from './poll-errors.js';
 import type { TaskDriver } from './task-driver.js';
+import type { HandleInternals } from './handle-internals.js';
+import { watchExpiry } from './expiring-timer.js';
+
+export { watchExpiry } from './expiring-timer.js';
 import type { CancelOptions, ResultOptions } from './task-handle-types.js';
 
-/** What these parts see of the handle itself. */
-export interface HandleView {
-  readonly taskId: string;
-  readonly method: string;
-  readonly done: boolean;
-  emit(event: string, ...args: unknown[]): boolean;
-}
-
-/** The handle state these parts read and write. */
-export interface HandleInternals {
-  readonly handle: HandleView;
-  readonly driver: TaskDriver;
-  cancelRequested: boolean;
-  cancel?: Promise<void>;
-  cancelTimer?: ReturnType<typeof setTimeout>;
-  scope?: InputScope;
-  expiryTimer?: ReturnType<typeof setTimeout>;
-  expiringSent?: boolean;
-  rejections?: Map<string, number>;
-  /** Stops the retries of this task's `tasks/update` deliveries (see {@link stopUpdates}). */
-  updates?: { controller: AbortController; unlisten: () => void };
-  task(): DetailedTask;
-  /** Applies a state read outside the scheduler's polls. */
-  apply(next: DetailedTask): void;
-  fail(error: unknown): void;
-  /** The classified error of a lost task (-32602). */
-  lost(error: unknown): Error;
-  pollNow(): void;
-}
+export type { HandleInternals, HandleView } from './handle-internals.js';
 
 /**
  * Delivers `tasks/cancel`. A -32602 answer means the task already ended or is gone: the task is read once; a
@@ -112,10 +89,11 @@ export function taskInputScope(parts: HandleInternals, answeredKeys: Iterable<st
         handle.emit('answered', key);
         return true;
       },
-      emit: (event) => {
-        handle.emit('inputRequired', event);
-        driver.emitInput(event);
-      },
+      emit: (event) =>
+        withListenerSink(parts.sink, () => {
+          handle.emit('inputRequired', event);
+          driver.emitInput(event);
+        }),
       onHandlerError: (error) => handle.emit('error', error),
     },
     answeredKeys,
@@ -225,37 +203,6 @@ function rejected(parts: HandleInternals, key: string, error: unknown, transient
     if (!handle.done) parts.scope?.reoffer(key);
   }, 0);
   return error;
-}
-
-/**
- * (Re)arms the `expiring` timer: while the task is `input_required` with a finite TTL, one event fires when less
- * than `expiringMarginRatio` of the TTL is left. `expiry` null (or a settled handle) just clears the timer.
- */
-export function watchExpiry(parts: HandleInternals, expiry: number | null): void {
-  clearTimeout(parts.expiryTimer);
-  parts.expiryTimer = undefined;
-  const task = parts.task();
-  if (expiry === null || parts.expiringSent || parts.handle.done || task.status !== 'input_required' || task.ttlMs === null) return;
-  const { driver, handle } = parts;
-  const fireAt = expiry - task.ttlMs * driver.expiringMarginRatio;
-  const waitMs = Math.max(0, fireAt - driver.now());
-  if (waitMs > MAX_TIMER_MS) {
-    // A server TTL past a timer's range: wait in timer-sized steps (one overflowing timer would fire after 1 ms).
-    parts.expiryTimer = setTimeout(() => watchExpiry(parts, expiry), MAX_TIMER_MS);
-    (parts.expiryTimer as { unref?: () => void }).unref?.();
-    return;
-  }
-  const timer = setTimeout(() => {
-    parts.expiryTimer = undefined;
-    const current = parts.task();
-    if (parts.expiringSent || handle.done || current.status !== 'input_required') return;
-    parts.expiringSent = true;
-    const event = { taskId: handle.taskId, task: current, expiresAt: expiry, remainingMs: Math.max(0, expiry - driver.now()) };
-    handle.emit('expiring', event);
-    driver.emitExpiring(event);
-  }, waitMs);
-  (timer as { unref?: () => void }).unref?.();
-  parts.expiryTimer = timer;
 }
 
 /** What to do after a failed poll. */

@@ -8,7 +8,13 @@ import type { DetailedTask } from '../protocol/tasks.js';
 import type { InputRequiredEvent } from './input-broker.js';
 import type { ExpiringEvent } from './task-driver.js';
 
-/** Events of a `TaskHandle`. */
+/**
+ * Events of a `TaskHandle`. Listeners run guarded: one that throws or returns a rejecting promise never breaks the
+ * engine (polling, cancelling and answering go on). While the task is not terminal its failure aborts the task like
+ * a throwing `onTask` (`onAbort` applies, `'cancel'` by default; `result()` rejects with the error, carrying
+ * `taskId`); once it is terminal (a `terminal` listener) the outcome stays the server's and a `warning` names the
+ * task; a failing `warning` listener is dropped. See docs/guide.md § Your code never breaks the engine.
+ */
 export interface TaskHandleEvents {
   /** The status or `statusMessage` changed (also emitted once for the first state seen). */
   status: [task: DetailedTask];
@@ -52,6 +58,8 @@ export interface TaskHandleInit<TResult> {
   pollIntervalMs?: number;
   /** Due time of the first poll: after one interval (creation), or now (attach, resume). */
   firstPoll: 'after-interval' | 'now';
+  /** What a failure of caller code (a listener, a callback) does to the task while it runs: see `caller-failure.ts`. @default 'cancel' */
+  onAbort?: 'cancel' | 'detach';
   /** An outcome already known (a stored terminal record): the handle starts settled and never polls. */
   outcome?: Settled<TResult>;
 }

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { EventEmitter } from 'eventemitter3';
+import { SafeEmitter } from '../internal/safe-emitter.js';
 import { raceAbort } from '../internal/race-abort.js';
 import { CancelNotConfirmedError, InvalidResponseError } from '../errors.js';
 import type { InputRequests, InputResponses } from '../protocol/input.js';
@@ -17,6 +17,7 @@ import { lostTaskError } from './lost-task.js';
 import { pollRetryDelayMs } from './poll-errors.js';
 import { effectivePollIntervalMs } from './poll-interval.js';
 import { TaskOutcome, terminalOutcome } from './task-outcome.js';
+import { callerFailed } from './caller-failure.js';
 import { handleOptionsError, pollFailureVerdict, sendCancel, settleParts, stopUpdates, taskInputScope, watchExpiry, type HandleInternals } from './task-handle-parts.js';
 import type { TaskDriver } from './task-driver.js';
 import type { CancelOptions, ResultOptions, Settled, TaskHandleEvents, TaskHandleInit } from './task-handle-types.js';
@@ -25,14 +26,14 @@ export type { TaskDriver, ExpiringEvent } from './task-driver.js';
 export type { CancelOptions, ResultOptions, Settled, TaskHandleEvents, TaskHandleInit } from './task-handle-types.js';
 
 /**
- * A long-running task on the server. Not thenable: await {@link TaskHandle.result}.
+ * A long-running task on the server. Not thenable: await {@link TaskHandle.result}. Listeners run guarded ({@link TaskHandleEvents}).
  *
  * @example
  * const handle = await client.startTool('reindex_corpus', { documents: 5000 });
  * handle.on('status', (t) => console.log(t.status, t.statusMessage));
  * const result = await handle.result();
  */
-export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<TaskHandleEvents> { // hook: jq (no `implements Pollable`: poll() is @internal)
+export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<TaskHandleEvents> { // hook: jq (no `implements Pollable`: poll() is @internal)
   readonly taskId: string;
   readonly method: string;
   /** Local time (epoch ms) the first state of this task arrived here. */
@@ -64,6 +65,8 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
       handle: this,
       driver,
       cancelRequested: init.cancelRequested === true,
+      onAbort: init.onAbort,
+      sink: (error, event) => callerFailed(this.#parts, error, event),
       task: () => this.#task,
       apply: (next) => {
         this.#apply(next, false);
@@ -101,6 +104,9 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
 
   /** `{ taskId, method }`, enough for `client.task(taskId)` to continue it. */
   toJSON(): { taskId: string; method: string } { return { taskId: this.taskId, method: this.method }; }
+
+  /** @internal Caller code about this task failed (a listener threw or rejected): see `caller-failure.ts`. */
+  override listenerFailed(error: unknown, event: string): void { this.#parts.sink(error, event); }
 
   /** @internal Emits the first state and schedules the first poll. */
   start(): void {
@@ -151,11 +157,9 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
     const bad = handleOptionsError('cancel', options);
     if (bad) throw bad;
     if (this.done) return this.#outcome.flush();
-    if (!this.#parts.cancelRequested) {
-      this.#parts.cancelRequested = true;
-      stopUpdates(this.#parts, 'cancel'); // no tasks/update after a cancel, not even a retry
-      this.emit('cancelRequested');
-    }
+    const first = !this.#parts.cancelRequested;
+    this.#parts.cancelRequested = true;
+    if (first) stopUpdates(this.#parts, 'cancel'); // no tasks/update after a cancel, not even a retry
     const waitMs = options.waitMs ?? 0;
     if (waitMs > 0 && this.#parts.cancelTimer === undefined) {
       this.#parts.cancelTimer = setTimeout(() => this.stopFollowing(new CancelNotConfirmedError(this.taskId, this.#task)), waitMs);
@@ -164,6 +168,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
       this.#parts.cancel = undefined; // a later cancel() tries again
       throw error;
     });
+    if (first) this.emit('cancelRequested'); // after the engine's step: tasks/cancel is on its way
     await this.#parts.cancel;
     await this.#outcome.flush(); // the record saying so (and any outcome the cancel brought) is written
   }
@@ -259,9 +264,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends EventEmitter<
     this.#settle(terminalOutcome(next, this.#init.parseResult));
   }
 
-  #lost(error: unknown, reason: 'unknown' | 'not-yet-visible' = 'unknown'): Error {
-    return lostTaskError({ taskId: this.taskId, expiresAt: this.expiresAt, now: this.#driver.now(), task: this.#task, reason }, error);
-  }
+  #lost(error: unknown, reason: 'unknown' | 'not-yet-visible' = 'unknown'): Error { return lostTaskError({ taskId: this.taskId, expiresAt: this.expiresAt, now: this.#driver.now(), task: this.#task, reason }, error); }
 
   #onPollError(error: unknown): void {
     const floor = this.pollIntervalMs;

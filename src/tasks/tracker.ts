@@ -16,12 +16,12 @@ import { afterFollowFailure, boundedCancel, closedWithCause } from './follow-fai
 import { isLostTask, lostTaskError } from './lost-task.js';
 import { parserFor } from './result-parsers.js';
 import { settledFromRecord } from './stored-outcome.js';
-import { runTaskCallbacks } from './task-callbacks.js';
+import { runTaskCallbacks, type CallFailures } from './task-callbacks.js';
 import { TaskHandle } from './task-handle.js';
 import { newRecord, recordHandle } from './task-recorder.js';
 import { orphanGuard, type TrackerContext } from './tracker-context.js';
 import type { TaskDriver } from './task-driver.js';
-import { UpdateSender } from './update-sender.js';
+import { buildDriver } from './driver-factory.js';
 
 export type { TrackerContext } from './tracker-context.js';
 
@@ -31,7 +31,9 @@ export interface CreateOptions<T> {
   onAbort?: 'cancel' | 'detach';
   pollIntervalMs?: number;
   idempotencyKey?: string;
-  onTask?: (handle: TaskHandle<T>) => void;
+  onTask?: (handle: TaskHandle<T>) => unknown;
+  /** The call's other caller failures so far (`onProgress`): one is an abort like a throwing `onTask`. */
+  failures?: CallFailures;
 }
 
 /** Options of {@link TaskTracker.attach}. */
@@ -65,28 +67,7 @@ export class TaskTracker {
   driverFor(backend: EraBackend): TaskDriver {
     let driver = this.#drivers.get(backend);
     if (!driver) {
-      const c = this.#ctx;
-      driver = {
-        ...backend.ops,
-        getTask: (id) => backend.ops.getTask(id),
-        updateTask: (id, responses) => backend.ops.updateTask(id, responses),
-        cancelTask: (id) => backend.ops.cancelTask(id),
-        serverKey: c.serverKey,
-        scheduler: c.scheduler,
-        policy: c.policy,
-        handlers: c.handlers,
-        maxPollRetries: c.maxPollRetries,
-        notYetVisibleRetries: c.notYetVisibleRetries,
-        expiringMarginRatio: c.expiringMarginRatio,
-        deliveryRetry: c.deliveryRetry,
-        updates: new UpdateSender((id, responses) => backend.ops.updateTask(id, responses), c.maxConcurrentUpdates, c.deliveryRetry),
-        signal: this.#closing.signal,
-        questionsOutOfBand: backend.questionsOutOfBand,
-        now: c.now,
-        emitInput: c.emit.inputRequired,
-        emitWarning: c.emit.warning,
-        emitExpiring: c.emit.expiring,
-      };
+      driver = buildDriver(backend, this.#ctx, this.#closing.signal);
       this.#drivers.set(backend, driver);
     }
     return driver;
@@ -122,6 +103,7 @@ export class TaskTracker {
       justCreated: true,
       pollIntervalMs: options.pollIntervalMs,
       firstPoll: terminal ? 'now' : 'after-interval',
+      onAbort: options.onAbort,
     });
     backend.track(handle as TaskHandle<unknown>);
     this.#created.set(handle as TaskHandle<unknown>, driver);
@@ -136,7 +118,10 @@ export class TaskTracker {
     }
     // Followed before any caller code runs: a throwing callback is an abort of the call, never an orphan.
     this.#follow(handle);
-    const thrown = runTaskCallbacks(handle, (h) => this.#ctx.emit.task(h as TaskHandle<unknown>), options.onTask);
+    // Caller code runs guarded: what fails now aborts the call here, what fails later (a rejection) goes to the handle.
+    const late = (error: unknown, event: string): void => handle.listenerFailed(error, event);
+    const thrown = options.failures?.take() ?? runTaskCallbacks(handle, (h) => this.#ctx.emit.task(h as TaskHandle<unknown>), options.onTask, late, options.failures);
+    options.failures?.routeTo(late);
     handle.start();
     if (this.closed) handle.stopFollowing(new ClientClosedError()); // closed while the creation was on its way
     if (abort && thrown) this.#ctx.emit.warning(`${method}: a task callback threw for task ${redactTaskId(task.taskId)} after the call was aborted: ${String(thrown.error)}`);

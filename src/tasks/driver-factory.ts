@@ -1,0 +1,36 @@
+/**
+ * The {@link TaskDriver} of one era backend's handles: the backend's task operations plus the engine's shared
+ * parts (scheduler, poll policy, handlers, retry budgets, the update sender, the close signal, client events).
+ *
+ * @module
+ * @internal
+ */
+import type { EraBackend } from './backend.js';
+import type { TaskDriver } from './task-driver.js';
+import type { TrackerContext } from './tracker-context.js';
+import { UpdateSender } from './update-sender.js';
+
+/** A new driver for `backend`'s handles; `signal` aborts when the engine closes. */
+export function buildDriver(backend: EraBackend, c: TrackerContext, signal: AbortSignal): TaskDriver {
+  return {
+    ...backend.ops,
+    getTask: (id) => backend.ops.getTask(id),
+    updateTask: (id, responses) => backend.ops.updateTask(id, responses),
+    cancelTask: (id) => backend.ops.cancelTask(id),
+    serverKey: c.serverKey,
+    scheduler: c.scheduler,
+    policy: c.policy,
+    handlers: c.handlers,
+    maxPollRetries: c.maxPollRetries,
+    notYetVisibleRetries: c.notYetVisibleRetries,
+    expiringMarginRatio: c.expiringMarginRatio,
+    deliveryRetry: c.deliveryRetry,
+    updates: new UpdateSender((id, responses) => backend.ops.updateTask(id, responses), c.maxConcurrentUpdates, c.deliveryRetry),
+    signal,
+    questionsOutOfBand: backend.questionsOutOfBand,
+    now: c.now,
+    emitInput: c.emit.inputRequired,
+    emitWarning: c.emit.warning,
+    emitExpiring: c.emit.expiring,
+  };
+}
