@@ -21,8 +21,11 @@ const entry = Object.fromEntries(Object.entries(entries).filter(([, file]) => ex
 // The command line is an ESM program (ora is ESM only); libraries get CJS too.
 const libraries = Object.fromEntries(Object.entries(entry).filter(([name]) => name !== 'cli/main'));
 
+// `MCP_TASKS_BUILD=js` (the demo's quick build, scripts/demo-build.ts) leaves out the type declarations.
+const dts = process.env.MCP_TASKS_BUILD !== 'js';
+
 // ESM + CJS + .d.ts for every library entry. p-retry is ESM-only, so the CJS build bundles it.
 export default defineConfig([
-  { entry, format: ['esm'], dts: true, sourcemap: true, clean: true, target: 'node20', outDir: 'dist' },
-  { entry: libraries, format: ['cjs'], dts: true, sourcemap: true, target: 'node20', outDir: 'dist', noExternal: ['p-retry', 'is-network-error'] },
+  { entry, format: ['esm'], dts, sourcemap: true, clean: true, target: 'node20', outDir: 'dist' },
+  { entry: libraries, format: ['cjs'], dts, sourcemap: true, target: 'node20', outDir: 'dist', noExternal: ['p-retry', 'is-network-error'] },
 ]);

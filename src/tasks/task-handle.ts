@@ -29,9 +29,9 @@ export type { CancelOptions, ResultOptions, Settled, TaskHandleEvents, TaskHandl
  * A long-running task on the server. Not thenable: await {@link TaskHandle.result}. Listeners run guarded ({@link TaskHandleEvents}).
  *
  * @example
- * const handle = await client.startTool('reindex_corpus', { documents: 5000 });
- * handle.on('status', (t) => console.log(t.status, t.statusMessage));
- * const result = await handle.result();
+ * const start = await client.startTool('reindex_corpus', { documents: 5000 });
+ * if (start.resultType === 'task') start.task.on('status', (t) => console.log(t.status, t.statusMessage));
+ * const result = start.resultType === 'task' ? await start.task.result() : start.result;
  */
 export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<TaskHandleEvents> { // hook: jq (no `implements Pollable`: poll() is @internal)
   readonly taskId: string;
