@@ -5,6 +5,7 @@
  * @module
  */
 import { UsageError } from './exit-codes.js';
+import { parseDuration } from './duration.js';
 
 /**
  * Rewrites `--json '{…}'` (a value that starts with `{`) to `--args '{…}'`, so one spelling serves both uses the
@@ -94,12 +95,10 @@ export function parseServerUrl(raw: string): URL {
 }
 
 /**
- * Parses a non-negative integer option in milliseconds.
+ * Parses a non-negative duration option (`3s`, `500ms`, `0`; a bare number is milliseconds) into milliseconds.
  *
  * @throws {@link UsageError} naming the option.
  */
 export function parseMs(name: string, raw: string): number {
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new UsageError(`${name} must be a non-negative integer of milliseconds, got ${JSON.stringify(raw)}`);
-  return value;
+  return parseDuration(name, raw, { allowZero: true });
 }

@@ -25,7 +25,7 @@ function withServerOptions(command: Command, serverFlag: boolean): Command {
     .option('--cwd <dir>', 'working directory of the --stdio command')
     .option('--config <file>', 'the MCP config file to find server names in (default: .mcp.json, .vscode/mcp.json, .cursor/mcp.json here, then ~/.claude.json, ~/.cursor/mcp.json, Claude Desktop\'s)')
     .option('--header <"Name: value">', 'an HTTP header sent on every request, e.g. "Authorization: Bearer …" (repeatable)', collect)
-    .option('--timeout <duration>', 'give up on a request the server does not answer within this (e.g. 30s, 2m; default 60s)');
+    .option('--timeout <duration>', 'give up on a request the server does not answer within this (e.g. 30s, 2m; a bare number is ms; default 60s)');
 }
 
 /** Adds the options of commands that answer the server's questions. */
@@ -35,7 +35,7 @@ function withInputOptions(command: Command): Command {
     .option('--no-input', 'never prompt; a question without an answer ends the command with exit code 7')
     .option('--sampling-command <cmd>', 'answer sampling/createMessage by running <cmd> (request JSON on stdin, result JSON on stdout); without it, sampling is declined')
     .option('--root <path>', 'a directory to offer for roots/list (repeatable); without it, roots/list gets an empty list', collect)
-    .option('--cancel-wait <ms>', 'after the first Ctrl-C, how long to keep polling for the final status', '3000');
+    .option('--cancel-wait <duration>', 'after the first Ctrl-C, how long to keep polling for the final status (3s, 500ms; a bare number is ms)', '3000');
 }
 
 const HELP_AFTER = `
@@ -131,7 +131,7 @@ export function buildProgram(setExitCode: (code: ExitCodeValue) => void): Comman
       .command('cancel')
       .description('cancel a task (tasks/cancel) and wait briefly for its final status; exit 0 once the server reports it cancelled')
       .argument('<taskId>')
-      .option('--wait <ms>', 'how long to wait for the final status', '3000')
+      .option('--wait <duration>', 'how long to wait for the final status (3s, 500ms; a bare number is ms)', '3000')
       .option('--json', 'machine-readable output'),
     true,
   ).action(async (taskId: string, options) => setExitCode(await cancelCommand(taskId, options)));

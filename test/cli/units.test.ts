@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TaskCancelledError, TaskExpiredError, TaskNotFoundError, NetworkError } from '../../src/index.js';
-import { disambiguateJsonFlag, parseServerUrl, parseToolArguments } from '../../src/cli/arguments.js';
+import { disambiguateJsonFlag, parseMs, parseServerUrl, parseToolArguments } from '../../src/cli/arguments.js';
+import { parseDuration } from '../../src/cli/duration.js';
 import { ExitCode, exitCodeForError, UnanswerableError, UsageError } from '../../src/cli/exit-codes.js';
 import { formatToolResult } from '../../src/cli/format-result.js';
 import { AnswersFile } from '../../src/cli/input/answers-file.js';
@@ -182,5 +183,14 @@ describe('--json error codes', () => {
     expect(errorCode(new UsageError('bad flag'))).toBe('USAGE');
     expect(errorCode(new UnanswerableError('k', 'elicitation/create', 'no TTY'))).toBe('UNANSWERABLE');
     expect(errorCode('not an error')).toBeUndefined();
+  });
+});
+
+describe('durations on the command line', () => {
+  it('--wait and --cancel-wait take the same durations as --timeout, 0 included; a bare number is milliseconds', () => {
+    expect(['3s', '500ms', '2m', '0', '1500'].map((raw) => parseMs('--wait', raw))).toEqual([3_000, 500, 120_000, 0, 1_500]);
+    expect(() => parseMs('--wait', 'soon')).toThrow(new UsageError('--wait must be a duration such as 30s, 2m or 500ms (a bare number is milliseconds), got "soon"'));
+    expect(() => parseDuration('--timeout', '0')).toThrow(new UsageError('--timeout must be a positive duration such as 30s, 2m or 500ms (a bare number is milliseconds), got "0"'));
+    expect(parseDuration('--timeout', '30')).toBe(30);
   });
 });

@@ -25,7 +25,7 @@ export interface CallCommandOptions extends InputOptions, ServerOptions {
   detach?: boolean;
   /** JSON lines output. */
   json?: boolean;
-  /** `--cancel-wait <ms>` */
+  /** `--cancel-wait <duration>` */
   cancelWait?: string;
   /** `--timeout <duration>`: the budget of each request. */
   timeout?: string;

@@ -29,7 +29,7 @@ import { attachTask, locateTask } from '../task-lookup.js';
 export interface CancelCommandOptions extends ServerOptions {
   server?: string;
   json?: boolean;
-  /** `--wait <ms>`: how long to wait for the final status. */
+  /** `--wait <duration>`: how long to wait for the final status. */
   wait?: string;
   timeout?: string;
 }
