@@ -61,7 +61,9 @@ export async function followTask(session: Session, handle: TaskHandle<CallToolRe
   handle.on('status', (task) => {
     output.emit({ event: 'status', taskId, status: task.status, statusMessage: task.statusMessage, elapsedMs: Date.now() - output.startedAt });
   });
-  handle.on('error', (error) => output.emit({ event: 'poll-error', taskId, message: error instanceof Error ? error.message : String(error) }));
+  // Once the second Ctrl-C printed the last word, the session's close (aborting a poll or the cancel in flight) adds nothing.
+  let leaving = false;
+  handle.on('error', (error) => leaving || output.emit({ event: 'poll-error', taskId, message: error instanceof Error ? error.message : String(error) }));
   void (async () => {
     while (!handle.done) {
       try {
@@ -91,6 +93,7 @@ export async function followTask(session: Session, handle: TaskHandle<CallToolRe
           if (!handle.done) output.emit({ event: 'cancel', taskId, stage: 'acknowledged', via: 'ctrl-c' });
         },
         (error: unknown) => {
+          if (leaving) return;
           cancel = 'not-delivered';
           cancelWhy = codeOf(error);
           output.warn(`warning: tasks/cancel failed: ${(error as Error).message}`);
@@ -144,6 +147,7 @@ export async function followTask(session: Session, handle: TaskHandle<CallToolRe
       throw outcome.error;
     }
     case 'left':
+      leaving = true;
       // The first press already asked for cancellation: the server may be ending the task; we only stop watching.
       output.emit({ event: 'cancel', taskId, stage: 'left-running', via: 'ctrl-c', cancelRequested: handle.cancelRequested, cancel });
       output.emit({ event: 'hint', message: `Stopped following task ${taskId}; ${cancelSentence(cancel, cancelWhy)}. ${afterStop(ctx, taskId, cancel)}` });
