@@ -21,16 +21,22 @@ export class McpError extends McpClientError {
   readonly method: string;
   /** The server's `error.message` exactly as received (the `message` of this error shows it escaped and cut at 1,000 characters). */
   readonly serverMessage: string;
-  constructor(method: string, error: JsonRpcErrorObject, options?: ErrorOptions & { httpStatus?: number }) {
+  constructor(method: string, error: JsonRpcErrorObject, options?: ErrorOptions & { httpStatus?: number; retryAfterMs?: number }) {
     super(`${method} failed: ${printableExcerpt(String(error.message), 1_000)} (JSON-RPC ${error.code})`, options);
     this.serverMessage = error.message;
     this.code = error.code;
     this.data = error.data;
     this.method = method;
     this.httpStatus = options?.httpStatus;
+    this.retryAfterMs = options?.retryAfterMs;
   }
   /** HTTP status of the response that carried the error, when the transport is HTTP. */
   readonly httpStatus: number | undefined;
+  /**
+   * The `Retry-After` of the HTTP response that carried the error (ms), when it had a valid one (RFC 9110 § 10.2.3):
+   * a 429 or 503 with a JSON-RPC body still asks the client to wait.
+   */
+  readonly retryAfterMs: number | undefined;
 }
 
 /** A non-2xx HTTP response without a JSON-RPC error body. `bodyExcerpt` holds at most 200 characters. */

@@ -63,10 +63,11 @@ export function idMatches(responseId: RequestId | null | undefined, requestId: R
 /**
  * Turns a classified response into the result, or throws.
  *
- * @throws {@link McpError} for a JSON-RPC error (also one with a null id: the server could not read ours).
+ * @throws {@link McpError} for a JSON-RPC error (also one with a null id: the server could not read ours), with the
+ *   reply's HTTP status and `Retry-After` (ms) when given.
  * @throws {@link InvalidResponseError} for anything that is not the response to `requestId`.
  */
-export function settleResponse(message: IncomingMessage, requestId: RequestId, method: string, httpStatus?: number): Record<string, unknown> {
+export function settleResponse(message: IncomingMessage, requestId: RequestId, method: string, httpStatus?: number, retryAfterMs?: number): Record<string, unknown> {
   switch (message.kind) {
     case 'result':
       if (!idMatches(message.id, requestId)) {
@@ -77,7 +78,7 @@ export function settleResponse(message: IncomingMessage, requestId: RequestId, m
       if (message.id !== null && message.id !== undefined && !idMatches(message.id, requestId)) {
         throw new InvalidResponseError(method, `error response id ${JSON.stringify(message.id)} does not match request id ${JSON.stringify(requestId)}`);
       }
-      throw new McpError(method, message.error, { httpStatus });
+      throw new McpError(method, message.error, { httpStatus, retryAfterMs });
     case 'notification':
       throw new InvalidResponseError(method, `expected a response, got notification ${message.notification.method}`);
     case 'request':

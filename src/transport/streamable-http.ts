@@ -241,8 +241,9 @@ export class StreamableHttpTransport implements Transport {
       parsed = undefined;
     }
     const incoming = classifyMessage(parsed);
-    if (incoming.kind === 'error' && isRequest(message)) settleResponse(incoming, message.id, method, res.status);
-    throw new HttpError(method, res.status, excerpt(text), parseRetryAfter(res.headers.get('retry-after'), Date.now()));
+    const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'), Date.now()); // kept whatever the body (429/503 + JSON-RPC error)
+    if (incoming.kind === 'error' && isRequest(message)) settleResponse(incoming, message.id, method, res.status, retryAfterMs);
+    throw new HttpError(method, res.status, excerpt(text), retryAfterMs);
   }
 
   /**
