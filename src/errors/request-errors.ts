@@ -144,14 +144,21 @@ export class InvalidResponseError extends McpClientError {
    * not delivered, or not sent (see {@link TaskCancelOutcome}). `undefined` when no task was named.
    */
   readonly taskCancel: TaskCancelOutcome | undefined;
+  /**
+   * True when the reply to the request could not be read as a JSON-RPC response to it (not JSON, a malformed or
+   * foreign envelope, a notification or request where the response belongs): the request reached the server, but
+   * what it did is unknown. A creation request failing so is reported as `OutcomeUnknownError` with this as `cause`.
+   */
+  readonly unreadableReply: boolean;
   constructor(
     readonly method: string,
     readonly detail: string,
     /** zod issues when a schema rejected the response, kept as they are. */
     readonly issues?: readonly unknown[],
-    options?: ErrorOptions & { taskId?: string; taskIdEscaped?: string; taskCancel?: TaskCancelOutcome },
+    options?: ErrorOptions & { taskId?: string; taskIdEscaped?: string; taskCancel?: TaskCancelOutcome; unreadableReply?: boolean },
   ) {
     super(`${method} failed: invalid response: ${detail}`, options);
+    this.unreadableReply = options?.unreadableReply === true;
     this.taskId = options?.taskId;
     this.taskIdEscaped = options?.taskIdEscaped;
     this.taskCancel = options?.taskCancel;
