@@ -243,3 +243,28 @@ export class TooManyRoundsError extends McpClientError {
     super(`${method} failed: the server asked for input again after ${rounds} answered rounds (maxInputRounds: ${rounds})`);
   }
 }
+
+/** The most pages a listing (`tools/list`) follows; past it the call fails with {@link PaginationError}. */
+export const MAX_LIST_PAGES = 100;
+
+/**
+ * A paginated listing could not be completed: the server sent a `nextCursor` it had already sent (a loop), or
+ * there were more than {@link MAX_LIST_PAGES} pages. Nothing is returned rather than a silently shortened list.
+ * `pages` is how many pages were read.
+ * (https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/pagination)
+ */
+export class PaginationError extends McpClientError {
+  static override readonly [kBrand]: string = 'PaginationError';
+  override readonly code = 'PAGINATION_FAILED' as const;
+  constructor(
+    readonly method: string,
+    readonly reason: 'repeated-cursor' | 'too-many-pages',
+    readonly pages: number,
+  ) {
+    super(
+      reason === 'repeated-cursor'
+        ? `${method} failed: the server repeated a nextCursor after ${pages} pages (a pagination loop)`
+        : `${method} failed: more than ${MAX_LIST_PAGES} pages; the list is incomplete, so none is returned`,
+    );
+  }
+}
