@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { HttpError, InvalidResponseError, McpClientError, NetworkError, RequestTimeoutError, StreamEndedError } from '../errors.js';
+import { GetHeadersError, HttpError, InvalidResponseError, McpClientError, NetworkError, RequestTimeoutError, StreamEndedError } from '../errors.js';
 import { CALL_ABORT, raceRequestAbort, RequestAbort, type AbortState, type CallAbortCarrier } from '../internal/request-abort.js';
 import { HEADERS } from '../protocol/constants.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
@@ -132,7 +132,15 @@ export class StreamableHttpTransport implements Transport {
     if (this.#headerError !== undefined) throw this.#headerError;
     const getHeaders = this.#options.getHeaders;
     if (!getHeaders) return this.#buildHeaders(message, undefined, extra);
-    return (async () => this.#buildHeaders(message, checkHeaderRecord('getHeaders()', await getHeaders()), extra))();
+    return (async () => {
+      let dynamic: Record<string, string>;
+      try {
+        dynamic = await getHeaders();
+      } catch (error) {
+        throw new GetHeadersError(message.method, { cause: error }); // typed, notSent: the request was not written
+      }
+      return this.#buildHeaders(message, checkHeaderRecord('getHeaders()', dynamic), extra);
+    })();
   }
 
   #buildHeaders(message: JsonRpcRequest | JsonRpcNotification, dynamic: Record<string, string> | undefined, extra: Record<string, string> | undefined): Record<string, string> {
