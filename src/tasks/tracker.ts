@@ -68,7 +68,7 @@ export class TaskTracker {
       const c = this.#ctx;
       driver = {
         ...backend.ops,
-        getTask: (id) => backend.ops.getTask(id),
+        getTask: (id) => backend.ops.getTask(id).catch((error: unknown) => Promise.reject(withTaskId(error, id))), // poll errors name their task
         updateTask: (id, responses) => backend.ops.updateTask(id, responses),
         cancelTask: (id) => backend.ops.cancelTask(id),
         serverKey: c.serverKey,

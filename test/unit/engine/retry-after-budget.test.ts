@@ -189,3 +189,32 @@ describe('tasks/get answered 429 + Retry-After + a JSON-RPC -32000 body', () => 
     expect(transport.of('tasks/cancel')).toHaveLength(0);
   });
 });
+
+describe('a handle\'s error events for failed polls name the task', () => {
+  beforeEach(() => vi.useFakeTimers({ now: T0 }));
+  afterEach(() => vi.useRealTimers());
+
+  it('HttpError 503 and McpError 429 emitted on the handle carry taskId; the task then completes', async () => {
+    let polls = 0;
+    const { client } = setup((m) => {
+      if (m === 'tools/call') return created({ pollIntervalMs: 100 });
+      if (m === 'tasks/get') {
+        polls++;
+        if (polls === 1) throw new HttpError('tasks/get', 503, 'busy', 1_000);
+        if (polls === 2) throw new McpError('tasks/get', { code: -32000, message: 'slow down' }, { httpStatus: 429 });
+        return detailed({ status: 'completed', result: { content: [] } });
+      }
+      return {};
+    });
+    const handle = await startTask(client);
+    const errors: unknown[] = [];
+    handle.on('error', (e) => errors.push(e));
+    const result = outcome(handle.result());
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(errors.map((e) => [(e as Error).constructor.name, (e as { taskId?: string }).taskId])).toEqual([
+      ['HttpError', 't1'],
+      ['McpError', 't1'],
+    ]);
+    expect(result.value).toEqual({ content: [] });
+  });
+});
