@@ -13,8 +13,10 @@ export {
   HttpError,
   InputRequiredError,
   InvalidResponseError,
+  MAX_LIST_PAGES,
   McpError,
   NetworkError,
+  PaginationError,
   type NetworkErrorOptions,
   type TaskCancelOutcome,
   RequestTimeoutError,
@@ -35,5 +37,5 @@ export {
 } from './errors/task-errors.js';
 export type { TaskNotFoundReason } from './errors/task-errors.js';
 export { ClientClosedError, isMcpClientError, OutcomeUnknownError, ServerExitedError } from './errors/client-errors.js';
-export { InvalidHeaderError, RedirectBlockedError } from './errors/http-errors.js';
+export { GetHeadersError, InvalidHeaderError, RedirectBlockedError } from './errors/http-errors.js';
 export { AuthorizationError, AuthorizationRequiredError } from './errors/auth-errors.js'; // hook: issue-17

@@ -10,7 +10,7 @@
  * @module
  */
 import pRetry from 'p-retry';
-import { NetworkError, OutcomeUnknownError } from '../errors.js';
+import { InvalidResponseError, NetworkError, OutcomeUnknownError } from '../errors.js';
 import { isLostBeforeResponse, neverSent, notSentCode } from '../internal/lost-request.js';
 import { signalOf, type RequestAbort } from '../internal/request-abort.js';
 
@@ -65,7 +65,7 @@ export interface SendCreationOptions {
  *
  * @throws {@link NetworkError} with `notSent: true` when the server could not be reached in any attempt (nothing was
  *   sent); {@link OutcomeUnknownError} (the lost attempt's error as `cause`) when a lost request may not be re-sent,
- *   or every re-send was lost too; otherwise the attempt's own error, or `signal.reason`.
+ *   or every re-send was lost too, or the reply could not be read (`InvalidResponseError.unreadableReply`, as `cause`); otherwise the attempt's own error, or `signal.reason`.
  */
 export async function sendCreation<T>(attempt: () => Promise<T>, options: SendCreationOptions): Promise<T> {
   const { retry, signal } = options;
@@ -131,6 +131,8 @@ export async function sendCreation<T>(attempt: () => Promise<T>, options: SendCr
     if (answered) return answered.value;
     if (options.signal?.aborted) throw options.signal.reason;
     if (isLostBeforeResponse(error)) throw new OutcomeUnknownError(options.method, { cause: error });
+    // The request reached the server but its reply could not be read: what it started is unknown (never re-sent).
+    if (error instanceof InvalidResponseError && error.unreadableReply && error.taskId === undefined) throw new OutcomeUnknownError(options.method, { cause: error });
     const code = error instanceof NetworkError ? notSentCode(error) : undefined;
     if (code !== undefined) throw new NetworkError(options.method, { cause: (error as NetworkError).cause ?? error, notSent: { code, attempts: unreached } });
     throw error;

@@ -7,7 +7,7 @@
  * @module
  * @internal
  */
-import { InvalidResponseError, TooManyRoundsError } from '../errors.js';
+import { InvalidResponseError, MAX_LIST_PAGES, PaginationError, TooManyRoundsError } from '../errors.js';
 import { METHODS, MRTR_METHODS } from '../protocol/constants.js';
 import { printableExcerpt } from '../protocol/printable.js';
 import type { InputResponses } from '../protocol/input.js';
@@ -91,11 +91,16 @@ export class ModernBackend implements EraBackend {
     return this.#pipeline.send(method, params, options);
   }
 
-  /** `tools/list`, following `nextCursor` (at most 100 pages); invalid `x-mcp-header` tools dropped with a warning. */
+  /**
+   * `tools/list`, following `nextCursor`; invalid `x-mcp-header` tools dropped with a warning.
+   * @throws {@link PaginationError} when a `nextCursor` repeats (at once) or past {@link MAX_LIST_PAGES} pages.
+   */
   async listTools(options: BackendRequestOptions): Promise<Tool[]> {
     const tools: Tool[] = [];
     let cursor: string | undefined;
-    for (let page = 0; page < 100; page++) {
+    const seen = new Set<string>();
+    for (let page = 1; ; page++) {
+      if (page > MAX_LIST_PAGES) throw new PaginationError(METHODS.listTools, 'too-many-pages', page - 1);
       const result = validate(METHODS.listTools, ListToolsResultSchema, await this.#pipeline.send(METHODS.listTools, cursor ? { cursor } : {}, options));
       for (const entry of result.tools) {
         const parsed = ToolSchema.safeParse(entry);
@@ -108,6 +113,8 @@ export class ModernBackend implements EraBackend {
       }
       cursor = result.nextCursor;
       if (!cursor) break;
+      if (seen.has(cursor)) throw new PaginationError(METHODS.listTools, 'repeated-cursor', page);
+      seen.add(cursor);
     }
     this.#tools.clear();
     for (const tool of tools) this.#tools.set(tool.name, tool);

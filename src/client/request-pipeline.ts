@@ -48,6 +48,7 @@ export class RequestPipeline {
   readonly #answersByEvent: () => boolean;
   readonly #onNotification: (notification: JsonRpcNotification) => void;
   readonly #refreshParamHeaders: RefreshParamHeaders | undefined;
+  readonly #onViolation: ((detail: string) => void) | undefined;
   #nextId = 1;
   #nextProgressToken = 1;
   #protocolVersion = PROTOCOL_VERSION;
@@ -57,13 +58,16 @@ export class RequestPipeline {
   /**
    * @param refreshParamHeaders - on a -32020 to `tools/call`: refreshes `tools/list` and rebuilds the call's
    *   `Mcp-Param-*` headers for one re-send. Without it a -32020 is surfaced as it is.
+   * @param onViolation - where a transport reports a malformed message it skipped (the `serverViolation` event).
    */
   constructor(
     options: ResolvedOptions,
     answersByEvent: () => boolean,
     onNotification: (notification: JsonRpcNotification) => void,
     refreshParamHeaders?: RefreshParamHeaders,
+    onViolation?: (detail: string) => void,
   ) {
+    this.#onViolation = onViolation;
     this.#options = options;
     this.#answersByEvent = answersByEvent;
     this.#onNotification = onNotification;
@@ -128,6 +132,7 @@ export class RequestPipeline {
       timeoutMs: options.timeoutMs ?? o.timeoutMs,
       headers: options.headers,
       beforeWrite: options.beforeWrite, // hook: j16
+      onViolation: this.#onViolation, // a malformed event on the response stream, skipped
       onNotification: (notification) => {
         if (notification.method === METHODS.progress && progressToken !== undefined) {
           const progress = ProgressParamsSchema.safeParse(notification.params);

@@ -59,7 +59,7 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
     const emitInput = (event: InputRequiredEvent): boolean => this.emit('inputRequired', event);
     const listenerCount = (): number => this.listenerCount('inputRequired');
     const refresh = refreshFromToolList((bounds) => this.#modern.listTools(bounds)); // hook: issue-12 item 2 (-32020 → tools/list, one re-send)
-    const pipeline = new RequestPipeline(o, () => listenerCount() > 0, (n) => this.emit('notification', n), refresh);
+    const pipeline = new RequestPipeline(o, () => listenerCount() > 0, (n) => this.emit('notification', n), refresh, (d) => this.emit('serverViolation', d));
     this.#modern = new ModernBackend(o, pipeline, {
       emitInput,
       listenerCount,

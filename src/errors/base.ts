@@ -43,6 +43,8 @@ export type McpClientErrorCode =
   | 'SERVER_EXITED'
   | 'REDIRECT_BLOCKED'
   | 'INVALID_HEADER'
+  | 'GET_HEADERS_FAILED'
+  | 'PAGINATION_FAILED'
   | 'AUTHORIZATION_REQUIRED'
   | 'AUTHORIZATION_FAILED'
   // hook: issue-16 (fleet on Redis: src/store/redis/errors.ts)

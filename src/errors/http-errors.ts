@@ -57,3 +57,22 @@ export class InvalidHeaderError extends McpClientError {
     super(`invalid header from ${source}${headerName === undefined ? '' : ` "${headerName}"`}: ${reason} (the value is not shown)`);
   }
 }
+
+/**
+ * The transport's `getHeaders()` threw or rejected (e.g. a token refresh failed): nothing was sent (`notSent` is
+ * always true), so no work was started and the request is not re-sent. The original failure is `cause` (a thrown
+ * non-Error too); the message names the request only, never a header value.
+ */
+export class GetHeadersError extends McpClientError {
+  static override readonly [kBrand]: string = 'GetHeadersError';
+  override readonly code = 'GET_HEADERS_FAILED' as const;
+  /** Always true: the request was not written. */
+  readonly notSent = true as const;
+  constructor(
+    readonly method: string,
+    options: ErrorOptions,
+  ) {
+    const why = options.cause instanceof Error ? options.cause.message : typeof options.cause === 'string' ? options.cause : 'a non-Error value';
+    super(`${method} failed: getHeaders() failed: ${why.slice(0, 200)}; nothing was sent`, options);
+  }
+}

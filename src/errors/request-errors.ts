@@ -21,16 +21,22 @@ export class McpError extends McpClientError {
   readonly method: string;
   /** The server's `error.message` exactly as received (the `message` of this error shows it escaped and cut at 1,000 characters). */
   readonly serverMessage: string;
-  constructor(method: string, error: JsonRpcErrorObject, options?: ErrorOptions & { httpStatus?: number }) {
+  constructor(method: string, error: JsonRpcErrorObject, options?: ErrorOptions & { httpStatus?: number; retryAfterMs?: number }) {
     super(`${method} failed: ${printableExcerpt(String(error.message), 1_000)} (JSON-RPC ${error.code})`, options);
     this.serverMessage = error.message;
     this.code = error.code;
     this.data = error.data;
     this.method = method;
     this.httpStatus = options?.httpStatus;
+    this.retryAfterMs = options?.retryAfterMs;
   }
   /** HTTP status of the response that carried the error, when the transport is HTTP. */
   readonly httpStatus: number | undefined;
+  /**
+   * The `Retry-After` of the HTTP response that carried the error (ms), when it had a valid one (RFC 9110 § 10.2.3):
+   * a 429 or 503 with a JSON-RPC body still asks the client to wait.
+   */
+  readonly retryAfterMs: number | undefined;
 }
 
 /** A non-2xx HTTP response without a JSON-RPC error body. `bodyExcerpt` holds at most 200 characters. */
@@ -138,14 +144,21 @@ export class InvalidResponseError extends McpClientError {
    * not delivered, or not sent (see {@link TaskCancelOutcome}). `undefined` when no task was named.
    */
   readonly taskCancel: TaskCancelOutcome | undefined;
+  /**
+   * True when the reply to the request could not be read as a JSON-RPC response to it (not JSON, a malformed or
+   * foreign envelope, a notification or request where the response belongs): the request reached the server, but
+   * what it did is unknown. A creation request failing so is reported as `OutcomeUnknownError` with this as `cause`.
+   */
+  readonly unreadableReply: boolean;
   constructor(
     readonly method: string,
     readonly detail: string,
     /** zod issues when a schema rejected the response, kept as they are. */
     readonly issues?: readonly unknown[],
-    options?: ErrorOptions & { taskId?: string; taskIdEscaped?: string; taskCancel?: TaskCancelOutcome },
+    options?: ErrorOptions & { taskId?: string; taskIdEscaped?: string; taskCancel?: TaskCancelOutcome; unreadableReply?: boolean },
   ) {
     super(`${method} failed: invalid response: ${detail}`, options);
+    this.unreadableReply = options?.unreadableReply === true;
     this.taskId = options?.taskId;
     this.taskIdEscaped = options?.taskIdEscaped;
     this.taskCancel = options?.taskCancel;
@@ -228,5 +241,30 @@ export class TooManyRoundsError extends McpClientError {
     readonly rounds: number,
   ) {
     super(`${method} failed: the server asked for input again after ${rounds} answered rounds (maxInputRounds: ${rounds})`);
+  }
+}
+
+/** The most pages a listing (`tools/list`) follows; past it the call fails with {@link PaginationError}. */
+export const MAX_LIST_PAGES = 100;
+
+/**
+ * A paginated listing could not be completed: the server sent a `nextCursor` it had already sent (a loop), or
+ * there were more than {@link MAX_LIST_PAGES} pages. Nothing is returned rather than a silently shortened list.
+ * `pages` is how many pages were read.
+ * (https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/pagination)
+ */
+export class PaginationError extends McpClientError {
+  static override readonly [kBrand]: string = 'PaginationError';
+  override readonly code = 'PAGINATION_FAILED' as const;
+  constructor(
+    readonly method: string,
+    readonly reason: 'repeated-cursor' | 'too-many-pages',
+    readonly pages: number,
+  ) {
+    super(
+      reason === 'repeated-cursor'
+        ? `${method} failed: the server repeated a nextCursor after ${pages} pages (a pagination loop)`
+        : `${method} failed: more than ${MAX_LIST_PAGES} pages; the list is incomplete, so none is returned`,
+    );
   }
 }

@@ -158,14 +158,20 @@ function parseWire(value: unknown, what: string): DetailedTask {
 export interface CreateTaskResultHooks {
   /** The task came nested under `task`. */
   onNested?: () => void;
-  /** The task was already terminal; it is reported as `working` so that the first `tasks/get` fetches the outcome. */
+  /**
+   * The task was already `completed` but the reply carries no `result` (a `CreateTaskResult` is `Result & Task`,
+   * without the status payloads): the outcome must be fetched with one `tasks/get`, at once.
+   */
   onTerminal?: () => void;
 }
 
 /**
  * Parses a `resultType: "task"` result into a normalised task. Flat per the specification; a nested `task`
- * wrapper is unwrapped. A `CreateTaskResult` carries no `result` or `error`, so a terminal status
- * there (a keyed re-send that found the work already done) comes back as `working` with `onTerminal` called.
+ * wrapper is unwrapped. The status is the server's: the seed state is "typically (though not necessarily) with
+ * `status: "working"`" (ext-tasks tasks.md § Task Creation), so a terminal one is kept — `cancelled` and `failed`
+ * as sent (a `failed` without `error` is read as on `tasks/get`), `completed` with the `result` the reply carries.
+ * Only a `completed` without `result` (a keyed re-send that found the work done) cannot be a `DetailedTask`: it
+ * comes back as `working` with `onTerminal` called, so that the caller fetches the result with `tasks/get` at once.
  *
  * @param hooks - callbacks, or just `onNested`.
  * @throws {@link TaskShapeError} when no usable task is present.
@@ -178,7 +184,7 @@ export function parseCreateTaskResult(result: Record<string, unknown>, hooks?: C
     source = result.task;
   }
   const status = (source as { status?: unknown }).status;
-  if (status === 'completed' || status === 'failed' || status === 'cancelled') {
+  if (status === 'completed' && (source as { result?: unknown }).result === undefined) {
     onTerminal?.();
     source = { ...(source as Record<string, unknown>), status: 'working' };
   }

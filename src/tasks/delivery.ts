@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { HttpError } from '../errors.js';
 import { delay } from '../internal/abort.js';
 import { classifyPollError } from './poll-errors.js';
 
@@ -26,7 +25,7 @@ export const DEFAULT_DELIVERY_RETRY: DeliveryRetry = { attempts: 5, minDelayMs: 
  * The longest a delivery (`tasks/cancel`, `tasks/update`) waits between its attempts in all, ms: 30 000 (30 s), or
  * the schedule's own total when that is longer (the default schedule waits 0.5 + 1 + 2 + 4 = 7.5 s). A server's
  * `Retry-After` is never cut short (it is a load contract), so when honouring it would take the next attempt past
- * this budget the delivery ends at once with the failure that carried it (an `HttpError` with `retryAfterMs`),
+ * this budget the delivery ends at once with the failure that carried it (an `HttpError` or `McpError` with `retryAfterMs`),
  * rather than leaving `cancel()` or `respond()` pending for as long as the server asks (`Retry-After: 3600`).
  * (https://www.rfc-editor.org/rfc/rfc9110#section-10.2.3)
  */
@@ -83,9 +82,11 @@ export async function deliver<T>(send: () => Promise<T>, retry: DeliveryRetry = 
       return await send();
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      const transient = isTransientFailure(error);
+      const failure = classifyPollError(error);
+      const transient = failure.kind === 'transient';
       if (!transient || attempt >= retry.attempts) throw new DeliveryFailure(attempt, transient, { cause: error });
-      const retryAfter = error instanceof HttpError ? (error.retryAfterMs ?? 0) : 0;
+      // The reply's Retry-After, whether the transport raised HttpError or McpError (a 429/503 with a JSON-RPC body).
+      const retryAfter = failure.retryAfterMs ?? 0;
       const wait = Math.max(backoffMs(retry, attempt), retryAfter);
       if (waited + wait > budget) throw new DeliveryFailure(attempt, transient, { cause: error, retryAfterMs: retryAfter });
       waited += wait;

@@ -5,6 +5,7 @@
  * @module
  * @internal
  */
+import { withTaskId } from '../internal/race-abort.js';
 import type { EraBackend } from './backend.js';
 import type { TaskDriver } from './task-driver.js';
 import type { TrackerContext } from './tracker-context.js';
@@ -14,7 +15,7 @@ import { UpdateSender } from './update-sender.js';
 export function buildDriver(backend: EraBackend, c: TrackerContext, signal: AbortSignal): TaskDriver {
   return {
     ...backend.ops,
-    getTask: (id) => backend.ops.getTask(id),
+    getTask: (id) => backend.ops.getTask(id).catch((error: unknown) => Promise.reject(withTaskId(error, id))), // poll errors name their task
     updateTask: (id, responses) => backend.ops.updateTask(id, responses),
     cancelTask: (id) => backend.ops.cancelTask(id),
     serverKey: c.serverKey,

@@ -23,12 +23,23 @@ export function isTransientStatus(status: number): boolean {
   return status === 408 || status === 425 || status === 429 || status >= 500;
 }
 
-/** Classifies an error thrown by `tasks/get`. */
+/**
+ * Statuses that mean "not now" whatever the body says: 429 Too Many Requests and 502/503/504 from the server or an
+ * intermediary (RFC 9110 § 15.6.3–15.6.5, RFC 6585 § 4). A JSON-RPC error in such a reply (any code) is a load or
+ * gateway signal, not the server's verdict on the task, so it is retried, honouring `Retry-After`.
+ */
+export function isSlowDownStatus(status: number): boolean {
+  return status === 429 || status === 502 || status === 503 || status === 504;
+}
+
+/** Classifies an error thrown by `tasks/get` (also `tasks/cancel` and `tasks/update`, see `delivery.ts`). */
 export function classifyPollError(error: unknown): PollFailure {
   if (error instanceof McpError) {
+    const status = error.httpStatus;
+    if (status !== undefined && isSlowDownStatus(status)) return { kind: 'transient', retryAfterMs: error.retryAfterMs };
     if (error.code === ErrorCode.InvalidParams) return { kind: 'lost' };
-    if (error.httpStatus !== undefined && isTransientStatus(error.httpStatus) && error.code === ErrorCode.InternalError) {
-      return { kind: 'transient', retryAfterMs: undefined };
+    if (status !== undefined && isTransientStatus(status) && error.code === ErrorCode.InternalError) {
+      return { kind: 'transient', retryAfterMs: error.retryAfterMs };
     }
     return { kind: 'fatal' };
   }

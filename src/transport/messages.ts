@@ -51,7 +51,7 @@ export function parseJson(text: string, method: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new InvalidResponseError(method, `body is not JSON: ${excerpt(text, 80) || '(empty)'}`, undefined, { cause: error }); // hook: jh (escaped)
+    throw new InvalidResponseError(method, `body is not JSON: ${excerpt(text, 80) || '(empty)'}`, undefined, { cause: error, unreadableReply: true }); // hook: jh (escaped)
   }
 }
 
@@ -60,29 +60,33 @@ export function idMatches(responseId: RequestId | null | undefined, requestId: R
   return responseId === requestId;
 }
 
+/** The reply could not be read as the response to the request (see `InvalidResponseError.unreadableReply`). */
+const UNREADABLE = { unreadableReply: true } as const;
+
 /**
  * Turns a classified response into the result, or throws.
  *
- * @throws {@link McpError} for a JSON-RPC error (also one with a null id: the server could not read ours).
+ * @throws {@link McpError} for a JSON-RPC error (also one with a null id: the server could not read ours), with the
+ *   reply's HTTP status and `Retry-After` (ms) when given.
  * @throws {@link InvalidResponseError} for anything that is not the response to `requestId`.
  */
-export function settleResponse(message: IncomingMessage, requestId: RequestId, method: string, httpStatus?: number): Record<string, unknown> {
+export function settleResponse(message: IncomingMessage, requestId: RequestId, method: string, httpStatus?: number, retryAfterMs?: number): Record<string, unknown> {
   switch (message.kind) {
     case 'result':
       if (!idMatches(message.id, requestId)) {
-        throw new InvalidResponseError(method, `response id ${JSON.stringify(message.id)} does not match request id ${JSON.stringify(requestId)}`);
+        throw new InvalidResponseError(method, `response id ${JSON.stringify(message.id)} does not match request id ${JSON.stringify(requestId)}`, undefined, UNREADABLE);
       }
       return message.result;
     case 'error':
       if (message.id !== null && message.id !== undefined && !idMatches(message.id, requestId)) {
-        throw new InvalidResponseError(method, `error response id ${JSON.stringify(message.id)} does not match request id ${JSON.stringify(requestId)}`);
+        throw new InvalidResponseError(method, `error response id ${JSON.stringify(message.id)} does not match request id ${JSON.stringify(requestId)}`, undefined, UNREADABLE);
       }
-      throw new McpError(method, message.error, { httpStatus });
+      throw new McpError(method, message.error, { httpStatus, retryAfterMs });
     case 'notification':
-      throw new InvalidResponseError(method, `expected a response, got notification ${message.notification.method}`);
+      throw new InvalidResponseError(method, `expected a response, got notification ${message.notification.method}`, undefined, UNREADABLE);
     case 'request':
-      throw new InvalidResponseError(method, `expected a response, got a server request ${message.method}`);
+      throw new InvalidResponseError(method, `expected a response, got a server request ${message.method}`, undefined, UNREADABLE);
     case 'invalid':
-      throw new InvalidResponseError(method, message.detail);
+      throw new InvalidResponseError(method, message.detail, undefined, UNREADABLE);
   }
 }

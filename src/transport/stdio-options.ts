@@ -77,3 +77,10 @@ export function checkStdioOptions(options: StdioTransportOptions): void {
       throw new TypeError(`StdioTransport: invalid option "${field}": ${issue?.message ?? 'invalid'} (got ${typeof got === 'function' ? 'a function' : JSON.stringify(got)})`);
     }
 }
+
+/**
+ * Consecutive stdout lines that are not JSON skipped before every request in flight fails as lost
+ * (`StreamEndedError`, the last line's `InvalidResponseError` as `cause`): one stray log line is reported
+ * (`onWarning`) and skipped; a server that writes nothing but text is not waited on until each request's timeout.
+ */
+export const MAX_SKIPPED_LINES = 100;

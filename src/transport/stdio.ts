@@ -18,7 +18,7 @@
  */
 // hook: jfix (split by concept, no behaviour change: options, child process, stdout lines and notification routing are in stdio-*.ts)
 import { spawn } from 'node:child_process';
-import { ClientClosedError, InvalidResponseError, RequestTimeoutError, ResponseTooLargeError, ServerExitedError } from '../errors.js';
+import { ClientClosedError, InvalidResponseError, RequestTimeoutError, ResponseTooLargeError, ServerExitedError, StreamEndedError } from '../errors.js';
 import { linkAbort } from '../internal/abort.js';
 import { childEnv } from '../internal/child-env.js';
 import type { JsonRpcNotification, JsonRpcRequest, RequestId } from '../protocol/jsonrpc.js';
@@ -27,14 +27,11 @@ import { excerpt } from './read-body.js';
 import { EXIT_DRAIN_MS, exitsWithin, STDERR_TAIL_CHARS, type Child } from './stdio-child.js';
 import { LineSplitter } from './stdio-lines.js';
 import { routeNotification, type Pending } from './stdio-routing.js';
-import { checkStdioOptions, DEFAULT_CLOSE_GRACE_MS, DEFAULT_MAX_LINE_BYTES, type StdioTransportOptions } from './stdio-options.js';
+import { checkStdioOptions, DEFAULT_CLOSE_GRACE_MS, DEFAULT_MAX_LINE_BYTES, MAX_SKIPPED_LINES, type StdioTransportOptions } from './stdio-options.js';
 import { checkServerKey, type StdioTarget, type Transport, type TransportRequestOptions } from './transport.js';
 
-export { DEFAULT_CLOSE_GRACE_MS, DEFAULT_MAX_LINE_BYTES } from './stdio-options.js';
+export { DEFAULT_CLOSE_GRACE_MS, DEFAULT_MAX_LINE_BYTES, MAX_SKIPPED_LINES } from './stdio-options.js';
 export type { StdioTransportOptions } from './stdio-options.js';
-
-
-
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -57,6 +54,7 @@ export class StdioTransport implements Transport {
   #child: Child | undefined;
   #lastExit: ServerExitedError | undefined;
   #closing: Promise<void> | undefined;
+  #skipped = 0; // stdout lines in a row that were not JSON
   readonly #lines = new LineSplitter(
     () => this.#options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
     (line) => this.#onLine(line),
@@ -242,11 +240,14 @@ export class StdioTransport implements Transport {
     try {
       value = JSON.parse(line);
     } catch (error) {
+      // Not a message, so no request's answer: reported and skipped (bounded: MAX_SKIPPED_LINES in a row fail the requests in flight as lost).
       const shown = excerpt(line, 200);
-      this.#warn(`stdout line is not JSON: ${shown}`);
-      this.#failAll((p) => new InvalidResponseError(p.method, `the server wrote a line that is not JSON: ${shown}`, undefined, { cause: error }));
-      return;
+      this.#warn(`stdout line is not JSON; skipped: ${shown}`);
+      if (++this.#skipped < MAX_SKIPPED_LINES) return;
+      const why = (p: Pending): InvalidResponseError => new InvalidResponseError(p.method, `the server wrote ${this.#skipped} lines in a row that are not JSON; last: ${shown}`, undefined, { cause: error });
+      return this.#failAll((p) => new StreamEndedError(p.method, { cause: why(p) }));
     }
+    this.#skipped = 0;
     const message = classifyMessage(value);
     switch (message.kind) {
       case 'result':

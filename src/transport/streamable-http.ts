@@ -5,8 +5,7 @@
  *
  * @module
  */
-import { createParser } from 'eventsource-parser';
-import { HttpError, InvalidResponseError, McpClientError, NetworkError, RequestTimeoutError, StreamEndedError } from '../errors.js';
+import { GetHeadersError, HttpError, InvalidResponseError, McpClientError, NetworkError, RequestTimeoutError, StreamEndedError } from '../errors.js';
 import { CALL_ABORT, raceRequestAbort, RequestAbort, withLazySignal, type AbortState, type CallAbortCarrier } from '../internal/request-abort.js';
 import { HEADERS } from '../protocol/constants.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
@@ -15,10 +14,10 @@ import { checkHeaderRecord } from './header-values.js';
 import { fetchFollowingRedirects, fetchWithRedirectPolicy, redirectPolicy, type RedirectPolicy } from './redirects.js';
 import { buildHeaders, protocolHeaderValues, staticHeaders } from './request-headers.js';
 import { defaultHttpSender, fetchSender, type HttpReply, type HttpSender } from './http-sender.js';
-import { classifyMessage, idMatches, parseJson, settleResponse } from './messages.js';
-import { excerpt, readText, readTextChunks } from './read-body.js';
+import { classifyMessage, parseJson, settleResponse } from './messages.js';
+import { excerpt, readText } from './read-body.js';
 import { parseRetryAfter } from './retry-after.js';
-import { sseEventMeter } from './sse-event-limit.js';
+import { readSseReply } from './sse-reply.js';
 import { checkServerKey, type HttpTarget, type Transport, type TransportRequestOptions } from './transport.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, type StreamableHttpTransportOptions } from './streamable-http-options.js';
 
@@ -100,7 +99,7 @@ export class StreamableHttpTransport implements Transport {
     return this.#post(message, options, async (res, abort) => {
       const contentType = res.headers.get('content-type') ?? '';
       if (contentType.includes('text/event-stream')) {
-        return this.#readSse(res, message, options, abort);
+        return readSseReply(res, message, options, abort, this.#maxBytes);
       }
       const text = await readText(res.body, this.#maxBytes, message.method);
       if (!contentType.includes('application/json') && !contentType.includes('+json')) {
@@ -133,7 +132,15 @@ export class StreamableHttpTransport implements Transport {
     if (this.#headerError !== undefined) throw this.#headerError;
     const getHeaders = this.#options.getHeaders;
     if (!getHeaders) return this.#buildHeaders(message, undefined, extra);
-    return (async () => this.#buildHeaders(message, checkHeaderRecord('getHeaders()', await getHeaders()), extra))();
+    return (async () => {
+      let dynamic: Record<string, string>;
+      try {
+        dynamic = await getHeaders();
+      } catch (error) {
+        throw new GetHeadersError(message.method, { cause: error }); // typed, notSent: the request was not written
+      }
+      return this.#buildHeaders(message, checkHeaderRecord('getHeaders()', dynamic), extra);
+    })();
   }
 
   #buildHeaders(message: JsonRpcRequest | JsonRpcNotification, dynamic: Record<string, string> | undefined, extra: Record<string, string> | undefined): Record<string, string> {
@@ -240,57 +247,8 @@ export class StreamableHttpTransport implements Transport {
       parsed = undefined;
     }
     const incoming = classifyMessage(parsed);
-    if (incoming.kind === 'error' && isRequest(message)) settleResponse(incoming, message.id, method, res.status);
-    throw new HttpError(method, res.status, excerpt(text), parseRetryAfter(res.headers.get('retry-after'), Date.now()));
-  }
-
-  /**
-   * Reads an SSE reply: notifications go to `onNotification`, server requests are dropped (2.9), comments are
-   * skipped, and the matching response settles the call even if the stream lingers (2.8). A stream that ends first
-   * is a lost request (2.10).
-   */
-  async #readSse(res: HttpReply, message: JsonRpcRequest, options: TransportRequestOptions, signal: AbortState): Promise<Record<string, unknown>> {
-    if (!res.body) throw new StreamEndedError(message.method);
-    let settled: { result: Record<string, unknown> } | { error: unknown } | undefined;
-    const parser = createParser({
-      onEvent: (event) => {
-        if (settled || (event.event && event.event !== 'message')) return;
-        let value: unknown;
-        try {
-          value = JSON.parse(event.data);
-        } catch (error) {
-          settled = { error: new InvalidResponseError(message.method, `SSE data is not JSON: ${excerpt(event.data, 80)}`, undefined, { cause: error }) };
-          return;
-        }
-        const incoming = classifyMessage(value);
-        if (incoming.kind === 'notification') options.onNotification?.(incoming.notification);
-        else if (incoming.kind === 'request') return; // 2.9: servers' requests come only as inputRequests
-        else if ((incoming.kind === 'result' || incoming.kind === 'error') && incoming.id != null && !idMatches(incoming.id, message.id)) return; // not ours
-        else {
-          try {
-            settled = { result: settleResponse(incoming, message.id, message.method, res.status) };
-          } catch (error) {
-            settled = { error };
-          }
-        }
-      },
-    });
-    let endsWithCr = false;
-    // The limit is per event (one JSON-RPC message), not per stream; the stream's time is bounded by timeoutMs.
-    for await (const chunk of readTextChunks(res.body, Number.POSITIVE_INFINITY, message.method, sseEventMeter(this.#maxBytes, message.method))) {
-      parser.feed(chunk);
-      if (chunk.length > 0) endsWithCr = chunk.endsWith('\r');
-      if (settled || signal.aborted) break; // leaving the loop cancels the stream
-    }
-    // A stream that ends in a bare CR has finished its last line, but the parser holds the CR back in case an LF
-    // follows. Feeding that LF now (CR LF is the same line end) dispatches an event the server completed; an event
-    // without its blank line stays undispatched, as the SSE spec requires. (Found by test/fuzz/transport.test.ts.)
-    if (!settled && !signal.aborted && endsWithCr) parser.feed('\n');
-    if (!settled) {
-      if (signal.aborted) throw signal.reason;
-      throw new StreamEndedError(message.method);
-    }
-    if ('error' in settled) throw settled.error;
-    return settled.result;
+    const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'), Date.now()); // kept whatever the body (429/503 + JSON-RPC error)
+    if (incoming.kind === 'error' && isRequest(message)) settleResponse(incoming, message.id, method, res.status, retryAfterMs);
+    throw new HttpError(method, res.status, excerpt(text), retryAfterMs);
   }
 }

@@ -12,6 +12,11 @@ export interface TransportRequestOptions {
   signal?: AbortSignal;
   /** Called for each notification that arrives for this request before its response (e.g. `notifications/progress`). */
   onNotification?: (notification: JsonRpcNotification) => void;
+  /**
+   * Called for a message on this request's response stream that was skipped because it is malformed (SSE data that
+   * is not JSON, a notification that does not parse): a server violation, reported, never the end of the request.
+   */
+  onViolation?: (detail: string) => void;
   /** Extra transport headers for this request (HTTP only), e.g. `Mcp-Param-*` (2.7). */
   headers?: Record<string, string>;
   /** Per-request time budget in milliseconds; past it the request fails with `RequestTimeoutError`. */

@@ -106,12 +106,14 @@ function frame(item: SseItem, eol: string, multiline: boolean): string {
   }
 }
 
-/** What the transport must answer for a stream: the first settling event decides; none = StreamEndedError. */
-function expected(items: SseItem[]): 'result' | 'mcp-error' | 'invalid' | 'ended' {
+/**
+ * What the transport must answer for a stream: the first settling event decides; none = StreamEndedError. Garbage
+ * (data that is not JSON) never settles: it is reported and skipped, and the response after it still counts.
+ */
+function expected(items: SseItem[]): 'result' | 'mcp-error' | 'ended' {
   for (const item of items) {
     if (item.t === 'ours') return 'result';
     if (item.t === 'ours-error') return 'mcp-error';
-    if (item.t === 'garbage') return 'invalid';
   }
   return 'ended';
 }
@@ -131,7 +133,8 @@ describe('fuzz: SSE byte streams split at random points', () => {
           const bytes = encoder.encode(text);
           const transport = transportFor(() => new Response(streamOf(splitAt(bytes, offsets)), { status: 200, headers: { 'content-type': 'text/event-stream' } }));
           const progress: unknown[] = [];
-          const box = observe(transport.request(REQUEST, { onNotification: (n) => progress.push(n) }));
+          const violations: string[] = [];
+          const box = observe(transport.request(REQUEST, { onNotification: (n) => progress.push(n), onViolation: (d) => violations.push(d) }));
           await settle(box);
           assertSettledTyped(box.outcome, `SSE ${JSON.stringify(text).slice(0, 200)}`);
           // With the tail cut, the last event may never be dispatched: only check the oracle on intact streams.
@@ -141,7 +144,10 @@ describe('fuzz: SSE byte streams split at random points', () => {
           if (want === 'result') expect(got.kind === 'value' && got.value).toEqual(RESULT);
           else if (got.kind !== 'typed') throw new Error(`expected ${want}, got a value`);
           else if (want === 'mcp-error') expect(got.error).toBeInstanceOf(McpError);
-          else expect(got.error.code).toBe(want === 'invalid' ? 'INVALID_RESPONSE' : 'STREAM_ENDED');
+          else expect(got.error.code).toBe('STREAM_ENDED');
+          // Every garbage event before the settling one was reported, none after it.
+          const settleAt = items.findIndex((item) => item.t === 'ours' || item.t === 'ours-error');
+          expect(violations).toHaveLength(items.slice(0, settleAt === -1 ? items.length : settleAt).filter((item) => item.t === 'garbage').length);
         },
       ),
       { numRuns: SSE_RUNS },

@@ -16,5 +16,5 @@ export type { PushFollowable, PushTrackerOptions } from './push-tracker.js';
 
 /** A {@link PushTracker} whose stream is a `subscriptions/listen` over `transport`, with `meta()` as its `_meta`. */
 export function createPushTracker(transport: Transport, meta: () => Record<string, unknown>, onError: (error: unknown) => void, options?: PushTrackerOptions): PushTracker {
-  return new PushTracker(listenOver(transport, meta), onError, options);
+  return new PushTracker(listenOver(transport, meta, onError), onError, options);
 }

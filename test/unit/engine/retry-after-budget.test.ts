@@ -4,7 +4,7 @@
  * once with its typed error, never a `cancel()` pending for an hour.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CancelDeliveryError, HttpError, InputDeliveryError, type ElicitResult } from '../../../src/index.js';
+import { CancelDeliveryError, HttpError, InputDeliveryError, McpError, type ElicitResult } from '../../../src/index.js';
 import { DEFAULT_DELIVERY_RETRY, DELIVERY_BUDGET_MS, deliver, deliveryBudgetMs, DeliveryFailure } from '../../../src/tasks/delivery.js';
 import { created, detailed, elicit, outcome } from '../../helpers/unit-fixtures.js';
 import { setup, startTask, T0 } from './setup.js';
@@ -43,6 +43,41 @@ describe('the delivery budget', () => {
     expect(failure.transient).toBe(true);
     expect(failure.retryAfterMs).toBe(20_000);
     expect((failure.cause as HttpError).retryAfterMs).toBe(20_000);
+  });
+});
+
+describe('a delivery honours Retry-After carried by an McpError (429/503 with a JSON-RPC body)', () => {
+  beforeEach(() => vi.useFakeTimers({ now: T0 }));
+  afterEach(() => vi.useRealTimers());
+
+  it('503 + Retry-After 2 s + -32603, twice: re-sent at 2 000 and 4 000 ms, never sooner; a 429 + -32000 is retried too', async () => {
+    const sent: number[] = [];
+    const failures = [
+      new McpError('tasks/cancel', { code: -32603, message: 'overloaded' }, { httpStatus: 503, retryAfterMs: 2_000 }),
+      new McpError('tasks/cancel', { code: -32000, message: 'slow down' }, { httpStatus: 429, retryAfterMs: 2_000 }),
+    ];
+    const done = outcome(
+      deliver(async () => {
+        sent.push(Date.now() - T0);
+        const next = failures.shift();
+        if (next) throw next;
+        return 'ok';
+      }),
+    );
+    await vi.advanceTimersByTimeAsync(1_999);
+    expect(sent).toEqual([0]);
+    await vi.advanceTimersByTimeAsync(2_001);
+    expect(sent).toEqual([0, 2_000, 4_000]);
+    expect(done.value).toBe('ok');
+  });
+
+  it('an McpError Retry-After past the budget ends the delivery at once with it', async () => {
+    const error = new McpError('tasks/cancel', { code: -32000, message: 'later' }, { httpStatus: 429, retryAfterMs: HOUR });
+    const done = outcome(deliver(async () => Promise.reject(error)));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(done.error).toBeInstanceOf(DeliveryFailure);
+    expect((done.error as DeliveryFailure).retryAfterMs).toBe(HOUR);
+    expect((done.error as DeliveryFailure).cause).toBe(error);
   });
 });
 
@@ -123,5 +158,63 @@ describe('tasks/update answered 503 Retry-After: 3600', () => {
     expect((error.cause as HttpError).retryAfterMs).toBe(HOUR);
     expect(transport.of('tasks/update')).toHaveLength(1);
     await client.close();
+  });
+});
+
+describe('tasks/get answered 429 + Retry-After + a JSON-RPC -32000 body', () => {
+  beforeEach(() => vi.useFakeTimers({ now: T0 }));
+  afterEach(() => vi.useRealTimers());
+
+  it('is a slow-down, not a verdict: the next poll waits the 2 s Retry-After, the task completes, no tasks/cancel', async () => {
+    let polls = 0;
+    const { transport, client } = setup((m) => {
+      if (m === 'tools/call') return created({ pollIntervalMs: 300 });
+      if (m === 'tasks/get') {
+        polls++;
+        if (polls === 1) throw new McpError('tasks/get', { code: -32000, message: 'slow down' }, { httpStatus: 429, retryAfterMs: 2_000 });
+        return detailed({ status: 'completed', pollIntervalMs: 300, result: { content: [] } });
+      }
+      return {};
+    });
+    const handle = await startTask(client);
+    const result = outcome(handle.result());
+    await vi.advanceTimersByTimeAsync(300);
+    expect(transport.of('tasks/get').map((s) => s.at - T0)).toEqual([300]);
+    await vi.advanceTimersByTimeAsync(1_999);
+    expect(transport.of('tasks/get')).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(transport.of('tasks/get').map((s) => s.at - T0)).toEqual([300, 2_300]);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(result.value).toEqual({ content: [] });
+    expect(transport.of('tasks/cancel')).toHaveLength(0);
+  });
+});
+
+describe('a handle\'s error events for failed polls name the task', () => {
+  beforeEach(() => vi.useFakeTimers({ now: T0 }));
+  afterEach(() => vi.useRealTimers());
+
+  it('HttpError 503 and McpError 429 emitted on the handle carry taskId; the task then completes', async () => {
+    let polls = 0;
+    const { client } = setup((m) => {
+      if (m === 'tools/call') return created({ pollIntervalMs: 100 });
+      if (m === 'tasks/get') {
+        polls++;
+        if (polls === 1) throw new HttpError('tasks/get', 503, 'busy', 1_000);
+        if (polls === 2) throw new McpError('tasks/get', { code: -32000, message: 'slow down' }, { httpStatus: 429 });
+        return detailed({ status: 'completed', result: { content: [] } });
+      }
+      return {};
+    });
+    const handle = await startTask(client);
+    const errors: unknown[] = [];
+    handle.on('error', (e) => errors.push(e));
+    const result = outcome(handle.result());
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(errors.map((e) => [(e as Error).constructor.name, (e as { taskId?: string }).taskId])).toEqual([
+      ['HttpError', 't1'],
+      ['McpError', 't1'],
+    ]);
+    expect(result.value).toEqual({ content: [] });
   });
 });

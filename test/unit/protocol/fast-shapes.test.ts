@@ -123,7 +123,8 @@ function parseCreateTaskResultWithSchema(result: Record<string, unknown>): unkno
   let source: unknown = result;
   if (typeof result.taskId !== 'string' && result.task !== null && typeof result.task === 'object') source = result.task;
   const status = (source as { status?: unknown }).status;
-  if (status === 'completed' || status === 'failed' || status === 'cancelled') source = { ...(source as Record<string, unknown>), status: 'working' };
+  // Only a `completed` without `result` stands in as `working` (its result is fetched); other statuses are kept.
+  if (status === 'completed' && (source as { result?: unknown }).result === undefined) source = { ...(source as Record<string, unknown>), status: 'working' };
   return parseWireWithSchema(source, 'invalid CreateTaskResult');
 }
 

@@ -31,6 +31,23 @@ describe('classifyPollError (5.16)', () => {
   });
 });
 
+describe('classifyPollError: the HTTP status decides transience', () => {
+  it('429, 502, 503 and 504 are transient whatever the JSON-RPC code, and keep the reply\'s Retry-After', () => {
+    for (const status of [429, 502, 503, 504]) {
+      for (const code of [-32000, -32603, -32600, -32602, -32021]) {
+        expect(classifyPollError(new McpError('tasks/get', { code, message: 'x' }, { httpStatus: status, retryAfterMs: 2_000 }))).toEqual({ kind: 'transient', retryAfterMs: 2_000 });
+      }
+    }
+    expect(classifyPollError(new McpError('tasks/get', { code: -32603, message: 'x' }, { httpStatus: 503, retryAfterMs: 3_000 }))).toEqual({ kind: 'transient', retryAfterMs: 3_000 });
+  });
+
+  it('other statuses keep the old rules: -32602 over 400 is lost, -32000 over 500 or 400 is fatal', () => {
+    expect(classifyPollError(new McpError('tasks/get', { code: -32602, message: 'x' }, { httpStatus: 404 }))).toEqual({ kind: 'lost' });
+    expect(classifyPollError(new McpError('tasks/get', { code: -32000, message: 'x' }, { httpStatus: 500 }))).toEqual({ kind: 'fatal' });
+    expect(classifyPollError(new McpError('tasks/get', { code: -32000, message: 'x' }, { httpStatus: 400, retryAfterMs: 1_000 }))).toEqual({ kind: 'fatal' });
+  });
+});
+
 describe('pollRetryDelayMs', () => {
   it('doubles from the floor per attempt', () => {
     expect([1, 2, 3, 4, 5].map((n) => pollRetryDelayMs(1_000, n, undefined))).toEqual([1_000, 2_000, 4_000, 8_000, 16_000]);

@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { OutcomeUnknownError, RequestTimeoutError, StreamableHttpTransport, TaskClient } from '../../../src/index.js';
+import { GetHeadersError, OutcomeUnknownError, RequestTimeoutError, StreamableHttpTransport, TaskClient } from '../../../src/index.js';
 
 let server: Server;
 let url: string;
@@ -106,4 +106,29 @@ describe('getHeaders() that never resolves', () => {
     expect(requests).toBe(0);
     await client.close();
   });
+});
+
+describe('getHeaders() that throws or rejects', () => {
+  beforeEach(() => vi.useRealTimers());
+
+  const cases: Array<[string, () => Record<string, string> | Promise<Record<string, string>>, unknown]> = [];
+  const rejection = new Error('token fail');
+  cases.push(['rejects with an Error', () => Promise.reject(rejection), rejection]);
+  cases.push(['throws a string synchronously', () => { throw 'string thrown'; }, 'string thrown']);
+
+  for (const [name, getHeaders, cause] of cases) {
+    it(`${name}: GetHeadersError (GET_HEADERS_FAILED, notSent, the original as cause), nothing sent, never re-sent`, async () => {
+      const before = requests;
+      let calls = 0;
+      const client = new TaskClient({ transport: new StreamableHttpTransport(url, { getHeaders: () => (calls++, getHeaders()) }), era: 'modern' });
+      const error = await client.callTool('x', {}, { idempotencyKey: 'k' }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(GetHeadersError);
+      expect(error).toMatchObject({ code: 'GET_HEADERS_FAILED', notSent: true, method: 'tools/call' });
+      expect((error as Error).cause).toBe(cause);
+      expect((error as Error).message).toBe(`tools/call failed: getHeaders() failed: ${cause instanceof Error ? cause.message : String(cause)}; nothing was sent`);
+      expect(calls).toBe(1);
+      expect(requests).toBe(before);
+      await client.close();
+    });
+  }
 });

@@ -11,7 +11,7 @@ import {
   type JsonRpcNotification,
   type JsonRpcRequest,
 } from '../../../src/index.js';
-import { StdioTransport, type StdioTransportOptions } from '../../../src/stdio.js';
+import { MAX_SKIPPED_LINES, StdioTransport, type StdioTransportOptions } from '../../../src/stdio.js';
 
 /** A scripted stdio server: the method names what it does. */
 const SERVER = String.raw`
@@ -49,7 +49,8 @@ function onLine(line) {
       return reply({ asked: true });
     case 'stderr': process.stderr.write('log line on stderr\n'); return setTimeout(() => reply({ ok: true }), 20);
     case 'error': return send({ jsonrpc: '2.0', id: m.id, error: { code: -32602, message: 'bad things' } });
-    case 'garbage': return process.stdout.write('x'.repeat(500) + '\n');
+    case 'garbage': process.stdout.write('x'.repeat(500) + '\n'); return setTimeout(() => reply({ after: 'garbage' }), 20);
+    case 'garbage-forever': return process.stdout.write(('not json\n').repeat(p.lines));
     case 'wrong-id': return send({ jsonrpc: '2.0', id: 'nobody', result: {} });
     case 'exit': return process.exit(p.code);
     case 'kill': return process.kill(process.pid, 'SIGKILL');
@@ -213,16 +214,25 @@ describe('StdioTransport', () => {
     await expect(t.request(req('echo', { again: true }))).resolves.toEqual({ params: { again: true } });
   });
 
-  it('fails pending calls with InvalidResponseError naming the bad line, truncated', async () => {
-    const t = connect();
-    const pending = t.request(req('never'));
-    const garbage = t.request(req('garbage'));
-    for (const call of [pending, garbage]) {
-      const error = await call.catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(InvalidResponseError);
-      expect((error as Error).message).toContain(`is not JSON: ${'x'.repeat(200)}…`);
-      expect((error as Error).message).not.toContain('x'.repeat(201));
-    }
+  it('a stdout line that is not JSON is reported (truncated) and skipped: the requests in flight still get their responses', async () => {
+    const warnings: string[] = [];
+    const t = connect({ onWarning: (w) => warnings.push(w) });
+    const pending = t.request(req('slow', { ms: 60 }));
+    await expect(t.request(req('garbage'))).resolves.toEqual({ after: 'garbage' });
+    await expect(pending).resolves.toEqual({ waited: 60 });
+    const bad = warnings.filter((w) => w.includes('is not JSON'));
+    expect(bad).toHaveLength(1);
+    expect(bad[0]).toContain(`stdout line is not JSON; skipped: ${'x'.repeat(200)}…`);
+    expect(bad[0]).not.toContain('x'.repeat(201));
+  });
+
+  it(`${MAX_SKIPPED_LINES} non-JSON lines in a row fail the requests in flight as lost (StreamEndedError, the last line as cause); the server stays usable`, async () => {
+    expect(MAX_SKIPPED_LINES).toBe(100);
+    const t = connect({ onWarning: () => undefined });
+    const error = await t.request(req('garbage-forever', { lines: MAX_SKIPPED_LINES })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StreamEndedError);
+    expect((error as Error).cause).toBeInstanceOf(InvalidResponseError);
+    expect(((error as Error).cause as Error).message).toBe(`garbage-forever failed: invalid response: the server wrote ${MAX_SKIPPED_LINES} lines in a row that are not JSON; last: not json`);
     await expect(t.request(req('echo', { still: 'alive' }))).resolves.toEqual({ params: { still: 'alive' } });
   });
 

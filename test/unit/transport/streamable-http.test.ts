@@ -192,6 +192,28 @@ describe('StreamableHttpTransport', () => {
       expect((error as HttpError).retryAfterMs).toBe(2_000);
     });
 
+    it('429 + Retry-After: 2 + a JSON-RPC error body → McpError keeping httpStatus 429 and retryAfterMs 2000', async () => {
+      const { fetch } = fakeFetch((call) =>
+        jsonResponse({ jsonrpc: '2.0', id: call.body.id, error: { code: -32000, message: 'slow down' } }, { status: 429, headers: { 'Retry-After': '2' } }),
+      );
+      const error = await new StreamableHttpTransport(URL_, { fetch }).request(req('tasks/get', { taskId: 't' })).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(McpError);
+      expect((error as McpError).code).toBe(-32000);
+      expect((error as McpError).httpStatus).toBe(429);
+      expect((error as McpError).retryAfterMs).toBe(2_000);
+    });
+
+    it('503 + Retry-After: 3 + JSON-RPC -32603 → McpError.retryAfterMs 3000; without Retry-After it is undefined', async () => {
+      let header: Record<string, string> = { 'Retry-After': '3' };
+      const { fetch } = fakeFetch((call) => jsonResponse({ jsonrpc: '2.0', id: call.body.id, error: { code: -32603, message: 'overloaded' } }, { status: 503, headers: header }));
+      const t = new StreamableHttpTransport(URL_, { fetch });
+      const first = (await t.request(req('tasks/get', { taskId: 't' })).catch((e: unknown) => e)) as McpError;
+      expect([first.httpStatus, first.retryAfterMs]).toEqual([503, 3_000]);
+      header = {};
+      const second = (await t.request(req('tasks/get', { taskId: 't' }, 2)).catch((e: unknown) => e)) as McpError;
+      expect([second.httpStatus, second.retryAfterMs]).toEqual([503, undefined]);
+    });
+
     it('malformed JSON → InvalidResponseError', async () => {
       const { fetch } = fakeFetch(() => new Response('{"jsonrpc":"2.0",', { headers: { 'content-type': 'application/json' } }));
       const error = await new StreamableHttpTransport(URL_, { fetch }).request(req('tools/list')).catch((e: unknown) => e);
