@@ -8,8 +8,10 @@
  * while a handle emits reports to the handle), else the emitter's own.
  *
  * @module
- * @internal
  */
+
+// No internal-marker tag in the module comment above: it belongs to the import below, which `stripInternal` would
+// then drop from the declarations, leaving `extends EventEmitter<E>` pointing nowhere.
 import { EventEmitter } from 'eventemitter3';
 
 /** Where a caller failure goes: `event` is the event whose listener failed (or the callback option's name). */
@@ -61,8 +63,10 @@ export function callGuarded(fn: (...args: never[]) => unknown, self: unknown, ar
 function ignore(): void {}
 
 type Listener = (...args: never[]) => unknown;
-type Names<E extends EventEmitter.ValidEventTypes> = EventEmitter.EventNames<E>;
-type ListenerOf<E extends EventEmitter.ValidEventTypes, T extends Names<E>> = EventEmitter.EventListener<E, T>;
+type ValidEventTypes = EventEmitter.ValidEventTypes;
+type Names<E extends ValidEventTypes> = EventEmitter.EventNames<E>;
+type ListenerOf<E extends ValidEventTypes, T extends Names<E>> = EventEmitter.EventListener<E, T>;
+type ArgsOf<E extends ValidEventTypes, T extends Names<E>> = EventEmitter.EventArgs<E, T>;
 const ORIGINAL = Symbol('original listener');
 
 /**
@@ -70,7 +74,7 @@ const ORIGINAL = Symbol('original listener');
  * `once`), and `off` / `removeListener` / `listeners` / `listenerCount` see the caller's own function. An emit with no
  * listener costs what eventemitter3's does, plus one variable swap.
  */
-export class SafeEmitter<E extends EventEmitter.ValidEventTypes> extends EventEmitter<E> {
+export class SafeEmitter<E extends ValidEventTypes> extends EventEmitter<E> {
   readonly #sink: ListenerSink = (error, event) => this.listenerFailed(error, event);
   #wrappers: WeakMap<Listener, Map<string | symbol, Listener>> | undefined;
 
@@ -80,7 +84,7 @@ export class SafeEmitter<E extends EventEmitter.ValidEventTypes> extends EventEm
    */
   protected listenerFailed(_error: unknown, _event: string): void {}
 
-  override emit<T extends Names<E>>(event: T, ...args: EventEmitter.EventArgs<E, T>): boolean {
+  override emit<T extends Names<E>>(event: T, ...args: ArgsOf<E, T>): boolean {
     const previous = current;
     current = previous ?? this.#sink;
     try {
