@@ -123,7 +123,7 @@ if (fleet) {
   rows.push([`${label}: polls ÷ minimum polls`, `${fleet.disciplineRatio} (${fleet.pollsSent}/${fleet.minimumPolls})`, 'target ≤ 1.05']);
   rows.push([`${label}: takeover delay p50 / p99 ms (${fleet.takeovers} tasks)`, `${fleet.takeoverDelayMs.p50} / ${fleet.takeoverDelayMs.p99}`, `target p99 ≤ ${fleet.takeoverTargetMs}`]);
   rows.push([`${label}: Redis commands per poll`, `${fleet.redisCommandsPerPoll} (${fleet.redisCommands} total)`, '']);
-  rows.push([`${label}: Redis round trips per poll / creation s`, `${fleet.redisRoundTripsPerPoll} / ${Math.round(fleet.createdMs / 1000)}`, 'incl. creation']); // hook: j16 (fleet)
+  rows.push([`${label}: Redis round trips per poll / creation s`, `${fleet.redisRoundTripsPerPoll} / ${Math.round(fleet.createdMs / 1000)}`, 'incl. creation']);
 }
 const widths = [0, 1, 2].map((i) => Math.max(...rows.map((row) => (row[i] as string).length), 8));
 const line = (row: Row): string => row.map((cell, i) => cell.padEnd(widths[i] as number)).join(' │ ');

@@ -7,7 +7,7 @@
  * - server scenarios: against the reference task server (see scripts/conformance-server.ts).
  *
  * Prints one line per scenario, `name: N passed, M failed`, and exits non-zero on any failed check, a scenario with
- * no checks, or a runner exit code other than 0. There is no expected-failures file. (issue 5)
+ * no checks, or a runner exit code other than 0. There is no expected-failures file.
  *
  * Usage: `tsx scripts/conformance.ts [--client-only | --server-only] [scenario …]`
  */

@@ -38,4 +38,4 @@ export {
 export type { TaskNotFoundReason } from './errors/task-errors.js';
 export { ClientClosedError, isMcpClientError, OutcomeUnknownError, ServerExitedError } from './errors/client-errors.js';
 export { GetHeadersError, InvalidHeaderError, RedirectBlockedError } from './errors/http-errors.js';
-export { AuthorizationError, AuthorizationRequiredError } from './errors/auth-errors.js'; // hook: issue-17
+export { AuthorizationError, AuthorizationRequiredError } from './errors/auth-errors.js';

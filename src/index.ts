@@ -24,7 +24,7 @@ export type { IdempotencyKeyPlacement, RedactParams, TaskClientOptions } from '.
 export { DEFAULT_CREATION_RETRY, isLostBeforeResponse } from './client/creation-retry.js';
 export { DEFAULT_ABORT_GRACE_MS } from './tasks/abort-grace.js';
 export type { CreationRetryOptions } from './client/creation-retry.js';
-// hook: issue-16 (fleet mode; the store itself is in mcp-tasks-client/redis-store)
+// Fleet mode; the store itself is in mcp-tasks-client/redis-store
 export type { FleetRunner, FleetOptions, FleetEvents, FleetClaimEvent } from './fleet/fleet-runner.js';
 export type { FleetQuestion } from './fleet/fleet-questions.js';
 export type { FleetStart, FleetStartOptions } from './fleet/fleet-start.js';
@@ -59,7 +59,7 @@ export type { Pollable, PollSchedulerOptions } from './tasks/scheduler.js';
 // transport
 export { DEFAULT_MAX_RESPONSE_BYTES, StreamableHttpTransport } from './transport/streamable-http.js';
 export type { StreamableHttpTransportOptions } from './transport/streamable-http.js';
-// hook: issue-17 — MCP authorization
+// MCP authorization
 export { DEFAULT_MAX_STEP_UPS, DEFAULT_REFRESH_SKEW_MS } from './transport/auth.js';
 export type { AuthorizationCallback, HttpAuthOptions } from './transport/auth.js';
 export type { CustomTarget, HttpTarget, StdioTarget, Transport, TransportRequestOptions, TransportTarget } from './transport/transport.js';
@@ -68,8 +68,8 @@ export { DEFAULT_MAX_REDIRECTS } from './transport/redirects.js';
 
 // errors
 export {
-  AuthorizationError, // hook: issue-17
-  AuthorizationRequiredError, // hook: issue-17
+  AuthorizationError,
+  AuthorizationRequiredError,
   CancelDeliveryError,
   CancelNotConfirmedError,
   ClientClosedError,

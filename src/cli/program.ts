@@ -7,7 +7,7 @@ import { Command, Option } from 'commander';
 import { VERSION } from '../index.js';
 import { callCommand } from './commands/call.js';
 import { cancelCommand } from './commands/cancel.js';
-import { logoutCommand } from './commands/logout.js'; // hook: issue-17
+import { logoutCommand } from './commands/logout.js';
 import { lsCommand } from './commands/ls.js';
 import { statusCommand } from './commands/status.js';
 import { toolsCommand } from './commands/tools.js';
@@ -143,7 +143,7 @@ export function buildProgram(setExitCode: (code: ExitCodeValue) => void): Comman
     .option('--json', 'machine-readable output: one record per line')
     .action(async (options) => setExitCode(await lsCommand(options)));
 
-  // hook: issue-17 — forget a server's stored authorization
+  // Forget a server's stored authorization
   program
     .command('logout')
     .description("forget the stored authorization (tokens, client registration) for a server")

@@ -10,7 +10,7 @@ import { explainError } from './explain-error.js';
 import { ExitCode, exitCodeForError, type ExitCodeValue } from './exit-codes.js';
 import { AnswersFile } from './input/answers-file.js';
 import { InputAnswerer } from './input/answerer.js';
-import { afterAuthorizationError, sessionAuth } from './auth/sign-in.js'; // hook: issue-17
+import { afterAuthorizationError, sessionAuth } from './auth/sign-in.js';
 import { InterruptedError } from './exit-codes.js';
 import { Interrupt } from './interrupt.js';
 import { Output } from './output.js';
@@ -68,7 +68,7 @@ export async function openSession(output: Output, target: ServerTarget, input?: 
   // serverKey is `target.identity` (see openTransport), so records find --stdio and config servers again.
   const store = openRecordStore((file, reason) => output.warn(`warning: skipped task record ${file}: ${reason}`));
   const client = new TaskClient({
-    // hook: issue-17 — an HTTP server may ask for MCP authorization (stored tokens, or a sign-in by a person)
+    // An HTTP server may ask for MCP authorization (stored tokens, or a sign-in by a person)
     transport: openTransport(target, target.kind === 'http' ? await sessionAuth(target.url) : undefined),
     clientInfo: { name: 'mcp-tasks', version: VERSION },
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
@@ -123,7 +123,7 @@ export async function runReporting(output: Output, body: () => Promise<ExitCodeV
   try {
     return await body();
   } catch (caught) {
-    // hook: issue-17 — a server asked for a sign-in: a person at a terminal signs in and the command runs once more
+    // A server asked for a sign-in: a person at a terminal signs in and the command runs once more
     const interactive = !output.json && process.stdin.isTTY === true && process.stdout.isTTY === true;
     const error = await afterAuthorizationError(caught, interactive, (line) => output.warn(line)).catch((e: unknown) => e);
     if (error === 'retry') return runReporting(output, body, target);

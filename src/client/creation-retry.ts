@@ -69,7 +69,7 @@ export interface SendCreationOptions {
  */
 export async function sendCreation<T>(attempt: () => Promise<T>, options: SendCreationOptions): Promise<T> {
   const { retry, signal } = options;
-  // hook: j15cpu — the first attempt runs outside the retry machinery (most calls need no second one); a failure is replayed into it
+  // The first attempt runs outside the retry machinery (most calls need no second one); a failure is replayed into it
   // below as if pRetry had made that attempt, with the time it took already spent from `maxRetryTimeMs`.
   if (signal?.aborted) throw signal.reason;
   const startedMs = performance.now();

@@ -79,7 +79,7 @@ export class EraRouter {
     if (this.#closed) throw new ClientClosedError();
     let era = this.#era;
     if (era === undefined) {
-      const target = this.#transport.target; // hook: j15cpu (read only while the era is unknown: it is built per read)
+      const target = this.#transport.target; // read only while the era is unknown: it is built per read
       if (target !== undefined && probeOf(target) === 'discover') era = await this.#probeDiscover(signalOf(signal));
     }
     if (era === 'legacy') return legacy(await this.#backend());

@@ -32,7 +32,7 @@ export interface ModernHost {
    * Called before each `tasks/get`; may throw or reject to refuse the poll (a fleet worker fencing its lease). May
    * resolve with a check run right before the request is written (HTTP), which throws to fail it unsent.
    */
-  beforePoll?(taskId: string): Promise<(() => void) | void> | void; // hook: issue-16
+  beforePoll?(taskId: string): Promise<(() => void) | void> | void;
 }
 
 type Schema<T> = { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: unknown[]; message: string } } };
@@ -67,7 +67,7 @@ export class ModernBackend implements EraBackend {
     this.#host = host;
     this.ops = {
       getTask: (taskId) => {
-        const fenced = host.beforePoll?.(taskId); // hook: issue-16 (a fleet worker fences each poll on its lease)
+        const fenced = host.beforePoll?.(taskId); // a fleet worker fences each poll on its lease
         return fenced ? fenced.then((beforeWrite) => pipeline.send(METHODS.tasksGet, { taskId }, beforeWrite ? { beforeWrite } : {})) : pipeline.send(METHODS.tasksGet, { taskId });
       },
       updateTask: async (taskId, inputResponses) => {

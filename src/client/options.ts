@@ -117,7 +117,6 @@ export interface TaskClientOptions {
   now?: () => number;
   /** Where task records are kept; without one, nothing is persisted and `resume` has nothing to find. */
   store?: TaskStore;
-  // hook: issue-16
   /** This worker's name in a fleet's leases (with a `RedisTaskStore`). @default the store's (`<hostname>:<pid>`) */
   workerId?: string;
   /** What of the params a record keeps. @default defaultRedactParams (argument names only) */
@@ -167,7 +166,7 @@ const OptionsSchema = z.strictObject({
   push: z.boolean().optional(),
   onPollLag: fn<(lagMs: number, serverKey: string) => void>('onPollLag').optional(),
   now: fn<() => number>('now').optional(),
-  workerId: z.string().min(1).max(200).optional(), // hook: issue-16
+  workerId: z.string().min(1).max(200).optional(),
   store: z
     .custom<unknown>((v) => v !== null && typeof v === 'object' && ['put', 'get', 'list', 'delete', 'prune'].every((m) => isFunction((v as Record<string, unknown>)[m])), {
       message: 'store must implement put, get, list, delete and prune',
@@ -252,7 +251,7 @@ export function resolveOptions(options: TaskClientOptions): ResolvedOptions {
     push: options.push ?? false,
     now: options.now ?? Date.now,
     store: options.store,
-    workerId: options.workerId, // hook: issue-16
+    workerId: options.workerId,
     redactParams: options.redactParams ?? defaultRedactParams,
     idempotencyKeyIn: options.idempotencyKeyIn ?? DEFAULT_IDEMPOTENCY_KEY_IN,
     creationRetry: { ...DEFAULT_CREATION_RETRY, ...options.creationRetry },

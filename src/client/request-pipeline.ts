@@ -27,7 +27,7 @@ export interface RequestOptions {
   /** Extra transport headers (HTTP). */
   headers?: Record<string, string>;
   /** HTTP: called right before the request is written; a throw fails it unsent. */
-  beforeWrite?: () => void; // hook: j16 (fleet send-time lease check)
+  beforeWrite?: () => void; // fleet send-time lease check
   /** Extra `_meta` entries; the reserved `io.modelcontextprotocol/*` keys cannot be overridden. */
   meta?: Record<string, unknown>;
 }
@@ -87,12 +87,12 @@ export class RequestPipeline {
    * @throws {@link McpError}, {@link UnsupportedProtocolVersionError}, transport errors, `signal.reason`.
    */
   async send(method: string, params: Record<string, unknown>, options: PipelineOptions = {}): Promise<Record<string, unknown>> {
-    let resent: Set<string> | undefined; // hook: j15cpu (built only on a -32022, not per request)
+    let resent: Set<string> | undefined; // built only on a -32022, not per request
     let headerRetried = false;
     for (;;) {
       const version = this.#protocolVersion;
       try {
-        return checkTaskReplyResultType(method, await this.#sendOnce(method, params, options)); // hook: issue-12 item 3
+        return checkTaskReplyResultType(method, await this.#sendOnce(method, params, options));
       } catch (error) {
         if (!headerRetried && this.#refreshParamHeaders && isParamHeaderMismatch(method, error)) {
           headerRetried = true;
@@ -131,7 +131,7 @@ export class RequestPipeline {
       [CALL_ABORT]: call,
       timeoutMs: options.timeoutMs ?? o.timeoutMs,
       headers: options.headers,
-      beforeWrite: options.beforeWrite, // hook: j16
+      beforeWrite: options.beforeWrite,
       onViolation: this.#onViolation, // a malformed event on the response stream, skipped
       onNotification: (notification) => {
         if (notification.method === METHODS.progress && progressToken !== undefined) {

@@ -28,7 +28,7 @@ import { ModernBackend } from './modern-backend.js';
 import { resolveOptions, type ResolvedOptions, type TaskClientOptions } from './options.js';
 import { RequestPipeline, type RequestOptions } from './request-pipeline.js';
 import { ATTACH_OPTION_KEYS, callOptionsError, REQUEST_OPTION_KEYS, toolCall, type AttachOptions, type CallOptions, type CallStart, type TaskClientEvents } from './call-options.js';
-import { fleetHostOf, FleetRunner, resultOf, type FleetHost, type FleetOptions, type ResultOfOptions } from '../fleet/index.js'; // hook: issue-16
+import { fleetHostOf, FleetRunner, resultOf, type FleetHost, type FleetOptions, type ResultOfOptions } from '../fleet/index.js';
 
 export type { AttachOptions, CallOptions, CallStart, TaskClientEvents } from './call-options.js';
 
@@ -48,8 +48,8 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
   readonly #router: EraRouter;
   readonly #tracker: TaskTracker;
   readonly #calls = new InFlightCalls();
-  readonly #push: PushTracker | undefined; // hook: issue-15 (push)
-  #fleet: FleetRunner | undefined; // hook: issue-16 (fleet mode)
+  readonly #push: PushTracker | undefined;
+  #fleet: FleetRunner | undefined;
   readonly #warn = (message: string): void => void this.emit('warning', message);
 
   /** @throws TypeError when an option is invalid (the message names it and the value). */
@@ -58,16 +58,16 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
     const o = (this.#options = resolveOptions(options));
     const emitInput = (event: InputRequiredEvent): boolean => this.emit('inputRequired', event);
     const listenerCount = (): number => this.listenerCount('inputRequired');
-    const refresh = refreshFromToolList((bounds) => this.#modern.listTools(bounds)); // hook: issue-12 item 2 (-32020 → tools/list, one re-send)
+    const refresh = refreshFromToolList((bounds) => this.#modern.listTools(bounds)); // -32020 → tools/list, one re-send
     const pipeline = new RequestPipeline(o, () => listenerCount() > 0, (n) => this.emit('notification', n), refresh, (d) => this.emit('serverViolation', d));
     this.#modern = new ModernBackend(o, pipeline, {
       emitInput,
       listenerCount,
       warning: (m) => this.emit('warning', m),
-      beforePoll: (id) => this.#fleet?.gate(id), // hook: issue-16 (only the lease holder polls)
+      beforePoll: (id) => this.#fleet?.gate(id), // only the lease holder polls
     });
     this.#scheduler = new PollScheduler({ maxConcurrentPolls: o.maxConcurrentPolls, jitterRatio: o.jitterRatio, autoPoll: o.autoPoll, now: o.now, onPollLag: o.onPollLag });
-    this.#push = o.push ? createPushTracker(o.transport, () => pipeline.currentMeta(), (e) => this.emit('warning', `push: ${String(e)}`)) : undefined; // hook: issue-15
+    this.#push = o.push ? createPushTracker(o.transport, () => pipeline.currentMeta(), (e) => this.emit('warning', `push: ${String(e)}`)) : undefined;
     const legacyHost = { clientInfo: o.clientInfo, handlers: o.handlers, emitInput, listenerCount, warning: (m: string) => void this.emit('warning', m), timeoutMs: o.timeoutMs, abortGraceMs: o.abortGraceMs };
     this.#router = new EraRouter(o.transport, o.era, legacyHost, (signal) => pipeline.send(METHODS.discover, {}, { signal }));
     this.#tracker = createTracker(o, this.#scheduler, this.#push, {
@@ -232,8 +232,8 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
   async close(): Promise<void> {
     // Calls in flight end like an abort (their late tasks cancelled or recorded) before anything else closes.
     await this.#calls.close(2 * this.#options.abortGraceMs);
-    this.#push?.close(); // hook: issue-15 (push closes first)
-    await this.#fleet?.stop(); // hook: issue-16 (the fleet releases its leases before polling stops)
+    this.#push?.close(); // push closes first
+    await this.#fleet?.stop(); // the fleet releases its leases before polling stops
     this.#scheduler.close();
     await this.#tracker.close();
     await this.#router.close();
@@ -279,7 +279,7 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
    * @throws TypeError when the store has no leases.
    */
   runFleet(options: FleetOptions = {}): FleetRunner {
-    return (this.#fleet = new FleetRunner(this.#fleetHost('runFleet'), options)); // hook: issue-16
+    return (this.#fleet = new FleetRunner(this.#fleetHost('runFleet'), options));
   }
 
   /**
@@ -288,11 +288,11 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
    *   TypeError without a store with leases.
    */
   resultOf<T = CallToolResult>(taskId: string, options: ResultOfOptions = {}): Promise<T> {
-    return resultOf<T>(this.#fleetHost('resultOf'), taskId, options, this.#fleet); // hook: issue-16
+    return resultOf<T>(this.#fleetHost('resultOf'), taskId, options, this.#fleet);
   }
 
   #fleetHost(method: string): FleetHost {
-    const o = this.#options; // hook: issue-16
+    const o = this.#options;
     return fleetHostOf(this as never, { store: o.store, workerId: o.workerId, serverKey: o.transport.serverKey, now: o.now }, method);
   }
 }

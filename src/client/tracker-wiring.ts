@@ -16,7 +16,7 @@ import type { ResolvedOptions } from './options.js';
 export function createTracker(o: ResolvedOptions, scheduler: PollScheduler, push: PushTracker | undefined, emit: TrackerContext['emit']): TaskTracker {
   return new TaskTracker({
     serverKey: o.transport.serverKey,
-    push, // hook: issue-15 (push)
+    push,
     scheduler,
     policy: { defaultMs: o.defaultPollIntervalMs, minMs: o.minPollIntervalMs, maxMs: o.maxPollIntervalMs },
     handlers: o.handlers,

@@ -47,7 +47,7 @@ export type McpClientErrorCode =
   | 'PAGINATION_FAILED'
   | 'AUTHORIZATION_REQUIRED'
   | 'AUTHORIZATION_FAILED'
-  // hook: issue-16 (fleet on Redis: src/store/redis/errors.ts)
+  // Fleet on Redis: src/store/redis/errors.ts
   | 'LEASE_LOST'
   | 'STORE_UNAVAILABLE';
 

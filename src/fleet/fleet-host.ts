@@ -19,7 +19,7 @@ export interface FleetTask {
   readonly pollIntervalMs: number;
   readonly task: DetailedTask;
   /** Keys answered so far. */
-  readonly answeredKeys: ReadonlySet<string>; // hook: jq
+  readonly answeredKeys: ReadonlySet<string>;
   result(): Promise<unknown>;
   refresh(): Promise<DetailedTask>;
   respond(inputResponses: InputResponses): Promise<string[]>;
@@ -67,10 +67,10 @@ export interface FleetStore extends TaskStore {
     subscribe(
       onEvent: (event: { type: 'question' | 'answer' | 'outcome'; id: string; taskId: string; server: string; key?: string }) => void,
       onError: (error: unknown) => void,
-      options?: { onReady?: () => void }, // hook: jq
+      options?: { onReady?: () => void },
     ): { stop(): Promise<void> };
     /** Open questions recorded before this process read the stream. */
-    openQuestions(): Promise<Array<{ id: string; taskId: string; server: string; key: string; request: InputRequest }>>; // hook: jq
+    openQuestions(): Promise<Array<{ id: string; taskId: string; server: string; key: string; request: InputRequest }>>;
   };
   readonly idempotency: {
     claim(server: string, key: string, owner: string, pendingMs: number): Promise<{ state: 'claimed'; pending: string } | { state: 'pending' } | { state: 'task'; taskId: string }>;

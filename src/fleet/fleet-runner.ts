@@ -12,7 +12,7 @@ import { outcomeOf } from '../tasks/task-recorder.js';
 import { LeaseLostError } from '../store/redis/errors.js';
 import type { TaskRecord } from '../store/task-record.js';
 import { FleetQuestions, type FleetQuestion } from './fleet-questions.js';
-import { QuestionFeed } from './question-feed.js'; // hook: jq
+import { QuestionFeed } from './question-feed.js';
 import type { FleetClaim, FleetHost, FleetLease, FleetTask } from './fleet-host.js';
 import { startOnce, type FleetStart, type FleetStartOptions } from './fleet-start.js';
 import { fenceSend, type Held } from './poll-fence.js';
@@ -65,7 +65,7 @@ export class FleetRunner extends EventEmitter<FleetEvents> {
   /** Claims whose first `tasks/get` (the client's attach) is under way, by task id. */
   readonly #attaching = new Map<string, Held>();
   readonly #questions: FleetQuestions;
-  readonly #feed: QuestionFeed; // hook: jq
+  readonly #feed: QuestionFeed;
   readonly #timers: Array<ReturnType<typeof setInterval>> = [];
   readonly #offTask: () => void;
   readonly #subscription: { stop(): Promise<void> };
@@ -82,7 +82,7 @@ export class FleetRunner extends EventEmitter<FleetEvents> {
     if (bad) throw bad;
     const report = (error: unknown): void => void this.emit('error', error);
     this.#questions = new FleetQuestions(host, report);
-    // hook: jq — questions asked before this process joined are shown once the stream position is fixed.
+    // Questions asked before this process joined are shown once the stream position is fixed.
     this.#feed = new QuestionFeed(host, this.#questions, { emit: (q) => void this.emit('inputRequired', q), wanted: () => this.listenerCount('inputRequired') > 0, onError: report });
     this.#subscription = host.store.channel.subscribe((event) => void this.#onStreamEvent(event).catch(report), report, { onReady: () => void this.#feed.catchUp().catch(report) });
     this.#offTask = host.onTask((task) => this.#adoptCreated(task));
@@ -230,8 +230,8 @@ export class FleetRunner extends EventEmitter<FleetEvents> {
   /** Notes every poll, answers questions, and lets go when the task settles. */
   #watch(held: Held, task: FleetTask): void {
     const id = held.lease.id;
-    task.on('inputRequired', (event) => void this.#feed.heldAsked(id, event).catch((e: unknown) => this.emit('error', e))); // hook: jq
-    this.#feed.holding(id, task); // hook: jq
+    task.on('inputRequired', (event) => void this.#feed.heldAsked(id, event).catch((e: unknown) => this.emit('error', e)));
+    this.#feed.holding(id, task);
     const afterPoll = (): void => {
       if (task.done || this.#held.get(id) !== held) return;
       held.lastPoll = this.#host.now();
@@ -287,13 +287,13 @@ export class FleetRunner extends EventEmitter<FleetEvents> {
 
   async #onStreamEvent(event: { type: 'question' | 'answer' | 'outcome'; id: string; taskId: string; server: string; key?: string }): Promise<void> {
     if (event.type === 'outcome') {
-      this.#feed.ended(event.id); // hook: jq
+      this.#feed.ended(event.id);
       this.emit('outcome', { taskId: event.taskId, server: event.server });
       return;
     }
     if (event.key === undefined) return;
     if (event.type === 'answer') {
       if (this.#held.has(event.id)) await this.#questions.answered(event.id, event.taskId, event.key);
-    } else await this.#feed.announced(event.id, event.server, event.taskId, event.key); // hook: jq
+    } else await this.#feed.announced(event.id, event.server, event.taskId, event.key);
   }
 }

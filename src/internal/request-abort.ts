@@ -59,7 +59,7 @@ export class RequestAbort implements AbortLike {
       this.#onCallerAbort = () => this.abort(caller.reason);
       caller.addEventListener('abort', this.#onCallerAbort, { once: true });
     }
-    const delayMs = timerDelay(timeoutMs); // hook: jh (Infinity or beyond a timer's range: no timer, never a 1 ms overflow)
+    const delayMs = timerDelay(timeoutMs); // Infinity or beyond a timer's range: no timer, never a 1 ms overflow
     if (delayMs !== undefined) this.#timer = setTimeout(() => this.abort(onTimeout?.()), delayMs);
   }
 

@@ -159,7 +159,7 @@ export class LegacyBackend implements EraBackend {
       options.signal,
       this.#host.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS,
     );
-    const task = parseCreatedTask(METHODS.callTool, sent.value); // hook: issue-12 item 10 (typed InvalidResponseError)
+    const task = parseCreatedTask(METHODS.callTool, sent.value);
     this.#tasks.set(task.taskId, this.#state(task.taskId));
     return { task, aborted: sent.aborted, abortReason: sent.abortReason };
   }

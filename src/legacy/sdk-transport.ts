@@ -24,7 +24,7 @@ export async function createSdkTransport(target: TransportTarget, release?: () =
   if (target.kind === 'http') {
     type HttpModule = { StreamableHTTPClientTransport: new (url: URL, options: unknown) => unknown };
     const { StreamableHTTPClientTransport } = await importSdkModule<HttpModule>('client/streamableHttp.js');
-    // hook: issue-12 item 9 (a bad header value fails typed and is never quoted)
+    // A bad header value fails typed and is never quoted
     const headers = { ...checkHeaderRecord('headers', target.headers), ...(target.getHeaders ? checkHeaderRecord('getHeaders()', await target.getHeaders()) : {}) };
     return new StreamableHTTPClientTransport(target.url, { requestInit: { headers }, fetch: target.fetch });
   }

@@ -48,7 +48,7 @@ export async function withAbortGrace<T>(
   inFlight: () => boolean = () => true,
 ): Promise<GraceOutcome<T>> {
   if (signal?.aborted) throw signal.reason;
-  // hook: j15cpu — without a caller's signal nothing can abort the request early: no signal of its own is needed (an AbortSignal
+  // Without a caller's signal nothing can abort the request early: no signal of its own is needed (an AbortSignal
   // costs Node 20 about as much CPU as a loopback POST).
   if (signal === undefined) return { value: await send(undefined), aborted: false };
   const own = new RequestAbort();

@@ -23,7 +23,7 @@ const SCHEMAS = {
 export function parserFor(method: string): (raw: Record<string, unknown>) => Record<string, unknown> {
   const schema = (SCHEMAS as Record<string, (typeof SCHEMAS)[keyof typeof SCHEMAS]>)[method];
   if (!schema) return (raw) => raw;
-  // hook: j15cpu — a well-formed tools/call result is returned as it is (what the schema returns) without zod
+  // A well-formed tools/call result is returned as it is (what the schema returns) without zod
   const fast = method === METHODS.callTool ? isFastCallToolResult : undefined;
   return (raw) => {
     if (fast?.(raw)) return raw;

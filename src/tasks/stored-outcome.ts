@@ -1,5 +1,5 @@
 /**
- * Turning a stored terminal outcome back into what `result()` gives. (issue 6)
+ * Turning a stored terminal outcome back into what `result()` gives.
  *
  * @module
  * @internal

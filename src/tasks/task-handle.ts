@@ -33,7 +33,7 @@ export type { CancelOptions, ResultOptions, Settled, TaskHandleEvents, TaskHandl
  * if (start.resultType === 'task') start.task.on('status', (t) => console.log(t.status, t.statusMessage));
  * const result = start.resultType === 'task' ? await start.task.result() : start.result;
  */
-export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<TaskHandleEvents> { // hook: jq (no `implements Pollable`: poll() is @internal)
+export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<TaskHandleEvents> { // no `implements Pollable`: poll() is @internal
   readonly taskId: string;
   readonly method: string;
   /** Local time (epoch ms) the first state of this task arrived here. */
@@ -48,7 +48,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
   #polls = 0;
   #failures = 0;
   #notVisible = 0;
-  #pollMultiple = 1; // hook: issue-15 (safety poll while the server pushes this task)
+  #pollMultiple = 1; // safety poll while the server pushes this task
 
   /** @internal Created by the task tracker; use `client.callTool`, `client.startTool`, `client.task` or `client.resume`. */
   constructor(driver: TaskDriver, init: TaskHandleInit<TResult>) {
@@ -232,7 +232,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
     if (!this.done) this.#driver.scheduler.scheduleAfter(this, this.pollIntervalMs * this.#pollMultiple);
   }
 
-  // hook: issue-15 (push): a pushed `notifications/tasks` is applied exactly like a poll's result.
+  // A pushed `notifications/tasks` is applied exactly like a poll's result.
   /** @internal Applies a pushed DetailedTask (`notifications/tasks`) like a `tasks/get` result; a settled task stays final. */
   applyPushed(task: DetailedTask): void {
     if (this.done || task.taskId !== this.taskId) return;
@@ -240,7 +240,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
     this.#outcome.wake(task);
   }
 
-  // hook: issue-15 (push): acknowledged tasks poll at a multiple of their floor, others at the floor.
+  // Acknowledged tasks poll at a multiple of their floor, others at the floor.
   /** @internal Polls at `multiple` × the floor from now on; re-schedules the next poll accordingly. */
   setPollMultiple(multiple: number): void {
     if (this.done || multiple === this.#pollMultiple) return;

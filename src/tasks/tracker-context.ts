@@ -23,7 +23,7 @@ import type { TaskHandle } from './task-handle.js';
 
 /** The client's side of the engine. */
 export interface TrackerContext {
-  /** hook: issue-15 (push): told when a task starts and stops being followed. */
+  /** Told when a task starts and stops being followed. */
   push?: { follow(handle: PushFollowable): void; unfollow(taskId: string): void } | undefined;
   serverKey: string;
   scheduler: PollScheduler;

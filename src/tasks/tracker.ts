@@ -151,10 +151,10 @@ export class TaskTracker {
         if (error instanceof CancelDeliveryError) error.abortReason = reason;
         handle.stopFollowing(error);
         // The cancel reached the server (its reply was no valid acknowledgement, a serverViolation event says so).
-        return error instanceof CancelNotConfirmedError ? tagged : reason instanceof ClientClosedError ? closedWithCause(handle.taskId, error) : error; // hook: jh (close())
+        return error instanceof CancelNotConfirmedError ? tagged : reason instanceof ClientClosedError ? closedWithCause(handle.taskId, error) : error;
       },
     );
-    // hook: abort latency: the caller waits at most abortGraceMs for the cancel; it is then delivered in the background.
+    // Abort latency: the caller waits at most abortGraceMs for the cancel; it is then delivered in the background.
     return boundedCancel(this.#ctx, handle.taskId, cancelling, tagged);
   }
 
@@ -263,9 +263,9 @@ export class TaskTracker {
 
   #follow<T>(handle: TaskHandle<T>): TaskHandle<T> {
     this.#live.add(handle as TaskHandle<unknown>);
-    this.#ctx.push?.follow(handle); // hook: issue-15 (push)
+    this.#ctx.push?.follow(handle);
     const forget = (): boolean => {
-      this.#ctx.push?.unfollow(handle.taskId); // hook: issue-15 (push)
+      this.#ctx.push?.unfollow(handle.taskId);
       return this.#live.delete(handle as TaskHandle<unknown>);
     };
     handle.result().then(forget, forget);

@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { ErrorCode, HEADERS, type JsonRpcNotification } from '../protocol/index.js';
-import { BearerGuard, type BearerAuthOptions, type BearerAuthStats } from './bearer-auth.js'; // hook: issue-17
+import { BearerGuard, type BearerAuthOptions, type BearerAuthStats } from './bearer-auth.js';
 import { DEFAULT_MAX_BODY_BYTES, parseOptions, type TaskServerCoreOptions } from './options.js';
 import { TaskServerCore } from './server-core.js';
 import type { ServerStats } from './stats.js';
@@ -37,7 +37,7 @@ export interface TaskServerOptions extends TaskServerCoreOptions {
    * Require a bearer token (MCP authorization, resource server side): protected resource metadata, 401/403
    * challenges, tokens checked by your verifier against the server's `now`. @default undefined (no auth)
    */
-  auth?: BearerAuthOptions; // hook: issue-17
+  auth?: BearerAuthOptions;
 }
 
 /** A running reference server. */
@@ -49,7 +49,7 @@ export interface TaskServer {
   /** Shortcut for `core.stats`. */
   readonly stats: ServerStats;
   /** What the bearer-token protection did (with the `auth` option). */
-  readonly authStats: BearerAuthStats | undefined; // hook: issue-17
+  readonly authStats: BearerAuthStats | undefined;
   /** Stops every job, closes open connections and stops listening. */
   close(): Promise<void>;
 }
@@ -61,7 +61,7 @@ const HttpOptionsSchema = z.looseObject({
   cors: z.union([z.literal(true), z.string().min(1)]).optional(),
   sse: z.boolean().optional(),
   maxBodyBytes: z.number().int().positive().optional(),
-  auth: z.custom<BearerAuthOptions>((v) => v !== null && typeof v === 'object').optional(), // hook: issue-17
+  auth: z.custom<BearerAuthOptions>((v) => v !== null && typeof v === 'object').optional(),
 });
 
 const ALLOWED_HEADERS = ['Content-Type', 'Accept', HEADERS.protocolVersion, HEADERS.method, HEADERS.name, 'Authorization', 'Last-Event-ID'];
@@ -82,7 +82,7 @@ export async function createTaskServer(options: TaskServerOptions = {}): Promise
   parseOptions(HttpOptionsSchema, options);
   const { host = '127.0.0.1', port = 0, path = '/mcp', cors, sse = false, maxBodyBytes = DEFAULT_MAX_BODY_BYTES, auth, ...coreOptions } = options;
   const core = new TaskServerCore(coreOptions);
-  const guard = auth ? new BearerGuard(auth, path, core.options.now) : undefined; // hook: issue-17
+  const guard = auth ? new BearerGuard(auth, path, core.options.now) : undefined;
   const server = createServer((req, res) => {
     handleHttp(req, res, { core, path, cors, sse, maxBodyBytes, guard }).catch(() => {
       if (!res.headersSent) res.writeHead(500).end();
@@ -131,7 +131,7 @@ async function handleHttp(req: IncomingMessage, res: ServerResponse, ctx: HttpCo
     return sendJson(res, 403, rpcError(ErrorCode.InvalidRequest, `Origin not allowed: ${origin}`));
   }
   const url = new URL(req.url ?? '/', 'http://localhost');
-  if (ctx.guard && (await ctx.guard.handle(req, res, url))) return; // hook: issue-17
+  if (ctx.guard && (await ctx.guard.handle(req, res, url))) return;
   if (url.pathname !== ctx.path) return sendJson(res, 404, rpcError(ErrorCode.InvalidRequest, `Not found: ${url.pathname}`));
   if (req.method === 'OPTIONS' && ctx.cors !== undefined) {
     res.writeHead(204, {

@@ -15,7 +15,7 @@
  */
 export { createTaskServer } from './http-server.js';
 export type { TaskServer, TaskServerOptions } from './http-server.js';
-export type { BearerAuthOptions, BearerAuthStats, VerifiedToken } from './bearer-auth.js'; // hook: issue-17
+export type { BearerAuthOptions, BearerAuthStats, VerifiedToken } from './bearer-auth.js';
 export { runStdioServer, STATS_METHOD } from './stdio-server.js';
 export type { StatsSnapshot, StdioServerOptions, StdioTaskServer } from './stdio-server.js';
 export { TaskServerCore } from './server-core.js';

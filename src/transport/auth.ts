@@ -205,7 +205,7 @@ export class AuthSession {
     this.#inflight ??= this.#runAuthorize(input).finally(() => {
       this.#inflight = undefined;
     });
-    await raceAbort(this.#inflight, signal ?? undefined); // hook: jfix (the one raceAbort, not a copy)
+    await raceAbort(this.#inflight, signal ?? undefined); // the one raceAbort, not a copy
   }
 
   async #runAuthorize(input: AuthorizeInput): Promise<void> {

@@ -33,7 +33,7 @@ export interface HttpSendRequest {
    */
   readonly stream?: boolean;
   /** Called right before the request is written (undici: once it has a connection); a throw fails the send unsent. */
-  readonly beforeWrite?: () => void; // hook: j16 (fleet: a poll's lease is checked when it is sent)
+  readonly beforeWrite?: () => void; // fleet: a poll's lease is checked when it is sent
 }
 
 /** A reply body: its bytes in order, once. `cancel()` releases the connection (or closes it when unfinished). */
@@ -118,7 +118,7 @@ function webBody(stream: ReadableStream<Uint8Array>): HttpReplyBody {
 export function fetchSender(fetchImpl: typeof fetch): HttpSender {
   return {
     async send(request) {
-      request.beforeWrite?.(); // hook: j16 (fetch gives no later point)
+      request.beforeWrite?.(); // fetch gives no later point
       const init: RequestInit = { method: request.method, headers: request.headers, body: request.body, signal: request.signal };
       if (request.redirect) init.redirect = request.redirect;
       const res = await fetchImpl(request.url, init);

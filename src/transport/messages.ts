@@ -51,7 +51,7 @@ export function parseJson(text: string, method: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new InvalidResponseError(method, `body is not JSON: ${excerpt(text, 80) || '(empty)'}`, undefined, { cause: error, unreadableReply: true }); // hook: jh (escaped)
+    throw new InvalidResponseError(method, `body is not JSON: ${excerpt(text, 80) || '(empty)'}`, undefined, { cause: error, unreadableReply: true });
   }
 }
 

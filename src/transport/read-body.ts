@@ -117,5 +117,5 @@ function decodeAll(parts: Uint8Array[], total: number): string {
 /** At most `max` characters of `text`, on one line, control characters and lone surrogates escaped, for error messages. */
 export function excerpt(text: string, max = 200): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${escapeUnprintable(flat.slice(0, max))}…` : escapeUnprintable(flat); // hook: jh (no raw server bytes in messages)
+  return flat.length > max ? `${escapeUnprintable(flat.slice(0, max))}…` : escapeUnprintable(flat); // no raw server bytes in messages
 }

@@ -16,7 +16,7 @@
  *
  * @module
  */
-// hook: jfix (split by concept, no behaviour change: options, child process, stdout lines and notification routing are in stdio-*.ts)
+// Split by concept, no behaviour change: options, child process, stdout lines and notification routing are in stdio-*.ts
 import { spawn } from 'node:child_process';
 import { ClientClosedError, InvalidResponseError, RequestTimeoutError, ResponseTooLargeError, ServerExitedError, StreamEndedError } from '../errors.js';
 import { linkAbort } from '../internal/abort.js';

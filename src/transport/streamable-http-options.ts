@@ -47,7 +47,7 @@ export interface StreamableHttpTransportOptions {
    * dependency `@modelcontextprotocol/client`, loaded only when a server asks. See {@link HttpAuthOptions}.
    * (https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization)
    */
-  auth?: HttpAuthOptions; // hook: issue-17
+  auth?: HttpAuthOptions;
   /**
    * The identity of the server this transport reaches, as stored in task records (`TaskRecord.server`) and used to
    * group polls and `Retry-After` pauses. Give one when the default does not tell servers apart well enough for you,

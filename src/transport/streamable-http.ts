@@ -9,7 +9,7 @@ import { GetHeadersError, HttpError, InvalidResponseError, McpClientError, Netwo
 import { CALL_ABORT, raceRequestAbort, RequestAbort, withLazySignal, type AbortState, type CallAbortCarrier } from '../internal/request-abort.js';
 import { HEADERS } from '../protocol/constants.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
-import { createAuthSession, type AuthSession } from './auth.js'; // hook: issue-17
+import { createAuthSession, type AuthSession } from './auth.js';
 import { checkHeaderRecord } from './header-values.js';
 import { fetchFollowingRedirects, fetchWithRedirectPolicy, redirectPolicy, type RedirectPolicy } from './redirects.js';
 import { buildHeaders, protocolHeaderValues, staticHeaders } from './request-headers.js';
@@ -38,7 +38,7 @@ export class StreamableHttpTransport implements Transport {
   readonly serverKey: string;
   readonly url: URL;
   readonly #options: StreamableHttpTransportOptions;
-  // hook: issue-15 (the HTTP exchange goes through a sender: undici in Node, fetch elsewhere)
+  // The HTTP exchange goes through a sender: undici in Node, fetch elsewhere
   #sender: HttpSender | undefined;
   readonly #ownsSender: boolean;
   readonly #staticHeaders: Record<string, string>;
@@ -49,7 +49,7 @@ export class StreamableHttpTransport implements Transport {
   readonly #maxBytes: number;
   readonly #inflight = new Set<RequestAbort>();
   readonly #redirects: RedirectPolicy;
-  readonly #auth: AuthSession | undefined; // hook: issue-17
+  readonly #auth: AuthSession | undefined;
 
   /**
    * @throws TypeError when `url` is not an absolute http(s) URL, `maxResponseBytes` is not a positive number, or
@@ -70,27 +70,27 @@ export class StreamableHttpTransport implements Transport {
     this.#options = options;
     const baseFetch: typeof fetch = options.fetch ?? ((...args) => globalThis.fetch(...args));
     if (options.auth && options.sender) throw new TypeError('StreamableHttpTransport: give `auth` or `sender`, not both (authorization wraps `fetch`)');
-    // hook: issue-17 — with `auth`, every POST goes through the OAuth wrapper (./auth.ts), carried by a fetch sender
+    // With `auth`, every POST goes through the OAuth wrapper (./auth.ts), carried by a fetch sender
     this.#auth = options.auth ? createAuthSession(this.url, options.auth, baseFetch) : undefined;
     this.#ownsSender = !options.sender && !options.fetch && !this.#auth;
     this.#sender = options.sender ?? (this.#auth ? fetchSender(this.#auth.fetch) : options.fetch ? fetchSender(options.fetch) : undefined);
     this.#legacyFetch = this.#auth?.fetch ?? baseFetch;
     try {
-      // hook: issue-12 item 9 (checkHeaderRecord: a bad value fails typed, and is never quoted) — reported per request
+      // checkHeaderRecord: a bad value fails typed and is never quoted; reported per request
       this.#staticHeaders = staticHeaders(checkHeaderRecord('headers', options.headers));
     } catch (error) {
       this.#staticHeaders = {};
       this.#headerError = error;
     }
     this.#maxBytes = maxBytes;
-    this.#redirects = redirectPolicy(this.url, options.allowRedirectOrigins); // hook: issue-12 item 8
+    this.#redirects = redirectPolicy(this.url, options.allowRedirectOrigins);
   }
 
   /** The endpoint as data (URL, static headers, header source, `fetch`), for reaching a 2025-11-25 server. */
   get target(): HttpTarget {
     const o = this.#options;
-    // hook: issue-12 item 8 (the 2025-11-25 path's requests follow the same redirect policy); hook: issue-17 (and
-    // go through the same OAuth wrapper when `auth` is set)
+    // The 2025-11-25 path's requests follow the same redirect policy (and go through the same OAuth wrapper when
+    // `auth` is set)
     const fetch = fetchWithRedirectPolicy(this.#legacyFetch, this.#redirects);
     return { kind: 'http', url: this.url, headers: o.headers, getHeaders: o.getHeaders, fetch };
   }
@@ -118,7 +118,7 @@ export class StreamableHttpTransport implements Transport {
   async close(): Promise<void> {
     for (const abort of this.#inflight) abort.abort(new StreamEndedError('close'));
     this.#inflight.clear();
-    this.#auth?.close(); // hook: issue-17
+    this.#auth?.close();
     if (this.#ownsSender && this.#sender) {
       // Pooled connections are released; a later request builds a fresh sender.
       const sender = this.#sender;
@@ -144,7 +144,7 @@ export class StreamableHttpTransport implements Transport {
   }
 
   #buildHeaders(message: JsonRpcRequest | JsonRpcNotification, dynamic: Record<string, string> | undefined, extra: Record<string, string> | undefined): Record<string, string> {
-    // hook: issue-12 item 9 (checkHeaderRecord: a bad value fails typed, and is never quoted)
+    // checkHeaderRecord: a bad value fails typed, and is never quoted
     extra = checkHeaderRecord('request headers', extra);
     return buildHeaders(this.#staticHeaders, dynamic, extra, protocolHeaderValues(message));
   }
@@ -162,7 +162,7 @@ export class StreamableHttpTransport implements Transport {
     try {
       if (abort.aborted) throw abort.reason; // never POST for an aborted request
       const body = JSON.stringify(message);
-      // hook: jh — getHeaders() is raced against the abort/timeout: one that never resolves cannot hang the request
+      // getHeaders() is raced against the abort/timeout: one that never resolves cannot hang the request
       let res = await this.#fetchOnce(method, body, await this.#headersBeforeWrite(message, options, abort, () => timeout), abort, options.beforeWrite);
       if (res.status === 401 && this.#options.getHeaders) {
         await res.body?.cancel().catch(() => undefined);
@@ -208,7 +208,7 @@ export class StreamableHttpTransport implements Transport {
   async #fetchOnce(method: string, body: string, headers: Record<string, string>, abort: RequestAbort, beforeWrite?: () => void): Promise<HttpReply> {
     this.#sender ??= defaultHttpSender({ maxConnectionsPerOrigin: this.#options.maxConnectionsPerOrigin });
     const sender = this.#sender;
-    // hook: issue-12 item 8 (every hop is `redirect: 'manual'`; redirects.ts decides which to follow)
+    // Every hop is `redirect: 'manual'`; redirects.ts decides which to follow
     return fetchFollowingRedirects(method, this.url, this.#redirects, async (url) => {
       try {
         // `signal` is a shared lazy getter (withLazySignal): the AbortSignal is built only when a sender reads it.
@@ -220,12 +220,12 @@ export class StreamableHttpTransport implements Transport {
           abort,
           redirect: 'manual' as const,
           stream: method === 'subscriptions/listen',
-          beforeWrite, // hook: j16 (beforeWrite)
+          beforeWrite,
           [CALL_ABORT]: abort,
         }));
       } catch (error) {
         if (abort.aborted) throw abort.reason;
-        if (error instanceof McpClientError) throw error; // hook: issue-17 — authorization errors from the auth wrapper stay typed
+        if (error instanceof McpClientError) throw error; // authorization errors from the auth wrapper stay typed
         throw new NetworkError(method, { cause: error });
       }
     });

@@ -22,7 +22,7 @@ export interface TransportRequestOptions {
   /** Per-request time budget in milliseconds; past it the request fails with `RequestTimeoutError`. */
   timeoutMs?: number;
   /** HTTP: called right before the POST is written; a throw fails the request with that error, unsent. */
-  beforeWrite?: () => void; // hook: j16 (fleet send-time lease check)
+  beforeWrite?: () => void; // fleet send-time lease check
 }
 
 /** Longest accepted `serverKey` option, in characters. */

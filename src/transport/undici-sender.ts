@@ -89,7 +89,7 @@ function nodeBody(body: Dispatcher.ResponseData['body']): HttpReplyBody {
   };
 }
 
-// hook: j16 (fleet) — runs a request's `beforeWrite` when undici hands it a connection, right before the write
+// Runs a request's `beforeWrite` when undici hands it a connection, right before the write
 // (`onRequestStart`; `onConnect` for a handler of the older shape); a throw aborts it unsent (undici then closes that
 // connection). Every other handler call goes to the original handler.
 const START_HOOKS = new Set<PropertyKey>(['onRequestStart', 'onConnect']);
@@ -163,7 +163,7 @@ export function createUndiciSender(options: HttpSenderOptions = {}): HttpSender 
         // AbortSignal is built per request.
         signal: request.abort ?? request.signal,
       } as Dispatcher.RequestOptions & { beforeWrite?: () => void };
-      if (request.beforeWrite) options.beforeWrite = request.beforeWrite; // hook: j16 (beforeWrite)
+      if (request.beforeWrite) options.beforeWrite = request.beforeWrite;
       try {
         return dispatcher.request(options).then(toReply);
       } catch (error) {

@@ -1,5 +1,5 @@
 /**
- * The client in a real browser (issue 7): headless Debian Chromium, driven by playwright-core, opens a page served
+ * The client in a real browser: headless Debian Chromium, driven by playwright-core, opens a page served
  * from loopback whose script (the client bundled for the browser by esbuild) calls the reference server on another
  * origin (CORS, preflights with the Mcp-* headers), gets a `deploy_release` task, answers its one `input_required`
  * with a click, and shows the result; the test reads it from the DOM. On failure a screenshot is saved to

@@ -1,6 +1,6 @@
 /**
  * The main entry runs without Node: no `node:` module, Node built-in or Node-only package reaches its browser
- * bundle (issue 7, "Core without Node built-ins"). The Node-only entries are the negative control.
+ * bundle. The Node-only entries are the negative control.
  */
 import { describe, expect, it } from 'vitest';
 import { checkBrowserBundle, formatReport } from '../../scripts/check-browser-bundle.js';

@@ -3,7 +3,6 @@
  * API of this package (`src/index.ts`) and is invoked the way the suite invokes clients: the server URL is the last
  * argument, `MCP_CONFORMANCE_SCENARIO` names the scenario, `MCP_CONFORMANCE_CONTEXT` (JSON) carries scenario data,
  * `MCP_CONFORMANCE_PROTOCOL_VERSION` the revision the runner resolved. Exit code 0 = the flow ran to the end.
- * (issue 5; CLIENT-REQUIREMENTS "Conformance suite")
  *
  * Usage: `node --import tsx test/conformance/client.ts <server-url>` (see scripts/conformance.ts).
  */
@@ -17,7 +16,7 @@ import {
   type ElicitResult,
   type Tool,
 } from '../../src/index.js';
-import { authOptionsFor, runAuthScenario } from './auth-scenarios.js'; // hook: issue-17
+import { authOptionsFor, runAuthScenario } from './auth-scenarios.js';
 
 type ScenarioRunner = (client: TaskClient, context: Record<string, unknown>) => Promise<void>;
 
@@ -135,7 +134,7 @@ async function main(): Promise<number> {
     log('usage: client.ts <server-url> (with MCP_CONFORMANCE_SCENARIO set)');
     return 2;
   }
-  const isAuth = scenario.startsWith('auth/'); // hook: issue-17
+  const isAuth = scenario.startsWith('auth/');
   const run = isAuth ? (client: TaskClient) => runAuthScenario(client, log) : scenarios[scenario];
   if (!run) {
     log(`unknown scenario "${scenario}"; known: ${Object.keys(scenarios).join(', ')}`);

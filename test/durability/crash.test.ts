@@ -1,5 +1,5 @@
 /**
- * Crash and resume across processes (issue 6, "What it must show" 1). A child process creates tasks on two reference
+ * Crash and resume across processes. A child process creates tasks on two reference
  * servers (run here, on loopback) through a FileTaskStore, answers the first questions, and is killed with SIGKILL
  * mid-task. A second child builds new clients on the same store, calls resumeAll(), and gets every outcome:
  * started = finished + reported, nothing lost, and no question asked twice.

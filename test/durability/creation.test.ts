@@ -1,6 +1,6 @@
 /**
  * Exactly-once creation through a fault proxy that drops the connection after the server received the creation
- * request and before the client got the response (issue 6, "What it must show" 2).
+ * request and before the client got the response.
  */
 import { describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_META_KEY, MemoryTaskStore, NetworkError, OutcomeUnknownError, StreamableHttpTransport, TaskClient, type TaskClientOptions } from '../../src/index.js';

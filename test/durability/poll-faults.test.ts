@@ -1,5 +1,5 @@
 /**
- * Transient faults while polling (issue 6, "What it must show" 3): 429 + `Retry-After: 2` and 503 bursts on
+ * Transient faults while polling: 429 + `Retry-After: 2` and 503 bursts on
  * `tasks/get`, injected by a fault proxy that also records when each poll arrived. The client waits as told, never
  * polls a task sooner than `pollIntervalMs`, and the tasks still resolve. Past the retry budget the wait rejects with
  * the last transport error and the record stays resumable.

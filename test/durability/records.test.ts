@@ -1,5 +1,5 @@
 /**
- * What the client writes to its store and when (issue 6): the record exists before the first poll, follows status
+ * What the client writes to its store and when: the record exists before the first poll, follows status
  * changes and answers, keeps only what `redactParams` allows, and ends with the outcome. Resume in one process:
  * `resume(taskId)` of a task that finished while nobody watched, of a stored outcome, and of an unknown id.
  */

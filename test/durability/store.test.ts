@@ -1,5 +1,5 @@
 /**
- * The task store (issue 6, "What it must show" 4): one contract for MemoryTaskStore and FileTaskStore, then what only
+ * The task store: one contract for MemoryTaskStore and FileTaskStore, then what only
  * the file store does: owner-only permissions, atomic writes, zod validation on read, and corrupt or foreign files
  * reported and skipped.
  */

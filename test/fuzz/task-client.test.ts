@@ -3,7 +3,7 @@
  * loop and scheduler, MRTR rounds, the input broker) with a scripted transport under fake timers: arbitrary and
  * mutated creation results, `tasks/get` sequences and MRTR results. Once the script is used up the server answers
  * -32602 (task lost) or a plain result, so every call must settle: with a result or an `McpClientError`, never an
- * untyped error, never pending. (issue 5 "Fuzzing")
+ * untyped error, never pending.
  */
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

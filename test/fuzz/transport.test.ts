@@ -1,7 +1,7 @@
 /**
  * Fuzzing the real Streamable HTTP transport (parsing, status handling, SSE framing) through an injected fetch:
  * arbitrary and mutated bodies, statuses and content types, and SSE byte streams split at random points. The call
- * always settles, with a result or an `McpClientError`, once the body has ended. (issue 5 "Fuzzing")
+ * always settles, with a result or an `McpClientError`, once the body has ended.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

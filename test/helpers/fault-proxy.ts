@@ -1,5 +1,5 @@
 /**
- * A small loopback HTTP proxy between a client and the reference server, scriptable per request (issue 6). Each
+ * A small loopback HTTP proxy between a client and the reference server, scriptable per request. Each
  * POST is parsed for its JSON-RPC `method`, `id`, `params.name` and `params.taskId`, recorded with its arrival time,
  * and then handled by the first matching rule (or forwarded):
  *

@@ -1,6 +1,5 @@
 /**
- * The core flows against the reference task server, over loopback HTTP and over stdio (issue 2, "What it must
- * show" 2; issue 7, "What it must show" 1). Every test asserts the same client outcomes and the same server-side
+ * The core flows against the reference task server, over loopback HTTP and over stdio. Every test asserts the same client outcomes and the same server-side
  * facts on both transports; see harness.ts for how server stats are read over stdio.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * One API on both eras (issue 4, "What it must show" 1 and 2): the same assertions run against
+ * One API on both eras: the same assertions run against
  * `@modelcontextprotocol/server-everything` (2025-11-25, reached through the official SDK 1.x) and against the
  * reference task server (2026-07-28), each over Streamable HTTP on loopback and over stdio. Only the tool names,
  * their arguments, the shape of the answer and the server's `ttl`/`pollInterval` differ per server; see TARGETS.
@@ -250,7 +250,7 @@ describe.each(TARGETS)('one API, two eras: $name', (target) => {
       expect(again.status).toBe('cancelled');
     });
 
-    it('no process-wide era cache (issue 11): a new client detects the era itself on its first call', { timeout: 15_000 }, async ({ expect }) => {
+    it('no process-wide era cache: a new client detects the era itself on its first call', { timeout: 15_000 }, async ({ expect }) => {
       const client = newClient();
       expect(client.era).toBeUndefined();
       const tools = await client.listTools();

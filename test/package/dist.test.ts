@@ -25,7 +25,7 @@ const MAIN_EXPORTS = [
   'TooManyRoundsError', 'UnsupportedProtocolVersionError', 'VERSION', 'defaultRedactParams', 'effectivePollIntervalMs',
   'encodeHeaderValue', 'isLostBeforeResponse', 'isMcpClientError', 'isRecordExpired', 'isTerminalStatus',
   'parseCreateTaskResult', 'parseDetailedTask', 'recordExpiresAt', 'redactTaskId', 'serverIdentity',
-  // issue-17: MCP authorization
+  // MCP authorization
   'AuthorizationError', 'AuthorizationRequiredError', 'DEFAULT_MAX_STEP_UPS', 'DEFAULT_REFRESH_SKEW_MS',
 ].sort();
 

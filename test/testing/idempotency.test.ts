@@ -1,5 +1,5 @@
 /**
- * The reference server honours idempotency keys (issue 6): same key and tool → the same task, no new work; keys live
+ * The reference server honours idempotency keys: same key and tool → the same task, no new work; keys live
  * as long as their task.
  */
 import { afterEach, describe, expect, it } from 'vitest';

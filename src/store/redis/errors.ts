@@ -29,7 +29,7 @@ export class LeaseLostError extends McpClientError {
   static readonly [kBrand]: string = 'LeaseLostError';
   override readonly code = 'LEASE_LOST' as const;
   constructor(
-    override readonly taskId: string, // hook: jq (McpClientError declares taskId)
+    override readonly taskId: string, // McpClientError declares taskId
     readonly reason: LeaseLostReason,
     /** The fence this worker held, if any. */
     readonly fence?: number,

@@ -9,7 +9,7 @@ import { closeClient, RedisConnection, type RedisClientLike } from './connection
 import type { FleetKeys } from './keys.js';
 import { recordId } from './keys.js';
 import { RECORD_ONCE_SCRIPT } from './scripts.js';
-import { listOpenQuestions, type OpenQuestion } from './open-questions.js'; // hook: jq
+import { listOpenQuestions, type OpenQuestion } from './open-questions.js';
 
 /** One entry of the fleet's event stream. */
 export interface FleetEvent {
@@ -100,7 +100,7 @@ export class FleetChannel {
     return out;
   }
 
-  // hook: jq — a process joining the fleet lists the questions asked before it started reading the stream.
+  // A process joining the fleet lists the questions asked before it started reading the stream.
   /**
    * Every question recorded for a task without an outcome and not answered yet (at most 10,000), read atomically.
    *
@@ -129,7 +129,7 @@ export class FleetChannel {
     let wake: (() => void) | undefined;
     const loop = (async () => {
       await client.connect();
-      let last: string | undefined; // hook: jq — the position is pinned before the first read, then `onReady`
+      let last: string | undefined; // the position is pinned before the first read, then `onReady`
       while (!stopped) {
         try {
           if (last === undefined) {

@@ -36,7 +36,7 @@ function lostThenCreated(n: number, tools: unknown[] = []): Handler {
   };
 }
 
-describe('idempotent creation (issue 6)', () => {
+describe('idempotent creation', () => {
   beforeEach(() => vi.useFakeTimers({ now: 0 }));
   afterEach(() => vi.useRealTimers());
 
@@ -97,7 +97,7 @@ describe('idempotent creation (issue 6)', () => {
   });
 });
 
-describe('task records and resume (issue 6)', () => {
+describe('task records and resume', () => {
   beforeEach(() => vi.useFakeTimers({ now: 1_000 }));
   afterEach(() => vi.useRealTimers());
 

@@ -142,7 +142,7 @@ describe('TaskClient abort and time budgets (STYLE 9, 10; 5.14, 6.1)', () => {
     expect(transport.of('tasks/cancel')).toHaveLength(1);
   });
 
-  it('STYLE 9 (changed by issue 11, behaviour 3): aborted before the response arrives → the response is still read, its task cancelled, rejects with signal.reason', async () => {
+  it('STYLE 9 (behaviour 3): aborted before the response arrives → the response is still read, its task cancelled, rejects with signal.reason', async () => {
     const gate = deferred<Record<string, unknown>>();
     const { transport, client } = setup((m) => (m === 'tools/call' ? gate.promise : m === 'tasks/cancel' ? {} : detailed()), {}, AbortableTransport);
     const controller = new AbortController();
@@ -206,7 +206,7 @@ describe('TaskClient abort and time budgets (STYLE 9, 10; 5.14, 6.1)', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it('the handle of a cancelled unified call rejects with CancelNotConfirmedError (changed by issue 11, behaviour 1: only the server says cancelled)', async () => {
+  it('the handle of a cancelled unified call rejects with CancelNotConfirmedError (behaviour 1: only the server says cancelled)', async () => {
     const { client } = setup(server);
     const controller = new AbortController();
     let handle: TaskHandle<CallToolResult> | undefined;

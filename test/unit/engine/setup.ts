@@ -1,5 +1,5 @@
 /**
- * Shared setup of the issue-11 behaviour tests: a scripted server, a client with a memory store, fake-timer helpers.
+ * Shared setup of the engine behaviour tests: a scripted server, a client with a memory store, fake-timer helpers.
  */
 import { TaskClient, MemoryTaskStore, type TaskClientOptions, type TaskHandle, type CallToolResult } from '../../../src/index.js';
 import { ScriptedTransport, type Handler } from '../../helpers/scripted-transport.js';

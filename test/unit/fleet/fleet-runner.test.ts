@@ -16,7 +16,7 @@ class ScriptedTask extends EventEmitter implements FleetTask {
   abandoned: unknown;
   readonly method = 'tools/call';
   readonly pollIntervalMs = 100;
-  readonly answeredKeys = new Set<string>(); // hook: jq
+  readonly answeredKeys = new Set<string>();
   readonly task = { taskId: 't1', status: 'working', ttlMs: null } as FleetTask['task'];
   #reject!: (e: unknown) => void;
   readonly #result = new Promise<unknown>((_, reject) => (this.#reject = reject));

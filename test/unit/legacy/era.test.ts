@@ -1,5 +1,5 @@
 /**
- * Era detection (issue 4): the rules of `eraFromError`, and the router that applies them, driven by scripted
+ * Era detection: the rules of `eraFromError`, and the router that applies them, driven by scripted
  * transports. The legacy side is a real SDK 1.x server in memory (`InMemoryTransport`), so a call that the router
  * sends to the legacy era really goes through `initialize` and the SDK session.
  */

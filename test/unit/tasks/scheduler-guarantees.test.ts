@@ -1,5 +1,5 @@
 /**
- * The poll scheduler's guarantees (issue 8), beyond test/unit/tasks/scheduler.test.ts: each task keeps its own floor
+ * The poll scheduler's guarantees, beyond test/unit/tasks/scheduler.test.ts: each task keeps its own floor
  * whatever other tasks do, a timer that fires early never polls early, jitter stays inside its exact bounds and
  * spreads tasks created together, the per-server cap holds over time and serves tasks in due order, a `Retry-After`
  * pause covers queued and in-flight work of one server only, and a task never has two polls in flight.

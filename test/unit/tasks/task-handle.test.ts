@@ -241,7 +241,7 @@ describe('TaskHandle', () => {
   });
 
   describe('cancel (5.14)', () => {
-    it('5.14 (changed by issue 11, behaviour 1): cancel() twice sends tasks/cancel once; the ack is intent, so polling goes on until the server reports cancelled', async () => {
+    it('5.14 (behaviour 1): cancel() twice sends tasks/cancel once; the ack is intent, so polling goes on until the server reports cancelled', async () => {
       const get = queue([detailed(), detailed(), detailed({ status: 'cancelled' })]);
       const { transport, client } = setup((m) => (m === 'tools/call' ? created() : m === 'tasks/cancel' ? {} : get()));
       const handle = await startTask(client);
@@ -275,7 +275,7 @@ describe('TaskHandle', () => {
       expect(vi.getTimerCount()).toBe(0);
     });
 
-    it('5.14 (changed by issue 11, behaviour 1): cancel({waitMs}) settles with CancelNotConfirmedError when no terminal status arrives in time', async () => {
+    it('5.14 (behaviour 1): cancel({waitMs}) settles with CancelNotConfirmedError when no terminal status arrives in time', async () => {
       const { transport, client } = setup((m) => (m === 'tools/call' ? created() : m === 'tasks/cancel' ? {} : detailed()));
       const handle = await startTask(client);
       const done = outcome(handle.result());

@@ -1,5 +1,5 @@
 /**
- * Bring-your-own fetch and auth on StreamableHttpTransport (issue 7): a custom `fetch`, static `headers`, an async
+ * Bring-your-own fetch and auth on StreamableHttpTransport: a custom `fetch`, static `headers`, an async
  * `getHeaders()` hook called before every POST, and one retry with fresh headers on 401 when the hook is given.
  */
 import { createServer, type Server } from 'node:http';
