@@ -5,30 +5,7 @@
  * one line says what happens, so the demo never looks hung.
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CLI = join(ROOT, 'dist', 'cli', 'main.js');
-
-/** The newest modification time (ms) of any file under `dir`. */
-function newestMtimeMs(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtimeMs(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-function builtIsFresh(): boolean {
-  try {
-    return statSync(CLI).mtimeMs >= newestMtimeMs(join(ROOT, 'src'));
-  } catch {
-    return false;
-  }
-}
+import { builtIsFresh, ROOT } from './dist-freshness.js';
 
 if (builtIsFresh()) {
   console.log('mcp-tasks demo: dist/ is up to date, no build needed');

@@ -3,30 +3,14 @@
  * as a child process (optionally inside a pseudo-terminal via `script`), and wait for its output.
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { builtIsFresh, CLI, ROOT } from '../../scripts/dist-freshness.js';
 
-export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const CLI = join(ROOT, 'dist/cli/main.js');
+export { CLI, ROOT };
 
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-function isFresh(): boolean {
-  try {
-    return statSync(CLI).mtimeMs >= newestMtime(join(ROOT, 'src'));
-  } catch {
-    return false;
-  }
-}
+const isFresh = builtIsFresh;
 
 /** Builds the package with `npx tsup --silent` if the CLI is missing or stale; test files share one build (a lock dir). */
 export async function ensureCliBuilt(): Promise<void> {

@@ -12,6 +12,21 @@ import { setup, startTask, T0 } from './setup.js';
 const HOUR = 3_600_000;
 const accept: ElicitResult = { action: 'accept', content: { ok: true } };
 
+
+/** A delivery whose attempts throw `failures` in turn, then succeed with 'ok'; `sent` holds each attempt's time since T0. */
+function deliverFailing(failures: unknown[]) {
+  const sent: number[] = [];
+  const done = outcome(
+    deliver(async () => {
+      sent.push(Date.now() - T0);
+      const next = failures.shift();
+      if (next) throw next;
+      return 'ok';
+    }),
+  );
+  return { sent, done };
+}
+
 describe('the delivery budget', () => {
   beforeEach(() => vi.useFakeTimers({ now: T0 }));
   afterEach(() => vi.useRealTimers());
@@ -23,16 +38,7 @@ describe('the delivery budget', () => {
   });
 
   it('a Retry-After within the budget is honoured to the millisecond; one past it ends the delivery at once', async () => {
-    const sent: number[] = [];
-    const failures = [new HttpError('tasks/cancel', 429, 'slow', 20_000), new HttpError('tasks/cancel', 429, 'slow', 20_000)];
-    const done = outcome(
-      deliver(async () => {
-        sent.push(Date.now() - T0);
-        const next = failures.shift();
-        if (next) throw next;
-        return 'ok';
-      }),
-    );
+    const { sent, done } = deliverFailing([new HttpError('tasks/cancel', 429, 'slow', 20_000), new HttpError('tasks/cancel', 429, 'slow', 20_000)]);
     await vi.advanceTimersByTimeAsync(19_999);
     expect(sent).toEqual([0]);
     await vi.advanceTimersByTimeAsync(1);
@@ -51,19 +57,10 @@ describe('a delivery honours Retry-After carried by an McpError (429/503 with a 
   afterEach(() => vi.useRealTimers());
 
   it('503 + Retry-After 2 s + -32603, twice: re-sent at 2 000 and 4 000 ms, never sooner; a 429 + -32000 is retried too', async () => {
-    const sent: number[] = [];
-    const failures = [
+    const { sent, done } = deliverFailing([
       new McpError('tasks/cancel', { code: -32603, message: 'overloaded' }, { httpStatus: 503, retryAfterMs: 2_000 }),
       new McpError('tasks/cancel', { code: -32000, message: 'slow down' }, { httpStatus: 429, retryAfterMs: 2_000 }),
-    ];
-    const done = outcome(
-      deliver(async () => {
-        sent.push(Date.now() - T0);
-        const next = failures.shift();
-        if (next) throw next;
-        return 'ok';
-      }),
-    );
+    ]);
     await vi.advanceTimersByTimeAsync(1_999);
     expect(sent).toEqual([0]);
     await vi.advanceTimersByTimeAsync(2_001);
