@@ -62,6 +62,7 @@ export class InvalidHeaderError extends McpClientError {
  * The transport's `getHeaders()` threw or rejected (e.g. a token refresh failed): nothing was sent (`notSent` is
  * always true), so no work was started and the request is not re-sent. The original failure is `cause` (a thrown
  * non-Error too); the message names the request only, never a header value.
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports)
  */
 export class GetHeadersError extends McpClientError {
   static override readonly [kBrand]: string = 'GetHeadersError';

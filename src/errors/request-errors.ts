@@ -244,7 +244,10 @@ export class TooManyRoundsError extends McpClientError {
   }
 }
 
-/** The most pages a listing (`tools/list`) follows; past it the call fails with {@link PaginationError}. */
+/**
+ * The most pages a listing (`tools/list`) follows; past it the call fails with {@link PaginationError}.
+ * (https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/pagination)
+ */
 export const MAX_LIST_PAGES = 100;
 
 /**
