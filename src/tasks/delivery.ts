@@ -61,11 +61,6 @@ export class DeliveryFailure extends Error {
   readonly retryAfterMs: number | undefined;
 }
 
-/** True when a failure of a `tasks/*` request is worth another attempt. */
-export function isTransientFailure(error: unknown): boolean {
-  return classifyPollError(error).kind === 'transient';
-}
-
 /**
  * Runs `send` until it succeeds, a failure is final, the attempts are spent, the server's `Retry-After` would take
  * the next attempt past {@link deliveryBudgetMs}, or `signal` aborts (checked before every attempt and during
