@@ -39,6 +39,8 @@ export interface HandleInternals {
   sink: ListenerSink;
   /** Stops the retries of this task's `tasks/update` deliveries (see {@link stopUpdates}). */
   updates?: { controller: AbortController; unlisten: () => void };
+  /** Stops the retries of `tasks/cancel` once the server reported the task's end (see `sendCancel`). */
+  cancelRetries?: AbortController;
   task(): DetailedTask;
   /** Applies a state read outside the scheduler's polls. */
   apply(next: DetailedTask): void;

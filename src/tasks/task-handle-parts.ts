@@ -12,7 +12,7 @@ import { withTaskId } from '../internal/race-abort.js';
 import { durationError } from '../internal/duration.js';
 import { withListenerSink } from '../internal/safe-emitter.js';
 import { keysOf, unknownOptionError } from '../internal/option-keys.js';
-import { parseDetailedTask, type DetailedTask } from '../protocol/tasks.js';
+import { isTerminalStatus, parseDetailedTask, type DetailedTask } from '../protocol/tasks.js';
 import { deliver, DeliveryFailure } from './delivery.js';
 import { InputScope } from './input-broker.js';
 import { isLostTask } from './lost-task.js';
@@ -37,9 +37,16 @@ export type { HandleInternals, HandleView } from './handle-internals.js';
  */
 export async function sendCancel(parts: HandleInternals): Promise<void> {
   const { driver, handle } = parts;
+  // Retries stop when the client closes, or when the server reports the task's end (a terminal status settles the
+  // handle): a cancel of a task the server says has ended is moot, and cancel() resolves.
+  const retries = (parts.cancelRetries = new AbortController());
+  const onClose = (): void => retries.abort(driver.signal.reason);
+  if (driver.signal.aborted) onClose();
+  else driver.signal.addEventListener('abort', onClose, { once: true });
   try {
-    await deliver(() => driver.cancelTask(handle.taskId), driver.deliveryRetry, driver.signal);
+    await deliver(() => driver.cancelTask(handle.taskId), driver.deliveryRetry, retries.signal);
   } catch (failure) {
+    if (failure === TASK_ENDED) return;
     if (!(failure instanceof DeliveryFailure)) throw failure; // the client closed
     const error = failure.cause;
     if (isLostTask(error)) return readOnce(parts);
@@ -49,8 +56,13 @@ export async function sendCancel(parts: HandleInternals): Promise<void> {
       throw new CancelNotConfirmedError(handle.taskId, parts.task(), { cause: error, invalidAck: true });
     }
     throw new CancelDeliveryError(handle.taskId, parts.task(), failure.attempts, { cause: error, refused: !failure.transient, retryAfterMs: failure.retryAfterMs });
+  } finally {
+    driver.signal.removeEventListener('abort', onClose);
   }
 }
+
+/** The reason `tasks/cancel` retries stop when the server reported the task's end. */
+const TASK_ENDED = Symbol('the server reported the task ended');
 
 async function readOnce(parts: HandleInternals): Promise<void> {
   try {
@@ -160,9 +172,13 @@ function stoppedError(parts: HandleInternals, key: string, stopped: UpdatesStopp
   return new InputDeliveryError(taskId, key, parts.task(), { cause: stopped });
 }
 
-/** Everything a settled handle stops: the cancel's `waitMs` timer, the `expiring` timer, update retries. */
+/**
+ * Everything a settled handle stops: the cancel's `waitMs` timer, the `expiring` timer, update retries, and the
+ * retries of `tasks/cancel` when the settling status is the server's terminal one.
+ */
 export function settleParts(parts: HandleInternals, error: unknown): void {
   clearTimeout(parts.cancelTimer);
+  if (isTerminalStatus(parts.task().status)) parts.cancelRetries?.abort(TASK_ENDED);
   watchExpiry(parts, null);
   stopUpdates(parts, 'done', error);
 }

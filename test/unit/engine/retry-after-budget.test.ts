@@ -4,7 +4,7 @@
  * once with its typed error, never a `cancel()` pending for an hour.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CancelDeliveryError, HttpError, InputDeliveryError, McpError, type ElicitResult } from '../../../src/index.js';
+import { CancelDeliveryError, HttpError, InputDeliveryError, McpError, TaskCancelledError, type ElicitResult } from '../../../src/index.js';
 import { DEFAULT_DELIVERY_RETRY, DELIVERY_BUDGET_MS, deliver, deliveryBudgetMs, DeliveryFailure } from '../../../src/tasks/delivery.js';
 import { created, detailed, elicit, outcome } from '../../helpers/unit-fixtures.js';
 import { setup, startTask, T0 } from './setup.js';
@@ -127,6 +127,35 @@ describe('tasks/cancel answered 429 Retry-After: 3600', () => {
     expect((call.error as CancelDeliveryError).taskId).toBe('t1');
     expect((call.error as CancelDeliveryError).abortReason).toBe(reason);
     expect((call.error as CancelDeliveryError).retryAfterMs).toBe(HOUR);
+    await client.close();
+  });
+});
+
+describe('tasks/cancel answered 429 Retry-After: 10 while the server reports the task cancelled', () => {
+  beforeEach(() => vi.useFakeTimers({ now: T0 }));
+  afterEach(() => vi.useRealTimers());
+
+  it('the retries stop when tasks/get says cancelled: cancel() resolves, result() rejects TaskCancelledError, no more tasks/cancel', async () => {
+    let cancelSeen = false;
+    const { client, transport } = setup((m) => {
+      if (m === 'tools/call') return created();
+      if (m === 'tasks/cancel') {
+        cancelSeen = true;
+        throw new HttpError('tasks/cancel', 429, 'slow down', 10_000);
+      }
+      return detailed({ status: cancelSeen ? 'cancelled' : 'working' });
+    });
+    const handle = await startTask(client);
+    const result = outcome(handle.result());
+    const cancel = outcome(handle.cancel({ waitMs: 4_000 }));
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(handle.status).toBe('cancelled');
+    expect(result.error).toBeInstanceOf(TaskCancelledError);
+    expect(cancel.settled).toBe(true);
+    expect(cancel.error).toBeUndefined();
+    expect(transport.of('tasks/cancel')).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(transport.of('tasks/cancel')).toHaveLength(1);
     await client.close();
   });
 });
