@@ -27,5 +27,13 @@ const dts = process.env.MCP_TASKS_BUILD !== 'js';
 // ESM + CJS + .d.ts for every library entry. p-retry is ESM-only, so the CJS build bundles it.
 export default defineConfig([
   { entry, format: ['esm'], dts, sourcemap: true, clean: true, target: 'node20', outDir: 'dist' },
-  { entry: libraries, format: ['cjs'], dts, sourcemap: true, target: 'node20', outDir: 'dist', noExternal: ['p-retry', 'is-network-error'] },
+  {
+    entry: libraries,
+    format: ['cjs'],
+    dts,
+    sourcemap: true,
+    target: 'node20',
+    outDir: 'dist',
+    noExternal: ['p-retry', 'is-network-error'],
+  },
 ]);

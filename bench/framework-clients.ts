@@ -36,24 +36,40 @@ interface Row {
 const rows: Row[] = [];
 
 /** Runs `work` with our own bound; reports what happened, verbatim. */
-async function observe(client: string, server: string, tool: string, work: () => Promise<unknown>): Promise<void> {
+async function observe(
+  client: string,
+  server: string,
+  tool: string,
+  work: () => Promise<unknown>,
+): Promise<void> {
   const started = Date.now();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const bound = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(`no answer within ${BOUND_MS / 1000} s (our timer)`), BOUND_MS)));
+  const bound = new Promise<string>(
+    (resolve) =>
+      (timer = setTimeout(() => resolve(`no answer within ${BOUND_MS / 1000} s (our timer)`), BOUND_MS)),
+  );
   const outcome = await Promise.race([
     work().then(
       (value) => `resolved: ${truncate(JSON.stringify(value))}`,
-      (error: unknown) => `rejected: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
+      (error: unknown) =>
+        `rejected: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
     ),
     bound,
   ]);
   clearTimeout(timer);
-  const row = { client, server, tool, outcome: outcome.replace(/\s+/g, ' '), seconds: ((Date.now() - started) / 1000).toFixed(1) };
+  const row = {
+    client,
+    server,
+    tool,
+    outcome: outcome.replace(/\s+/g, ' '),
+    seconds: ((Date.now() - started) / 1000).toFixed(1),
+  };
   rows.push(row);
   console.log(JSON.stringify(row));
 }
 
-const truncate = (text: string | undefined): string => (text === undefined ? 'undefined' : text.length > 400 ? `${text.slice(0, 400)}…` : text);
+const truncate = (text: string | undefined): string =>
+  text === undefined ? 'undefined' : text.length > 400 ? `${text.slice(0, 400)}…` : text;
 
 async function aiSdk(url: string, tool: string, args: Record<string, unknown>): Promise<unknown> {
   const client = await createMCPClient({ transport: { type: 'http', url } });
@@ -68,7 +84,10 @@ async function aiSdk(url: string, tool: string, args: Record<string, unknown>): 
 }
 
 async function langchain(url: string, tool: string, args: Record<string, unknown>): Promise<unknown> {
-  const client = new MultiServerMCPClient({ mcpServers: { server: { url, transport: 'http' } }, useStandardContentBlocks: true });
+  const client = new MultiServerMCPClient({
+    mcpServers: { server: { url, transport: 'http' } },
+    useStandardContentBlocks: true,
+  });
   try {
     const tools = await client.getTools();
     const t = tools.find((x) => x.name === tool || x.name.endsWith(`__${tool}`));
@@ -112,9 +131,16 @@ const reference = await createTaskServer({});
 const everything = await startEverythingHttp();
 try {
   for (const [name, run] of CLIENTS) {
-    await observe(name, 'reference 2026-07-28', 'reindex_corpus {documents: 5000}', () => run(reference.url, 'reindex_corpus', { documents: 5000 }));
-    await observe(name, 'server-everything 2025-11-25', 'simulate-research-query', () => run(everything.url, 'simulate-research-query', { topic: 'tasks' }));
-    if (LONG) await observe(name, 'server-everything 2025-11-25', 'trigger-long-running-operation 70 s', () => run(everything.url, 'trigger-long-running-operation', { duration: 70, steps: 7 }));
+    await observe(name, 'reference 2026-07-28', 'reindex_corpus {documents: 5000}', () =>
+      run(reference.url, 'reindex_corpus', { documents: 5000 }),
+    );
+    await observe(name, 'server-everything 2025-11-25', 'simulate-research-query', () =>
+      run(everything.url, 'simulate-research-query', { topic: 'tasks' }),
+    );
+    if (LONG)
+      await observe(name, 'server-everything 2025-11-25', 'trigger-long-running-operation 70 s', () =>
+        run(everything.url, 'trigger-long-running-operation', { duration: 70, steps: 7 }),
+      );
   }
 } finally {
   await everything.stop();
@@ -122,4 +148,7 @@ try {
 }
 
 console.log('\n| client | server | tool | what happened (verbatim) | s |\n| --- | --- | --- | --- | --- |');
-for (const r of rows) console.log(`| ${r.client} | ${r.server} | ${r.tool} | ${r.outcome.replaceAll('|', '\\|')} | ${r.seconds} |`);
+for (const r of rows)
+  console.log(
+    `| ${r.client} | ${r.server} | ${r.tool} | ${r.outcome.replaceAll('|', '\\|')} | ${r.seconds} |`,
+  );

@@ -26,7 +26,8 @@ const sizes = {
   fleetTasks: envInt('FLEET_TASKS', quick ? 2_000 : 10_000),
 };
 // Phases by name: BENCH_ONLY=a,b or `npm run bench -- fleet` (the fleet phase is also included in a full run).
-const only = process.env.BENCH_ONLY?.split(',') ?? (process.argv.length > 2 ? process.argv.slice(2) : undefined);
+const only =
+  process.env.BENCH_ONLY?.split(',') ?? (process.argv.length > 2 ? process.argv.slice(2) : undefined);
 const want = (name: string): boolean => only === undefined || only.includes(name);
 
 type Result = Record<string, unknown> & { phase: string };
@@ -50,7 +51,11 @@ await phase('request-cost', 'request-cost', { REQUEST_COST_CALLS: String(sizes.r
 // Side by side with @modelcontextprotocol/ext-tasks: ours, the peer, ours with push, at each size and interval.
 for (const tasks of sizes.peerTasks) {
   for (const interval of sizes.peerIntervalsMs) {
-    const env = { FANOUT_TRANSPORT: 'http', FANOUT_TASKS: String(tasks), FANOUT_INTERVAL_MS: String(interval) };
+    const env = {
+      FANOUT_TRANSPORT: 'http',
+      FANOUT_TASKS: String(tasks),
+      FANOUT_INTERVAL_MS: String(interval),
+    };
     await phase(`peer-ours-${tasks}-${interval}`, 'fanout', env);
     await phase(`peer-ext-${tasks}-${interval}`, 'fanout', { ...env, FANOUT_CLIENT: 'peer' });
     await phase(`peer-push-${tasks}-${interval}`, 'fanout', { ...env, FANOUT_PUSH: '1' });
@@ -75,8 +80,16 @@ await phase('fanout-memory-slow', 'fanout', {
   FANOUT_TASKS: String(sizes.fanoutMemoryTasks),
   FANOUT_INTERVAL_MS: String(sizes.fanoutSlowIntervalMs),
 });
-await phase('hold-callTool', 'hold', { HOLD_API: 'callTool', HOLD_TASKS: String(sizes.holdTasks), HOLD_INTERVAL_MS: String(sizes.holdIntervalMs) });
-await phase('hold-startTool', 'hold', { HOLD_API: 'startTool', HOLD_TASKS: String(sizes.holdTasks), HOLD_INTERVAL_MS: String(sizes.holdIntervalMs) });
+await phase('hold-callTool', 'hold', {
+  HOLD_API: 'callTool',
+  HOLD_TASKS: String(sizes.holdTasks),
+  HOLD_INTERVAL_MS: String(sizes.holdIntervalMs),
+});
+await phase('hold-startTool', 'hold', {
+  HOLD_API: 'startTool',
+  HOLD_TASKS: String(sizes.holdTasks),
+  HOLD_INTERVAL_MS: String(sizes.holdIntervalMs),
+});
 await phase('fleet', 'fleet', { FLEET_TASKS: String(sizes.fleetTasks) });
 
 const machine = {
@@ -88,24 +101,51 @@ const machine = {
   loadAvgBefore: loadBefore,
   loadAvgAfter: load(),
 };
-const output = { date: new Date().toISOString(), wallSeconds: round((Date.now() - started) / 1000, 1), machine, sizes, results };
+const output = {
+  date: new Date().toISOString(),
+  wallSeconds: round((Date.now() - started) / 1000, 1),
+  machine,
+  sizes,
+  results,
+};
 writeFileSync(new URL('./results.json', import.meta.url), `${JSON.stringify(output, null, 2)}\n`);
 
 // The table.
 const rows: Row[] = [];
-const get = (name: string): Record<string, any> | undefined => results[name] as Record<string, any> | undefined;
+const get = (name: string): Record<string, any> | undefined =>
+  results[name] as Record<string, any> | undefined;
 rows.push(...sideBySideRows(get, sizes));
 for (const name of ['fanout-http', 'fanout-memory', 'fanout-memory-slow']) {
   const r = get(name);
   if (!r) continue;
   const label = `b. ${r.tasks} tasks, ${r.transport}, I=${r.intervalMs} ms`;
   const delayTarget = round(1.1 + 50 / r.intervalMs, 3);
-  rows.push([`${label}: poll-discipline ratio`, `${r.disciplineRatio} (${r.pollsSent}/${r.minimumPolls})`, 'target ≤ 1.05']);
+  rows.push([
+    `${label}: poll-discipline ratio`,
+    `${r.disciplineRatio} (${r.pollsSent}/${r.minimumPolls})`,
+    'target ≤ 1.05',
+  ]);
   rows.push([`${label}: early polls`, `${r.earlyPolls} (min gap ${r.minGapOverInterval}·I)`, 'target 0']);
-  rows.push([`${label}: completion delay p50 / p99 (·I)`, `${r.delay.p50} / ${r.delay.p99}`, `target p99 ≤ ${delayTarget}`]);
-  rows.push([`${label}: poll gap p50 / p99 / max (·I)`, `${r.gapOverInterval.p50} / ${r.gapOverInterval.p99} / ${r.gapOverInterval.max}`, '']);
-  rows.push([`${label}: heap / RSS per task KB`, `${r.heapPerTaskKb.retainedAllOutstanding} / ${r.rssPerTaskKb}`, r.serverInProcess ? 'server in this heap' : 'client only']);
-  rows.push([`${label}: event-loop p99 ms (creation / polling)`, `${r.eventLoop.creation.p99Ms} / ${r.eventLoop.polling.p99Ms}`, '']);
+  rows.push([
+    `${label}: completion delay p50 / p99 (·I)`,
+    `${r.delay.p50} / ${r.delay.p99}`,
+    `target p99 ≤ ${delayTarget}`,
+  ]);
+  rows.push([
+    `${label}: poll gap p50 / p99 / max (·I)`,
+    `${r.gapOverInterval.p50} / ${r.gapOverInterval.p99} / ${r.gapOverInterval.max}`,
+    '',
+  ]);
+  rows.push([
+    `${label}: heap / RSS per task KB`,
+    `${r.heapPerTaskKb.retainedAllOutstanding} / ${r.rssPerTaskKb}`,
+    r.serverInProcess ? 'server in this heap' : 'client only',
+  ]);
+  rows.push([
+    `${label}: event-loop p99 ms (creation / polling)`,
+    `${r.eventLoop.creation.p99Ms} / ${r.eventLoop.polling.p99Ms}`,
+    '',
+  ]);
 }
 for (const name of ['hold-callTool', 'hold-startTool']) {
   const r = get(name);
@@ -113,21 +153,47 @@ for (const name of ['hold-callTool', 'hold-startTool']) {
   const label = `c. ${r.tasks} idle tasks (${r.api})`;
   rows.push([`${label}: heap per task KB, client`, `${r.heapPerTaskKb.clientOnly}`, 'target ≤ 3.5']);
   rows.push([`${label}: heap per task KB, client+server`, `${r.heapPerTaskKb.clientAndServer}`, '']);
-  rows.push([`${label}: event-loop p99 ms (idle / creation)`, `${r.eventLoop.idle.p99Ms} / ${r.eventLoop.creation.p99Ms}`, 'target ≤ 50']);
+  rows.push([
+    `${label}: event-loop p99 ms (idle / creation)`,
+    `${r.eventLoop.idle.p99Ms} / ${r.eventLoop.creation.p99Ms}`,
+    'target ≤ 50',
+  ]);
 }
 const fleet = get('fleet');
 if (fleet) {
   const label = `d. fleet: ${fleet.tasks} tasks, ${fleet.workers} workers (1 killed), I=${fleet.intervalMs} ms, lease ${fleet.leaseMs} ms`;
-  rows.push([`${label}: tasks lost / outcomes twice / duplicate creations`, `${fleet.tasksLost} / ${fleet.outcomesRecordedTwice} / ${fleet.duplicateCreations}`, 'target 0 / 0 / 0']);
+  rows.push([
+    `${label}: tasks lost / outcomes twice / duplicate creations`,
+    `${fleet.tasksLost} / ${fleet.outcomesRecordedTwice} / ${fleet.duplicateCreations}`,
+    'target 0 / 0 / 0',
+  ]);
   rows.push([`${label}: early polls`, `${fleet.earlyPolls}`, 'target 0']);
-  rows.push([`${label}: polls ÷ minimum polls`, `${fleet.disciplineRatio} (${fleet.pollsSent}/${fleet.minimumPolls})`, 'target ≤ 1.05']);
-  rows.push([`${label}: takeover delay p50 / p99 ms (${fleet.takeovers} tasks)`, `${fleet.takeoverDelayMs.p50} / ${fleet.takeoverDelayMs.p99}`, `target p99 ≤ ${fleet.takeoverTargetMs}`]);
-  rows.push([`${label}: Redis commands per poll`, `${fleet.redisCommandsPerPoll} (${fleet.redisCommands} total)`, '']);
-  rows.push([`${label}: Redis round trips per poll / creation s`, `${fleet.redisRoundTripsPerPoll} / ${Math.round(fleet.createdMs / 1000)}`, 'incl. creation']);
+  rows.push([
+    `${label}: polls ÷ minimum polls`,
+    `${fleet.disciplineRatio} (${fleet.pollsSent}/${fleet.minimumPolls})`,
+    'target ≤ 1.05',
+  ]);
+  rows.push([
+    `${label}: takeover delay p50 / p99 ms (${fleet.takeovers} tasks)`,
+    `${fleet.takeoverDelayMs.p50} / ${fleet.takeoverDelayMs.p99}`,
+    `target p99 ≤ ${fleet.takeoverTargetMs}`,
+  ]);
+  rows.push([
+    `${label}: Redis commands per poll`,
+    `${fleet.redisCommandsPerPoll} (${fleet.redisCommands} total)`,
+    '',
+  ]);
+  rows.push([
+    `${label}: Redis round trips per poll / creation s`,
+    `${fleet.redisRoundTripsPerPoll} / ${Math.round(fleet.createdMs / 1000)}`,
+    'incl. creation',
+  ]);
 }
 const widths = [0, 1, 2].map((i) => Math.max(...rows.map((row) => (row[i] as string).length), 8));
 const line = (row: Row): string => row.map((cell, i) => cell.padEnd(widths[i] as number)).join(' │ ');
 console.log(line(['measure', 'value', 'note']));
 console.log(widths.map((w) => '─'.repeat(w)).join('─┼─'));
 for (const row of rows) console.log(line(row));
-console.log(`\nNode ${machine.node}, ${machine.cpus} × ${machine.cpu}, load ${loadBefore.join(' ')} → ${machine.loadAvgAfter.join(' ')}; ${output.wallSeconds} s; bench/results.json written.`);
+console.log(
+  `\nNode ${machine.node}, ${machine.cpus} × ${machine.cpu}, load ${loadBefore.join(' ')} → ${machine.loadAvgAfter.join(' ')}; ${output.wallSeconds} s; bench/results.json written.`,
+);

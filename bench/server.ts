@@ -25,7 +25,11 @@ process.on('message', (raw) => {
       cancels: server.stats.taskCancels(taskId).length,
       serverStatus: server.core.registry.get(taskId)?.run.status ?? null,
     }));
-    send({ type: 'collected', tasks, counts: { ...server.stats.counts(), 'tasks created': server.core.registry.size } });
+    send({
+      type: 'collected',
+      tasks,
+      counts: { ...server.stats.counts(), 'tasks created': server.core.registry.size },
+    });
   } else if (message.type === 'reset') {
     server.stats.reset();
     send({ type: 'reset-done' });

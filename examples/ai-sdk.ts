@@ -14,18 +14,34 @@ import { StreamableHttpTransport, TaskClient } from '../src/index.js';
 import { createTaskServer } from '../src/testing/index.js';
 
 type Call = { toolName: string; input: Record<string, unknown> };
-const usage = { inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 0, text: 0, reasoning: 0 } };
+const usage = {
+  inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 0, text: 0, reasoning: 0 },
+};
 
 /** A stand-in for a real model: each turn plays the next scripted step (tool calls, or a final text). */
-function scriptedModel(steps: Array<Call[] | string | ((messages: unknown[]) => Call[])>): MockLanguageModelV3 {
+function scriptedModel(
+  steps: Array<Call[] | string | ((messages: unknown[]) => Call[])>,
+): MockLanguageModelV3 {
   let turn = 0;
   return new MockLanguageModelV3({
     doGenerate: async ({ prompt }) => {
       const raw = steps[turn++] ?? 'Done.';
       const step = typeof raw === 'function' ? raw(prompt) : raw;
-      if (typeof step === 'string') return { content: [{ type: 'text', text: step }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] };
+      if (typeof step === 'string')
+        return {
+          content: [{ type: 'text', text: step }],
+          finishReason: { unified: 'stop', raw: 'stop' },
+          usage,
+          warnings: [],
+        };
       return {
-        content: step.map((c, i) => ({ type: 'tool-call' as const, toolCallId: `call-${turn}-${i}`, toolName: c.toolName, input: JSON.stringify(c.input) })),
+        content: step.map((c, i) => ({
+          type: 'tool-call' as const,
+          toolCallId: `call-${turn}-${i}`,
+          toolName: c.toolName,
+          input: JSON.stringify(c.input),
+        })),
         finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
         usage,
         warnings: [],
@@ -36,7 +52,9 @@ function scriptedModel(steps: Array<Call[] | string | ((messages: unknown[]) => 
 
 function show(messages: ModelMessage[]): void {
   for (const message of messages) {
-    for (const part of Array.isArray(message.content) ? message.content : [{ type: 'text' as const, text: message.content }]) {
+    for (const part of Array.isArray(message.content)
+      ? message.content
+      : [{ type: 'text' as const, text: message.content }]) {
       if (part.type === 'tool-call') console.log(`  model → ${part.toolName}(${JSON.stringify(part.input)})`);
       else if (part.type === 'tool-result') console.log(`  tool  ← ${JSON.stringify(part.output)}`);
       else if (part.type === 'text' && part.text) console.log(`  ${message.role}: ${part.text}`);
@@ -50,10 +68,14 @@ try {
   const tools = await createTaskTools(client, {
     maxWaitMs: 1_000,
     onInput: async (event, context) => {
-      console.log(`  [UI] ${context.toolName} asks: ${JSON.stringify(event.request.params)} → the person accepts`);
+      console.log(
+        `  [UI] ${context.toolName} asks: ${JSON.stringify(event.request.params)} → the person accepts`,
+      );
       return { action: 'accept', content: { confirm: true, note: 'approved in the example' } };
     },
-    onStatus: (update) => update.statusMessage && console.log(`  [status] ${update.toolName}: ${update.status} ${update.statusMessage}`),
+    onStatus: (update) =>
+      update.statusMessage &&
+      console.log(`  [status] ${update.toolName}: ${update.status} ${update.statusMessage}`),
   });
   console.log(`tools: ${Object.keys(tools).join(', ')}\n\nturn 1`);
   const first = await generateText({
@@ -72,7 +94,10 @@ try {
   await new Promise((resolve) => setTimeout(resolve, 2_000)); // the user comes back later (task_result waits up to maxWaitMs more)
   console.log('\nturn 2');
   const second = await generateText({
-    model: scriptedModel([[{ toolName: 'task_result', input: { taskId: pending.taskId } }], 'The re-index finished.']),
+    model: scriptedModel([
+      [{ toolName: 'task_result', input: { taskId: pending.taskId } }],
+      'The re-index finished.',
+    ]),
     tools,
     stopWhen: stepCountIs(5),
     messages: [...first.response.messages, { role: 'user', content: 'Is the re-index done?' }],

@@ -17,11 +17,15 @@ import { createTaskServer } from '../src/testing/index.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const HOME = mkdtempSync(join(tmpdir(), 'mcp-tasks-demo-'));
-const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true && !process.argv.includes('--yes');
+const interactive =
+  process.stdin.isTTY === true && process.stdout.isTTY === true && !process.argv.includes('--yes');
 const summary: Array<{ step: string; command: string; code: number | null; ok: boolean }> = [];
 
 /** Runs `mcp-tasks …args`, showing the command first; stdout is captured (and echoed) when `capture` is set. */
-function mcpTasks(args: string[], options: { capture?: boolean } = {}): Promise<{ code: number | null; stdout: string }> {
+function mcpTasks(
+  args: string[],
+  options: { capture?: boolean } = {},
+): Promise<{ code: number | null; stdout: string }> {
   const shown = args.map((a) => (/^[\w./:=@-]+$/.test(a) ? a : `'${a}'`)).join(' ');
   console.log(`\n$ mcp-tasks ${shown}`);
   return new Promise((resolve, reject) => {
@@ -39,9 +43,19 @@ function mcpTasks(args: string[], options: { capture?: boolean } = {}): Promise<
   });
 }
 
-async function step(name: string, args: string[], expected: number[], options: { capture?: boolean } = {}): Promise<string> {
+async function step(
+  name: string,
+  args: string[],
+  expected: number[],
+  options: { capture?: boolean } = {},
+): Promise<string> {
   const run = await mcpTasks(args, options);
-  summary.push({ step: name, command: `mcp-tasks ${args[0]}`, code: run.code, ok: run.code !== null && expected.includes(run.code) });
+  summary.push({
+    step: name,
+    command: `mcp-tasks ${args[0]}`,
+    code: run.code,
+    ok: run.code !== null && expected.includes(run.code),
+  });
   console.log(`(exit code ${run.code})`);
   return run.stdout;
 }
@@ -59,18 +73,32 @@ async function main(): Promise<void> {
       await step('deploy_release (you answer)', ['call', url, 'deploy_release', 'version=1.4.0'], [0, 1]);
     } else {
       const answers = join(HOME, 'answers.json');
-      writeFileSync(answers, `${JSON.stringify({ confirm: { confirm: true, note: 'approved by the demo' } }, null, 2)}\n`);
-      console.log(`\n# No TTY (or --yes): the question is answered from ${answers}:\n${JSON.stringify({ confirm: { confirm: true, note: 'approved by the demo' } })}`);
-      await step('deploy_release (answers file)', ['call', url, 'deploy_release', 'version=1.4.0', '--answers', answers], [0]);
+      writeFileSync(
+        answers,
+        `${JSON.stringify({ confirm: { confirm: true, note: 'approved by the demo' } }, null, 2)}\n`,
+      );
+      console.log(
+        `\n# No TTY (or --yes): the question is answered from ${answers}:\n${JSON.stringify({ confirm: { confirm: true, note: 'approved by the demo' } })}`,
+      );
+      await step(
+        'deploy_release (answers file)',
+        ['call', url, 'deploy_release', 'version=1.4.0', '--answers', answers],
+        [0],
+      );
     }
 
-    const taskId = (await step('start, detached', ['call', url, 'reindex_corpus', 'documents=100000', '--detach'], [0], { capture: true })).trim();
+    const taskId = (
+      await step('start, detached', ['call', url, 'reindex_corpus', 'documents=100000', '--detach'], [0], {
+        capture: true,
+      })
+    ).trim();
     await step('status', ['status', taskId], [0]);
     await step('cancel', ['cancel', taskId], [0]);
     await step('list records', ['ls'], [0]);
 
     console.log('\nSummary');
-    for (const s of summary) console.log(`  ${s.ok ? 'ok  ' : 'FAIL'} ${s.step.padEnd(30)} ${s.command.padEnd(17)} exit ${s.code}`);
+    for (const s of summary)
+      console.log(`  ${s.ok ? 'ok  ' : 'FAIL'} ${s.step.padEnd(30)} ${s.command.padEnd(17)} exit ${s.code}`);
     console.log(`  requests served: ${JSON.stringify(server.stats.requestCounts)}`);
   } finally {
     await server.close();
@@ -79,10 +107,13 @@ async function main(): Promise<void> {
   if (summary.some((s) => !s.ok)) throw new Error('a step ended with an unexpected exit code');
 }
 
-const watchdog = setTimeout(() => {
-  console.error('demo: did not finish within 120 s');
-  process.exit(1);
-}, interactive ? 600_000 : 120_000);
+const watchdog = setTimeout(
+  () => {
+    console.error('demo: did not finish within 120 s');
+    process.exit(1);
+  },
+  interactive ? 600_000 : 120_000,
+);
 watchdog.unref();
 
 main().then(

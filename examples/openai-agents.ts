@@ -7,7 +7,16 @@
  * answered by `onInput`), start a re-index that outlives `maxWaitMs` (a "pending" result), and, in a later run,
  * fetch the outcome with `task_result`.
  */
-import { Agent, run, setTracingDisabled, Usage, type AgentInputItem, type Model, type ModelRequest, type ModelResponse } from '@openai/agents-core';
+import {
+  Agent,
+  run,
+  setTracingDisabled,
+  Usage,
+  type AgentInputItem,
+  type Model,
+  type ModelRequest,
+  type ModelResponse,
+} from '@openai/agents-core';
 import { TaskMcpServer } from '../src/adapters/openai-agents/index.js';
 import { StreamableHttpTransport, TaskClient } from '../src/index.js';
 import { createTaskServer } from '../src/testing/index.js';
@@ -25,8 +34,21 @@ class ScriptedModel implements Model {
     const step = typeof raw === 'function' ? raw(request.input as AgentInputItem[]) : raw;
     const output =
       typeof step === 'string'
-        ? [{ type: 'message' as const, role: 'assistant' as const, status: 'completed' as const, content: [{ type: 'output_text' as const, text: step }] }]
-        : step.map((c, i) => ({ type: 'function_call' as const, callId: `call-${turn}-${i}`, name: c.name, arguments: JSON.stringify(c.args), status: 'completed' as const }));
+        ? [
+            {
+              type: 'message' as const,
+              role: 'assistant' as const,
+              status: 'completed' as const,
+              content: [{ type: 'output_text' as const, text: step }],
+            },
+          ]
+        : step.map((c, i) => ({
+            type: 'function_call' as const,
+            callId: `call-${turn}-${i}`,
+            name: c.name,
+            arguments: JSON.stringify(c.args),
+            status: 'completed' as const,
+          }));
     return { usage: new Usage(), output, responseId: `turn-${turn}` };
   }
   // eslint-disable-next-line require-yield
@@ -36,13 +58,18 @@ class ScriptedModel implements Model {
 }
 
 const textOf = (output: unknown): string =>
-  typeof output === 'string' ? output : Array.isArray(output) ? output.map((p: { text?: string }) => p.text ?? '').join('\n') : JSON.stringify(output);
+  typeof output === 'string'
+    ? output
+    : Array.isArray(output)
+      ? output.map((p: { text?: string }) => p.text ?? '').join('\n')
+      : JSON.stringify(output);
 
 function show(items: AgentInputItem[]): void {
   for (const item of items) {
     if (item.type === 'function_call') console.log(`  model → ${item.name}(${item.arguments})`);
     else if (item.type === 'function_call_result') console.log(`  tool  ← ${textOf(item.output)}`);
-    else if (item.type === 'message' && item.role === 'assistant') console.log(`  assistant: ${textOf(item.content)}`);
+    else if (item.type === 'message' && item.role === 'assistant')
+      console.log(`  assistant: ${textOf(item.content)}`);
   }
 }
 
@@ -52,10 +79,14 @@ const mcp = new TaskMcpServer(new TaskClient({ transport: new StreamableHttpTran
   maxWaitMs: 1_000,
   include: ['deploy_release', 'reindex_corpus'],
   onInput: async (event, context) => {
-    console.log(`  [UI] ${context.toolName} asks: ${(event.request.params as { message?: string }).message} → the person accepts`);
+    console.log(
+      `  [UI] ${context.toolName} asks: ${(event.request.params as { message?: string }).message} → the person accepts`,
+    );
     return { action: 'accept', content: { confirm: true } };
   },
-  onStatus: (update) => update.statusMessage && console.log(`  [status] ${update.toolName}: ${update.status} ${update.statusMessage}`),
+  onStatus: (update) =>
+    update.statusMessage &&
+    console.log(`  [status] ${update.toolName}: ${update.status} ${update.statusMessage}`),
 });
 try {
   await mcp.connect();
@@ -67,12 +98,18 @@ try {
     'Deployed 3.0.0; the re-index is still running.',
     (input) => {
       const last = input.filter((i) => i.type === 'function_call_result').at(-1);
-      taskId = (JSON.parse(textOf(last && 'output' in last ? last.output : '{}')) as { taskId: string }).taskId;
+      taskId = (JSON.parse(textOf(last && 'output' in last ? last.output : '{}')) as { taskId: string })
+        .taskId;
       return [{ name: 'task_result', args: { taskId } }];
     },
     'The re-index finished.',
   ]);
-  const agent = new Agent({ name: 'ops', instructions: 'Run operations with the tools.', model, mcpServers: [mcp] });
+  const agent = new Agent({
+    name: 'ops',
+    instructions: 'Run operations with the tools.',
+    model,
+    mcpServers: [mcp],
+  });
   const first = await run(agent, 'Deploy 3.0.0, then re-index.');
   show(first.history);
 

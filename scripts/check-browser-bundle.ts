@@ -14,7 +14,14 @@ import { pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 
 /** Packages of this project that need Node (they sit behind the Node-only entry points). */
-export const NODE_ONLY_PACKAGES: readonly string[] = ['commander', '@inquirer/prompts', 'ora', 'env-paths', 'write-file-atomic', 'undici'];
+export const NODE_ONLY_PACKAGES: readonly string[] = [
+  'commander',
+  '@inquirer/prompts',
+  'ora',
+  'env-paths',
+  'write-file-atomic',
+  'undici',
+];
 
 /** One import that must not reach the browser bundle. */
 export interface BundleViolation {
@@ -54,7 +61,10 @@ function packageName(specifier: string): string {
  * @param entry the module to check. @default 'src/index.ts'
  * @param root the project root (paths in the report are relative to it). @default process.cwd()
  */
-export async function checkBrowserBundle(entry = 'src/index.ts', root = process.cwd()): Promise<BrowserBundleReport> {
+export async function checkBrowserBundle(
+  entry = 'src/index.ts',
+  root = process.cwd(),
+): Promise<BrowserBundleReport> {
   const violations: BundleViolation[] = [];
   const guard: Plugin = {
     name: 'node-guard',
@@ -62,7 +72,11 @@ export async function checkBrowserBundle(entry = 'src/index.ts', root = process.
       b.onResolve({ filter: /.*/ }, (args) => {
         if (args.kind === 'entry-point') return undefined;
         const importer = relative(root, args.importer) || args.importer;
-        if (args.path.startsWith('node:') || BUILTINS.has(args.path) || BUILTINS.has(packageName(args.path))) {
+        if (
+          args.path.startsWith('node:') ||
+          BUILTINS.has(args.path) ||
+          BUILTINS.has(packageName(args.path))
+        ) {
           if (args.path.startsWith('.') || args.path.startsWith('/')) return undefined;
           violations.push({ module: args.path, importer, kind: 'node-builtin' });
           return { path: args.path, external: true };
@@ -90,7 +104,8 @@ export async function checkBrowserBundle(entry = 'src/index.ts', root = process.
   });
   const code = result.outputFiles[0]?.text ?? '';
   for (const [pattern, name] of NODE_GLOBALS) {
-    if (pattern.test(code)) violations.push({ module: name, importer: '(bundle output)', kind: 'node-global' });
+    if (pattern.test(code))
+      violations.push({ module: name, importer: '(bundle output)', kind: 'node-global' });
   }
   return {
     ok: violations.length === 0,
@@ -103,7 +118,8 @@ export async function checkBrowserBundle(entry = 'src/index.ts', root = process.
 
 /** A human-readable summary of a report. */
 export function formatReport(report: BrowserBundleReport): string {
-  if (report.ok) return `browser bundle of ${report.entry}: OK (${report.inputs.length} files, ${(report.bytes / 1024).toFixed(1)} KiB minified, no Node modules)`;
+  if (report.ok)
+    return `browser bundle of ${report.entry}: OK (${report.inputs.length} files, ${(report.bytes / 1024).toFixed(1)} KiB minified, no Node modules)`;
   const lines = report.violations.map((v) => `  ${v.kind}: ${v.module}  ← ${v.importer}`);
   return `browser bundle of ${report.entry}: ${report.violations.length} Node dependenc${report.violations.length === 1 ? 'y' : 'ies'} reached it:\n${lines.join('\n')}`;
 }

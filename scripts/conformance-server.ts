@@ -56,7 +56,10 @@ export interface Outcome {
 export function runConformance(args: string[]): Promise<{ exitCode: number | null; output: string }> {
   const full = ['-y', '-p', 'node@22', '-p', PACKAGE, 'conformance', ...args];
   return new Promise((resolve) => {
-    const child = spawn('npx', full, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn('npx', full, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -69,7 +72,9 @@ async function readChecks(dir: string): Promise<Check[]> {
   const checks: Check[] = [];
   for (const entry of await readdir(dir, { recursive: true })) {
     if (!String(entry).endsWith('checks.json')) continue;
-    const parsed = JSON.parse(await readFile(join(dir, String(entry)), 'utf8')) as Check[] | { checks?: Check[] };
+    const parsed = JSON.parse(await readFile(join(dir, String(entry)), 'utf8')) as
+      | Check[]
+      | { checks?: Check[] };
     checks.push(...(Array.isArray(parsed) ? parsed : (parsed.checks ?? [])));
   }
   return checks;
@@ -79,7 +84,9 @@ async function readChecks(dir: string): Promise<Check[]> {
  * Runs each job (`scenario` + the runner's arguments given the output dir) with bounded concurrency and reads the
  * checks each run wrote. Temporary output is removed afterwards.
  */
-export async function runSuite(jobs: Array<{ scenario: string; args: (outDir: string) => string[] }>): Promise<Outcome[]> {
+export async function runSuite(
+  jobs: Array<{ scenario: string; args: (outDir: string) => string[] }>,
+): Promise<Outcome[]> {
   const root = await mkdtemp(join(tmpdir(), 'mcp-conformance-'));
   const outcomes: Outcome[] = [];
   try {
@@ -96,7 +103,9 @@ export async function runSuite(jobs: Array<{ scenario: string; args: (outDir: st
   } finally {
     await rm(root, { recursive: true, force: true });
   }
-  return jobs.map((job) => outcomes.find((o) => o.scenario === job.scenario)).filter((o): o is Outcome => o !== undefined);
+  return jobs
+    .map((job) => outcomes.find((o) => o.scenario === job.scenario))
+    .filter((o): o is Outcome => o !== undefined);
 }
 
 /** Runs the server scenarios against a fresh reference server (conformance fixtures) on loopback. */
@@ -107,7 +116,18 @@ export async function runServerScenarios(selected: readonly string[] = SERVER_SC
     return await runSuite(
       selected.map((scenario) => ({
         scenario,
-        args: (outDir) => ['server', '--url', server.url, '--scenario', scenario, '--spec-version', SPEC_VERSION, '--force', '-o', outDir],
+        args: (outDir) => [
+          'server',
+          '--url',
+          server.url,
+          '--scenario',
+          scenario,
+          '--spec-version',
+          SPEC_VERSION,
+          '--force',
+          '-o',
+          outDir,
+        ],
       })),
     );
   } finally {
@@ -124,14 +144,23 @@ export function report(outcomes: readonly Outcome[], prefix = ''): boolean {
   for (const outcome of outcomes) {
     const count = (status: string): number => outcome.checks.filter((c) => c.status === status).length;
     const failures = count('FAILURE');
-    const extra = ['WARNING', 'SKIPPED', 'INFO'].filter((s) => count(s) > 0).map((s) => `${count(s)} ${s.toLowerCase()}`);
-    console.log(`${prefix}${outcome.scenario}: ${count('SUCCESS')} passed, ${failures} failed${extra.length > 0 ? ` (${extra.join(', ')})` : ''}`);
+    const extra = ['WARNING', 'SKIPPED', 'INFO']
+      .filter((s) => count(s) > 0)
+      .map((s) => `${count(s)} ${s.toLowerCase()}`);
+    console.log(
+      `${prefix}${outcome.scenario}: ${count('SUCCESS')} passed, ${failures} failed${extra.length > 0 ? ` (${extra.join(', ')})` : ''}`,
+    );
     for (const check of outcome.checks.filter((c) => c.status !== 'SUCCESS' && c.status !== 'SKIPPED')) {
-      console.log(`  ${check.status} ${check.id}${check.name ? ` (${check.name})` : ''}: ${check.errorMessage ?? check.description ?? ''}`);
+      console.log(
+        `  ${check.status} ${check.id}${check.name ? ` (${check.name})` : ''}: ${check.errorMessage ?? check.description ?? ''}`,
+      );
     }
     const runnerFailed = outcome.checks.length === 0 || outcome.exitCode !== 0;
     if (runnerFailed) {
-      const tail = outcome.output.split('\n').filter((l) => !l.includes('EBADENGINE') && !l.startsWith('npm warn')).slice(-20);
+      const tail = outcome.output
+        .split('\n')
+        .filter((l) => !l.includes('EBADENGINE') && !l.startsWith('npm warn'))
+        .slice(-20);
       console.log(`  runner exit code ${String(outcome.exitCode)}; output tail:\n${tail.join('\n')}`);
     }
     if (failures > 0 || runnerFailed) ok = false;

@@ -12,7 +12,14 @@
  * Usage: `tsx scripts/conformance.ts [--client-only | --server-only] [scenario …]`
  */
 import { AUTH_SCENARIOS } from '../test/conformance/auth-scenarios.js';
-import { PACKAGE, report, runServerScenarios, runSuite, SERVER_SCENARIOS, SPEC_VERSION } from './conformance-server.js';
+import {
+  PACKAGE,
+  report,
+  runServerScenarios,
+  runSuite,
+  SERVER_SCENARIOS,
+  SPEC_VERSION,
+} from './conformance-server.js';
 
 /** The 2026-07-28 client scenarios: every one the suite lists for that revision, the 25 `auth/*` ones included. */
 export const CLIENT_SCENARIOS = [
@@ -42,8 +49,16 @@ async function main(): Promise<void> {
   const clientOnly = args.includes('--client-only');
   const serverOnly = args.includes('--server-only');
   const named = args.filter((a) => !a.startsWith('--'));
-  const clientScenarios = serverOnly ? [] : named.length > 0 ? CLIENT_SCENARIOS.filter((s) => named.includes(s)) : CLIENT_SCENARIOS;
-  const serverScenarios = clientOnly ? [] : named.length > 0 ? SERVER_SCENARIOS.filter((s) => named.includes(s)) : SERVER_SCENARIOS;
+  const clientScenarios = serverOnly
+    ? []
+    : named.length > 0
+      ? CLIENT_SCENARIOS.filter((s) => named.includes(s))
+      : CLIENT_SCENARIOS;
+  const serverScenarios = clientOnly
+    ? []
+    : named.length > 0
+      ? SERVER_SCENARIOS.filter((s) => named.includes(s))
+      : SERVER_SCENARIOS;
   const unknown = named.filter((s) => !CLIENT_SCENARIOS.includes(s) && !SERVER_SCENARIOS.includes(s));
   if (unknown.length > 0) {
     console.error(`unknown scenario(s): ${unknown.join(', ')}`);
@@ -58,7 +73,15 @@ async function main(): Promise<void> {
     clientScenarios.map((scenario) => ({
       scenario,
       args: (outDir) => [
-        'client', '--command', CLIENT_COMMAND, '--scenario', scenario, '--spec-version', SPEC_VERSION, '-o', outDir,
+        'client',
+        '--command',
+        CLIENT_COMMAND,
+        '--scenario',
+        scenario,
+        '--spec-version',
+        SPEC_VERSION,
+        '-o',
+        outDir,
         // An auth scenario is 6–10 round trips plus loading the SDK's OAuth client: on a loaded 2-core machine the
         // runner's default 30 s per client was seen to run out after every check had passed.
         ...(scenario.startsWith('auth/') ? ['--timeout', String(AUTH_TIMEOUT_MS)] : []),
@@ -79,7 +102,9 @@ async function main(): Promise<void> {
   const all = [...clientOutcomes, ...serverOutcomes];
   const passed = all.reduce((n, o) => n + o.checks.filter((c) => c.status === 'SUCCESS').length, 0);
   const failed = all.reduce((n, o) => n + o.checks.filter((c) => c.status === 'FAILURE').length, 0);
-  console.log(`${ok ? 'PASSED' : 'FAILED'}: ${all.length} scenarios, ${passed} checks passed, ${failed} failed (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  console.log(
+    `${ok ? 'PASSED' : 'FAILED'}: ${all.length} scenarios, ${passed} checks passed, ${failed} failed (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+  );
   console.log(`conformance: ${passed} passed, ${failed} failed`);
   process.exitCode = ok ? 0 : 1;
 }

@@ -11,6 +11,10 @@ if (builtIsFresh()) {
   console.log('mcp-tasks demo: dist/ is up to date, no build needed');
 } else {
   console.log('mcp-tasks demo: building the package (JavaScript only, a few seconds)…');
-  const built = spawnSync('npx', ['tsup', '--silent'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, MCP_TASKS_BUILD: 'js' } });
+  const built = spawnSync('npx', ['tsup', '--silent'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, MCP_TASKS_BUILD: 'js' },
+  });
   if (built.status !== 0) process.exit(built.status ?? 1);
 }

@@ -36,6 +36,11 @@ export {
   TaskNotFoundError,
 } from './errors/task-errors.js';
 export type { TaskNotFoundReason } from './errors/task-errors.js';
-export { ClientClosedError, isMcpClientError, OutcomeUnknownError, ServerExitedError } from './errors/client-errors.js';
+export {
+  ClientClosedError,
+  isMcpClientError,
+  OutcomeUnknownError,
+  ServerExitedError,
+} from './errors/client-errors.js';
 export { GetHeadersError, InvalidHeaderError, RedirectBlockedError } from './errors/http-errors.js';
 export { AuthorizationError, AuthorizationRequiredError } from './errors/auth-errors.js';

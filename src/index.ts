@@ -33,7 +33,13 @@ export type { ResultOfOptions } from './fleet/result-of.js';
 // store
 export { isRecordExpired, MemoryTaskStore } from './store/task-store.js';
 export type { TaskStore } from './store/task-store.js';
-export { recordExpiresAt, serverIdentity, TASK_RECORD_VERSION, TaskOutcomeSchema, TaskRecordSchema } from './store/task-record.js';
+export {
+  recordExpiresAt,
+  serverIdentity,
+  TASK_RECORD_VERSION,
+  TaskOutcomeSchema,
+  TaskRecordSchema,
+} from './store/task-record.js';
 export type { TaskOutcome, TaskRecord } from './store/task-record.js';
 export type { ClientCapabilities, ClientInfo } from './client/meta.js';
 
@@ -62,7 +68,14 @@ export type { StreamableHttpTransportOptions } from './transport/streamable-http
 // MCP authorization
 export { DEFAULT_MAX_STEP_UPS, DEFAULT_REFRESH_SKEW_MS } from './transport/auth.js';
 export type { AuthorizationCallback, HttpAuthOptions } from './transport/auth.js';
-export type { CustomTarget, HttpTarget, StdioTarget, Transport, TransportRequestOptions, TransportTarget } from './transport/transport.js';
+export type {
+  CustomTarget,
+  HttpTarget,
+  StdioTarget,
+  Transport,
+  TransportRequestOptions,
+  TransportTarget,
+} from './transport/transport.js';
 export { encodeHeaderValue } from './transport/header-encoding.js';
 export { DEFAULT_MAX_REDIRECTS } from './transport/redirects.js';
 
@@ -100,7 +113,12 @@ export {
   TooManyRoundsError,
   UnsupportedProtocolVersionError,
 } from './errors.js';
-export type { McpClientErrorCode, NetworkErrorOptions, TaskCancelOutcome, TaskNotFoundReason } from './errors.js';
+export type {
+  McpClientErrorCode,
+  NetworkErrorOptions,
+  TaskCancelOutcome,
+  TaskNotFoundReason,
+} from './errors.js';
 
 // protocol
 export {
@@ -151,5 +169,10 @@ export type {
   ResultType,
   Tool,
 } from './protocol/results.js';
-export type { JsonRpcErrorObject, JsonRpcNotification, JsonRpcRequest, RequestId } from './protocol/jsonrpc.js';
+export type {
+  JsonRpcErrorObject,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  RequestId,
+} from './protocol/jsonrpc.js';
 export { VERSION } from './version.js';

@@ -9,6 +9,11 @@
  *
  * @module
  */
-export { DEFAULT_CLOSE_GRACE_MS, DEFAULT_MAX_LINE_BYTES, MAX_SKIPPED_LINES, StdioTransport } from './transport/stdio.js';
+export {
+  DEFAULT_CLOSE_GRACE_MS,
+  DEFAULT_MAX_LINE_BYTES,
+  MAX_SKIPPED_LINES,
+  StdioTransport,
+} from './transport/stdio.js';
 export type { StdioTransportOptions } from './transport/stdio.js';
 export { ServerExitedError } from './errors.js';

@@ -19,7 +19,10 @@ export interface TaskTimes {
   serverStatus?: string | null;
 }
 
-export type ServerRequest = { type: 'collect'; tasks: Array<{ taskId: string; key: string }> } | { type: 'reset' } | { type: 'exit' };
+export type ServerRequest =
+  | { type: 'collect'; tasks: Array<{ taskId: string; key: string }> }
+  | { type: 'reset' }
+  | { type: 'exit' };
 export type ServerReply =
   | { type: 'ready'; url: string }
   | { type: 'collected'; tasks: TaskTimes[]; counts: Record<string, number> }
@@ -31,12 +34,17 @@ const EXEC_ARGV = ['--import', 'tsx', '--expose-gc'];
 /** A reference server in a child process. */
 export interface ServerProcess {
   url: string;
-  collect(tasks: Array<{ taskId: string; key: string }>): Promise<{ tasks: TaskTimes[]; counts: Record<string, number> }>;
+  collect(
+    tasks: Array<{ taskId: string; key: string }>,
+  ): Promise<{ tasks: TaskTimes[]; counts: Record<string, number> }>;
   reset(): Promise<void>;
   close(): Promise<void>;
 }
 
-function next<T extends ServerReply['type']>(child: ChildProcess, type: T): Promise<Extract<ServerReply, { type: T }>> {
+function next<T extends ServerReply['type']>(
+  child: ChildProcess,
+  type: T,
+): Promise<Extract<ServerReply, { type: T }>> {
   return new Promise((resolve, reject) => {
     const onMessage = (message: unknown): void => {
       if ((message as ServerReply).type !== type) return;
@@ -58,7 +66,10 @@ function next<T extends ServerReply['type']>(child: ChildProcess, type: T): Prom
 
 /** Starts `bench/server.ts` with `options` (reference-server options) and waits for its URL. */
 export async function startServerProcess(options: Record<string, unknown>): Promise<ServerProcess> {
-  const child = fork(`${benchDir}server.ts`, [JSON.stringify(options)], { execArgv: EXEC_ARGV, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(`${benchDir}server.ts`, [JSON.stringify(options)], {
+    execArgv: EXEC_ARGV,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const { url } = await next(child, 'ready');
   return {
     url,

@@ -35,14 +35,23 @@ export interface DisciplineSummary {
   /** Creation on the server → creation result at the client, ms. */
   creationLagMs: { p50: number; p99: number; max: number };
   /** Completion-observation delay (client resolved − server completed), as a fraction of I, and in ms. */
-  delay: { p50: number; p99: number; max: number; meanMs: number; p50Ms: number; p99Ms: number; maxMs: number };
+  delay: {
+    p50: number;
+    p99: number;
+    max: number;
+    meanMs: number;
+    p50Ms: number;
+    p99Ms: number;
+    maxMs: number;
+  };
   /** Tasks without server or client timings (not counted anywhere else). */
   tasksWithMissingData: number;
   /** Tasks whose completion was observed without any `tasks/get` (through push). */
   tasksWithoutPolls: number;
 }
 
-const maxOf = (values: readonly number[]): number => values.reduce((a, b) => Math.max(a, b), Number.NEGATIVE_INFINITY);
+const maxOf = (values: readonly number[]): number =>
+  values.reduce((a, b) => Math.max(a, b), Number.NEGATIVE_INFINITY);
 
 export function discipline(tasks: readonly TaskObservation[], intervalMs: number): DisciplineSummary {
   let polls = 0;
@@ -85,7 +94,11 @@ export function discipline(tasks: readonly TaskObservation[], intervalMs: number
     floorUtilisation: round(polls / allowed, 4),
     earlyPolls: early,
     minGapOverInterval: frac(minGap),
-    gapOverInterval: { p50: frac(percentile(gaps, 50)), p99: frac(percentile(gaps, 99)), max: frac(maxOf(gaps)) },
+    gapOverInterval: {
+      p50: frac(percentile(gaps, 50)),
+      p99: frac(percentile(gaps, 99)),
+      max: frac(maxOf(gaps)),
+    },
     creationLagMs: { p50: percentile(lags, 50), p99: percentile(lags, 99), max: maxOf(lags) },
     delay: {
       p50: frac(percentile(delays, 50)),

@@ -80,7 +80,12 @@ export class LoopDelay {
   }
   summary(): { p50Ms: number; p99Ms: number; maxMs: number; samples: number } {
     const ms = (ns: number): number => round(ns / 1e6, 2);
-    return { p50Ms: ms(this.#h.percentile(50)), p99Ms: ms(this.#h.percentile(99)), maxMs: ms(this.#h.max), samples: this.#h.count };
+    return {
+      p50Ms: ms(this.#h.percentile(50)),
+      p99Ms: ms(this.#h.percentile(99)),
+      maxMs: ms(this.#h.max),
+      samples: this.#h.count,
+    };
   }
   stop(): void {
     this.#h.disable();
@@ -103,7 +108,8 @@ export function envInt(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new TypeError(`${name} must be a positive integer, got ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(value) || value <= 0)
+    throw new TypeError(`${name} must be a positive integer, got ${JSON.stringify(raw)}`);
   return value;
 }
 

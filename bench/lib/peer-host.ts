@@ -5,10 +5,21 @@
  * `v2RequestFraming`. Shown in docs/performance.md.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createTaskSessionFromClient, DispatchError, type JsonRpcResponse, type TaskEnabledSession, type WithTasksOptions } from '@modelcontextprotocol/ext-tasks/client';
+import {
+  createTaskSessionFromClient,
+  DispatchError,
+  type JsonRpcResponse,
+  type TaskEnabledSession,
+  type WithTasksOptions,
+} from '@modelcontextprotocol/ext-tasks/client';
 
 const PROTOCOL_VERSION = '2026-07-28';
-const NAME_PARAM: Record<string, string> = { 'tools/call': 'name', 'tasks/get': 'taskId', 'tasks/update': 'taskId', 'tasks/cancel': 'taskId' };
+const NAME_PARAM: Record<string, string> = {
+  'tools/call': 'name',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+};
 
 export interface PeerHost {
   session: TaskEnabledSession;
@@ -28,8 +39,15 @@ export async function createPeerHost(url: string, options: PeerHostOptions = {})
 
   // ext-tasks hands over `{ method, params }`; the host frames the JSON-RPC envelope (its own id sequence).
   let nextId = 1;
-  const rawDispatch = async (request: unknown, options?: { signal?: AbortSignal }): Promise<JsonRpcResponse> => {
-    const message = { jsonrpc: '2.0', id: nextId++, ...(request as { method: string; params?: Record<string, unknown> }) };
+  const rawDispatch = async (
+    request: unknown,
+    options?: { signal?: AbortSignal },
+  ): Promise<JsonRpcResponse> => {
+    const message = {
+      jsonrpc: '2.0',
+      id: nextId++,
+      ...(request as { method: string; params?: Record<string, unknown> }),
+    };
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
@@ -42,7 +60,12 @@ export async function createPeerHost(url: string, options: PeerHostOptions = {})
     let res: Response;
     let text: string;
     try {
-      res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(message), signal: options?.signal });
+      res = await fetch(url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(message),
+        signal: options?.signal,
+      });
       text = await res.text();
     } catch (error) {
       if (options?.signal?.aborted) throw error;
@@ -51,7 +74,10 @@ export async function createPeerHost(url: string, options: PeerHostOptions = {})
     }
     if ((res.headers.get('content-type') ?? '').includes('text/event-stream')) {
       // The last `data:` line carrying a response (the reference server answers requests with one event).
-      const data = text.split('\n').filter((l) => l.startsWith('data:')).map((l) => JSON.parse(l.slice(5)) as Record<string, unknown>);
+      const data = text
+        .split('\n')
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => JSON.parse(l.slice(5)) as Record<string, unknown>);
       const response = data.find((m) => 'result' in m || 'error' in m);
       if (!response) throw new Error(`${message.method}: SSE reply without a response`);
       return response as JsonRpcResponse;
@@ -59,7 +85,10 @@ export async function createPeerHost(url: string, options: PeerHostOptions = {})
     try {
       return JSON.parse(text) as JsonRpcResponse;
     } catch (error) {
-      throw new Error(`${message.method}: HTTP ${res.status} with a body that is not JSON: ${text.slice(0, 200)}`, { cause: error });
+      throw new Error(
+        `${message.method}: HTTP ${res.status} with a body that is not JSON: ${text.slice(0, 200)}`,
+        { cause: error },
+      );
     }
   };
   const capabilities: Record<string, unknown> = { extensions: { 'io.modelcontextprotocol/tasks': {} } };

@@ -22,17 +22,23 @@ const intervalMs = envInt('CORRECTNESS_INTERVAL_MS', 100);
 const server: ServerProcess = await startServerProcess({ pollIntervalMs: intervalMs });
 
 type Case = { client: Record<string, unknown>; taskId?: string };
-const text = (result: unknown): string | undefined => (result as { content?: Array<{ text?: string }> }).content?.[0]?.text;
+const text = (result: unknown): string | undefined =>
+  (result as { content?: Array<{ text?: string }> }).content?.[0]?.text;
 
 async function ours(): Promise<Record<string, Case>> {
-  const client = new TaskClient({ transport: new StreamableHttpTransport(server.url, { sender: createUndiciSender() }) });
+  const client = new TaskClient({
+    transport: new StreamableHttpTransport(server.url, { sender: createUndiciSender() }),
+  });
   const cases: Record<string, Case> = {};
   let questions = 0;
   client.on('inputRequired', (event) => {
     questions++;
     void event.respond({ action: 'accept', content: { confirm: true } });
   });
-  const run = async (name: string, body: (onTask: (h: TaskHandle<unknown>) => void) => Promise<Record<string, unknown>>): Promise<void> => {
+  const run = async (
+    name: string,
+    body: (onTask: (h: TaskHandle<unknown>) => void) => Promise<Record<string, unknown>>,
+  ): Promise<void> => {
     let taskId: string | undefined;
     try {
       cases[name] = { client: await body((h) => (taskId = h.taskId)), taskId };
@@ -40,8 +46,14 @@ async function ours(): Promise<Record<string, Case>> {
       cases[name] = { client: { status: 'rejected', ...errorChain(error) }, taskId };
     }
   };
-  await run('inline', async (onTask) => ({ status: 'completed', text: text(await client.callTool('echo', { text: 'hi' }, { onTask })) }));
-  await run('task', async (onTask) => ({ status: 'completed', text: text(await client.callTool('sleep_ms', { ms: 300 }, { onTask })) }));
+  await run('inline', async (onTask) => ({
+    status: 'completed',
+    text: text(await client.callTool('echo', { text: 'hi' }, { onTask })),
+  }));
+  await run('task', async (onTask) => ({
+    status: 'completed',
+    text: text(await client.callTool('sleep_ms', { ms: 300 }, { onTask })),
+  }));
   await run('question', async (onTask) => {
     const result = await client.callTool('deploy_release', { version: '1.2.3' }, { onTask });
     return { status: 'completed', text: text(result), questionsSeen: questions };
@@ -70,7 +82,11 @@ async function peer(): Promise<Record<string, Case>> {
     },
   });
   const cases: Record<string, Case> = {};
-  const outcomeOf = async (name: string, args: Record<string, unknown>, cancelAfterMs?: number): Promise<Case> => {
+  const outcomeOf = async (
+    name: string,
+    args: Record<string, unknown>,
+    cancelAfterMs?: number,
+  ): Promise<Case> => {
     try {
       const execution = await host.session.callTool(name, args as never);
       const taskId = execution.kind === 'task' ? execution.handle.taskId : undefined;
@@ -87,7 +103,11 @@ async function peer(): Promise<Record<string, Case>> {
       return { client: { status: 'rejected', ...errorChain(error) } };
     }
   };
-  const summarise = (outcome: { status: string; result?: unknown; error?: unknown }): Record<string, unknown> => ({
+  const summarise = (outcome: {
+    status: string;
+    result?: unknown;
+    error?: unknown;
+  }): Record<string, unknown> => ({
     status: outcome.status,
     ...(outcome.result !== undefined ? { text: text(outcome.result) } : {}),
     ...(outcome.error !== undefined ? errorChain(outcome.error) : {}),
@@ -103,22 +123,40 @@ async function peer(): Promise<Record<string, Case>> {
 
 const sides = { ours: await ours(), peer: await peer() };
 // What the server saw for each task.
-const ids = Object.values(sides).flatMap((cases) => Object.values(cases).flatMap((c) => (c.taskId ? [{ taskId: c.taskId, key: '' }] : [])));
+const ids = Object.values(sides).flatMap((cases) =>
+  Object.values(cases).flatMap((c) => (c.taskId ? [{ taskId: c.taskId, key: '' }] : [])),
+);
 const { tasks } = await server.collect(ids);
-const seen = new Map(tasks.map((t) => [t.taskId, { serverStatus: t.serverStatus, updates: t.updates, cancels: t.cancels, gets: t.gets.length }]));
+const seen = new Map(
+  tasks.map((t) => [
+    t.taskId,
+    { serverStatus: t.serverStatus, updates: t.updates, cancels: t.cancels, gets: t.gets.length },
+  ]),
+);
 await server.close();
 
 /** Whether a case ended as it should, from the client's report and the server's record together. */
 function verdict(name: string, c: Case, server: ReturnType<typeof seen.get>): boolean {
   const client = c.client as { status?: string; text?: string; message?: string; questionsSeen?: number };
-  const cancelled = client.status === 'cancelled' || (client.status === 'rejected' && /TaskCancelledError/.test(client.message ?? ''));
+  const cancelled =
+    client.status === 'cancelled' ||
+    (client.status === 'rejected' && /TaskCancelledError/.test(client.message ?? ''));
   switch (name) {
     case 'inline':
       return client.status === 'completed' && client.text === 'hi' && c.taskId === undefined;
     case 'task':
-      return client.status === 'completed' && client.text === 'slept 300 ms' && server?.serverStatus === 'completed';
+      return (
+        client.status === 'completed' &&
+        client.text === 'slept 300 ms' &&
+        server?.serverStatus === 'completed'
+      );
     case 'question':
-      return client.status === 'completed' && client.text === 'deployed 1.2.3' && client.questionsSeen === 1 && server?.updates === 1;
+      return (
+        client.status === 'completed' &&
+        client.text === 'deployed 1.2.3' &&
+        client.questionsSeen === 1 &&
+        server?.updates === 1
+      );
     default:
       return cancelled && server?.cancels === 1 && server.serverStatus === 'cancelled';
   }

@@ -60,7 +60,9 @@ if (push) {
         if (notification.method === 'notifications/subscriptions/acknowledged') {
           const now = Date.now();
           ackWaitMs.push(now - sentAt);
-          const ids = (notification.params as { notifications?: { taskIds?: string[] } } | undefined)?.notifications?.taskIds ?? [];
+          const ids =
+            (notification.params as { notifications?: { taskIds?: string[] } } | undefined)?.notifications
+              ?.taskIds ?? [];
           for (const id of ids) if (!firstAckAt.has(id)) firstAckAt.set(id, now);
         }
         options?.onNotification?.(notification);
@@ -78,7 +80,12 @@ const failures: Array<Record<string, unknown>> = [];
 const peer: PeerHost | undefined = side === 'peer' && server ? await createPeerHost(server.url) : undefined;
 // Warm the code paths (JIT, sockets) before measuring; these tasks are not counted.
 await Promise.all(Array.from({ length: 20 }, () => client.callTool('echo', { text: 'warm-up' })));
-if (peer) await Promise.all(Array.from({ length: 20 }, async () => (await peer.session.callTool('echo', { text: 'warm-up' })).settle()));
+if (peer)
+  await Promise.all(
+    Array.from({ length: 20 }, async () =>
+      (await peer.session.callTool('echo', { text: 'warm-up' })).settle(),
+    ),
+  );
 server?.reset();
 core?.stats.reset();
 
@@ -121,16 +128,20 @@ const launch = async (): Promise<void> => {
       continue;
     }
     calls[i] = client
-      .callTool('sleep_ms', { ms, key: `k${i}` }, {
-        onTask: (h) => {
-          taskIds[i] = h.taskId;
-          receivedAt[i] = h.localCreatedAt;
-          slots++;
-          waiting?.();
-          waiting = undefined;
-          if (++created === n) allCreated();
+      .callTool(
+        'sleep_ms',
+        { ms, key: `k${i}` },
+        {
+          onTask: (h) => {
+            taskIds[i] = h.taskId;
+            receivedAt[i] = h.localCreatedAt;
+            slots++;
+            waiting?.();
+            waiting = undefined;
+            if (++created === n) allCreated();
+          },
         },
-      })
+      )
       .then(
         () => {
           resolvedAt[i] = Date.now();
@@ -177,8 +188,17 @@ if (server) {
 await client.close();
 await peer?.close();
 
-const coverageMs = push ? taskIds.map((id, i) => (firstAckAt.get(id) ?? Number.NaN) - (receivedAt[i] ?? Number.NaN)).filter((ms) => Number.isFinite(ms)) : [];
-const dist = (values: number[]) => ({ count: values.length, p50: round(percentile(values, 50), 0), p99: round(percentile(values, 99), 0), max: round(Math.max(0, ...values), 0) });
+const coverageMs = push
+  ? taskIds
+      .map((id, i) => (firstAckAt.get(id) ?? Number.NaN) - (receivedAt[i] ?? Number.NaN))
+      .filter((ms) => Number.isFinite(ms))
+  : [];
+const dist = (values: number[]) => ({
+  count: values.length,
+  p50: round(percentile(values, 50), 0),
+  p99: round(percentile(values, 99), 0),
+  max: round(Math.max(0, ...values), 0),
+});
 const kb = (bytes: number): number => round(bytes / 1024 / n, 2);
 const polls = counts['tasks/get'] ?? 0;
 const pollingCpuMs = (pollingCpu.user + pollingCpu.system) / 1e3;
@@ -194,7 +214,11 @@ report({
   totalMs,
   tasksGetTotal: counts['tasks/get'] ?? 0,
   ...discipline(
-    times.map((t, i) => ({ ...t, receivedAtMs: receivedAt[i] ?? Number.NaN, resolvedAtMs: resolvedAt[i] ?? Number.NaN })),
+    times.map((t, i) => ({
+      ...t,
+      receivedAtMs: receivedAt[i] ?? Number.NaN,
+      resolvedAtMs: resolvedAt[i] ?? Number.NaN,
+    })),
     intervalMs,
   ),
   // Per 1,000 polls (null without any poll: push alone) and per task (comparable with and without push).
@@ -206,9 +230,22 @@ report({
   loopbackRoundTripMs,
   failures: failures.slice(0, 20),
   failureCount: failures.length,
-  schedulerLagMs: side === 'ours' ? { p50: round(percentile(lags, 50), 1), p99: round(percentile(lags, 99), 1), max: round(Math.max(0, ...lags), 1) } : null,
-  cpuMs: { creation: round((creationCpu.user + creationCpu.system) / 1e3, 0), polling: round((pollingCpu.user + pollingCpu.system) / 1e3, 0) },
-  heapPerTaskKb: { retainedAllOutstanding: kb(heapAllOutstanding - baseHeap), peakSampled: kb(memory.peakHeap - baseHeap) },
+  schedulerLagMs:
+    side === 'ours'
+      ? {
+          p50: round(percentile(lags, 50), 1),
+          p99: round(percentile(lags, 99), 1),
+          max: round(Math.max(0, ...lags), 1),
+        }
+      : null,
+  cpuMs: {
+    creation: round((creationCpu.user + creationCpu.system) / 1e3, 0),
+    polling: round((pollingCpu.user + pollingCpu.system) / 1e3, 0),
+  },
+  heapPerTaskKb: {
+    retainedAllOutstanding: kb(heapAllOutstanding - baseHeap),
+    peakSampled: kb(memory.peakHeap - baseHeap),
+  },
   rssPerTaskKb: kb(memory.peakRss - baseRss),
   peakRssMb: round(memory.peakRss / 2 ** 20, 1),
   eventLoop: { creation: creationLoop, polling: loop.summary() },

@@ -49,16 +49,32 @@ const claims: Claim[] = [];
 const workerStats = new Map<string, { commands: number; errors: number }>();
 const created = new Map<string, string>();
 let createdReports = 0;
-const creationStats: Array<{ won: number; wonMs: number; lost: number; lostMs: number; commands: number }> = [];
+const creationStats: Array<{ won: number; wonMs: number; lost: number; lostMs: number; commands: number }> =
+  [];
 const workers: ChildProcess[] = [];
 const allCreated = new Promise<void>((resolve) => {
   for (let index = 0; index < workersN; index++) {
     const id = `w${index}`;
-    const options = { redisUrl: redis.url, prefix, serverUrl: server.url, id, index, workers: workersN, leaseMs, claimIntervalMs, lifetimes: life, window: creationWindow };
-    const child = fork(WORKER, [JSON.stringify(options)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const options = {
+      redisUrl: redis.url,
+      prefix,
+      serverUrl: server.url,
+      id,
+      index,
+      workers: workersN,
+      leaseMs,
+      claimIntervalMs,
+      lifetimes: life,
+      window: creationWindow,
+    };
+    const child = fork(WORKER, [JSON.stringify(options)], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     child.on('message', (raw) => {
       const m = raw as Record<string, any>;
-      if (m.type === 'stats') workerStats.set(id, { commands: m.commands as number, errors: m.errors as number });
+      if (m.type === 'stats')
+        workerStats.set(id, { commands: m.commands as number, errors: m.errors as number });
       if (m.type === 'claimed') claims.push({ ...(m as Claim), by: id });
       if (m.type === 'created') {
         for (const t of m.tasks as Array<{ key: string; taskId: string }>) created.set(t.key, t.taskId);
@@ -80,36 +96,61 @@ victim.kill('SIGKILL');
 
 // Wait for every outcome (one stream entry per recorded outcome).
 const eventsKey = `${prefix}:events`;
-while (Number(await monitor.sendCommand(['XLEN', eventsKey])) < created.size && Date.now() - killAt < deadlineMs) await sleep(500);
+while (
+  Number(await monitor.sendCommand(['XLEN', eventsKey])) < created.size &&
+  Date.now() - killAt < deadlineMs
+)
+  await sleep(500);
 const wallMs = Date.now() - started;
 const entries = (await monitor.sendCommand(['XRANGE', eventsKey, '-', '+'])) as Array<[string, string[]]>;
 const outcomes = new Map<string, number>();
 for (const [, fields] of entries) {
   const i = fields.indexOf('taskId');
-  if (fields[fields.indexOf('type') + 1] === 'outcome' && i >= 0) outcomes.set(fields[i + 1]!, (outcomes.get(fields[i + 1]!) ?? 0) + 1);
+  if (fields[fields.indexOf('type') + 1] === 'outcome' && i >= 0)
+    outcomes.set(fields[i + 1]!, (outcomes.get(fields[i + 1]!) ?? 0) + 1);
 }
 const commands = (await commandsProcessed()) - commands0;
 const roundTrips = [...workerStats.values()].reduce((a, w) => a + w.commands, 0);
 const tasks = [...created].map(([key, taskId]) => ({ key, taskId }));
 const collected = await server.collect(tasks);
 for (const w of workers.slice(1)) w.send({ type: 'stop' });
-await Promise.all(workers.map((w) => (w.exitCode === null && w.signalCode === null ? new Promise((r) => w.once('exit', r)) : undefined)));
+await Promise.all(
+  workers.map((w) =>
+    w.exitCode === null && w.signalCode === null ? new Promise((r) => w.once('exit', r)) : undefined,
+  ),
+);
 await server.close();
 await monitor.close();
 await redis.close();
 
-const observations = collected.tasks.map((t) => ({ ...t, receivedAtMs: t.createdAtMs, resolvedAtMs: t.completedAtMs }));
+const observations = collected.tasks.map((t) => ({
+  ...t,
+  receivedAtMs: t.createdAtMs,
+  resolvedAtMs: t.completedAtMs,
+}));
 const summary = discipline(observations, intervalMs);
 const gets = collected.counts['tasks/get'] ?? 0;
 // Takeovers of the killed worker's tasks: first poll after the kill, per task (server clock = this machine's).
 const orphaned = new Set(claims.filter((c) => c.previousOwner === 'w0').map((c) => c.taskId));
 const byId = new Map(collected.tasks.map((t) => [t.taskId, t]));
-const takeoverDelays = [...orphaned].map((id) => (byId.get(id)?.gets.find((g) => g >= killAt) ?? Number.NaN) - killAt).filter(Number.isFinite);
+const takeoverDelays = [...orphaned]
+  .map((id) => (byId.get(id)?.gets.find((g) => g >= killAt) ?? Number.NaN) - killAt)
+  .filter(Number.isFinite);
 if (process.env.FLEET_DEBUG === '1') {
   for (const t of collected.tasks) {
     const gaps = t.gets.map((g, i) => g - (i === 0 ? t.createdAtMs : (t.gets[i - 1] as number)));
     if (gaps.some((g) => g < intervalMs - 1)) {
-      console.error(t.taskId.slice(0, 8), 'gets', t.gets.map((g) => g - t.createdAtMs), 'done', t.completedAtMs - t.createdAtMs, 'claims', claims.filter((c) => c.taskId === t.taskId).map((c) => [c.by, c.at - t.createdAtMs, c.previousOwner]), 'kill', killAt - t.createdAtMs);
+      console.error(
+        t.taskId.slice(0, 8),
+        'gets',
+        t.gets.map((g) => g - t.createdAtMs),
+        'done',
+        t.completedAtMs - t.createdAtMs,
+        'claims',
+        claims.filter((c) => c.taskId === t.taskId).map((c) => [c.by, c.at - t.createdAtMs, c.previousOwner]),
+        'kill',
+        killAt - t.createdAtMs,
+      );
     }
   }
 }
@@ -147,7 +188,11 @@ report({
   disciplineRatio: summary.disciplineRatio,
   tasksWithMissingData: summary.tasksWithMissingData,
   takeovers: orphaned.size,
-  takeoverDelayMs: { p50: percentile(takeoverDelays, 50), p99: percentile(takeoverDelays, 99), max: percentile(takeoverDelays, 100) },
+  takeoverDelayMs: {
+    p50: percentile(takeoverDelays, 50),
+    p99: percentile(takeoverDelays, 99),
+    max: percentile(takeoverDelays, 100),
+  },
   takeoverTargetMs: leaseMs + intervalMs,
   // Commands Redis executed (INFO total_commands_processed: a script's inner calls count one each) ...
   redisCommands: commands,

@@ -45,7 +45,11 @@ const worker = async (): Promise<void> => {
       held?.push(settled);
     } else {
       await new Promise<void>((resolve, reject) => {
-        const call = (client as TaskClient).callTool('sleep_ms', { ms: 86_400_000 }, { onTask: () => resolve() });
+        const call = (client as TaskClient).callTool(
+          'sleep_ms',
+          { ms: 86_400_000 },
+          { onTask: () => resolve() },
+        );
         call.catch(reject);
         held?.push(call);
       });
@@ -77,5 +81,9 @@ report({
   creationMs,
   tasksCreatedOnServer: counts['tasks created'] ?? null,
   tasksGetDuringHold: counts['tasks/get'] ?? 0,
-  heapPerTaskKb: { held: kb(heapAll - heapBase), afterClose: kb(heapAfterClose - heapBase), clientOnly: kb(heapAll - heapAfterClose) },
+  heapPerTaskKb: {
+    held: kb(heapAll - heapBase),
+    afterClose: kb(heapAfterClose - heapBase),
+    clientOnly: kb(heapAll - heapAfterClose),
+  },
 });

@@ -19,7 +19,12 @@ const window = envInt('HOLD_CONCURRENCY', 1_000);
 const api = process.env.HOLD_API === 'startTool' ? 'startTool' : 'callTool';
 
 const bench = benchCatalog();
-const core = new TaskServerCore({ pollIntervalMs: intervalMs, inlineBudgetMs: 0, ttlMs: null, catalog: bench.catalog });
+const core = new TaskServerCore({
+  pollIntervalMs: intervalMs,
+  inlineBudgetMs: 0,
+  ttlMs: null,
+  catalog: bench.catalog,
+});
 let client: TaskClient | undefined = new TaskClient({ transport: new InMemoryTransport(core) });
 await Promise.all(Array.from({ length: 20 }, () => client?.callTool('echo', { text: 'warm-up' })));
 

@@ -18,13 +18,23 @@ const calls = envInt('INLINE_CALLS', 2_000);
 const block = envInt('INLINE_BLOCK', 100);
 const warmup = envInt('INLINE_WARMUP', 200);
 const officialVersion = (
-  JSON.parse(readFileSync(new URL('../../node_modules/@modelcontextprotocol/client/package.json', import.meta.url), 'utf8')) as { version: string }
+  JSON.parse(
+    readFileSync(
+      new URL('../../node_modules/@modelcontextprotocol/client/package.json', import.meta.url),
+      'utf8',
+    ),
+  ) as { version: string }
 ).version;
 
 const server = await startServerProcess({});
 // Ours with the undici sender, as the Node entry point installs it (src/ imports alone would use the global fetch).
-const ours = new TaskClient({ transport: new StreamableHttpTransport(server.url, { sender: createUndiciSender() }) });
-const official = new Client({ name: 'bench-official', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+const ours = new TaskClient({
+  transport: new StreamableHttpTransport(server.url, { sender: createUndiciSender() }),
+});
+const official = new Client(
+  { name: 'bench-official', version: '1.0.0' },
+  { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+);
 await official.connect(new StreamableHTTPClientTransport(new URL(server.url)));
 
 const peer = await createPeerHost(server.url);
@@ -49,7 +59,8 @@ async function runBlock(side: Side, count: number, record: boolean): Promise<voi
     const t0 = performance.now();
     const result = (await callOnce[side](`call ${i}`)) as { content?: Array<{ text?: string }> };
     const t1 = performance.now();
-    if (result.content?.[0]?.text !== `call ${i}`) throw new Error(`${side}: unexpected echo result ${JSON.stringify(result)}`);
+    if (result.content?.[0]?.text !== `call ${i}`)
+      throw new Error(`${side}: unexpected echo result ${JSON.stringify(result)}`);
     if (record) latencies[side].push(t1 - t0);
   }
   if (record) busyMs[side] += performance.now() - blockStart;

@@ -25,8 +25,13 @@ const url = new URL(server.url);
 const floor = createFloor(server.url);
 
 const ours = new TaskClient({ transport: new StreamableHttpTransport(server.url) }); // undici: the Node entry's default
-const oursFetch = new TaskClient({ transport: new StreamableHttpTransport(server.url, { fetch: globalThis.fetch }) });
-const official = new Client({ name: 'bench-official', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+const oursFetch = new TaskClient({
+  transport: new StreamableHttpTransport(server.url, { fetch: globalThis.fetch }),
+});
+const official = new Client(
+  { name: 'bench-official', version: '1.0.0' },
+  { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+);
 await official.connect(new StreamableHTTPClientTransport(url));
 const peer = await createPeerHost(server.url);
 
@@ -81,7 +86,9 @@ for (const [kind, table] of Object.entries(ops)) {
     }
   }
   process.stderr.write(`request-cost: ${kind} done\n`);
-  results[kind] = Object.fromEntries(sides.map((side) => [side, round((cpu[side] as number) / (count[side] as number), 4)]));
+  results[kind] = Object.fromEntries(
+    sides.map((side) => [side, round((cpu[side] as number) / (count[side] as number), 4)]),
+  );
 }
 
 await handle.cancel().catch(() => undefined);

@@ -23,7 +23,8 @@ export function disambiguateJsonFlag(argv: readonly string[]): string[] {
     }
     const next = argv[i + 1];
     if (token === '--json' && next !== undefined && next.trimStart().startsWith('{')) out.push('--args');
-    else if (token.startsWith('--json=') && token.slice(7).trimStart().startsWith('{')) out.push(`--args=${token.slice(7)}`);
+    else if (token.startsWith('--json=') && token.slice(7).trimStart().startsWith('{'))
+      out.push(`--args=${token.slice(7)}`);
     else out.push(token);
   }
   return out;
@@ -52,7 +53,11 @@ function isStringProperty(inputSchema: Record<string, unknown> | undefined, key:
  *
  * @throws {@link UsageError} when a pair has no `=` or an empty key, or the JSON is not an object.
  */
-export function parseToolArguments(pairs: readonly string[], json: string | undefined, inputSchema?: Record<string, unknown>): Record<string, unknown> {
+export function parseToolArguments(
+  pairs: readonly string[],
+  json: string | undefined,
+  inputSchema?: Record<string, unknown>,
+): Record<string, unknown> {
   const args: Record<string, unknown> = {};
   if (json !== undefined) {
     let parsed: unknown;

@@ -12,11 +12,17 @@ const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_0
  *
  * @throws {@link UsageError} naming the option when `raw` is not such a duration.
  */
-export function parseDuration(name: string, raw: string, { allowZero = false }: { allowZero?: boolean } = {}): number {
+export function parseDuration(
+  name: string,
+  raw: string,
+  { allowZero = false }: { allowZero?: boolean } = {},
+): number {
   const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(raw);
   const ms = match ? Math.round(Number(match[1]) * (UNIT_MS[match[2] ?? 'ms'] as number)) : NaN;
   if (!Number.isSafeInteger(ms) || ms < 0 || (ms === 0 && !allowZero)) {
-    throw new UsageError(`${name} must be a ${allowZero ? 'duration' : 'positive duration'} such as 30s, 2m or 500ms (a bare number is milliseconds), got ${JSON.stringify(raw)}`);
+    throw new UsageError(
+      `${name} must be a ${allowZero ? 'duration' : 'positive duration'} such as 30s, 2m or 500ms (a bare number is milliseconds), got ${JSON.stringify(raw)}`,
+    );
   }
   return ms;
 }

@@ -29,20 +29,36 @@ export function afterEarlyInterrupt(error: unknown, output: Output, ctx: HintCon
   if (typeof taskId === 'string') {
     if (isMcpClientError(error, 'CANCEL_NOT_DELIVERED')) {
       output.emit({ event: 'cancel', taskId, stage: 'before-answer', via: 'ctrl-c', cancelRequested: false });
-      output.emit({ event: 'hint', message: `The server had started task ${taskId}, but tasks/cancel could not be delivered; it may still be running. Cancel it with:\n${comeBack(ctx, taskId, 'cancel')}` });
+      output.emit({
+        event: 'hint',
+        message: `The server had started task ${taskId}, but tasks/cancel could not be delivered; it may still be running. Cancel it with:\n${comeBack(ctx, taskId, 'cancel')}`,
+      });
       return error;
     }
     output.emit({ event: 'cancel', taskId, stage: 'before-answer', via: 'ctrl-c', cancelRequested: true });
-    output.emit({ event: 'hint', message: `tasks/cancel was sent for task ${taskId}; the server decides how it ends. See how it ended with:\n${comeBack(ctx, taskId, 'status')}` });
-    return new InterruptedError(`interrupted before the server answered; task ${taskId} was started and tasks/cancel sent`, { cause: error });
+    output.emit({
+      event: 'hint',
+      message: `tasks/cancel was sent for task ${taskId}; the server decides how it ends. See how it ended with:\n${comeBack(ctx, taskId, 'status')}`,
+    });
+    return new InterruptedError(
+      `interrupted before the server answered; task ${taskId} was started and tasks/cancel sent`,
+      { cause: error },
+    );
   }
   if (isMcpClientError(error, 'OUTCOME_UNKNOWN')) {
     output.emit({
       event: 'hint',
       message: `No answer came within ${seconds(DEFAULT_ABORT_GRACE_MS)}, so no task id reached this client: nothing was recorded (mcp-tasks ls will not list it) and nothing could be cancelled. Check on the server's side before calling again.`,
     });
-    return new InterruptedError('interrupted before the server answered: the work may or may not have started on the server', { cause: error });
+    return new InterruptedError(
+      'interrupted before the server answered: the work may or may not have started on the server',
+      { cause: error },
+    );
   }
-  if (error instanceof InterruptedError) return new InterruptedError('interrupted before the server answered; nothing was left running on the server', { cause: error });
+  if (error instanceof InterruptedError)
+    return new InterruptedError(
+      'interrupted before the server answered; nothing was left running on the server',
+      { cause: error },
+    );
   return error;
 }

@@ -11,18 +11,72 @@ import { safeLine } from './safe-text.js';
 
 /** One thing that happened, in the order it happened. The final `result` or `error` comes last. */
 export type CliEvent =
-  | { event: 'task'; taskId: string; status: TaskStatus; statusMessage?: string; pollIntervalMs: number; ttlMs: number | null; tool?: string; server: string; attached: boolean }
+  | {
+      event: 'task';
+      taskId: string;
+      status: TaskStatus;
+      statusMessage?: string;
+      pollIntervalMs: number;
+      ttlMs: number | null;
+      tool?: string;
+      server: string;
+      attached: boolean;
+    }
   | { event: 'status'; taskId: string; status: TaskStatus; statusMessage?: string; elapsedMs: number }
   | { event: 'input'; taskId?: string; key: string; method: string; summary: string }
-  | { event: 'answer'; taskId?: string; key: string; method: string; action: string; source: 'prompt' | 'answers-file' | 'sampling-command' | 'roots' }
+  | {
+      event: 'answer';
+      taskId?: string;
+      key: string;
+      method: string;
+      action: string;
+      source: 'prompt' | 'answers-file' | 'sampling-command' | 'roots';
+    }
   | { event: 'unanswerable'; taskId?: string; key: string; method: string; message: string }
-  | { event: 'cancel'; taskId: string; stage: 'requested' | 'acknowledged' | 'left-running' | 'before-answer'; via: 'ctrl-c' | 'command'; waitMs?: number; cancelRequested?: boolean; cancel?: CancelState }
-  | { event: 'task-status'; taskId: string; status: TaskStatus; statusMessage?: string; tool?: string; server: string; localCreatedAt: number; expiresAt: number | null; pollIntervalMs: number }
-  | { event: 'record'; taskId: string; server: string; tool?: string; status: string; statusMessage?: string; localCreatedAt: number; expiresAt: number | null; expired: boolean }
+  | {
+      event: 'cancel';
+      taskId: string;
+      stage: 'requested' | 'acknowledged' | 'left-running' | 'before-answer';
+      via: 'ctrl-c' | 'command';
+      waitMs?: number;
+      cancelRequested?: boolean;
+      cancel?: CancelState;
+    }
+  | {
+      event: 'task-status';
+      taskId: string;
+      status: TaskStatus;
+      statusMessage?: string;
+      tool?: string;
+      server: string;
+      localCreatedAt: number;
+      expiresAt: number | null;
+      pollIntervalMs: number;
+    }
+  | {
+      event: 'record';
+      taskId: string;
+      server: string;
+      tool?: string;
+      status: string;
+      statusMessage?: string;
+      localCreatedAt: number;
+      expiresAt: number | null;
+      expired: boolean;
+    }
   | { event: 'detached'; taskId: string }
   | { event: 'cancelled'; taskId: string }
   | { event: 'cancel-not-confirmed'; taskId: string; status: TaskStatus; waitMs: number }
-  | { event: 'tool'; name: string; taskSupport: string | undefined; required: string[]; readOnly: boolean | undefined; idempotent: boolean | undefined; destructive: boolean | undefined; description: string | undefined }
+  | {
+      event: 'tool';
+      name: string;
+      taskSupport: string | undefined;
+      required: string[];
+      readOnly: boolean | undefined;
+      idempotent: boolean | undefined;
+      destructive: boolean | undefined;
+      description: string | undefined;
+    }
   | { event: 'poll-error'; taskId: string; message: string }
   | { event: 'hint'; message: string }
   | { event: 'result'; taskId?: string; exitCode: number; result: CallToolResult }
@@ -58,8 +112,10 @@ export function renderEvent(event: CliEvent, elapsedMs: number): string | undefi
       return `${at} cannot answer [${event.key}]: ${event.message}`;
     case 'cancel':
       if (event.stage === 'left-running') return `${at} Ctrl-C again: stopped following task ${event.taskId}`;
-      if (event.stage === 'acknowledged') return `${at} tasks/cancel for ${event.taskId} acknowledged; the server decides when the task ends`;
-      if (event.stage === 'before-answer') return `${at} Ctrl-C before the server answered: the server had started task ${event.taskId}${event.cancelRequested ? '; tasks/cancel sent' : ''}`;
+      if (event.stage === 'acknowledged')
+        return `${at} tasks/cancel for ${event.taskId} acknowledged; the server decides when the task ends`;
+      if (event.stage === 'before-answer')
+        return `${at} Ctrl-C before the server answered: the server had started task ${event.taskId}${event.cancelRequested ? '; tasks/cancel sent' : ''}`;
       return `${at} ${event.via === 'ctrl-c' ? 'Ctrl-C: ' : ''}sent tasks/cancel for ${event.taskId}; waiting up to ${((event.waitMs ?? 0) / 1000).toFixed(1)} s for its final status${event.via === 'ctrl-c' ? ' (Ctrl-C again to stop waiting)' : ''}`;
     case 'task-status':
       return renderTaskStatus(event, Date.now());

@@ -21,11 +21,17 @@ export interface FollowOptions {
   cancelWaitMs?: number;
 }
 
-type Outcome = { kind: 'result'; result: CallToolResult } | { kind: 'error'; error: unknown } | { kind: 'stopped'; error: Error } | { kind: 'left' };
+type Outcome =
+  | { kind: 'result'; result: CallToolResult }
+  | { kind: 'error'; error: unknown }
+  | { kind: 'stopped'; error: Error }
+  | { kind: 'left' };
 
 /** Whether an error that ended following is the task's end as the server told it (the client records it). */
 function isTaskEnd(error: unknown): boolean {
-  return ['TASK_FAILED', 'TASK_CANCELLED', 'TASK_EXPIRED', 'TASK_NOT_FOUND'].some((code) => isMcpClientError(error, code as 'TASK_FAILED'));
+  return ['TASK_FAILED', 'TASK_CANCELLED', 'TASK_EXPIRED', 'TASK_NOT_FOUND'].some((code) =>
+    isMcpClientError(error, code as 'TASK_FAILED'),
+  );
 }
 
 /**
@@ -51,7 +57,11 @@ export function exampleAnswers(key: string, request: InputRequest | undefined, b
  * @throws the task's error (failed, cancelled, expired, unknown), {@link UnanswerableError}, {@link InterruptedError}
  *   or a transport error; each maps to its exit code.
  */
-export async function followTask(session: Session, handle: TaskHandle<CallToolResult>, options: FollowOptions = {}): Promise<ExitCodeValue> {
+export async function followTask(
+  session: Session,
+  handle: TaskHandle<CallToolResult>,
+  options: FollowOptions = {},
+): Promise<ExitCodeValue> {
   const { output, interrupt, answerer } = session;
   const cancelWaitMs = options.cancelWaitMs ?? DEFAULT_CANCEL_WAIT_MS;
   const taskId = handle.taskId;
@@ -59,11 +69,26 @@ export async function followTask(session: Session, handle: TaskHandle<CallToolRe
   let nextPollAt = Date.now() + handle.pollIntervalMs;
 
   handle.on('status', (task) => {
-    output.emit({ event: 'status', taskId, status: task.status, statusMessage: task.statusMessage, elapsedMs: Date.now() - output.startedAt });
+    output.emit({
+      event: 'status',
+      taskId,
+      status: task.status,
+      statusMessage: task.statusMessage,
+      elapsedMs: Date.now() - output.startedAt,
+    });
   });
   // Once the second Ctrl-C printed the last word, the session's close (aborting a poll or the cancel in flight) adds nothing.
   let leaving = false;
-  handle.on('error', (error) => leaving || output.emit({ event: 'poll-error', taskId, message: error instanceof Error ? error.message : String(error) }));
+  handle.on(
+    'error',
+    (error) =>
+      leaving ||
+      output.emit({
+        event: 'poll-error',
+        taskId,
+        message: error instanceof Error ? error.message : String(error),
+      }),
+  );
   void (async () => {
     while (!handle.done) {
       try {
@@ -74,7 +99,13 @@ export async function followTask(session: Session, handle: TaskHandle<CallToolRe
       nextPollAt = Date.now() + handle.pollIntervalMs;
     }
   })();
-  output.startLive(() => ({ taskId, status: handle.status, statusMessage: handle.task.statusMessage, startedAt: output.startedAt, nextPollAt }));
+  output.startLive(() => ({
+    taskId,
+    status: handle.status,
+    statusMessage: handle.task.statusMessage,
+    startedAt: output.startedAt,
+    nextPollAt,
+  }));
 
   // What became of this run's tasks/cancel, so every message says exactly that (an ack is intent only).
   let cancel: CancelState = 'not-sent';
@@ -101,7 +132,9 @@ export async function followTask(session: Session, handle: TaskHandle<CallToolRe
       );
     };
   });
-  const stopped = answerer ? answerer.stopped.then((error): Outcome => ({ kind: 'stopped', error })) : new Promise<Outcome>(() => undefined);
+  const stopped = answerer
+    ? answerer.stopped.then((error): Outcome => ({ kind: 'stopped', error }))
+    : new Promise<Outcome>(() => undefined);
   const outcome = await Promise.race<Outcome>([
     handle.result().then(
       (result): Outcome => ({ kind: 'result', result }),
@@ -122,20 +155,32 @@ export async function followTask(session: Session, handle: TaskHandle<CallToolRe
       // Not an outcome (the server died, the network went away, a cancel or answer not delivered): the task may
       // still be running there. The client's store already holds what the server last said.
       if (isMcpClientError(outcome.error, 'CANCEL_NOT_CONFIRMED')) {
-        output.emit({ event: 'hint', message: `Task ${taskId} was still ${handle.status} after ${cancelWaitMs} ms; ${cancelSentence(cancel, cancelWhy)}. ${afterStop(ctx, taskId, cancel)}` });
+        output.emit({
+          event: 'hint',
+          message: `Task ${taskId} was still ${handle.status} after ${cancelWaitMs} ms; ${cancelSentence(cancel, cancelWhy)}. ${afterStop(ctx, taskId, cancel)}`,
+        });
       } else if (!isTaskEnd(outcome.error)) {
         // A 2025-11-25 task belongs to this connection, which ends with this process: cancel it rather than orphan it.
-        if (ctx.era === 'legacy' && cancel === 'not-sent') [cancel, cancelWhy] = await cancelOrphan(session, handle);
-        output.emit({ event: 'hint', message: `Lost contact while following task ${taskId} (last status: ${handle.status}); ${cancelSentence(cancel, cancelWhy)}. ${afterStop(ctx, taskId, cancel)}` });
+        if (ctx.era === 'legacy' && cancel === 'not-sent')
+          [cancel, cancelWhy] = await cancelOrphan(session, handle);
+        output.emit({
+          event: 'hint',
+          message: `Lost contact while following task ${taskId} (last status: ${handle.status}); ${cancelSentence(cancel, cancelWhy)}. ${afterStop(ctx, taskId, cancel)}`,
+        });
       }
       throw outcome.error;
     }
     case 'stopped': {
       if (outcome.error instanceof UnanswerableError) {
-        const request = outcome.error.request ?? (handle.task.status === 'input_required' ? handle.task.inputRequests[outcome.error.key] : undefined);
+        const request =
+          outcome.error.request ??
+          (handle.task.status === 'input_required'
+            ? handle.task.inputRequests[outcome.error.key]
+            : undefined);
         const example = exampleAnswers(outcome.error.key, request, ctx.era === 'legacy');
         // A 2025-11-25 task belongs to this connection, which ends with this process: nobody could answer it later.
-        const cancelled = ctx.era === 'legacy' ? `${cancelSentence(...(await cancelOrphan(session, handle)))}.` : '';
+        const cancelled =
+          ctx.era === 'legacy' ? `${cancelSentence(...(await cancelOrphan(session, handle)))}.` : '';
         output.emit({
           event: 'hint',
           message:
@@ -149,14 +194,29 @@ export async function followTask(session: Session, handle: TaskHandle<CallToolRe
     case 'left':
       leaving = true;
       // The first press already asked for cancellation: the server may be ending the task; we only stop watching.
-      output.emit({ event: 'cancel', taskId, stage: 'left-running', via: 'ctrl-c', cancelRequested: handle.cancelRequested, cancel });
-      output.emit({ event: 'hint', message: `Stopped following task ${taskId}; ${cancelSentence(cancel, cancelWhy)}. ${afterStop(ctx, taskId, cancel)}` });
-      throw new InterruptedError(`interrupted; stopped following task ${taskId}; ${cancelSentence(cancel, cancelWhy)}`);
+      output.emit({
+        event: 'cancel',
+        taskId,
+        stage: 'left-running',
+        via: 'ctrl-c',
+        cancelRequested: handle.cancelRequested,
+        cancel,
+      });
+      output.emit({
+        event: 'hint',
+        message: `Stopped following task ${taskId}; ${cancelSentence(cancel, cancelWhy)}. ${afterStop(ctx, taskId, cancel)}`,
+      });
+      throw new InterruptedError(
+        `interrupted; stopped following task ${taskId}; ${cancelSentence(cancel, cancelWhy)}`,
+      );
   }
 }
 
 /** Asks a 2025-11-25 server to cancel a task this run leaves behind (nobody could answer or follow it later). */
-async function cancelOrphan(session: Session, handle: TaskHandle<CallToolResult>): Promise<[CancelState, string?]> {
+async function cancelOrphan(
+  session: Session,
+  handle: TaskHandle<CallToolResult>,
+): Promise<[CancelState, string?]> {
   try {
     // A handle that stopped following (lost contact) sends nothing on cancel(): ask the server directly then.
     if (handle.done) await session.client.request('tasks/cancel', { taskId: handle.taskId });

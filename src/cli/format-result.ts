@@ -34,7 +34,12 @@ export function formatContentBlock(block: ContentBlock): string {
       return `[resource link ${String(b.uri ?? '?')}${b.name ? ` (${String(b.name)})` : ''}${b.mimeType ? `, ${String(b.mimeType)}` : ''}]`;
     case 'resource': {
       const r = (b.resource ?? {}) as Record<string, unknown>;
-      const size = typeof r.text === 'string' ? `${r.text.length} characters of text` : typeof r.blob === 'string' ? base64Size(r.blob) : 'empty';
+      const size =
+        typeof r.text === 'string'
+          ? `${r.text.length} characters of text`
+          : typeof r.blob === 'string'
+            ? base64Size(r.blob)
+            : 'empty';
       return `[embedded resource ${String(r.uri ?? '?')}${r.mimeType ? `, ${String(r.mimeType)}` : ''}, ${size}]`;
     }
     default:
@@ -50,7 +55,8 @@ export function formatToolResult(result: CallToolResult): string {
   const parts: string[] = [];
   if (result.isError === true) parts.push('Tool error:');
   for (const block of result.content) parts.push(formatContentBlock(block as ContentBlock));
-  if (result.structuredContent !== undefined) parts.push(`structuredContent:\n${toJsonText(result.structuredContent, 2)}`);
+  if (result.structuredContent !== undefined)
+    parts.push(`structuredContent:\n${toJsonText(result.structuredContent, 2)}`);
   if (parts.length === 0) parts.push('(empty result)');
   return parts.join('\n');
 }

@@ -48,7 +48,13 @@ export class LiveLine {
 
   constructor(stream: NodeJS.WriteStream, state: () => LiveState) {
     this.#state = state;
-    this.#spinner = ora({ stream, isEnabled: true, discardStdin: false, hideCursor: true, text: liveText(state(), Date.now()) });
+    this.#spinner = ora({
+      stream,
+      isEnabled: true,
+      discardStdin: false,
+      hideCursor: true,
+      text: liveText(state(), Date.now()),
+    });
   }
 
   /** Shows the line and redraws it every 100 ms. */

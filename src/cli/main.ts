@@ -60,7 +60,9 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 runCli(process.argv.slice(2)).then(
   (code) => finish(code),
   (error: unknown) => {
-    process.stderr.write(`mcp-tasks: unexpected error: ${safeText(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`);
+    process.stderr.write(
+      `mcp-tasks: unexpected error: ${safeText(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`,
+    );
     return finish(ExitCode.Transport);
   },
 );

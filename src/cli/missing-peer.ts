@@ -22,17 +22,23 @@ export interface Invocation {
 /** This process's invocation. */
 export function currentInvocation(): Invocation {
   const script = process.argv[1] ?? '';
-  return { args: process.argv.slice(2), npx: process.env.npm_command === 'exec' || /[\\/]_npx[\\/]/.test(script) };
+  return {
+    args: process.argv.slice(2),
+    npx: process.env.npm_command === 'exec' || /[\\/]_npx[\\/]/.test(script),
+  };
 }
 
 /** True when `error` (or a cause) says the auth peer could not be loaded. */
 export function isMissingAuthPeer(errors: readonly unknown[]): boolean {
-  return errors.some((e) => e instanceof TypeError && e.message.includes(AUTH_PEER) && e.message.includes('optional peer'));
+  return errors.some(
+    (e) => e instanceof TypeError && e.message.includes(AUTH_PEER) && e.message.includes('optional peer'),
+  );
 }
 
 /** The message for a sign-in that could not load the peer; nothing was started on the server. */
 export function missingAuthPeerMessage(invocation: Invocation = currentInvocation()): string {
   const why = `signing in to this server needs the optional package ${AUTH_PEER}, which is not installed.`;
-  if (invocation.npx) return `${why} Run it with the package added:\n  npx -p mcp-tasks-client -p ${AUTH_PEER} mcp-tasks ${shellWords(invocation.args)}`;
+  if (invocation.npx)
+    return `${why} Run it with the package added:\n  npx -p mcp-tasks-client -p ${AUTH_PEER} mcp-tasks ${shellWords(invocation.args)}`;
   return `${why} Install it next to mcp-tasks-client:\n  npm install ${AUTH_PEER}\n(for a global mcp-tasks: npm install -g ${AUTH_PEER})`;
 }

@@ -56,7 +56,8 @@ export class Output {
       return;
     }
     const text = renderEvent(event, Date.now() - this.startedAt);
-    if (text !== undefined) this.#write(TO_STDERR.has(event.event) ? this.stderr : this.stdout, safeText(text));
+    if (text !== undefined)
+      this.#write(TO_STDERR.has(event.event) ? this.stderr : this.stdout, safeText(text));
   }
 
   /** Writes human-only text to stdout (skipped with `--json`). */

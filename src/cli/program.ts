@@ -18,24 +18,55 @@ const collect = (value: string, previous: string[] = []): string[] => [...previo
 
 /** Adds the options that name a server other than by a positional URL or config name. */
 function withServerOptions(command: Command, serverFlag: boolean): Command {
-  if (serverFlag) command.option('--server <url|name>', 'the server: an http(s) URL or a server name from an MCP config file (default: from the local record)');
+  if (serverFlag)
+    command.option(
+      '--server <url|name>',
+      'the server: an http(s) URL or a server name from an MCP config file (default: from the local record)',
+    );
   return command
-    .option('--stdio <command line>', 'start this command and talk MCP over its stdin/stdout (no shell: quotes are honoured, pipes are not)')
+    .option(
+      '--stdio <command line>',
+      'start this command and talk MCP over its stdin/stdout (no shell: quotes are honoured, pipes are not)',
+    )
     .option('--env <KEY=VALUE>', 'an environment entry for the --stdio command (repeatable)', collect)
     .option('--cwd <dir>', 'working directory of the --stdio command')
-    .option('--config <file>', 'the MCP config file to find server names in (default: .mcp.json, .vscode/mcp.json, .cursor/mcp.json here, then ~/.claude.json, ~/.cursor/mcp.json, Claude Desktop\'s)')
-    .option('--header <"Name: value">', 'an HTTP header sent on every request, e.g. "Authorization: Bearer …" (repeatable)', collect)
-    .option('--timeout <duration>', 'give up on a request the server does not answer within this (e.g. 30s, 2m; a bare number is ms; default 60s)');
+    .option(
+      '--config <file>',
+      "the MCP config file to find server names in (default: .mcp.json, .vscode/mcp.json, .cursor/mcp.json here, then ~/.claude.json, ~/.cursor/mcp.json, Claude Desktop's)",
+    )
+    .option(
+      '--header <"Name: value">',
+      'an HTTP header sent on every request, e.g. "Authorization: Bearer …" (repeatable)',
+      collect,
+    )
+    .option(
+      '--timeout <duration>',
+      'give up on a request the server does not answer within this (e.g. 30s, 2m; a bare number is ms; default 60s)',
+    );
 }
 
 /** Adds the options of commands that answer the server's questions. */
 function withInputOptions(command: Command): Command {
   return command
-    .option('--answers <file.json>', 'answer questions from this file (by input key, or by form field name) instead of prompting')
+    .option(
+      '--answers <file.json>',
+      'answer questions from this file (by input key, or by form field name) instead of prompting',
+    )
     .option('--no-input', 'never prompt; a question without an answer ends the command with exit code 7')
-    .option('--sampling-command <cmd>', 'answer sampling/createMessage by running <cmd> (request JSON on stdin, result JSON on stdout); without it, sampling is declined')
-    .option('--root <path>', 'a directory to offer for roots/list (repeatable); without it, roots/list gets an empty list', collect)
-    .option('--cancel-wait <duration>', 'after the first Ctrl-C, how long to keep polling for the final status (3s, 500ms; a bare number is ms)', '3000');
+    .option(
+      '--sampling-command <cmd>',
+      'answer sampling/createMessage by running <cmd> (request JSON on stdin, result JSON on stdout); without it, sampling is declined',
+    )
+    .option(
+      '--root <path>',
+      'a directory to offer for roots/list (repeatable); without it, roots/list gets an empty list',
+      collect,
+    )
+    .option(
+      '--cancel-wait <duration>',
+      'after the first Ctrl-C, how long to keep polling for the final status (3s, 500ms; a bare number is ms)',
+      '3000',
+    );
 }
 
 const HELP_AFTER = `
@@ -82,18 +113,36 @@ export function buildProgram(setExitCode: (code: ExitCodeValue) => void): Comman
     withInputOptions(
       program
         .command('call')
-        .usage('<server> <tool> [key=value...] [options]  |  call --stdio "<command line>" <tool> [key=value...] [options]')
+        .usage(
+          '<server> <tool> [key=value...] [options]  |  call --stdio "<command line>" <tool> [key=value...] [options]',
+        )
         .description('call a tool; if it becomes a task, follow it to the end')
-        .argument('[server]', 'the server: an http(s) URL or a server name from an MCP config file (leave it out with --stdio)')
+        .argument(
+          '[server]',
+          'the server: an http(s) URL or a server name from an MCP config file (leave it out with --stdio)',
+        )
         .argument('[tool]', 'the tool name (see: mcp-tasks tools <server>)')
-        .argument('[key=value...]', 'tool arguments; values are parsed as JSON when they parse, else kept as strings')
-        .addOption(new Option('--args <json>', 'tool arguments as one JSON object (also accepted as --json \'{…}\')'))
+        .argument(
+          '[key=value...]',
+          'tool arguments; values are parsed as JSON when they parse, else kept as strings',
+        )
+        .addOption(
+          new Option('--args <json>', "tool arguments as one JSON object (also accepted as --json '{…}')"),
+        )
         .option('--json', 'machine-readable output: one JSON object per line, the final result last')
-        .option('--detach', 'print the task id and exit as soon as the call became a task (not with --stdio or 2025-11-25 servers)'),
+        .option(
+          '--detach',
+          'print the task id and exit as soon as the call became a task (not with --stdio or 2025-11-25 servers)',
+        ),
     ),
     false,
   ).action(async (server: string | undefined, tool: string | undefined, pairs: string[], options) =>
-    setExitCode(await callCommand([server, tool, ...pairs].filter((p): p is string => p !== undefined), options)),
+    setExitCode(
+      await callCommand(
+        [server, tool, ...pairs].filter((p): p is string => p !== undefined),
+        options,
+      ),
+    ),
   );
 
   withServerOptions(
@@ -101,7 +150,10 @@ export function buildProgram(setExitCode: (code: ExitCodeValue) => void): Comman
       .command('tools')
       .usage('<server> [options]  |  tools --stdio "<command line>" [options]')
       .description("list the server's tools: task support, required arguments, read-only / idempotent hints")
-      .argument('[server]', 'the server: an http(s) URL or a server name from an MCP config file (leave it out with --stdio)')
+      .argument(
+        '[server]',
+        'the server: an http(s) URL or a server name from an MCP config file (leave it out with --stdio)',
+      )
       .option('--json', 'machine-readable output: one JSON object per tool'),
     false,
   ).action(async (server: string | undefined, options) => setExitCode(await toolsCommand(server, options)));
@@ -129,9 +181,15 @@ export function buildProgram(setExitCode: (code: ExitCodeValue) => void): Comman
   withServerOptions(
     program
       .command('cancel')
-      .description('cancel a task (tasks/cancel) and wait briefly for its final status; exit 0 once the server reports it cancelled')
+      .description(
+        'cancel a task (tasks/cancel) and wait briefly for its final status; exit 0 once the server reports it cancelled',
+      )
       .argument('<taskId>')
-      .option('--wait <duration>', 'how long to wait for the final status (3s, 500ms; a bare number is ms)', '3000')
+      .option(
+        '--wait <duration>',
+        'how long to wait for the final status (3s, 500ms; a bare number is ms)',
+        '3000',
+      )
       .option('--json', 'machine-readable output'),
     true,
   ).action(async (taskId: string, options) => setExitCode(await cancelCommand(taskId, options)));
@@ -146,7 +204,7 @@ export function buildProgram(setExitCode: (code: ExitCodeValue) => void): Comman
   // Forget a server's stored authorization
   program
     .command('logout')
-    .description("forget the stored authorization (tokens, client registration) for a server")
+    .description('forget the stored authorization (tokens, client registration) for a server')
     .argument('<server>', 'the server endpoint, an http(s) URL')
     .option('--json', 'machine-readable output')
     .action(async (server: string, options) => setExitCode(await logoutCommand(server, options)));

@@ -29,9 +29,15 @@ export const LEGACY_NO_RESUME =
  *
  * @param extra flags to add after the server flags, e.g. `--answers answers.json`.
  */
-export function comeBack(ctx: HintContext, taskId: string, command: 'watch' | 'status' | 'cancel', extra = ''): string {
+export function comeBack(
+  ctx: HintContext,
+  taskId: string,
+  command: 'watch' | 'status' | 'cancel',
+  extra = '',
+): string {
   if (ctx.era === 'legacy') return LEGACY_NO_RESUME;
   const line = `  ${commandFor(command, taskId, ctx.target)}${extra ? ` ${extra}` : ''}`;
-  if (ctx.target.kind === 'stdio') return `${line}\n(the server process ended with this command; this works only if it keeps its tasks across restarts)`;
+  if (ctx.target.kind === 'stdio')
+    return `${line}\n(the server process ended with this command; this works only if it keeps its tasks across restarts)`;
   return line;
 }

@@ -15,14 +15,18 @@
 import { UNICODE_UNPRINTABLE_SOURCE, unicodeEscape } from '../protocol/printable.js';
 
 /** Every C0 control except TAB and LF, DEL, every C1 control, and the Unicode unprintables. */
-const MULTI_LINE_UNSAFE = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f]|${UNICODE_UNPRINTABLE_SOURCE}`, 'g');
+const MULTI_LINE_UNSAFE = new RegExp(
+  `[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f]|${UNICODE_UNPRINTABLE_SOURCE}`,
+  'g',
+);
 /** Every C0 control, DEL, every C1 control and the Unicode unprintables (one-line fields). */
 const ONE_LINE_UNSAFE = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f]|${UNICODE_UNPRINTABLE_SOURCE}`, 'g');
 /** What `JSON.stringify` leaves raw and a terminal must not see: C1 controls and the Unicode unprintables. */
 const JSON_UNSAFE = new RegExp(`[\\u0080-\\u009f]|${UNICODE_UNPRINTABLE_SOURCE}`, 'g');
 
 /** A control character (up to U+009F) as `\xNN`; anything above as `\uXXXX`. */
-const escapeChar = (c: string): string => (c.charCodeAt(0) <= 0xff ? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}` : unicodeEscape(c));
+const escapeChar = (c: string): string =>
+  c.charCodeAt(0) <= 0xff ? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}` : unicodeEscape(c);
 
 /** Text that may span lines (tool output, hints): every unsafe character (see the module) but `\n` and `\t` escaped. */
 export function safeText(text: string): string {

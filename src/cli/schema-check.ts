@@ -17,23 +17,37 @@ const quoted = (names: readonly string[]): string => names.map((n) => JSON.strin
  * @throws {@link UsageError} naming the missing required arguments and the unknown ones (each with its closest
  *   property names), when the schema forbids the call.
  */
-export function checkToolArguments(tool: string, args: Record<string, unknown>, inputSchema: Record<string, unknown> | undefined): void {
+export function checkToolArguments(
+  tool: string,
+  args: Record<string, unknown>,
+  inputSchema: Record<string, unknown> | undefined,
+): void {
   if (inputSchema === undefined || inputSchema === null || typeof inputSchema !== 'object') return;
   const rawProps = inputSchema.properties;
-  const props = rawProps !== null && typeof rawProps === 'object' && !Array.isArray(rawProps) ? Object.keys(rawProps) : undefined;
-  const required = Array.isArray(inputSchema.required) ? inputSchema.required.filter((k): k is string => typeof k === 'string') : [];
+  const props =
+    rawProps !== null && typeof rawProps === 'object' && !Array.isArray(rawProps)
+      ? Object.keys(rawProps)
+      : undefined;
+  const required = Array.isArray(inputSchema.required)
+    ? inputSchema.required.filter((k): k is string => typeof k === 'string')
+    : [];
   const given = Object.keys(args);
   const missing = required.filter((k) => !Object.hasOwn(args, k));
   const unknown = props ? given.filter((k) => !props.includes(k)) : [];
   const closed = inputSchema.additionalProperties === false;
   if (missing.length === 0 && (!closed || unknown.length === 0)) return;
   const parts: string[] = [];
-  if (missing.length > 0) parts.push(`missing required argument${missing.length > 1 ? 's' : ''} ${quoted(missing)}`);
+  if (missing.length > 0)
+    parts.push(`missing required argument${missing.length > 1 ? 's' : ''} ${quoted(missing)}`);
   const open = (props ?? []).filter((p) => !Object.hasOwn(args, p));
   for (const name of unknown) {
     const close = closestNames(name, open);
-    parts.push(`unknown argument ${JSON.stringify(name)}${close.length > 0 ? ` (did you mean ${quoted(close)}?)` : ''}`);
+    parts.push(
+      `unknown argument ${JSON.stringify(name)}${close.length > 0 ? ` (did you mean ${quoted(close)}?)` : ''}`,
+    );
   }
   const usage = required.length > 0 ? `; it needs ${required.map((k) => `${k}=…`).join(' ')}` : '';
-  throw new UsageError(`${tool}: ${parts.join('; ')}${usage} (nothing was called; its arguments: mcp-tasks tools)`);
+  throw new UsageError(
+    `${tool}: ${parts.join('; ')}${usage} (nothing was called; its arguments: mcp-tasks tools)`,
+  );
 }

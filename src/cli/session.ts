@@ -13,7 +13,7 @@ import { InputAnswerer } from './input/answerer.js';
 import { afterAuthorizationError, sessionAuth } from './auth/sign-in.js';
 import { InterruptedError } from './exit-codes.js';
 import { Interrupt } from './interrupt.js';
-import { Output } from './output.js';
+import type { Output } from './output.js';
 import { openTransport, type ServerTarget } from './server/target.js';
 import { openRecordStore } from './record-store.js';
 import { WaitingLine } from './waiting-line.js';
@@ -56,17 +56,36 @@ export interface Session {
  *
  * @throws {@link UsageError} when the answers file cannot be read.
  */
-export async function openSession(output: Output, target: ServerTarget, input?: InputOptions, timeoutMs?: number): Promise<Session> {
+export async function openSession(
+  output: Output,
+  target: ServerTarget,
+  input?: InputOptions,
+  timeoutMs?: number,
+): Promise<Session> {
   const interrupt = new Interrupt();
   const answers = input?.answers !== undefined ? await AnswersFile.load(input.answers) : undefined;
-  const interactive = input !== undefined && input.input !== false && process.stdin.isTTY === true && process.stdout.isTTY === true;
+  const interactive =
+    input !== undefined &&
+    input.input !== false &&
+    process.stdin.isTTY === true &&
+    process.stdout.isTTY === true;
   const answerer =
     input === undefined
       ? undefined
-      : new InputAnswerer({ output, answers, interactive, noInput: input.input === false, samplingCommand: input.samplingCommand, roots: input.root ?? [], onInterrupt: () => interrupt.press() });
+      : new InputAnswerer({
+          output,
+          answers,
+          interactive,
+          noInput: input.input === false,
+          samplingCommand: input.samplingCommand,
+          roots: input.root ?? [],
+          onInterrupt: () => interrupt.press(),
+        });
   // The one writer of task records is the client's task engine: the CLI only hands it the store. The transport's
   // serverKey is `target.identity` (see openTransport), so records find --stdio and config servers again.
-  const store = openRecordStore((file, reason) => output.warn(`warning: skipped task record ${file}: ${reason}`));
+  const store = openRecordStore((file, reason) =>
+    output.warn(`warning: skipped task record ${file}: ${reason}`),
+  );
   const client = new TaskClient({
     // An HTTP server may ask for MCP authorization (stored tokens, or a sign-in by a person)
     transport: openTransport(target, target.kind === 'http' ? await sessionAuth(target.url) : undefined),
@@ -76,13 +95,16 @@ export async function openSession(output: Output, target: ServerTarget, input?: 
     store,
   });
   client.on('warning', (message) => {
-    if (message.startsWith('task store:')) output.warn(`warning: could not write the task record: ${message.slice('task store: '.length)}`);
+    if (message.startsWith('task store:'))
+      output.warn(`warning: could not write the task record: ${message.slice('task store: '.length)}`);
   });
   answerer?.listen(client);
   const early = new AbortController();
   interrupt.onPress = () => early.abort(new InterruptedError('interrupted before the server answered'));
   interrupt.install();
-  const waiting = output.json ? undefined : new WaitingLine(output.stderr, timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
+  const waiting = output.json
+    ? undefined
+    : new WaitingLine(output.stderr, timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
   output.waiting = waiting;
   return {
     target,
@@ -110,7 +132,12 @@ export function errorCode(error: unknown): string | undefined {
   // `JSONRPC_-32602`); the package's own errors keep their stable codes; the CLI's own are named in CONSTANT_CASE.
   if (isMcpClientError(error)) return typeof error.code === 'number' ? `JSONRPC_${error.code}` : error.code;
   if (!(error instanceof Error)) return undefined;
-  return error.name.replace(/Error$/, '').replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase() || 'ERROR';
+  return (
+    error.name
+      .replace(/Error$/, '')
+      .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+      .toUpperCase() || 'ERROR'
+  );
 }
 
 /**
@@ -119,17 +146,28 @@ export function errorCode(error: unknown): string | undefined {
  *
  * @returns the exit code to end the process with.
  */
-export async function runReporting(output: Output, body: () => Promise<ExitCodeValue>, target?: () => ServerTarget | undefined): Promise<ExitCodeValue> {
+export async function runReporting(
+  output: Output,
+  body: () => Promise<ExitCodeValue>,
+  target?: () => ServerTarget | undefined,
+): Promise<ExitCodeValue> {
   try {
     return await body();
   } catch (caught) {
     // A server asked for a sign-in: a person at a terminal signs in and the command runs once more
     const interactive = !output.json && process.stdin.isTTY === true && process.stdout.isTTY === true;
-    const error = await afterAuthorizationError(caught, interactive, (line) => output.warn(line)).catch((e: unknown) => e);
+    const error = await afterAuthorizationError(caught, interactive, (line) => output.warn(line)).catch(
+      (e: unknown) => e,
+    );
     if (error === 'retry') return runReporting(output, body, target);
     const exitCode = exitCodeForError(error);
     output.stopLive();
-    output.emit({ event: 'error', exitCode, code: errorCode(error), message: explainError(error, target?.()) });
+    output.emit({
+      event: 'error',
+      exitCode,
+      code: errorCode(error),
+      message: explainError(error, target?.()),
+    });
     return exitCode === ExitCode.Completed ? ExitCode.Transport : exitCode;
   }
 }

@@ -16,7 +16,11 @@ export function closestNames(typed: string, candidates: readonly string[], max =
     .map((name) => {
       const d = distance(lower, name.toLowerCase());
       const contains = name.toLowerCase().includes(lower) || lower.includes(name.toLowerCase());
-      return { name, d: contains ? Math.min(d, 1) : d, limit: Math.max(2, Math.floor(Math.max(name.length, typed.length) / 3)) };
+      return {
+        name,
+        d: contains ? Math.min(d, 1) : d,
+        limit: Math.max(2, Math.floor(Math.max(name.length, typed.length) / 3)),
+      };
     })
     .filter((c) => c.d <= c.limit)
     .sort((a, b) => a.d - b.d || a.name.localeCompare(b.name))

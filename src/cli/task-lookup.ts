@@ -23,15 +23,26 @@ export interface LocatedTask {
  *
  * @throws {@link UnknownTaskError} when there is no record and no server; {@link UsageError} for a bad server.
  */
-export async function locateTask(taskId: string, server: string | undefined, options: ServerOptions, output: Output): Promise<LocatedTask> {
-  const store = openRecordStore((file, reason) => output.warn(`warning: skipped task record ${file}: ${reason}`));
+export async function locateTask(
+  taskId: string,
+  server: string | undefined,
+  options: ServerOptions,
+  output: Output,
+): Promise<LocatedTask> {
+  const store = openRecordStore((file, reason) =>
+    output.warn(`warning: skipped task record ${file}: ${reason}`),
+  );
   if (server !== undefined || options.stdio !== undefined) {
     const target = await resolveTarget(server, options);
     return { target, record: await store.get(taskId, target.identity) };
   }
-  if (options.env?.length || options.cwd !== undefined || options.header?.length) await resolveTarget(server, options); // the usage error
+  if (options.env?.length || options.cwd !== undefined || options.header?.length)
+    await resolveTarget(server, options); // the usage error
   const record = await store.get(taskId);
-  if (!record) throw new UnknownTaskError(`no local record of task ${taskId}; name its server: --server <url or config name>, or --stdio "<command>"`);
+  if (!record)
+    throw new UnknownTaskError(
+      `no local record of task ${taskId}; name its server: --server <url or config name>, or --stdio "<command>"`,
+    );
   // Records name the server by its target identity (hook for --stdio and config servers).
   return { target: await targetFromIdentity(record.server), record };
 }
@@ -39,7 +50,12 @@ export async function locateTask(taskId: string, server: string | undefined, opt
 /** The attach options from a record: local creation time, TTL, answered keys and method. */
 export function attachOptions(record: TaskRecord | undefined): AttachOptions {
   if (!record) return {};
-  return { localCreatedAt: record.localCreatedAt, ttlMs: record.ttlMs, answeredKeys: record.answeredKeys, method: record.method };
+  return {
+    localCreatedAt: record.localCreatedAt,
+    ttlMs: record.ttlMs,
+    answeredKeys: record.answeredKeys,
+    method: record.method,
+  };
 }
 
 /**
@@ -47,12 +63,21 @@ export function attachOptions(record: TaskRecord | undefined): AttachOptions {
  * continued (or started), and when the server no longer knows the task it keeps the verdict (`expired` or
  * `unknown`) before the error is rethrown.
  */
-export function attachTask(session: Session, taskId: string, record: TaskRecord | undefined): Promise<TaskHandle<CallToolResult>> {
+export function attachTask(
+  session: Session,
+  taskId: string,
+  record: TaskRecord | undefined,
+): Promise<TaskHandle<CallToolResult>> {
   return session.client.task(taskId, { ...attachOptions(record), signal: session.signal });
 }
 
 /** The `task` event for a handle just created (`attached: false`) or re-attached. */
-export function taskEvent(handle: TaskHandle<CallToolResult>, target: ServerTarget, tool: string | undefined, attached: boolean) {
+export function taskEvent(
+  handle: TaskHandle<CallToolResult>,
+  target: ServerTarget,
+  tool: string | undefined,
+  attached: boolean,
+) {
   const t = handle.task;
   return {
     event: 'task' as const,

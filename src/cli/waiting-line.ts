@@ -41,7 +41,13 @@ export class WaitingLine {
     const text = (): string =>
       `waiting for ${safeLine(server)} to answer ${method} (${seconds(Date.now() - startedAt)}; gives up after ${seconds(this.#timeoutMs)}, see --timeout; Ctrl-C to stop)`;
     if (this.#stream.isTTY === true && (this.#stream.columns ?? 0) > 0) {
-      this.#spinner = ora({ stream: this.#stream, isEnabled: true, discardStdin: false, hideCursor: false, text: text() }).start();
+      this.#spinner = ora({
+        stream: this.#stream,
+        isEnabled: true,
+        discardStdin: false,
+        hideCursor: false,
+        text: text(),
+      }).start();
       this.#timer = setInterval(() => {
         if (this.#spinner) this.#spinner.text = text();
       }, 1_000);

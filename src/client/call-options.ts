@@ -54,7 +54,9 @@ export interface CallOptions<T = unknown> extends RequestOptions {
 }
 
 /** What `startTool` (and friends) returns: the final result, or the handle of a task. */
-export type CallStart<T> = { resultType: 'complete'; result: T } | { resultType: 'task'; task: TaskHandle<T> };
+export type CallStart<T> =
+  | { resultType: 'complete'; result: T }
+  | { resultType: 'task'; task: TaskHandle<T> };
 
 /**
  * Events of a {@link TaskClient}. Listeners run guarded: one that throws or returns a rejecting promise never breaks
@@ -88,20 +90,33 @@ export interface AttachOptions extends AttachFacts {
  * Params and options of one `tools/call`, with the caller's idempotency key placed where `placement` says (an
  * argument or a `_meta` key).
  */
-export function toolCall<T>(placement: { meta: string } | { argument: string }, name: string, args: Record<string, unknown> | undefined, options: CallOptions<T>) {
+export function toolCall<T>(
+  placement: { meta: string } | { argument: string },
+  name: string,
+  args: Record<string, unknown> | undefined,
+  options: CallOptions<T>,
+) {
   const key = options.idempotencyKey;
   let callArgs = args;
   let callOptions = options;
   if (key !== undefined && 'argument' in placement) callArgs = { ...args, [placement.argument]: key };
-  if (key !== undefined && 'meta' in placement) callOptions = { ...options, meta: { ...options.meta, [placement.meta]: key } };
+  if (key !== undefined && 'meta' in placement)
+    callOptions = { ...options, meta: { ...options.meta, [placement.meta]: key } };
   return { params: callArgs === undefined ? { name } : { name, arguments: callArgs }, options: callOptions };
 }
 
 /** The keys of {@link RequestOptions} (`discover`, `listTools`, `request`). */
-export const REQUEST_OPTION_KEYS = keysOf<RequestOptions>()({ signal: true, timeoutMs: true, onProgress: true, headers: true, beforeWrite: true, meta: true });
+export const REQUEST_OPTION_KEYS = keysOf<RequestOptions>()({
+  signal: true,
+  timeoutMs: true,
+  onProgress: true,
+  headers: true,
+  beforeWrite: true,
+  meta: true,
+});
 /** The keys of {@link CallOptions} (`callTool`, `readResource`, `getPrompt`, `startTool`). */
 export const CALL_OPTION_KEYS = keysOf<CallOptions>()({
-  ...Object.fromEntries(REQUEST_OPTION_KEYS.map((k) => [k, true])) as Record<keyof RequestOptions, true>,
+  ...(Object.fromEntries(REQUEST_OPTION_KEYS.map((k) => [k, true])) as Record<keyof RequestOptions, true>),
   maxTotalTimeoutMs: true,
   onTask: true,
   pollIntervalMs: true,
@@ -109,7 +124,14 @@ export const CALL_OPTION_KEYS = keysOf<CallOptions>()({
   idempotencyKey: true,
 });
 /** The keys of {@link AttachOptions} (`task`). */
-export const ATTACH_OPTION_KEYS = keysOf<AttachOptions>()({ signal: true, method: true, localCreatedAt: true, ttlMs: true, answeredKeys: true, pollIntervalMs: true });
+export const ATTACH_OPTION_KEYS = keysOf<AttachOptions>()({
+  signal: true,
+  method: true,
+  localCreatedAt: true,
+  ttlMs: true,
+  answeredKeys: true,
+  pollIntervalMs: true,
+});
 
 /** The per-call duration options and their rule (see docs/guide.md § Durations). */
 const CALL_DURATIONS: Array<[keyof CallOptions, DurationRule]> = [
@@ -124,12 +146,20 @@ const CALL_DURATIONS: Array<[keyof CallOptions, DurationRule]> = [
  * function, an `onAbort` other than `'cancel'` or `'detach'`, or a duration option breaking the rule (NaN, not a number, 0 or negative, or beyond 2^31 − 1 ms where
  * "no limit" means nothing); `undefined` when all are fine.
  */
-export function callOptionsError(where: string, options: CallOptions<unknown> | RequestOptions | AttachOptions | undefined, known: readonly string[] = CALL_OPTION_KEYS): TypeError | undefined {
-  const unknown = unknownOptionError(where, options, known) ?? onTaskOptionError(where, (options as CallOptions | undefined)?.onTask);
+export function callOptionsError(
+  where: string,
+  options: CallOptions<unknown> | RequestOptions | AttachOptions | undefined,
+  known: readonly string[] = CALL_OPTION_KEYS,
+): TypeError | undefined {
+  const unknown =
+    unknownOptionError(where, options, known) ??
+    onTaskOptionError(where, (options as CallOptions | undefined)?.onTask);
   if (unknown) return unknown;
   const onAbort = (options as CallOptions | undefined)?.onAbort as unknown;
   if (onAbort !== undefined && onAbort !== 'cancel' && onAbort !== 'detach') {
-    return new TypeError(`${where}: option "onAbort" must be 'cancel' or 'detach'; got ${typeof onAbort === 'string' ? JSON.stringify(onAbort.slice(0, 40)) : onAbort === null ? 'null' : typeof onAbort}`);
+    return new TypeError(
+      `${where}: option "onAbort" must be 'cancel' or 'detach'; got ${typeof onAbort === 'string' ? JSON.stringify(onAbort.slice(0, 40)) : onAbort === null ? 'null' : typeof onAbort}`,
+    );
   }
   for (const [name, rule] of CALL_DURATIONS) {
     const error = durationError(where, name, (options as Record<string, unknown> | undefined)?.[name], rule);

@@ -132,9 +132,14 @@ export async function sendCreation<T>(attempt: () => Promise<T>, options: SendCr
     if (options.signal?.aborted) throw options.signal.reason;
     if (isLostBeforeResponse(error)) throw new OutcomeUnknownError(options.method, { cause: error });
     // The request reached the server but its reply could not be read: what it started is unknown (never re-sent).
-    if (error instanceof InvalidResponseError && error.unreadableReply && error.taskId === undefined) throw new OutcomeUnknownError(options.method, { cause: error });
+    if (error instanceof InvalidResponseError && error.unreadableReply && error.taskId === undefined)
+      throw new OutcomeUnknownError(options.method, { cause: error });
     const code = error instanceof NetworkError ? notSentCode(error) : undefined;
-    if (code !== undefined) throw new NetworkError(options.method, { cause: (error as NetworkError).cause ?? error, notSent: { code, attempts: unreached } });
+    if (code !== undefined)
+      throw new NetworkError(options.method, {
+        cause: (error as NetworkError).cause ?? error,
+        notSent: { code, attempts: unreached },
+      });
     throw error;
   }
 }

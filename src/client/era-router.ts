@@ -42,7 +42,13 @@ export class EraRouter {
    *   signal it gets also carries the probe's own timeout.
    * @param probeTimeoutMs - the probe's time budget. @default DISCOVER_PROBE_TIMEOUT_MS
    */
-  constructor(transport: Transport, mode: EraMode, host: LegacyHost, probe: (signal?: AbortSignal) => Promise<unknown>, probeTimeoutMs = DISCOVER_PROBE_TIMEOUT_MS) {
+  constructor(
+    transport: Transport,
+    mode: EraMode,
+    host: LegacyHost,
+    probe: (signal?: AbortSignal) => Promise<unknown>,
+    probeTimeoutMs = DISCOVER_PROBE_TIMEOUT_MS,
+  ) {
     this.#transport = transport;
     this.#host = host;
     this.#probe = probe;
@@ -57,7 +63,11 @@ export class EraRouter {
   }
 
   /** Runs `op` on the era's backend: `modern` as given, or the legacy session (see {@link route}). */
-  run<R>(modern: EraBackend, op: (backend: EraBackend) => Promise<R>, signal?: AbortSignal | RequestAbort): Promise<R> {
+  run<R>(
+    modern: EraBackend,
+    op: (backend: EraBackend) => Promise<R>,
+    signal?: AbortSignal | RequestAbort,
+  ): Promise<R> {
     // The era known to be modern (every request after the first): what `route` does then, without its closures and
     // async frame.
     if (this.#era === 'modern' && !this.#closed) {
@@ -67,7 +77,11 @@ export class EraRouter {
         return Promise.reject(error);
       }
     }
-    return this.route(() => op(modern), (legacy) => op(legacy), signal);
+    return this.route(
+      () => op(modern),
+      (legacy) => op(legacy),
+      signal,
+    );
   }
 
   /**
@@ -75,12 +89,17 @@ export class EraRouter {
    * signature switches to the legacy era and re-issues the call there (the server rejected the modern one, so
    * nothing ran twice).
    */
-  async route<R>(modern: () => Promise<R>, legacy: (backend: LegacyBackend) => Promise<R>, signal?: AbortSignal | RequestAbort): Promise<R> {
+  async route<R>(
+    modern: () => Promise<R>,
+    legacy: (backend: LegacyBackend) => Promise<R>,
+    signal?: AbortSignal | RequestAbort,
+  ): Promise<R> {
     if (this.#closed) throw new ClientClosedError();
     let era = this.#era;
     if (era === undefined) {
       const target = this.#transport.target; // read only while the era is unknown: it is built per read
-      if (target !== undefined && probeOf(target) === 'discover') era = await this.#probeDiscover(signalOf(signal));
+      if (target !== undefined && probeOf(target) === 'discover')
+        era = await this.#probeDiscover(signalOf(signal));
     }
     if (era === 'legacy') return legacy(await this.#backend());
     if (era === 'modern') return modern();
@@ -115,7 +134,11 @@ export class EraRouter {
   }
 
   async #runProbe(): Promise<Era> {
-    const link = linkAbort(undefined, this.#probeTimeoutMs, () => new RequestTimeoutError(METHODS.discover, this.#probeTimeoutMs));
+    const link = linkAbort(
+      undefined,
+      this.#probeTimeoutMs,
+      () => new RequestTimeoutError(METHODS.discover, this.#probeTimeoutMs),
+    );
     try {
       await this.#probe(link.signal);
       this.#era = 'modern';
@@ -131,7 +154,10 @@ export class EraRouter {
 
   #backend(): Promise<LegacyBackend> {
     const target = this.#transport.target;
-    if (target === undefined) return Promise.reject(new TypeError(`${METHODS.callTool}: the transport cannot reach a 2025-11-25 server`));
+    if (target === undefined)
+      return Promise.reject(
+        new TypeError(`${METHODS.callTool}: the transport cannot reach a 2025-11-25 server`),
+      );
     const release = target.kind === 'stdio' ? () => this.#transport.close() : undefined;
     this.#legacy ??= LegacyBackend.connect(target, this.#host, release);
     this.#legacy.catch(() => (this.#legacy = undefined));

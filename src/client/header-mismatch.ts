@@ -22,14 +22,23 @@ export interface RefreshBounds {
 }
 
 /** Rebuilds the `Mcp-Param-*` headers of one `tools/call` after refreshing the tool list, within the call's bounds. */
-export type RefreshParamHeaders = (params: Record<string, unknown>, bounds?: RefreshBounds) => Promise<Record<string, string>>;
+export type RefreshParamHeaders = (
+  params: Record<string, unknown>,
+  bounds?: RefreshBounds,
+) => Promise<Record<string, string>>;
 
 /**
  * The refresh a `TaskClient` uses: `listTools()` (which also refreshes the client's own list), then the call's
  * `Mcp-Param-*` headers from the fresh definition of its tool.
  */
-export function refreshFromToolList(listTools: (bounds: RefreshBounds) => Promise<Tool[]>): RefreshParamHeaders {
-  return async (params, bounds = {}) => paramHeaders((await listTools(bounds)).find((t) => t.name === params.name), params.arguments as Record<string, unknown> | undefined);
+export function refreshFromToolList(
+  listTools: (bounds: RefreshBounds) => Promise<Tool[]>,
+): RefreshParamHeaders {
+  return async (params, bounds = {}) =>
+    paramHeaders(
+      (await listTools(bounds)).find((t) => t.name === params.name),
+      params.arguments as Record<string, unknown> | undefined,
+    );
 }
 
 /** True when `error` is the server's -32020 answer to a `tools/call` (the only method with `Mcp-Param-*`). */
@@ -38,7 +47,10 @@ export function isParamHeaderMismatch(method: string, error: unknown): error is 
 }
 
 /** `headers` without any `Mcp-Param-*` entry, plus `fresh`. */
-export function withFreshParamHeaders(headers: Record<string, string> | undefined, fresh: Record<string, string>): Record<string, string> {
+export function withFreshParamHeaders(
+  headers: Record<string, string> | undefined,
+  fresh: Record<string, string>,
+): Record<string, string> {
   const prefix = HEADERS.paramPrefix.toLowerCase();
   const kept = Object.entries(headers ?? {}).filter(([name]) => !name.toLowerCase().startsWith(prefix));
   return { ...Object.fromEntries(kept), ...fresh };

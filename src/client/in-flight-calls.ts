@@ -66,7 +66,10 @@ export class InFlightCalls {
     for (const [abort] of pending) abort.abort(new ClientClosedError());
     let timer: ReturnType<typeof setTimeout> | undefined;
     const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, boundMs)));
-    await Promise.race([Promise.all(pending.map(([, running]) => running.then(forgotten, forgotten))), bound]);
+    await Promise.race([
+      Promise.all(pending.map(([, running]) => running.then(forgotten, forgotten))),
+      bound,
+    ]);
     clearTimeout(timer);
   }
 }

@@ -32,7 +32,10 @@ export interface CapabilityInputs {
  * "A client that has negotiated this extension MUST be prepared to handle either CallToolResult or CreateTaskResult
  * in response to any supported request it issues.")
  */
-export function declaresTasks(method: string | undefined, taskMethods: readonly string[] | undefined): boolean {
+export function declaresTasks(
+  method: string | undefined,
+  taskMethods: readonly string[] | undefined,
+): boolean {
   if (method === undefined || taskMethods === undefined) return true;
   return taskMethods.includes(method) || method.startsWith('tasks/');
 }
@@ -42,13 +45,22 @@ export function declaresTasks(method: string | undefined, taskMethods: readonly 
  * `inputRequired` listener can answer it, sampling and roots when handlers exist, and the Tasks extension where
  * {@link declaresTasks} says so (it is removed elsewhere, even when declared by the host).
  */
-export function buildCapabilities({ declared, handlers, answersByEvent, method, taskMethods }: CapabilityInputs): ClientCapabilities {
+export function buildCapabilities({
+  declared,
+  handlers,
+  answersByEvent,
+  method,
+  taskMethods,
+}: CapabilityInputs): ClientCapabilities {
   const caps: ClientCapabilities = { ...declared };
   if ((handlers?.elicitation || answersByEvent) && !caps.elicitation) caps.elicitation = { form: {} };
   if (handlers?.sampling && !caps.sampling) caps.sampling = {};
   if (handlers?.roots && !caps.roots) caps.roots = {};
   if (declaresTasks(method, taskMethods)) {
-    caps.extensions = { ...caps.extensions, [TASKS_EXTENSION_ID]: caps.extensions?.[TASKS_EXTENSION_ID] ?? {} };
+    caps.extensions = {
+      ...caps.extensions,
+      [TASKS_EXTENSION_ID]: caps.extensions?.[TASKS_EXTENSION_ID] ?? {},
+    };
   } else if (caps.extensions && TASKS_EXTENSION_ID in caps.extensions) {
     const { [TASKS_EXTENSION_ID]: _dropped, ...others } = caps.extensions;
     caps.extensions = others;

@@ -11,7 +11,14 @@ import { InvalidResponseError, MAX_LIST_PAGES, PaginationError, TooManyRoundsErr
 import { METHODS, MRTR_METHODS } from '../protocol/constants.js';
 import { printableExcerpt } from '../protocol/printable.js';
 import type { InputResponses } from '../protocol/input.js';
-import { DiscoverResultSchema, InputRequiredResultSchema, ListToolsResultSchema, ToolSchema, type DiscoverResult, type Tool } from '../protocol/results.js';
+import {
+  DiscoverResultSchema,
+  InputRequiredResultSchema,
+  ListToolsResultSchema,
+  ToolSchema,
+  type DiscoverResult,
+  type Tool,
+} from '../protocol/results.js';
 import type { BackendRequestOptions, EraBackend, StartOptions, StartResult } from '../tasks/backend.js';
 import { answerRound } from '../tasks/input-round.js';
 import type { InputRequiredEvent } from '../tasks/input-broker.js';
@@ -21,7 +28,7 @@ import { signalOf } from '../internal/request-abort.js';
 import { sendCreation } from './creation-retry.js';
 import type { ResolvedOptions } from './options.js';
 import { invalidHeaderReason, paramHeaders } from './param-headers.js';
-import { RequestPipeline } from './request-pipeline.js';
+import type { RequestPipeline } from './request-pipeline.js';
 
 /** What the backend reports to its client. */
 export interface ModernHost {
@@ -35,15 +42,24 @@ export interface ModernHost {
   beforePoll?(taskId: string): Promise<(() => void) | void> | void;
 }
 
-type Schema<T> = { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: unknown[]; message: string } } };
+type Schema<T> = {
+  safeParse(
+    v: unknown,
+  ): { success: true; data: T } | { success: false; error: { issues: unknown[]; message: string } };
+};
 
 /** Checks a result of a method without MRTR or tasks: only `complete` (or no `resultType`) is valid there. */
 function validate<T>(method: string, schema: Schema<T>, value: unknown): T {
   const resultType = (value as { resultType?: unknown } | null)?.resultType;
-  if (resultType !== undefined && resultType !== 'complete') throw new InvalidResponseError(method, `unexpected resultType ${shownType(resultType)} for ${method}`);
+  if (resultType !== undefined && resultType !== 'complete')
+    throw new InvalidResponseError(method, `unexpected resultType ${shownType(resultType)} for ${method}`);
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  throw new InvalidResponseError(method, `result does not match the schema: ${parsed.error.message.slice(0, 300)}`, parsed.error.issues);
+  throw new InvalidResponseError(
+    method,
+    `result does not match the schema: ${parsed.error.message.slice(0, 300)}`,
+    parsed.error.issues,
+  );
 }
 
 /** A server's `resultType` as an error message shows it: JSON, cut at 40 characters, unprintable characters escaped. */
@@ -68,7 +84,11 @@ export class ModernBackend implements EraBackend {
     this.ops = {
       getTask: (taskId) => {
         const fenced = host.beforePoll?.(taskId); // a fleet worker fences each poll on its lease
-        return fenced ? fenced.then((beforeWrite) => pipeline.send(METHODS.tasksGet, { taskId }, beforeWrite ? { beforeWrite } : {})) : pipeline.send(METHODS.tasksGet, { taskId });
+        return fenced
+          ? fenced.then((beforeWrite) =>
+              pipeline.send(METHODS.tasksGet, { taskId }, beforeWrite ? { beforeWrite } : {}),
+            )
+          : pipeline.send(METHODS.tasksGet, { taskId });
       },
       updateTask: async (taskId, inputResponses) => {
         await pipeline.send(METHODS.tasksUpdate, { taskId, inputResponses });
@@ -84,10 +104,18 @@ export class ModernBackend implements EraBackend {
   }
 
   async discover(options: BackendRequestOptions): Promise<DiscoverResult> {
-    return validate(METHODS.discover, DiscoverResultSchema, await this.#pipeline.send(METHODS.discover, {}, options));
+    return validate(
+      METHODS.discover,
+      DiscoverResultSchema,
+      await this.#pipeline.send(METHODS.discover, {}, options),
+    );
   }
 
-  request(method: string, params: Record<string, unknown>, options: BackendRequestOptions): Promise<Record<string, unknown>> {
+  request(
+    method: string,
+    params: Record<string, unknown>,
+    options: BackendRequestOptions,
+  ): Promise<Record<string, unknown>> {
     return this.#pipeline.send(method, params, options);
   }
 
@@ -101,12 +129,18 @@ export class ModernBackend implements EraBackend {
     const seen = new Set<string>();
     for (let page = 1; ; page++) {
       if (page > MAX_LIST_PAGES) throw new PaginationError(METHODS.listTools, 'too-many-pages', page - 1);
-      const result = validate(METHODS.listTools, ListToolsResultSchema, await this.#pipeline.send(METHODS.listTools, cursor ? { cursor } : {}, options));
+      const result = validate(
+        METHODS.listTools,
+        ListToolsResultSchema,
+        await this.#pipeline.send(METHODS.listTools, cursor ? { cursor } : {}, options),
+      );
       for (const entry of result.tools) {
         const parsed = ToolSchema.safeParse(entry);
         const reason = parsed.success ? invalidHeaderReason(parsed.data) : 'not a valid tool definition';
         if (!parsed.success || reason) {
-          this.#host.warning(`tools/list: dropped tool ${JSON.stringify((entry as { name?: unknown })?.name)}: ${reason}`);
+          this.#host.warning(
+            `tools/list: dropped tool ${JSON.stringify((entry as { name?: unknown })?.name)}: ${reason}`,
+          );
           continue;
         }
         tools.push(parsed.data);
@@ -125,7 +159,10 @@ export class ModernBackend implements EraBackend {
   async start(method: string, params: Record<string, unknown>, options: StartOptions): Promise<StartResult> {
     const o = this.#options;
     const call = params.arguments as Record<string, unknown> | undefined;
-    const headers = method === METHODS.callTool ? { ...paramHeaders(this.#tools.get(String(params.name)), call), ...options.headers } : options.headers;
+    const headers =
+      method === METHODS.callTool
+        ? { ...paramHeaders(this.#tools.get(String(params.name)), call), ...options.headers }
+        : options.headers;
     const caller = options.abort ?? options.signal;
     let retry: { inputResponses?: InputResponses; requestState?: string } = {};
     let inFlight = false;
@@ -138,12 +175,22 @@ export class ModernBackend implements EraBackend {
               if (caller?.aborted) throw caller.reason; // never send a new attempt after the caller gave up
               inFlight = true;
               try {
-                return await this.#pipeline.send(method, round === 0 ? params : { ...params, ...retry }, { ...options, headers, signal: undefined, abort: own });
+                return await this.#pipeline.send(method, round === 0 ? params : { ...params, ...retry }, {
+                  ...options,
+                  headers,
+                  signal: undefined,
+                  abort: own,
+                });
               } finally {
                 inFlight = false;
               }
             },
-            { method, mayResend: () => this.#mayResend(method, params, options, signalOf(own)), retry: o.creationRetry, signal: own },
+            {
+              method,
+              mayResend: () => this.#mayResend(method, params, options, signalOf(own)),
+              retry: o.creationRetry,
+              signal: own,
+            },
           ),
         caller,
         o.abortGraceMs,
@@ -151,13 +198,19 @@ export class ModernBackend implements EraBackend {
       );
       const result = sent.value;
       const resultType = result.resultType ?? 'complete';
-      if (resultType === 'task' && o.taskMethods.includes(method)) return { resultType: 'task', created: result, aborted: sent.aborted, abortReason: sent.abortReason };
+      if (resultType === 'task' && o.taskMethods.includes(method))
+        return { resultType: 'task', created: result, aborted: sent.aborted, abortReason: sent.abortReason };
       if (sent.aborted) throw sent.abortReason; // nothing was left running on the server
       if (resultType === 'complete') return { resultType: 'complete', result };
-      if (resultType !== 'input_required' || !MRTR_METHODS.includes(method)) throw new InvalidResponseError(method, `unexpected resultType ${shownType(resultType)} for ${method}`);
+      if (resultType !== 'input_required' || !MRTR_METHODS.includes(method))
+        throw new InvalidResponseError(
+          method,
+          `unexpected resultType ${shownType(resultType)} for ${method}`,
+        );
       if (round >= o.maxInputRounds) throw new TooManyRoundsError(method, round);
       const parsed = InputRequiredResultSchema.safeParse(result);
-      if (!parsed.success) throw new InvalidResponseError(method, 'malformed input_required result', parsed.error.issues);
+      if (!parsed.success)
+        throw new InvalidResponseError(method, 'malformed input_required result', parsed.error.issues);
       const { inputRequests = {}, requestState } = parsed.data;
       const inputResponses = await answerRound({
         method,
@@ -183,9 +236,15 @@ export class ModernBackend implements EraBackend {
    * Whether a lost creation request may be re-sent: reads always; a tool call with a key, or a tool hinted safe. The
    * `tools/list` it may need runs within the call's budget: its `timeoutMs` and its signal (caller and total budget).
    */
-  async #mayResend(method: string, params: Record<string, unknown>, options: StartOptions, signal: AbortSignal | undefined): Promise<boolean> {
+  async #mayResend(
+    method: string,
+    params: Record<string, unknown>,
+    options: StartOptions,
+    signal: AbortSignal | undefined,
+  ): Promise<boolean> {
     if (method !== METHODS.callTool || options.idempotencyKey !== undefined) return true;
-    if (this.#tools.size === 0) await this.listTools({ signal, timeoutMs: options.timeoutMs }).catch(() => undefined);
+    if (this.#tools.size === 0)
+      await this.listTools({ signal, timeoutMs: options.timeoutMs }).catch(() => undefined);
     const hints = this.#tools.get(String(params.name))?.annotations;
     return hints?.idempotentHint === true || hints?.readOnlyHint === true;
   }

@@ -8,7 +8,11 @@ import { DEFAULT_TASK_METHODS, IDEMPOTENCY_META_KEY } from '../protocol/constant
 import type { TaskStore } from '../store/task-store.js';
 import type { InputHandlers } from '../tasks/input-broker.js';
 import { DEFAULT_MAX_POLL_RETRIES } from '../tasks/poll-errors.js';
-import { DEFAULT_MAX_POLL_INTERVAL_MS, DEFAULT_MIN_POLL_INTERVAL_MS, DEFAULT_POLL_INTERVAL_MS } from '../tasks/poll-interval.js';
+import {
+  DEFAULT_MAX_POLL_INTERVAL_MS,
+  DEFAULT_MIN_POLL_INTERVAL_MS,
+  DEFAULT_POLL_INTERVAL_MS,
+} from '../tasks/poll-interval.js';
 import { DEFAULT_JITTER_RATIO, DEFAULT_MAX_CONCURRENT_POLLS } from '../tasks/scheduler.js';
 import type { Transport } from '../transport/transport.js';
 import { VERSION } from '../version.js';
@@ -36,12 +40,17 @@ export const DEFAULT_IDEMPOTENCY_KEY_IN: IdempotencyKeyPlacement = { meta: IDEMP
  * Decides what of a request's params is stored in a task record. Return `undefined` to store nothing.
  * The default keeps only the argument names, never their values.
  */
-export type RedactParams = (method: string, params: Record<string, unknown>) => Record<string, unknown> | undefined;
+export type RedactParams = (
+  method: string,
+  params: Record<string, unknown>,
+) => Record<string, unknown> | undefined;
 
 /** Default {@link RedactParams}: `{ argumentKeys: [...] }` — names only, no values. */
 export const defaultRedactParams: RedactParams = (_method, params) => {
   const args = params.arguments;
-  return args !== null && typeof args === 'object' ? { argumentKeys: Object.keys(args as object).sort() } : undefined;
+  return args !== null && typeof args === 'object'
+    ? { argumentKeys: Object.keys(args as object).sort() }
+    : undefined;
 };
 
 /** Default `clientInfo`. */
@@ -139,9 +148,12 @@ const isFunction = (v: unknown): boolean => typeof v === 'function';
 const fn = <T>(what: string) => z.custom<T>(isFunction, { message: `${what} must be a function` });
 // Strict: a misspelt option is an error, not silently ignored.
 const OptionsSchema = z.strictObject({
-  transport: z.custom<Transport>((v) => v !== null && typeof v === 'object' && typeof (v as Transport).request === 'function', {
-    message: 'transport must implement request()',
-  }),
+  transport: z.custom<Transport>(
+    (v) => v !== null && typeof v === 'object' && typeof (v as Transport).request === 'function',
+    {
+      message: 'transport must implement request()',
+    },
+  ),
   defaultPollIntervalMs: positiveMs.optional(),
   minPollIntervalMs: nonNegativeMs.optional(),
   maxPollIntervalMs: positiveMs.optional(),
@@ -156,10 +168,18 @@ const OptionsSchema = z.strictObject({
   abortGraceMs: nonNegativeMs.optional(),
   expiringMarginRatio: z.number().min(0).max(1).optional(),
   era: z.enum(['auto', 'modern', 'legacy']).optional(),
-  idempotencyKeyIn: z.union([z.object({ meta: z.string().min(1) }), z.object({ argument: z.string().min(1) })]).optional(),
-  clientInfo: z.union([z.literal(false), z.looseObject({ name: z.string(), version: z.string() })]).optional(),
+  idempotencyKeyIn: z
+    .union([z.object({ meta: z.string().min(1) }), z.object({ argument: z.string().min(1) })])
+    .optional(),
+  clientInfo: z
+    .union([z.literal(false), z.looseObject({ name: z.string(), version: z.string() })])
+    .optional(),
   handlers: z
-    .strictObject({ elicitation: fn('handlers.elicitation').optional(), sampling: fn('handlers.sampling').optional(), roots: fn('handlers.roots').optional() })
+    .strictObject({
+      elicitation: fn('handlers.elicitation').optional(),
+      sampling: fn('handlers.sampling').optional(),
+      roots: fn('handlers.roots').optional(),
+    })
     .optional(),
   capabilities: z.record(z.string(), z.unknown()).optional(),
   autoPoll: z.boolean().optional(),
@@ -168,9 +188,15 @@ const OptionsSchema = z.strictObject({
   now: fn<() => number>('now').optional(),
   workerId: z.string().min(1).max(200).optional(),
   store: z
-    .custom<unknown>((v) => v !== null && typeof v === 'object' && ['put', 'get', 'list', 'delete', 'prune'].every((m) => isFunction((v as Record<string, unknown>)[m])), {
-      message: 'store must implement put, get, list, delete and prune',
-    })
+    .custom<unknown>(
+      (v) =>
+        v !== null &&
+        typeof v === 'object' &&
+        ['put', 'get', 'list', 'delete', 'prune'].every((m) => isFunction((v as Record<string, unknown>)[m])),
+      {
+        message: 'store must implement put, get, list, delete and prune',
+      },
+    )
     .optional(),
   redactParams: fn('redactParams').optional(),
   creationRetry: z
@@ -189,7 +215,8 @@ const OptionsSchema = z.strictObject({
 function describe(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'function') return 'a function';
-  if (value !== null && typeof value === 'object') return Array.isArray(value) ? 'an array' : `an object with keys [${Object.keys(value).join(', ')}]`;
+  if (value !== null && typeof value === 'object')
+    return Array.isArray(value) ? 'an array' : `an object with keys [${Object.keys(value).join(', ')}]`;
   return String(value);
 }
 
@@ -198,16 +225,27 @@ function unknownKeyError(path: readonly PropertyKey[], key: string): TypeError {
   let schema: unknown = OptionsSchema;
   for (const step of path) {
     schema = (schema as { shape?: Record<string, unknown> } | undefined)?.shape?.[String(step)];
-    while (schema !== undefined && typeof (schema as { unwrap?: unknown }).unwrap === 'function') schema = (schema as { unwrap(): unknown }).unwrap();
+    while (schema !== undefined && typeof (schema as { unwrap?: unknown }).unwrap === 'function')
+      schema = (schema as { unwrap(): unknown }).unwrap();
   }
   const prefix = path.map(String).join('.') + (path.length > 0 ? '.' : '');
   const near = closestKey(key, Object.keys((schema as { shape?: object } | undefined)?.shape ?? {}));
-  return new TypeError(`TaskClient: unknown option "${prefix}${key}"${near === undefined ? '' : `; did you mean "${prefix}${near}"?`}`);
+  return new TypeError(
+    `TaskClient: unknown option "${prefix}${key}"${near === undefined ? '' : `; did you mean "${prefix}${near}"?`}`,
+  );
 }
 
 /** Options after defaults. */
-export type ResolvedOptions = Required<Omit<TaskClientOptions, 'clientInfo' | 'handlers' | 'capabilities' | 'store' | 'creationRetry' | 'onPollLag' | 'workerId'>> &
-  Pick<TaskClientOptions, 'handlers' | 'capabilities' | 'store' | 'onPollLag' | 'workerId'> & { clientInfo: ClientInfo | undefined; creationRetry: Required<CreationRetryOptions> };
+export type ResolvedOptions = Required<
+  Omit<
+    TaskClientOptions,
+    'clientInfo' | 'handlers' | 'capabilities' | 'store' | 'creationRetry' | 'onPollLag' | 'workerId'
+  >
+> &
+  Pick<TaskClientOptions, 'handlers' | 'capabilities' | 'store' | 'onPollLag' | 'workerId'> & {
+    clientInfo: ClientInfo | undefined;
+    creationRetry: Required<CreationRetryOptions>;
+  };
 
 /**
  * Validates and fills in defaults once.
@@ -215,19 +253,22 @@ export type ResolvedOptions = Required<Omit<TaskClientOptions, 'clientInfo' | 'h
  * @throws TypeError naming the option and the value it got.
  */
 export function resolveOptions(options: TaskClientOptions): ResolvedOptions {
-  if (options === null || typeof options !== 'object') throw new TypeError('TaskClient: options are required: new TaskClient({ transport })');
+  if (options === null || typeof options !== 'object')
+    throw new TypeError('TaskClient: options are required: new TaskClient({ transport })');
   const parsed = OptionsSchema.safeParse(options);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     if (issue?.code === 'unrecognized_keys') throw unknownKeyError(issue.path, issue.keys[0] ?? '');
     const path = issue?.path.join('.') ?? '';
     let got: unknown = options;
-    for (const key of issue?.path ?? []) got = (got as Record<PropertyKey, unknown> | undefined)?.[key as PropertyKey];
+    for (const key of issue?.path ?? [])
+      got = (got as Record<PropertyKey, unknown> | undefined)?.[key as PropertyKey];
     throw new TypeError(`TaskClient: option "${path}" is invalid (${issue?.message}); got ${describe(got)}`);
   }
   const min = options.minPollIntervalMs ?? DEFAULT_MIN_POLL_INTERVAL_MS;
   const max = options.maxPollIntervalMs ?? DEFAULT_MAX_POLL_INTERVAL_MS;
-  if (min > max) throw new TypeError(`TaskClient: minPollIntervalMs (${min}) exceeds maxPollIntervalMs (${max})`);
+  if (min > max)
+    throw new TypeError(`TaskClient: minPollIntervalMs (${min}) exceeds maxPollIntervalMs (${max})`);
   return {
     transport: options.transport,
     clientInfo: options.clientInfo === false ? undefined : (options.clientInfo ?? DEFAULT_CLIENT_INFO),

@@ -25,7 +25,19 @@ const ANNOTATION = 'x-mcp-header';
 const MAX_SCHEMA_DEPTH = 64;
 
 /** JSON Schema keywords whose value is one subschema, an array of subschemas, or a map of them (2020-12 + draft-07). */
-const ONE_SCHEMA = ['additionalProperties', 'items', 'additionalItems', 'contains', 'not', 'if', 'then', 'else', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties'];
+const ONE_SCHEMA = [
+  'additionalProperties',
+  'items',
+  'additionalItems',
+  'contains',
+  'not',
+  'if',
+  'then',
+  'else',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+];
 const SCHEMA_LIST = ['items', 'prefixItems', 'anyOf', 'oneOf', 'allOf'];
 const SCHEMA_MAP = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
 
@@ -69,10 +81,13 @@ function scan(tool: Tool): Collected {
       tooDeep = true;
       return;
     }
-    if (Object.prototype.hasOwnProperty.call(schema, ANNOTATION)) total++;
+    if (Object.hasOwn(schema, ANNOTATION)) total++;
     for (const key of ONE_SCHEMA) if (isObject(schema[key])) countAll(schema[key], depth + 1);
-    for (const key of SCHEMA_LIST) if (Array.isArray(schema[key])) for (const sub of schema[key] as unknown[]) countAll(sub, depth + 1);
-    for (const key of SCHEMA_MAP) if (isObject(schema[key])) for (const sub of Object.values(schema[key] as Schema)) countAll(sub, depth + 1);
+    for (const key of SCHEMA_LIST)
+      if (Array.isArray(schema[key])) for (const sub of schema[key] as unknown[]) countAll(sub, depth + 1);
+    for (const key of SCHEMA_MAP)
+      if (isObject(schema[key]))
+        for (const sub of Object.values(schema[key] as Schema)) countAll(sub, depth + 1);
   };
   const walk = (schema: Schema, path: string[]): string | undefined => {
     const props = schema.properties;
@@ -80,14 +95,18 @@ function scan(tool: Tool): Collected {
     for (const [prop, sub] of Object.entries(props)) {
       if (!isObject(sub)) continue;
       const here = [...path, prop];
-      if (Object.prototype.hasOwnProperty.call(sub, ANNOTATION)) {
+      if (Object.hasOwn(sub, ANNOTATION)) {
         reachable++;
         const name = sub[ANNOTATION];
-        if (typeof name !== 'string' || name.length === 0) return `property ${show(here)}: x-mcp-header is empty`;
-        if (!TOKEN.test(name)) return `property ${show(here)}: x-mcp-header ${JSON.stringify(name)} has characters not allowed in a header name`;
-        if (annotated.some((a) => a.name.toLowerCase() === name.toLowerCase())) return `property ${show(here)}: x-mcp-header ${JSON.stringify(name)} is used twice`;
+        if (typeof name !== 'string' || name.length === 0)
+          return `property ${show(here)}: x-mcp-header is empty`;
+        if (!TOKEN.test(name))
+          return `property ${show(here)}: x-mcp-header ${JSON.stringify(name)} has characters not allowed in a header name`;
+        if (annotated.some((a) => a.name.toLowerCase() === name.toLowerCase()))
+          return `property ${show(here)}: x-mcp-header ${JSON.stringify(name)} is used twice`;
         const type = sub.type;
-        if (typeof type !== 'string' || !PRIMITIVE_TYPES.has(type)) return `property ${show(here)}: x-mcp-header on type ${JSON.stringify(type)} (only string, integer, boolean)`;
+        if (typeof type !== 'string' || !PRIMITIVE_TYPES.has(type))
+          return `property ${show(here)}: x-mcp-header on type ${JSON.stringify(type)} (only string, integer, boolean)`;
         annotated.push({ path: here, name, type });
       }
       const inner = walk(sub, here);
@@ -100,7 +119,10 @@ function scan(tool: Tool): Collected {
   countAll(tool.inputSchema, 0);
   if (tooDeep) return { invalid: `inputSchema is nested deeper than ${MAX_SCHEMA_DEPTH} levels` };
   if (total > reachable) {
-    return { invalid: 'x-mcp-header outside a chain of "properties" (under items, anyOf/oneOf/allOf, not, if/then/else, $defs or similar)' };
+    return {
+      invalid:
+        'x-mcp-header outside a chain of "properties" (under items, anyOf/oneOf/allOf, not, if/then/else, $defs or similar)',
+    };
   }
   return { annotated };
 }
@@ -119,7 +141,7 @@ export function invalidHeaderReason(tool: Tool): string | undefined {
 function valueAt(args: Record<string, unknown>, path: readonly string[]): unknown {
   let value: unknown = args;
   for (const key of path) {
-    if (!isObject(value) || !Object.prototype.hasOwnProperty.call(value, key)) return undefined;
+    if (!isObject(value) || !Object.hasOwn(value, key)) return undefined;
     value = value[key];
   }
   return value;
@@ -133,7 +155,10 @@ function valueAt(args: Record<string, unknown>, path: readonly string[]): unknow
  * @throws {@link InvalidHeaderError} when a mirrored number is not an integer in the safe range (it could not be
  *   written as the exact decimal the server compares with); nothing is sent.
  */
-export function paramHeaders(tool: Tool | undefined, args: Record<string, unknown> | undefined): Record<string, string> {
+export function paramHeaders(
+  tool: Tool | undefined,
+  args: Record<string, unknown> | undefined,
+): Record<string, string> {
   const headers: Record<string, string> = {};
   if (!tool || !args) return headers;
   const found = collect(tool);
@@ -145,8 +170,16 @@ export function paramHeaders(tool: Tool | undefined, args: Record<string, unknow
     if (typeof value === 'string') headers[header] = encodeHeaderValue(value);
     else if (typeof value === 'boolean') headers[header] = value ? 'true' : 'false';
     else if (typeof value === 'number' || typeof value === 'bigint') {
-      const safe = typeof value === 'number' ? Number.isSafeInteger(value) : value >= -(2n ** 53n - 1n) && value <= 2n ** 53n - 1n;
-      if (!safe) throw new InvalidHeaderError(`tools/call ${JSON.stringify(tool.name)} arguments`, header, 'an x-mcp-header number must be an integer within ±(2^53−1)');
+      const safe =
+        typeof value === 'number'
+          ? Number.isSafeInteger(value)
+          : value >= -(2n ** 53n - 1n) && value <= 2n ** 53n - 1n;
+      if (!safe)
+        throw new InvalidHeaderError(
+          `tools/call ${JSON.stringify(tool.name)} arguments`,
+          header,
+          'an x-mcp-header number must be an integer within ±(2^53−1)',
+        );
       headers[header] = String(value);
     }
   }

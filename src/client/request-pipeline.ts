@@ -53,7 +53,9 @@ export class RequestPipeline {
   #nextProgressToken = 1;
   #protocolVersion = PROTOCOL_VERSION;
   /** The last `_meta` built without caller extras, reused while the version and capabilities stay the same. */
-  #metaCache: { version: string; answersByEvent: boolean; tasks: boolean; meta: Record<string, unknown> } | undefined;
+  #metaCache:
+    | { version: string; answersByEvent: boolean; tasks: boolean; meta: Record<string, unknown> }
+    | undefined;
 
   /**
    * @param refreshParamHeaders - on a -32020 to `tools/call`: refreshes `tools/list` and rebuilds the call's
@@ -86,7 +88,11 @@ export class RequestPipeline {
    *
    * @throws {@link McpError}, {@link UnsupportedProtocolVersionError}, transport errors, `signal.reason`.
    */
-  async send(method: string, params: Record<string, unknown>, options: PipelineOptions = {}): Promise<Record<string, unknown>> {
+  async send(
+    method: string,
+    params: Record<string, unknown>,
+    options: PipelineOptions = {},
+  ): Promise<Record<string, unknown>> {
     let resent: Set<string> | undefined; // built only on a -32022, not per request
     let headerRetried = false;
     for (;;) {
@@ -96,16 +102,22 @@ export class RequestPipeline {
       } catch (error) {
         if (!headerRetried && this.#refreshParamHeaders && isParamHeaderMismatch(method, error)) {
           headerRetried = true;
-          const headers = await headersAfterMismatch(this.#refreshParamHeaders, params, options.headers, { signal: options.abort ? options.abort.signal : options.signal, timeoutMs: options.timeoutMs });
+          const headers = await headersAfterMismatch(this.#refreshParamHeaders, params, options.headers, {
+            signal: options.abort ? options.abort.signal : options.signal,
+            timeoutMs: options.timeoutMs,
+          });
           if (headers === undefined) throw error;
           options = { ...options, headers };
           continue;
         }
         if (!(error instanceof McpError) || error.code !== ErrorCode.UnsupportedProtocolVersion) throw error;
         const data = (error.data ?? {}) as { supported?: unknown };
-        const supported = Array.isArray(data.supported) ? data.supported.filter((v): v is string => typeof v === 'string') : [];
+        const supported = Array.isArray(data.supported)
+          ? data.supported.filter((v): v is string => typeof v === 'string')
+          : [];
         const next = SUPPORTED_PROTOCOL_VERSIONS.find((v) => supported.includes(v) && !resent?.has(v));
-        if (next === undefined) throw new UnsupportedProtocolVersionError(version, supported, { cause: error });
+        if (next === undefined)
+          throw new UnsupportedProtocolVersionError(version, supported, { cause: error });
         (resent ??= new Set()).add(next);
         this.#protocolVersion = next;
       }
@@ -113,7 +125,11 @@ export class RequestPipeline {
   }
 
   /** One attempt. Not async: `send` awaits it inside its `try`, which also catches a synchronous throw. */
-  #sendOnce(method: string, params: Record<string, unknown>, options: PipelineOptions): Promise<Record<string, unknown>> {
+  #sendOnce(
+    method: string,
+    params: Record<string, unknown>,
+    options: PipelineOptions,
+  ): Promise<Record<string, unknown>> {
     const o = this.#options;
     const progressToken = options.onProgress ? `progress-${this.#nextProgressToken++}` : undefined;
     const callerMeta = (params as { _meta?: Record<string, unknown> })._meta;
@@ -169,13 +185,27 @@ export class RequestPipeline {
     const tasks = declaresTasks(method, o.taskMethods);
     const plain = callerMeta === undefined && optionMeta === undefined && progressToken === undefined;
     const cached = this.#metaCache;
-    if (plain && cached && cached.version === this.#protocolVersion && cached.answersByEvent === answersByEvent && cached.tasks === tasks) return cached.meta;
+    if (
+      plain &&
+      cached &&
+      cached.version === this.#protocolVersion &&
+      cached.answersByEvent === answersByEvent &&
+      cached.tasks === tasks
+    )
+      return cached.meta;
     // The Tasks extension is declared only where a task result is accepted (taskMethods, tasks/*).
-    const capabilities = buildCapabilities({ declared: o.capabilities, handlers: o.handlers, answersByEvent, method, taskMethods: o.taskMethods });
+    const capabilities = buildCapabilities({
+      declared: o.capabilities,
+      handlers: o.handlers,
+      answersByEvent,
+      method,
+      taskMethods: o.taskMethods,
+    });
     const extra: Record<string, unknown> = { ...callerMeta, ...optionMeta };
     if (progressToken !== undefined) extra.progressToken = progressToken;
     const meta = buildMeta(this.#protocolVersion, capabilities, o.clientInfo, extra);
-    if (plain) this.#metaCache = { version: this.#protocolVersion, answersByEvent, tasks, meta: Object.freeze(meta) };
+    if (plain)
+      this.#metaCache = { version: this.#protocolVersion, answersByEvent, tasks, meta: Object.freeze(meta) };
     return meta;
   }
 }

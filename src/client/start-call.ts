@@ -18,7 +18,11 @@ import type { CallOptions, CallStart } from './call-options.js';
 export type Warn = (message: string) => void;
 
 /** `options` with its `onProgress` guarded: failures become a `warning` naming `method` (calls that start no task). */
-export function guardProgress<O extends { onProgress?: BackendRequestOptions['onProgress'] }>(method: string, options: O, warn: Warn): O {
+export function guardProgress<O extends { onProgress?: BackendRequestOptions['onProgress'] }>(
+  method: string,
+  options: O,
+  warn: Warn,
+): O {
   if (options.onProgress === undefined) return options;
   const failures = new CallFailures();
   failures.routeTo(warnAbout(method, warn));
@@ -26,7 +30,8 @@ export function guardProgress<O extends { onProgress?: BackendRequestOptions['on
 }
 
 function warnAbout(method: string, warn: Warn): (error: unknown, event: string) => void {
-  return (error, event) => warn(`${method}: an '${event}' callback threw (the server's answer stands): ${String(error)}`);
+  return (error, event) =>
+    warn(`${method}: an '${event}' callback threw (the server's answer stands): ${String(error)}`);
 }
 
 /** Sends the call on `backend`; a task goes to the engine (recorded first, then followed). */
@@ -41,11 +46,28 @@ export async function startCall<T>(
   const failures = new CallFailures();
   let task = false;
   try {
-    const started = await backend.start(method, params, { ...options, onProgress: failures.guard(options.onProgress, 'onProgress') });
-    if (started.resultType === 'complete') return { resultType: 'complete', result: (parserFor(method) as (raw: Record<string, unknown>) => T)(started.result) };
+    const started = await backend.start(method, params, {
+      ...options,
+      onProgress: failures.guard(options.onProgress, 'onProgress'),
+    });
+    if (started.resultType === 'complete')
+      return {
+        resultType: 'complete',
+        result: (parserFor(method) as (raw: Record<string, unknown>) => T)(started.result),
+      };
     task = true;
     const abort = started.aborted ? { reason: started.abortReason } : undefined;
-    return { resultType: 'task', task: await tracker.create<T>(backend, method, params, started.created, { ...options, failures }, abort) };
+    return {
+      resultType: 'task',
+      task: await tracker.create<T>(
+        backend,
+        method,
+        params,
+        started.created,
+        { ...options, failures },
+        abort,
+      ),
+    };
   } finally {
     if (!task) {
       const late = warnAbout(method, warn);

@@ -11,7 +11,13 @@ import { ClientClosedError, RequestTimeoutError, TaskNotFoundError } from '../er
 import { linkAbort } from '../internal/abort.js';
 import type { Era } from '../legacy/era.js';
 import { LEGACY_PROTOCOL_VERSION, METHODS } from '../protocol/constants.js';
-import type { CallToolResult, DiscoverResult, GetPromptResult, ReadResourceResult, Tool } from '../protocol/results.js';
+import type {
+  CallToolResult,
+  DiscoverResult,
+  GetPromptResult,
+  ReadResourceResult,
+  Tool,
+} from '../protocol/results.js';
 import type { TaskStore } from '../store/task-store.js';
 import type { BackendRequestOptions, EraBackend } from '../tasks/backend.js';
 import type { InputRequiredEvent } from '../tasks/input-broker.js';
@@ -27,8 +33,24 @@ import { refreshFromToolList } from './header-mismatch.js';
 import { ModernBackend } from './modern-backend.js';
 import { resolveOptions, type ResolvedOptions, type TaskClientOptions } from './options.js';
 import { RequestPipeline, type RequestOptions } from './request-pipeline.js';
-import { ATTACH_OPTION_KEYS, callOptionsError, REQUEST_OPTION_KEYS, toolCall, type AttachOptions, type CallOptions, type CallStart, type TaskClientEvents } from './call-options.js';
-import { fleetHostOf, FleetRunner, resultOf, type FleetHost, type FleetOptions, type ResultOfOptions } from '../fleet/index.js';
+import {
+  ATTACH_OPTION_KEYS,
+  callOptionsError,
+  REQUEST_OPTION_KEYS,
+  toolCall,
+  type AttachOptions,
+  type CallOptions,
+  type CallStart,
+  type TaskClientEvents,
+} from './call-options.js';
+import {
+  fleetHostOf,
+  FleetRunner,
+  resultOf,
+  type FleetHost,
+  type FleetOptions,
+  type ResultOfOptions,
+} from '../fleet/index.js';
 
 export type { AttachOptions, CallOptions, CallStart, TaskClientEvents } from './call-options.js';
 
@@ -59,17 +81,45 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
     const emitInput = (event: InputRequiredEvent): boolean => this.emit('inputRequired', event);
     const listenerCount = (): number => this.listenerCount('inputRequired');
     const refresh = refreshFromToolList((bounds) => this.#modern.listTools(bounds)); // -32020 → tools/list, one re-send
-    const pipeline = new RequestPipeline(o, () => listenerCount() > 0, (n) => this.emit('notification', n), refresh, (d) => this.emit('serverViolation', d));
+    const pipeline = new RequestPipeline(
+      o,
+      () => listenerCount() > 0,
+      (n) => this.emit('notification', n),
+      refresh,
+      (d) => this.emit('serverViolation', d),
+    );
     this.#modern = new ModernBackend(o, pipeline, {
       emitInput,
       listenerCount,
       warning: (m) => this.emit('warning', m),
       beforePoll: (id) => this.#fleet?.gate(id), // only the lease holder polls
     });
-    this.#scheduler = new PollScheduler({ maxConcurrentPolls: o.maxConcurrentPolls, jitterRatio: o.jitterRatio, autoPoll: o.autoPoll, now: o.now, onPollLag: o.onPollLag });
-    this.#push = o.push ? createPushTracker(o.transport, () => pipeline.currentMeta(), (e) => this.emit('warning', `push: ${String(e)}`)) : undefined;
-    const legacyHost = { clientInfo: o.clientInfo, handlers: o.handlers, emitInput, listenerCount, warning: (m: string) => void this.emit('warning', m), timeoutMs: o.timeoutMs, abortGraceMs: o.abortGraceMs };
-    this.#router = new EraRouter(o.transport, o.era, legacyHost, (signal) => pipeline.send(METHODS.discover, {}, { signal }));
+    this.#scheduler = new PollScheduler({
+      maxConcurrentPolls: o.maxConcurrentPolls,
+      jitterRatio: o.jitterRatio,
+      autoPoll: o.autoPoll,
+      now: o.now,
+      onPollLag: o.onPollLag,
+    });
+    this.#push = o.push
+      ? createPushTracker(
+          o.transport,
+          () => pipeline.currentMeta(),
+          (e) => this.emit('warning', `push: ${String(e)}`),
+        )
+      : undefined;
+    const legacyHost = {
+      clientInfo: o.clientInfo,
+      handlers: o.handlers,
+      emitInput,
+      listenerCount,
+      warning: (m: string) => void this.emit('warning', m),
+      timeoutMs: o.timeoutMs,
+      abortGraceMs: o.abortGraceMs,
+    };
+    this.#router = new EraRouter(o.transport, o.era, legacyHost, (signal) =>
+      pipeline.send(METHODS.discover, {}, { signal }),
+    );
     this.#tracker = createTracker(o, this.#scheduler, this.#push, {
       inputRequired: emitInput,
       warning: (m) => this.emit('warning', m),
@@ -80,7 +130,9 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
   }
 
   /** @internal A listener about no task failed: a `warning` (a failing `warning` listener is dropped: nowhere left). */
-  protected override listenerFailed(error: unknown, event: string): void { if (event !== 'warning') this.#warn(`a '${event}' listener threw: ${String(error)}`); }
+  protected override listenerFailed(error: unknown, event: string): void {
+    if (event !== 'warning') this.#warn(`a '${event}' listener threw: ${String(error)}`);
+  }
 
   /** The protocol era of the server, once known: `modern` (2026-07-28) or `legacy` (2025-11-25, official SDK 1.x). */
   get era(): Era | undefined {
@@ -100,7 +152,12 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
    *   {@link AuthorizationRequiredError}, {@link AuthorizationError}, {@link ServerExitedError} (stdio), {@link ClientClosedError}; `signal.reason` on abort.
    */
   discover(options: RequestOptions = {}): Promise<DiscoverResult> {
-    return this.#run('discover', options, (b, signal, abort) => b.discover({ ...guardProgress('discover', options, this.#warn), signal, abort }), REQUEST_OPTION_KEYS);
+    return this.#run(
+      'discover',
+      options,
+      (b, signal, abort) => b.discover({ ...guardProgress('discover', options, this.#warn), signal, abort }),
+      REQUEST_OPTION_KEYS,
+    );
   }
 
   /**
@@ -112,7 +169,13 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
    *   {@link AuthorizationRequiredError}, {@link AuthorizationError}, {@link ServerExitedError} (stdio), {@link ClientClosedError}; `signal.reason` on abort.
    */
   listTools(options: RequestOptions = {}): Promise<Tool[]> {
-    return this.#run('listTools', options, (b, signal, abort) => b.listTools({ ...guardProgress('tools/list', options, this.#warn), signal, abort }), REQUEST_OPTION_KEYS);
+    return this.#run(
+      'listTools',
+      options,
+      (b, signal, abort) =>
+        b.listTools({ ...guardProgress('tools/list', options, this.#warn), signal, abort }),
+      REQUEST_OPTION_KEYS,
+    );
   }
 
   /**
@@ -127,7 +190,11 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
    *   {@link ResponseTooLargeError}, {@link InvalidResponseError}, {@link McpError} (the server's JSON-RPC error), {@link UnsupportedProtocolVersionError},
    *   {@link AuthorizationRequiredError}, {@link AuthorizationError}, {@link ServerExitedError} (stdio), {@link ClientClosedError}; `signal.reason` on abort.
    */
-  callTool(name: string, args?: Record<string, unknown>, options: CallOptions<CallToolResult> = {}): Promise<CallToolResult> {
+  callTool(
+    name: string,
+    args?: Record<string, unknown>,
+    options: CallOptions<CallToolResult> = {},
+  ): Promise<CallToolResult> {
     const call = toolCall(this.#options.idempotencyKeyIn, name, args, options);
     return this.#callAndWait<CallToolResult>(METHODS.callTool, call.params, call.options);
   }
@@ -138,7 +205,11 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
    * @throws TypeError (an unknown option key, a duration breaking the rule), {@link InputRequiredError}, {@link TooManyRoundsError}, {@link OutcomeUnknownError}, {@link CancelDeliveryError}, {@link InvalidResponseError} (`taskCancel`),
    *   {@link RequestTimeoutError} (`notSent`), {@link NetworkError} (`notSent`), {@link HttpError}, {@link StreamEndedError}, {@link McpError}, {@link ClientClosedError}; the abort reason and {@link ClientClosedError} carry `taskId` when a task was started.
    */
-  startTool(name: string, args?: Record<string, unknown>, options: CallOptions<CallToolResult> = {}): Promise<CallStart<CallToolResult>> {
+  startTool(
+    name: string,
+    args?: Record<string, unknown>,
+    options: CallOptions<CallToolResult> = {},
+  ): Promise<CallStart<CallToolResult>> {
     const call = toolCall(this.#options.idempotencyKeyIn, name, args, options);
     return this.#start<CallToolResult>(METHODS.callTool, call.params, call.options);
   }
@@ -157,8 +228,16 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
    * (https://modelcontextprotocol.io/specification/2026-07-28/server/prompts#getting-a-prompt)
    * @throws as {@link callTool}: TypeError (an unknown option key, a bad duration), {@link TaskFailedError}, {@link TaskCancelledError}, {@link TaskExpiredError}, {@link TaskNotFoundError}, {@link InputDeliveryError}, {@link InputRequiredError}, {@link TooManyRoundsError}, {@link OutcomeUnknownError}, {@link CancelDeliveryError}, {@link InvalidResponseError}, {@link RequestTimeoutError} (`notSent`), {@link NetworkError} (`notSent`), {@link HttpError}, {@link StreamEndedError}, {@link ResponseTooLargeError}, {@link McpError}, {@link ClientClosedError}; `signal.reason` on abort.
    */
-  getPrompt(name: string, args?: Record<string, string>, options: CallOptions<GetPromptResult> = {}): Promise<GetPromptResult> {
-    return this.#callAndWait<GetPromptResult>(METHODS.getPrompt, args ? { name, arguments: args } : { name }, options);
+  getPrompt(
+    name: string,
+    args?: Record<string, string>,
+    options: CallOptions<GetPromptResult> = {},
+  ): Promise<GetPromptResult> {
+    return this.#callAndWait<GetPromptResult>(
+      METHODS.getPrompt,
+      args ? { name, arguments: args } : { name },
+      options,
+    );
   }
 
   /**
@@ -168,8 +247,18 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
    *   {@link ResponseTooLargeError}, {@link InvalidResponseError}, {@link McpError} (the server's JSON-RPC error), {@link UnsupportedProtocolVersionError},
    *   {@link AuthorizationRequiredError}, {@link AuthorizationError}, {@link ServerExitedError} (stdio), {@link ClientClosedError}; `signal.reason` on abort.
    */
-  request(method: string, params: Record<string, unknown> = {}, options: RequestOptions = {}): Promise<Record<string, unknown>> {
-    return this.#run(method, options, (b, signal, abort) => b.request(method, params, { ...guardProgress(method, options, this.#warn), signal, abort }), REQUEST_OPTION_KEYS);
+  request(
+    method: string,
+    params: Record<string, unknown> = {},
+    options: RequestOptions = {},
+  ): Promise<Record<string, unknown>> {
+    return this.#run(
+      method,
+      options,
+      (b, signal, abort) =>
+        b.request(method, params, { ...guardProgress(method, options, this.#warn), signal, abort }),
+      REQUEST_OPTION_KEYS,
+    );
   }
 
   /**
@@ -181,7 +270,10 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
    *   the request errors of {@link callTool} ({@link RequestTimeoutError}, {@link NetworkError}, {@link ClientClosedError}, …).
    */
   async task<T = CallToolResult>(taskId: string, options: AttachOptions = {}): Promise<TaskHandle<T>> {
-    if (typeof taskId !== 'string' || taskId.length === 0) throw new TypeError(`TaskClient.task: taskId must be a non-empty string, got ${JSON.stringify(taskId)}`);
+    if (typeof taskId !== 'string' || taskId.length === 0)
+      throw new TypeError(
+        `TaskClient.task: taskId must be a non-empty string, got ${JSON.stringify(taskId)}`,
+      );
     return this.#run('task', options, (b) => this.#tracker.attach<T>(b, taskId, options), ATTACH_OPTION_KEYS);
   }
 
@@ -207,7 +299,9 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
    */
   async resumeAll<T = CallToolResult>(): Promise<Array<TaskHandle<T>>> {
     const store = this.#requireStore('resumeAll');
-    const records = (await store.list()).filter((r) => r.server === this.#options.transport.serverKey && !r.outcome);
+    const records = (await store.list()).filter(
+      (r) => r.server === this.#options.transport.serverKey && !r.outcome,
+    );
     return records.map((r) => this.#tracker.restore<T>(this.#modern, r));
   }
 
@@ -240,33 +334,61 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
     await this.#options.transport.close();
   }
 
-  #run<R>(where: string, options: { signal?: AbortSignal }, op: (backend: EraBackend, signal: AbortSignal | undefined, abort: BackendRequestOptions['abort']) => Promise<R>, known?: readonly string[]): Promise<R> {
+  #run<R>(
+    where: string,
+    options: { signal?: AbortSignal },
+    op: (
+      backend: EraBackend,
+      signal: AbortSignal | undefined,
+      abort: BackendRequestOptions['abort'],
+    ) => Promise<R>,
+    known?: readonly string[],
+  ): Promise<R> {
     const bad = callOptionsError(`TaskClient ${where}`, options, known); // an unknown option or a duration breaking the rule: TypeError, nothing sent
-    return bad ? Promise.reject(bad) : this.#calls.run(options.signal, (a) => this.#router.run(this.#modern, (b) => (b === this.#modern ? op(b, undefined, a) : op(b, a.signal, undefined)), a)); // modern: the call's abort itself, no AbortSignal per call
+    return bad
+      ? Promise.reject(bad)
+      : this.#calls.run(options.signal, (a) =>
+          this.#router.run(
+            this.#modern,
+            (b) => (b === this.#modern ? op(b, undefined, a) : op(b, a.signal, undefined)),
+            a,
+          ),
+        ); // modern: the call's abort itself, no AbortSignal per call
   }
 
   #requireStore(method: string): TaskStore {
-    if (!this.#options.store) throw new TypeError(`TaskClient.${method}: no store was configured (option "store")`);
+    if (!this.#options.store)
+      throw new TypeError(`TaskClient.${method}: no store was configured (option "store")`);
     if (this.#calls.closed) throw new ClientClosedError();
     return this.#options.store;
   }
 
   /** Sends the call on the era's backend; a task goes to the engine (recorded first, then followed). */
   #start<T>(method: string, params: Record<string, unknown>, options: CallOptions<T>): Promise<CallStart<T>> {
-    return this.#run(method, options, (backend, signal, abort) => startCall<T>(this.#tracker, backend, method, params, { ...options, signal, abort }, this.#warn));
+    return this.#run(method, options, (backend, signal, abort) =>
+      startCall<T>(this.#tracker, backend, method, params, { ...options, signal, abort }, this.#warn),
+    );
   }
 
-  async #callAndWait<T>(method: string, params: Record<string, unknown>, options: CallOptions<T>): Promise<T> {
+  async #callAndWait<T>(
+    method: string,
+    params: Record<string, unknown>,
+    options: CallOptions<T>,
+  ): Promise<T> {
     if (options.signal === undefined && options.maxTotalTimeoutMs === undefined) {
       // Nothing can abort this call: no controller or listeners live as long as the task (heap per task).
       const start = await this.#start<T>(method, params, options);
-      return start.resultType === 'complete' ? start.result : this.#tracker.waitFor(start.task, undefined, options.onAbort);
+      return start.resultType === 'complete'
+        ? start.result
+        : this.#tracker.waitFor(start.task, undefined, options.onAbort);
     }
     const total = options.maxTotalTimeoutMs;
     const link = linkAbort(options.signal, total, () => new RequestTimeoutError(method, total ?? 0));
     try {
       const start = await this.#start<T>(method, params, { ...options, signal: link.signal });
-      return start.resultType === 'complete' ? start.result : await this.#tracker.waitFor(start.task, link.signal, options.onAbort);
+      return start.resultType === 'complete'
+        ? start.result
+        : await this.#tracker.waitFor(start.task, link.signal, options.onAbort);
     } finally {
       link.dispose();
     }
@@ -293,6 +415,10 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
 
   #fleetHost(method: string): FleetHost {
     const o = this.#options;
-    return fleetHostOf(this as never, { store: o.store, workerId: o.workerId, serverKey: o.transport.serverKey, now: o.now }, method);
+    return fleetHostOf(
+      this as never,
+      { store: o.store, workerId: o.workerId, serverKey: o.transport.serverKey, now: o.now },
+      method,
+    );
   }
 }

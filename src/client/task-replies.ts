@@ -25,11 +25,20 @@ const ACCEPTED: Readonly<Record<string, readonly unknown[]>> = {
  *
  * @throws {@link InvalidResponseError} naming the method and the value received.
  */
-export function checkTaskReplyResultType(method: string, result: Record<string, unknown>): Record<string, unknown> {
+export function checkTaskReplyResultType(
+  method: string,
+  result: Record<string, unknown>,
+): Record<string, unknown> {
   const accepted = ACCEPTED[method];
   if (accepted && !accepted.includes(result.resultType)) {
-    const shown = typeof result.resultType === 'string' ? escapeUnprintable(JSON.stringify(result.resultType.slice(0, 40))) : typeof result.resultType;
-    throw new InvalidResponseError(method, `resultType ${shown} on a ${method} reply (the extension requires "complete")`);
+    const shown =
+      typeof result.resultType === 'string'
+        ? escapeUnprintable(JSON.stringify(result.resultType.slice(0, 40)))
+        : typeof result.resultType;
+    throw new InvalidResponseError(
+      method,
+      `resultType ${shown} on a ${method} reply (the extension requires "complete")`,
+    );
   }
   return result;
 }

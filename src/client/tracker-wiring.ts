@@ -13,7 +13,12 @@ import { TaskTracker, type TrackerContext } from '../tasks/tracker.js';
 import type { ResolvedOptions } from './options.js';
 
 /** The task engine for one client: `o` its resolved options, `emit` its events. */
-export function createTracker(o: ResolvedOptions, scheduler: PollScheduler, push: PushTracker | undefined, emit: TrackerContext['emit']): TaskTracker {
+export function createTracker(
+  o: ResolvedOptions,
+  scheduler: PollScheduler,
+  push: PushTracker | undefined,
+  emit: TrackerContext['emit'],
+): TaskTracker {
   return new TaskTracker({
     serverKey: o.transport.serverKey,
     push,

@@ -23,7 +23,10 @@ export class AuthorizationRequiredError extends McpClientError {
     readonly method: string | undefined,
     options?: ErrorOptions & { reason?: string },
   ) {
-    super(`${method ?? 'request'} to ${serverUrl} needs authorization by a person${options?.reason ? ` (${options.reason})` : ''}`, options);
+    super(
+      `${method ?? 'request'} to ${serverUrl} needs authorization by a person${options?.reason ? ` (${options.reason})` : ''}`,
+      options,
+    );
   }
 }
 

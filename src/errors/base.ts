@@ -16,7 +16,9 @@ export const kBrand = Symbol.for('mcp-tasks-client.errorBrand');
  */
 export function redactTaskId(taskId: string): string {
   // Whole code points (never half an emoji), control characters made visible (never a raw newline in a log line).
-  const chars = Array.from(taskId, (c) => (/[\p{Cc}]/u.test(c) ? `\\u${c.codePointAt(0)?.toString(16).padStart(4, '0')}` : c));
+  const chars = Array.from(taskId, (c) =>
+    /[\p{Cc}]/u.test(c) ? `\\u${c.codePointAt(0)?.toString(16).padStart(4, '0')}` : c,
+  );
   return chars.length <= 8 ? chars.join('') : `${chars.slice(0, 6).join('')}…(${chars.length})`;
 }
 
@@ -76,7 +78,7 @@ export class McpClientError extends Error {
     const brand = (this as unknown as Record<symbol, string>)[kBrand];
     for (let p: unknown = value; p !== null && typeof p === 'object'; p = Object.getPrototypeOf(p)) {
       const ctor = (p as { constructor?: unknown }).constructor as Record<symbol, unknown> | undefined;
-      if (ctor && Object.prototype.hasOwnProperty.call(ctor, kBrand) && ctor[kBrand] === brand) return true;
+      if (ctor && Object.hasOwn(ctor, kBrand) && ctor[kBrand] === brand) return true;
     }
     return false;
   }

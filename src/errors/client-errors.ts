@@ -52,7 +52,10 @@ export class ClientClosedError extends McpClientError {
  * @example
  * if (isMcpClientError(err, 'TASK_EXPIRED')) { … }
  */
-export function isMcpClientError(value: unknown, code?: McpClientErrorCode | number): value is McpClientError {
+export function isMcpClientError(
+  value: unknown,
+  code?: McpClientErrorCode | number,
+): value is McpClientError {
   return value instanceof McpClientError && (code === undefined || value.code === code);
 }
 

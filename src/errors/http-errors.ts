@@ -54,7 +54,9 @@ export class InvalidHeaderError extends McpClientError {
     readonly headerName: string | undefined,
     readonly reason: string,
   ) {
-    super(`invalid header from ${source}${headerName === undefined ? '' : ` "${headerName}"`}: ${reason} (the value is not shown)`);
+    super(
+      `invalid header from ${source}${headerName === undefined ? '' : ` "${headerName}"`}: ${reason} (the value is not shown)`,
+    );
   }
 }
 
@@ -73,7 +75,12 @@ export class GetHeadersError extends McpClientError {
     readonly method: string,
     options: ErrorOptions,
   ) {
-    const why = options.cause instanceof Error ? options.cause.message : typeof options.cause === 'string' ? options.cause : 'a non-Error value';
+    const why =
+      options.cause instanceof Error
+        ? options.cause.message
+        : typeof options.cause === 'string'
+          ? options.cause
+          : 'a non-Error value';
     super(`${method} failed: getHeaders() failed: ${why.slice(0, 200)}; nothing was sent`, options);
   }
 }

@@ -21,8 +21,15 @@ export class McpError extends McpClientError {
   readonly method: string;
   /** The server's `error.message` exactly as received (the `message` of this error shows it escaped and cut at 1,000 characters). */
   readonly serverMessage: string;
-  constructor(method: string, error: JsonRpcErrorObject, options?: ErrorOptions & { httpStatus?: number; retryAfterMs?: number }) {
-    super(`${method} failed: ${printableExcerpt(String(error.message), 1_000)} (JSON-RPC ${error.code})`, options);
+  constructor(
+    method: string,
+    error: JsonRpcErrorObject,
+    options?: ErrorOptions & { httpStatus?: number; retryAfterMs?: number },
+  ) {
+    super(
+      `${method} failed: ${printableExcerpt(String(error.message), 1_000)} (JSON-RPC ${error.code})`,
+      options,
+    );
     this.serverMessage = error.message;
     this.code = error.code;
     this.data = error.data;
@@ -80,7 +87,9 @@ export class NetworkError extends McpClientError {
   ) {
     const why = options?.cause instanceof Error ? options.cause.message : String(options?.cause ?? 'unknown');
     const notSent = options?.notSent;
-    const tail = notSent ? ` (${notSent.code}); nothing was sent: the server could not be reached in ${notSent.attempts} ${notSent.attempts === 1 ? 'attempt' : 'attempts'}` : '';
+    const tail = notSent
+      ? ` (${notSent.code}); nothing was sent: the server could not be reached in ${notSent.attempts} ${notSent.attempts === 1 ? 'attempt' : 'attempts'}`
+      : '';
     super(`${method} failed: network error: ${why}${tail}`, options);
     this.notSent = notSent !== undefined;
     this.attempts = notSent?.attempts;
@@ -155,7 +164,12 @@ export class InvalidResponseError extends McpClientError {
     readonly detail: string,
     /** zod issues when a schema rejected the response, kept as they are. */
     readonly issues?: readonly unknown[],
-    options?: ErrorOptions & { taskId?: string; taskIdEscaped?: string; taskCancel?: TaskCancelOutcome; unreadableReply?: boolean },
+    options?: ErrorOptions & {
+      taskId?: string;
+      taskIdEscaped?: string;
+      taskCancel?: TaskCancelOutcome;
+      unreadableReply?: boolean;
+    },
   ) {
     super(`${method} failed: invalid response: ${detail}`, options);
     this.unreadableReply = options?.unreadableReply === true;
@@ -196,7 +210,10 @@ export class RequestTimeoutError extends McpClientError {
     readonly timeoutMs: number,
     options?: ErrorOptions & { notSent?: boolean },
   ) {
-    super(`${method} timed out after ${timeoutMs} ms${options?.notSent ? '; nothing was sent (getHeaders() did not resolve in time)' : ''}`, options);
+    super(
+      `${method} timed out after ${timeoutMs} ms${options?.notSent ? '; nothing was sent (getHeaders() did not resolve in time)' : ''}`,
+      options,
+    );
     this.notSent = options?.notSent === true;
   }
 }
@@ -210,7 +227,10 @@ export class UnsupportedProtocolVersionError extends McpClientError {
     readonly supported: readonly string[],
     options?: ErrorOptions,
   ) {
-    super(`server does not support protocol ${requested}; it supports ${supported.join(', ') || 'nothing listed'}`, options);
+    super(
+      `server does not support protocol ${requested}; it supports ${supported.join(', ') || 'nothing listed'}`,
+      options,
+    );
   }
 }
 
@@ -240,7 +260,9 @@ export class TooManyRoundsError extends McpClientError {
     readonly method: string,
     readonly rounds: number,
   ) {
-    super(`${method} failed: the server asked for input again after ${rounds} answered rounds (maxInputRounds: ${rounds})`);
+    super(
+      `${method} failed: the server asked for input again after ${rounds} answered rounds (maxInputRounds: ${rounds})`,
+    );
   }
 }
 

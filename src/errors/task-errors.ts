@@ -28,7 +28,9 @@ export class TaskFailedError extends TaskError {
   override readonly code = 'TASK_FAILED' as const;
   readonly error: JsonRpcErrorObject | undefined;
   constructor(task: DetailedTask & { status: 'failed' }, options?: ErrorOptions) {
-    const why = task.error ? `${task.error.message} (JSON-RPC ${task.error.code})` : (task.statusMessage ?? 'no reason given');
+    const why = task.error
+      ? `${task.error.message} (JSON-RPC ${task.error.code})`
+      : (task.statusMessage ?? 'no reason given');
     super(`task ${redactTaskId(task.taskId)} failed: ${why}`, task.taskId, task, options);
     this.error = task.error;
   }
@@ -42,7 +44,12 @@ export class TaskCancelledError extends TaskError {
   static override readonly [kBrand]: string = 'TaskCancelledError';
   override readonly code = 'TASK_CANCELLED' as const;
   constructor(taskId: string, task?: DetailedTask, options?: ErrorOptions) {
-    super(`task ${redactTaskId(taskId)} was cancelled${task?.statusMessage ? `: ${task.statusMessage}` : ''}`, taskId, task, options);
+    super(
+      `task ${redactTaskId(taskId)} was cancelled${task?.statusMessage ? `: ${task.statusMessage}` : ''}`,
+      taskId,
+      task,
+      options,
+    );
   }
 }
 
@@ -59,7 +66,12 @@ export class TaskExpiredError extends TaskError {
     task?: DetailedTask,
     options?: ErrorOptions,
   ) {
-    super(`task ${redactTaskId(taskId)} expired at ${new Date(expiredAt).toISOString()}`, taskId, task, options);
+    super(
+      `task ${redactTaskId(taskId)} expired at ${new Date(expiredAt).toISOString()}`,
+      taskId,
+      task,
+      options,
+    );
   }
 }
 
@@ -76,7 +88,12 @@ export class TaskNotFoundError extends TaskError {
     task?: DetailedTask,
     options?: ErrorOptions,
   ) {
-    super(`task ${redactTaskId(taskId)} is unknown to the server${reason === 'not-yet-visible' ? ' (not yet visible after creation)' : ''}`, taskId, task, options);
+    super(
+      `task ${redactTaskId(taskId)} is unknown to the server${reason === 'not-yet-visible' ? ' (not yet visible after creation)' : ''}`,
+      taskId,
+      task,
+      options,
+    );
   }
 }
 
@@ -93,7 +110,11 @@ export class CancelNotConfirmedError extends TaskError {
   override readonly code = 'CANCEL_NOT_CONFIRMED' as const;
   /** True when the server answered `tasks/cancel` with something other than its acknowledgement. */
   readonly invalidAck: boolean;
-  constructor(taskId: string, task: DetailedTask | undefined, options?: ErrorOptions & { invalidAck?: boolean }) {
+  constructor(
+    taskId: string,
+    task: DetailedTask | undefined,
+    options?: ErrorOptions & { invalidAck?: boolean },
+  ) {
     const last = `last status ${task?.status ?? 'unknown'}`;
     const detail = (options?.cause as { detail?: unknown } | undefined)?.detail;
     const reply = typeof detail === 'string' ? `: ${detail}` : '';
@@ -134,9 +155,17 @@ export class CancelDeliveryError extends TaskError {
    *   than transient failures outlasting the retries.
    * @param options.retryAfterMs - the server asked to wait this long (ms) before the next attempt, past the budget.
    */
-  constructor(taskId: string, task: DetailedTask | undefined, readonly attempts: number, options?: ErrorOptions & { refused?: boolean; retryAfterMs?: number }) {
+  constructor(
+    taskId: string,
+    task: DetailedTask | undefined,
+    readonly attempts: number,
+    options?: ErrorOptions & { refused?: boolean; retryAfterMs?: number },
+  ) {
     const refusal = options?.cause instanceof Error ? `: ${options.cause.message}` : '';
-    const deferred = options?.retryAfterMs !== undefined ? ` (the server asked to retry after ${Math.ceil(options.retryAfterMs / 1000)} s, past the delivery's retry budget)` : '';
+    const deferred =
+      options?.retryAfterMs !== undefined
+        ? ` (the server asked to retry after ${Math.ceil(options.retryAfterMs / 1000)} s, past the delivery's retry budget)`
+        : '';
     super(
       options?.refused
         ? `task ${redactTaskId(taskId)}: the server refused tasks/cancel${refusal}; the task may still be running`
@@ -158,7 +187,17 @@ export class CancelDeliveryError extends TaskError {
 export class InputDeliveryError extends TaskError {
   static override readonly [kBrand]: string = 'InputDeliveryError';
   override readonly code = 'INPUT_NOT_DELIVERED' as const;
-  constructor(taskId: string, readonly key: string, task: DetailedTask | undefined, options?: ErrorOptions) {
-    super(`task ${redactTaskId(taskId)}: the answer to input request ${JSON.stringify(key)} could not be delivered`, taskId, task, options);
+  constructor(
+    taskId: string,
+    readonly key: string,
+    task: DetailedTask | undefined,
+    options?: ErrorOptions,
+  ) {
+    super(
+      `task ${redactTaskId(taskId)}: the answer to input request ${JSON.stringify(key)} could not be delivered`,
+      taskId,
+      task,
+      options,
+    );
   }
 }

@@ -35,7 +35,10 @@ export interface FleetClientFacts {
  */
 export function fleetHostOf(client: FleetClient, facts: FleetClientFacts, method: string): FleetHost {
   const store = facts.store;
-  if (!isFleetStore(store)) throw new TypeError(`TaskClient.${method}: fleet mode needs a shared store with leases (option "store": a RedisTaskStore)`);
+  if (!isFleetStore(store))
+    throw new TypeError(
+      `TaskClient.${method}: fleet mode needs a shared store with leases (option "store": a RedisTaskStore)`,
+    );
   if (facts.workerId !== undefined) store.workerId = facts.workerId;
   return {
     serverKey: facts.serverKey,

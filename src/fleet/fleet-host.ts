@@ -65,15 +65,30 @@ export interface FleetStore extends TaskStore {
     question(server: string, taskId: string, key: string): Promise<InputRequest | undefined>;
     answer(server: string, taskId: string, key: string): Promise<InputResponse | undefined>;
     subscribe(
-      onEvent: (event: { type: 'question' | 'answer' | 'outcome'; id: string; taskId: string; server: string; key?: string }) => void,
+      onEvent: (event: {
+        type: 'question' | 'answer' | 'outcome';
+        id: string;
+        taskId: string;
+        server: string;
+        key?: string;
+      }) => void,
       onError: (error: unknown) => void,
       options?: { onReady?: () => void },
     ): { stop(): Promise<void> };
     /** Open questions recorded before this process read the stream. */
-    openQuestions(): Promise<Array<{ id: string; taskId: string; server: string; key: string; request: InputRequest }>>;
+    openQuestions(): Promise<
+      Array<{ id: string; taskId: string; server: string; key: string; request: InputRequest }>
+    >;
   };
   readonly idempotency: {
-    claim(server: string, key: string, owner: string, pendingMs: number): Promise<{ state: 'claimed'; pending: string } | { state: 'pending' } | { state: 'task'; taskId: string }>;
+    claim(
+      server: string,
+      key: string,
+      owner: string,
+      pendingMs: number,
+    ): Promise<
+      { state: 'claimed'; pending: string } | { state: 'pending' } | { state: 'task'; taskId: string }
+    >;
     bind(server: string, key: string, pending: string, taskId: string, ttlMs: number): Promise<boolean>;
     abandon(server: string, key: string, pending: string): Promise<void>;
   };
@@ -88,7 +103,9 @@ export interface FleetAttachOptions {
 }
 
 /** What a creation through the client gave. */
-export type FleetCreation = { resultType: 'complete'; result: unknown } | { resultType: 'task'; task: FleetTask };
+export type FleetCreation =
+  | { resultType: 'complete'; result: unknown }
+  | { resultType: 'task'; task: FleetTask };
 
 /** The client side of the fleet engine. */
 export interface FleetHost {
@@ -100,7 +117,11 @@ export interface FleetHost {
   /** Attaches to a task (one `tasks/get` now, then polling), as `client.task(taskId, options)`. */
   attach(taskId: string, options: FleetAttachOptions): Promise<FleetTask>;
   /** Starts a tool call with an idempotency key, as `client.startTool(name, args, { idempotencyKey })`. */
-  startTool(name: string, args: Record<string, unknown> | undefined, idempotencyKey: string): Promise<FleetCreation>;
+  startTool(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    idempotencyKey: string,
+  ): Promise<FleetCreation>;
   /** Calls `listener` for every task the client creates (the client's `task` event); returns the unsubscribe. */
   onTask(listener: (task: FleetTask) => void): () => void;
 }
@@ -108,5 +129,11 @@ export interface FleetHost {
 /** True when `store` has the lease operations of a fleet store. */
 export function isFleetStore(store: unknown): store is FleetStore {
   const s = store as Partial<FleetStore> | null | undefined;
-  return typeof s?.claim === 'function' && typeof s.renew === 'function' && typeof s.fencePoll === 'function' && typeof s.leaseOf === 'function' && s.channel !== undefined;
+  return (
+    typeof s?.claim === 'function' &&
+    typeof s.renew === 'function' &&
+    typeof s.fencePoll === 'function' &&
+    typeof s.leaseOf === 'function' &&
+    s.channel !== undefined
+  );
 }

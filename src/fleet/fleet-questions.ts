@@ -72,7 +72,10 @@ export class FleetQuestions {
   /** The question announced on the stream, ready to emit; `undefined` when it is gone or already answered. */
   async question(server: string, taskId: string, key: string): Promise<FleetQuestion | undefined> {
     const { channel } = this.#host.store;
-    const [request, answer] = await Promise.all([channel.question(server, taskId, key), channel.answer(server, taskId, key)]);
+    const [request, answer] = await Promise.all([
+      channel.question(server, taskId, key),
+      channel.answer(server, taskId, key),
+    ]);
     if (request === undefined || answer !== undefined) return undefined;
     return this.make(server, taskId, key, request);
   }
@@ -80,7 +83,13 @@ export class FleetQuestions {
   /** A question to emit for a recorded request; `respond` records the fleet's answer. */
   make(server: string, taskId: string, key: string, request: InputRequest): FleetQuestion {
     const { channel } = this.#host.store;
-    return { taskId, server, key, request, respond: (response) => channel.recordAnswer(server, taskId, key, response) };
+    return {
+      taskId,
+      server,
+      key,
+      request,
+      respond: (response) => channel.recordAnswer(server, taskId, key, response),
+    };
   }
 
   async #deliver(id: string, event: InputRequiredEvent, answer: InputResponse): Promise<void> {

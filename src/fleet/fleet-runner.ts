@@ -13,7 +13,7 @@ import { LeaseLostError } from '../store/redis/errors.js';
 import type { TaskRecord } from '../store/task-record.js';
 import { FleetQuestions, type FleetQuestion } from './fleet-questions.js';
 import { QuestionFeed } from './question-feed.js';
-import type { FleetClaim, FleetHost, FleetLease, FleetTask } from './fleet-host.js';
+import type { FleetClaim, FleetHost, FleetTask } from './fleet-host.js';
 import { startOnce, type FleetStart, type FleetStartOptions } from './fleet-start.js';
 import { fenceSend, type Held } from './poll-fence.js';
 
@@ -76,18 +76,36 @@ export class FleetRunner extends EventEmitter<FleetEvents> {
   constructor(host: FleetHost, options: FleetOptions = {}) {
     super();
     this.#host = host;
-    this.#options = { claim: options.claim ?? true, claimIntervalMs: options.claimIntervalMs ?? 1_000, maxTasks: options.maxTasks ?? 1_000 };
+    this.#options = {
+      claim: options.claim ?? true,
+      claimIntervalMs: options.claimIntervalMs ?? 1_000,
+      maxTasks: options.maxTasks ?? 1_000,
+    };
     const { claimIntervalMs, maxTasks } = this.#options;
-    const bad = durationError('runFleet', 'claimIntervalMs', claimIntervalMs) ?? (Number.isInteger(maxTasks) && maxTasks > 0 ? undefined : new TypeError(`runFleet: option "maxTasks" must be a positive integer; got ${String(maxTasks)}`));
+    const bad =
+      durationError('runFleet', 'claimIntervalMs', claimIntervalMs) ??
+      (Number.isInteger(maxTasks) && maxTasks > 0
+        ? undefined
+        : new TypeError(`runFleet: option "maxTasks" must be a positive integer; got ${String(maxTasks)}`));
     if (bad) throw bad;
     const report = (error: unknown): void => void this.emit('error', error);
     this.#questions = new FleetQuestions(host, report);
     // Questions asked before this process joined are shown once the stream position is fixed.
-    this.#feed = new QuestionFeed(host, this.#questions, { emit: (q) => void this.emit('inputRequired', q), wanted: () => this.listenerCount('inputRequired') > 0, onError: report });
-    this.#subscription = host.store.channel.subscribe((event) => void this.#onStreamEvent(event).catch(report), report, { onReady: () => void this.#feed.catchUp().catch(report) });
+    this.#feed = new QuestionFeed(host, this.#questions, {
+      emit: (q) => void this.emit('inputRequired', q),
+      wanted: () => this.listenerCount('inputRequired') > 0,
+      onError: report,
+    });
+    this.#subscription = host.store.channel.subscribe(
+      (event) => void this.#onStreamEvent(event).catch(report),
+      report,
+      { onReady: () => void this.#feed.catchUp().catch(report) },
+    );
     this.#offTask = host.onTask((task) => this.#adoptCreated(task));
     // Leases of tasks this worker created are swept too, so a worker that only creates still lets go in time.
-    this.#timers.push(setInterval(() => void this.#sweep(), Math.max(20, Math.floor(host.store.leaseMs / 8))));
+    this.#timers.push(
+      setInterval(() => void this.#sweep(), Math.max(20, Math.floor(host.store.leaseMs / 8))),
+    );
     if (this.#options.claim) {
       this.#timers.push(setInterval(() => void this.#claim(), this.#options.claimIntervalMs));
       void this.#claim();
@@ -107,11 +125,17 @@ export class FleetRunner extends EventEmitter<FleetEvents> {
   gate(taskId: string): Promise<() => void> | undefined {
     // A claim lost while its attach was still reading the store: the lease is forgotten here, so refuse by the claim.
     const attaching = this.#attaching.get(taskId);
-    if (attaching && this.#held.get(attaching.lease.id) !== attaching) throw new LeaseLostError(taskId, 'expired', attaching.lease.fence);
+    if (attaching && this.#held.get(attaching.lease.id) !== attaching)
+      throw new LeaseLostError(taskId, 'expired', attaching.lease.fence);
     const lease = this.#host.store.leaseOf(this.#host.serverKey, taskId);
     const held = lease && this.#held.get(lease.id);
     if (!held) return undefined;
-    return fenceSend(this.#host, held, () => this.#held.get(held.lease.id) === held, (reason) => this.#lose(held, reason));
+    return fenceSend(
+      this.#host,
+      held,
+      () => this.#held.get(held.lease.id) === held,
+      (reason) => this.#lose(held, reason),
+    );
   }
 
   /** Live time of a worker for the fair share: five claim rounds, at most the lease (a dead one's share frees in time). */
@@ -131,7 +155,11 @@ export class FleetRunner extends EventEmitter<FleetEvents> {
    *
    * @throws see {@link startOnce}.
    */
-  startTool(name: string, args: Record<string, unknown> | undefined, options: FleetStartOptions): Promise<FleetStart> {
+  startTool(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    options: FleetStartOptions,
+  ): Promise<FleetStart> {
     return startOnce(this.#host, (task) => this.#adoptCreated(task), name, args, options);
   }
 
@@ -196,7 +224,12 @@ export class FleetRunner extends EventEmitter<FleetEvents> {
     let task: FleetTask;
     this.#attaching.set(lease.taskId, held);
     try {
-      task = await this.#host.attach(record.taskId, { method: record.method, localCreatedAt: record.localCreatedAt, ttlMs: record.ttlMs, answeredKeys: record.answeredKeys });
+      task = await this.#host.attach(record.taskId, {
+        method: record.method,
+        localCreatedAt: record.localCreatedAt,
+        ttlMs: record.ttlMs,
+        answeredKeys: record.answeredKeys,
+      });
     } catch (error) {
       await this.#attachFailed(held, record, error);
       return;
@@ -219,8 +252,13 @@ export class FleetRunner extends EventEmitter<FleetEvents> {
     this.#held.delete(held.lease.id);
     const now = this.#host.now();
     if (error instanceof TaskExpiredError || error instanceof TaskNotFoundError) {
-      const outcome = error instanceof TaskExpiredError ? ({ status: 'expired' } as const) : ({ status: 'unknown' } as const);
-      await this.#host.store.put({ ...record, outcome, updatedAt: now }).catch((e: unknown) => this.emit('error', e));
+      const outcome =
+        error instanceof TaskExpiredError
+          ? ({ status: 'expired' } as const)
+          : ({ status: 'unknown' } as const);
+      await this.#host.store
+        .put({ ...record, outcome, updatedAt: now })
+        .catch((e: unknown) => this.emit('error', e));
       return;
     }
     this.emit('error', error);
@@ -230,7 +268,10 @@ export class FleetRunner extends EventEmitter<FleetEvents> {
   /** Notes every poll, answers questions, and lets go when the task settles. */
   #watch(held: Held, task: FleetTask): void {
     const id = held.lease.id;
-    task.on('inputRequired', (event) => void this.#feed.heldAsked(id, event).catch((e: unknown) => this.emit('error', e)));
+    task.on(
+      'inputRequired',
+      (event) => void this.#feed.heldAsked(id, event).catch((e: unknown) => this.emit('error', e)),
+    );
     this.#feed.holding(id, task);
     const afterPoll = (): void => {
       if (task.done || this.#held.get(id) !== held) return;
@@ -285,7 +326,13 @@ export class FleetRunner extends EventEmitter<FleetEvents> {
     this.emit('leaseLost', error);
   }
 
-  async #onStreamEvent(event: { type: 'question' | 'answer' | 'outcome'; id: string; taskId: string; server: string; key?: string }): Promise<void> {
+  async #onStreamEvent(event: {
+    type: 'question' | 'answer' | 'outcome';
+    id: string;
+    taskId: string;
+    server: string;
+    key?: string;
+  }): Promise<void> {
     if (event.type === 'outcome') {
       this.#feed.ended(event.id);
       this.emit('outcome', { taskId: event.taskId, server: event.server });

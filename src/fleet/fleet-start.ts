@@ -28,7 +28,9 @@ export interface FleetStartOptions {
 }
 
 /** What `fleet.startTool` gives: the inline result, or the task's id and whether this worker created it. */
-export type FleetStart = { resultType: 'complete'; result: unknown } | { resultType: 'task'; taskId: string; created: boolean };
+export type FleetStart =
+  | { resultType: 'complete'; result: unknown }
+  | { resultType: 'task'; taskId: string; created: boolean };
 
 /**
  * Starts `name` once per `idempotencyKey` across the fleet. The new task is followed by this worker (it holds the
@@ -45,7 +47,10 @@ export async function startOnce(
   options: FleetStartOptions,
 ): Promise<FleetStart> {
   const key = options?.idempotencyKey;
-  if (typeof key !== 'string' || key.length === 0) throw new TypeError(`fleet.startTool: idempotencyKey must be a non-empty string, got ${JSON.stringify(key)}`);
+  if (typeof key !== 'string' || key.length === 0)
+    throw new TypeError(
+      `fleet.startTool: idempotencyKey must be a non-empty string, got ${JSON.stringify(key)}`,
+    );
   const claimMs = options.creationClaimMs ?? DEFAULT_CREATION_CLAIM_MS;
   const bad = durationError('fleet.startTool', 'creationClaimMs', claimMs);
   if (bad) throw bad;
@@ -68,7 +73,13 @@ export async function startOnce(
       }
       const task = created.task;
       const ttl = task.task.ttlMs;
-      await keys.bind(host.serverKey, key, state.pending, task.taskId, typeof ttl === 'number' ? ttl : UNLIMITED_KEY_TTL_MS);
+      await keys.bind(
+        host.serverKey,
+        key,
+        state.pending,
+        task.taskId,
+        typeof ttl === 'number' ? ttl : UNLIMITED_KEY_TTL_MS,
+      );
       adopt(task);
       return { resultType: 'task', taskId: task.taskId, created: true };
     }

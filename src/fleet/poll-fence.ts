@@ -32,7 +32,12 @@ const FENCE_ATTEMPTS = 3;
  *   deadline passed, the task was let go meanwhile, or the fence's answer came back after its send window
  *   {@link FENCE_ATTEMPTS} times; `StoreUnavailableError` when Redis fails (nothing is sent).
  */
-export async function fenceSend(host: FleetHost, held: Held, stillHeld: () => boolean, lose: (reason: 'stale' | 'expired') => void): Promise<() => void> {
+export async function fenceSend(
+  host: FleetHost,
+  held: Held,
+  stillHeld: () => boolean,
+  lose: (reason: 'stale' | 'expired') => void,
+): Promise<() => void> {
   const { lease } = held;
   for (let attempt = 0; attempt < FENCE_ATTEMPTS; attempt++) {
     if (host.now() >= lease.deadline) break;

@@ -51,7 +51,8 @@ export class QuestionFeed {
   /** A task held here asked `event.key` (also after a takeover): record it, answer it if the fleet did, else show it. */
   async heldAsked(id: string, event: InputRequiredEvent): Promise<void> {
     const open = await this.#questions.asked(id, event);
-    if (open && event.taskId !== undefined && this.#sink.wanted()) this.#show(id, this.#questions.make(this.#host.serverKey, event.taskId, event.key, event.request));
+    if (open && event.taskId !== undefined && this.#sink.wanted())
+      this.#show(id, this.#questions.make(this.#host.serverKey, event.taskId, event.key, event.request));
   }
 
   /**
@@ -63,7 +64,9 @@ export class QuestionFeed {
     if (state.status !== 'input_required') return;
     for (const [key, request] of Object.entries(state.inputRequests)) {
       if (task.answeredKeys.has(key)) continue;
-      void this.heldAsked(id, askedOf(task, key, request)).catch((error: unknown) => this.#sink.onError(error));
+      void this.heldAsked(id, askedOf(task, key, request)).catch((error: unknown) =>
+        this.#sink.onError(error),
+      );
     }
   }
 
@@ -93,7 +96,12 @@ function askedOf(task: FleetTask, key: string, request: InputRequest): InputRequ
       return task.answeredKeys.has(key);
     },
     respond: async (response: InputResponse) => {
-      const sent = await task.respond(Object.defineProperty({}, key, { value: response, enumerable: true }) as Record<string, InputResponse>);
+      const sent = await task.respond(
+        Object.defineProperty({}, key, { value: response, enumerable: true }) as Record<
+          string,
+          InputResponse
+        >,
+      );
       return sent.includes(key);
     },
   };

@@ -37,8 +37,14 @@ export interface OutcomeSource {
  *   {@link TaskExpiredError} when its TTL passes with no outcome recorded; {@link TaskFailedError} /
  *   {@link TaskCancelledError} for those outcomes; `signal.reason` on abort; {@link StoreUnavailableError}.
  */
-export async function resultOf<T>(host: FleetHost, taskId: string, options: ResultOfOptions = {}, outcomes?: OutcomeSource): Promise<T> {
-  if (typeof taskId !== 'string' || taskId.length === 0) throw new TypeError(`resultOf: taskId must be a non-empty string, got ${JSON.stringify(taskId)}`);
+export async function resultOf<T>(
+  host: FleetHost,
+  taskId: string,
+  options: ResultOfOptions = {},
+  outcomes?: OutcomeSource,
+): Promise<T> {
+  if (typeof taskId !== 'string' || taskId.length === 0)
+    throw new TypeError(`resultOf: taskId must be a non-empty string, got ${JSON.stringify(taskId)}`);
   const every = options.checkIntervalMs ?? DEFAULT_RESULT_CHECK_INTERVAL_MS;
   const bad = durationError('resultOf', 'checkIntervalMs', every);
   if (bad) throw bad;
@@ -52,7 +58,10 @@ export async function resultOf<T>(host: FleetHost, taskId: string, options: Resu
       const record = await host.store.get(taskId, host.serverKey);
       if (!record) throw new TaskNotFoundError(taskId, 'unknown');
       if (record.outcome) {
-        const settled = settledFromRecord(record, parserFor(record.method) as (raw: Record<string, unknown>) => T);
+        const settled = settledFromRecord(
+          record,
+          parserFor(record.method) as (raw: Record<string, unknown>) => T,
+        );
         if (settled.ok) return settled.value;
         throw settled.error;
       }

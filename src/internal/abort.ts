@@ -48,7 +48,11 @@ export interface LinkedAbort {
 /**
  * Links the caller's signal with an optional timeout. On timeout the signal aborts with `onTimeout()` as reason.
  */
-export function linkAbort(signal: AbortSignal | undefined, timeoutMs: number | undefined, onTimeout: () => unknown): LinkedAbort {
+export function linkAbort(
+  signal: AbortSignal | undefined,
+  timeoutMs: number | undefined,
+  onTimeout: () => unknown,
+): LinkedAbort {
   const controller = new AbortController();
   let timedOut = false;
   const onAbort = (): void => controller.abort(signal?.reason);

@@ -41,7 +41,9 @@ export function stringifyIteratively(value: unknown): string {
         stack.push({ items: v.map((item) => [undefined, item]), index: 0, close: ']' });
       } else {
         out.push('{');
-        const entries = Object.entries(v).filter(([, member]) => member !== undefined && typeof member !== 'function');
+        const entries = Object.entries(v).filter(
+          ([, member]) => member !== undefined && typeof member !== 'function',
+        );
         stack.push({ items: entries, index: 0, close: '}' });
       }
       return;

@@ -29,17 +29,28 @@ export interface DurationRule {
 export function durationProblem(value: unknown, rule: DurationRule = {}): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || Number.isNaN(value)) return 'must be a number of milliseconds';
-  if (value < 0 || (value === 0 && rule.min !== 'zero')) return rule.min === 'zero' ? 'must not be negative' : 'must be greater than 0';
-  if (value > MAX_TIMER_MS && !rule.unlimited) return `must be at most ${MAX_TIMER_MS} ms (the longest timer delay)`;
+  if (value < 0 || (value === 0 && rule.min !== 'zero'))
+    return rule.min === 'zero' ? 'must not be negative' : 'must be greater than 0';
+  if (value > MAX_TIMER_MS && !rule.unlimited)
+    return `must be at most ${MAX_TIMER_MS} ms (the longest timer delay)`;
   if (rule.atLeast !== undefined && value < rule.atLeast) return `must be at least ${rule.atLeast} ms`;
   if (rule.integer && !Number.isInteger(value)) return 'must be a whole number of milliseconds';
   return undefined;
 }
 
 /** The `TypeError` (`<where>: option "<name>" … got <value>`) when `value` breaks the duration rule, else `undefined`. */
-export function durationError(where: string, name: string, value: unknown, rule: DurationRule = {}): TypeError | undefined {
+export function durationError(
+  where: string,
+  name: string,
+  value: unknown,
+  rule: DurationRule = {},
+): TypeError | undefined {
   const problem = durationProblem(value, rule);
-  return problem === undefined ? undefined : new TypeError(`${where}: option "${name}" ${problem}; got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`);
+  return problem === undefined
+    ? undefined
+    : new TypeError(
+        `${where}: option "${name}" ${problem}; got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`,
+      );
 }
 
 /** A timer delay for a duration under the rule: `undefined` for "no limit" (Infinity or above the timer's range). */
@@ -49,5 +60,7 @@ export function timerDelay(ms: number | undefined): number | undefined {
 
 /** The zod schema of a duration option under `rule` (for options validated with zod); the message is the rule's. */
 export function durationSchema(rule: DurationRule = {}) {
-  return z.custom<number>((value) => durationProblem(value, rule) === undefined, { error: (issue) => durationProblem(issue.input, rule) ?? 'invalid duration' });
+  return z.custom<number>((value) => durationProblem(value, rule) === undefined, {
+    error: (issue) => durationProblem(issue.input, rule) ?? 'invalid duration',
+  });
 }

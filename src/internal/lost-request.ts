@@ -29,7 +29,11 @@ export function neverSent(error: unknown): boolean {
 
 /** The socket error code (e.g. `ECONNREFUSED`) that proves `error`'s request was never delivered, if any. */
 export function notSentCode(error: unknown): string | undefined {
-  for (let e: unknown = error, depth = 0; e !== null && typeof e === 'object' && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e: unknown = error, depth = 0;
+    e !== null && typeof e === 'object' && depth < 6;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && NOT_SENT_CODES.has(code)) return code;
     const errors = (e as { errors?: unknown }).errors; // AggregateError (happy eyeballs: one error per address)

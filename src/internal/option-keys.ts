@@ -12,7 +12,9 @@ import { closest } from 'fastest-levenshtein';
  * The known keys of an options interface, checked by the compiler against it: `keysOf<CallOptions>()({ … })`
  * must list every key of `T` and nothing else.
  */
-export function keysOf<T>(): <K extends Record<keyof T, true>>(keys: K & Record<Exclude<keyof K, keyof T>, never>) => readonly string[] {
+export function keysOf<T>(): <K extends Record<keyof T, true>>(
+  keys: K & Record<Exclude<keyof K, keyof T>, never>,
+) => readonly string[] {
   return (keys) => Object.keys(keys);
 }
 
@@ -28,12 +30,18 @@ export function closestKey(key: string, known: readonly string[]): string | unde
  * The `TypeError` (`<where>: unknown option "<key>"; did you mean "<closest>"?`) for the first own string key of
  * `options` not in `known`, or `undefined` when every key is known (or `options` is not an object).
  */
-export function unknownOptionError(where: string, options: unknown, known: readonly string[]): TypeError | undefined {
+export function unknownOptionError(
+  where: string,
+  options: unknown,
+  known: readonly string[],
+): TypeError | undefined {
   if (options === null || typeof options !== 'object') return undefined;
   for (const key of Object.keys(options)) {
     if (known.includes(key)) continue;
     const near = closestKey(key, known);
-    return new TypeError(`${where}: unknown option ${JSON.stringify(key)}${near === undefined ? '' : `; did you mean ${JSON.stringify(near)}?`}`);
+    return new TypeError(
+      `${where}: unknown option ${JSON.stringify(key)}${near === undefined ? '' : `; did you mean ${JSON.stringify(near)}?`}`,
+    );
   }
   return undefined;
 }

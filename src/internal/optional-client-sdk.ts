@@ -19,11 +19,16 @@ let loading: Promise<ClientSdk> | undefined;
  */
 export function importClientSdk(): Promise<ClientSdk> {
   const specifier = ['@modelcontextprotocol', 'client'].join('/');
-  loading ??= (import(/* @vite-ignore */ /* webpackIgnore: true */ specifier) as Promise<ClientSdk>).catch((error: unknown) => {
-    loading = undefined;
-    throw new TypeError('the auth option needs the optional peer dependency @modelcontextprotocol/client (npm install @modelcontextprotocol/client)', {
-      cause: error,
-    });
-  });
+  loading ??= (import(/* @vite-ignore */ /* webpackIgnore: true */ specifier) as Promise<ClientSdk>).catch(
+    (error: unknown) => {
+      loading = undefined;
+      throw new TypeError(
+        'the auth option needs the optional peer dependency @modelcontextprotocol/client (npm install @modelcontextprotocol/client)',
+        {
+          cause: error,
+        },
+      );
+    },
+  );
   return loading;
 }

@@ -28,7 +28,12 @@ export function withTaskId<T>(reason: T, taskId: string): T {
   if (reason === null || typeof reason !== 'object') return reason;
   const own = Object.getOwnPropertyDescriptor(reason, 'taskId');
   if (!own && Object.isExtensible(reason)) {
-    Object.defineProperty(reason, 'taskId', { value: taskId, enumerable: false, configurable: true, writable: true });
+    Object.defineProperty(reason, 'taskId', {
+      value: taskId,
+      enumerable: false,
+      configurable: true,
+      writable: true,
+    });
   } else if (own && own.value === undefined && own.writable) {
     (reason as { taskId?: string }).taskId = taskId;
   }

@@ -130,7 +130,9 @@ const LAZY_SIGNAL: PropertyDescriptor = {
  * then. The same as a `get signal()` in an object literal, which V8 builds per object (a closure, an accessor pair
  * and a slow object literal, about 2 µs).
  */
-export function withLazySignal<T extends { readonly [CALL_ABORT]: RequestAbort }>(target: T): T & { readonly signal: AbortSignal } {
+export function withLazySignal<T extends { readonly [CALL_ABORT]: RequestAbort }>(
+  target: T,
+): T & { readonly signal: AbortSignal } {
   return Object.defineProperty(target, 'signal', LAZY_SIGNAL) as T & { readonly signal: AbortSignal };
 }
 

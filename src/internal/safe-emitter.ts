@@ -42,7 +42,13 @@ function report(sink: ListenerSink, error: unknown, event: string): void {
  * Calls `fn(...args)`; a throw, or a returned thenable that rejects, goes to `sink` (without one, to the active sink),
  * with `event`. Returns nothing: caller code never gives the engine a value or an exception.
  */
-export function callGuarded(fn: (...args: never[]) => unknown, self: unknown, args: readonly unknown[], event: string, sink: ListenerSink | undefined): void {
+export function callGuarded(
+  fn: (...args: never[]) => unknown,
+  self: unknown,
+  args: readonly unknown[],
+  event: string,
+  sink: ListenerSink | undefined,
+): void {
   const to = sink ?? current ?? ignore;
   let returned: unknown;
   try {
@@ -54,7 +60,8 @@ export function callGuarded(fn: (...args: never[]) => unknown, self: unknown, ar
   if (returned === null || (typeof returned !== 'object' && typeof returned !== 'function')) return;
   try {
     const then = (returned as { then?: unknown }).then;
-    if (typeof then === 'function') then.call(returned, undefined, (error: unknown) => report(to, error, event));
+    if (typeof then === 'function')
+      then.call(returned, undefined, (error: unknown) => report(to, error, event));
   } catch (error) {
     report(to, error, event);
   }
@@ -106,16 +113,33 @@ export class SafeEmitter<E extends ValidEventTypes> extends EventEmitter<E> {
     return super.once(event, this.#wrap(event, fn as Listener) as ListenerOf<E, T>, context);
   }
 
-  override removeListener<T extends Names<E>>(event: T, fn?: ListenerOf<E, T>, context?: unknown, once?: boolean): this {
-    return super.removeListener(event, this.#wrapped(event, fn as Listener | undefined) as ListenerOf<E, T> | undefined, context, once);
+  override removeListener<T extends Names<E>>(
+    event: T,
+    fn?: ListenerOf<E, T>,
+    context?: unknown,
+    once?: boolean,
+  ): this {
+    return super.removeListener(
+      event,
+      this.#wrapped(event, fn as Listener | undefined) as ListenerOf<E, T> | undefined,
+      context,
+      once,
+    );
   }
 
   override off<T extends Names<E>>(event: T, fn?: ListenerOf<E, T>, context?: unknown, once?: boolean): this {
-    return super.off(event, this.#wrapped(event, fn as Listener | undefined) as ListenerOf<E, T> | undefined, context, once);
+    return super.off(
+      event,
+      this.#wrapped(event, fn as Listener | undefined) as ListenerOf<E, T> | undefined,
+      context,
+      once,
+    );
   }
 
   override listeners<T extends Names<E>>(event: T): Array<ListenerOf<E, T>> {
-    return super.listeners(event).map((l) => ((l as unknown as Record<symbol, unknown>)[ORIGINAL] ?? l) as ListenerOf<E, T>);
+    return super
+      .listeners(event)
+      .map((l) => ((l as unknown as Record<symbol, unknown>)[ORIGINAL] ?? l) as ListenerOf<E, T>);
   }
 
   #wrapped(event: string | symbol, fn: Listener | undefined): Listener | undefined {

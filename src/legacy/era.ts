@@ -35,7 +35,8 @@ export function eraFromError(error: unknown, probe: 'request' | 'discover'): Era
     if (status === 404 && error.code === ErrorCode.MethodNotFound) return 'modern';
     return status === 400 || status === 404 || status === 405 ? 'legacy' : undefined;
   }
-  if (error instanceof HttpError) return error.status === 400 || error.status === 404 || error.status === 405 ? 'legacy' : undefined;
+  if (error instanceof HttpError)
+    return error.status === 400 || error.status === 404 || error.status === 405 ? 'legacy' : undefined;
   if (error instanceof RequestTimeoutError && probe === 'discover') return 'legacy';
   return undefined;
 }

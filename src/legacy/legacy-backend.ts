@@ -23,7 +23,13 @@ import type { TaskHandle } from '../tasks/task-handle.js';
 import type { TransportTarget } from '../transport/transport.js';
 import { createSdkTransport } from './sdk-transport.js';
 import { unanswerable } from './unanswerable.js';
-import { fromSdkError, loadSdk, type SdkClient, type SdkRequestOptions, type SdkSchemas } from './sdk-client.js';
+import {
+  fromSdkError,
+  loadSdk,
+  type SdkClient,
+  type SdkRequestOptions,
+  type SdkSchemas,
+} from './sdk-client.js';
 
 /** What the legacy backend needs from its `TaskClient`. */
 export interface LegacyHost {
@@ -49,7 +55,9 @@ const RESULT_TIMEOUT_MS = 2_147_483_647;
 interface LegacyTaskState {
   handle?: TaskHandle<unknown>;
   /** The memoised `tasks/result`: the final result, or the failed task's JSON-RPC error. */
-  final?: Promise<{ result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } }>;
+  final?: Promise<
+    { result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } }
+  >;
   readonly abort: AbortController;
   readonly pending: Map<string, (response: InputResponse) => void>;
 }
@@ -85,17 +93,28 @@ export class LegacyBackend implements EraBackend {
    *
    * @throws {@link UnsupportedProtocolVersionError} without the SDK; the SDK's connection errors, mapped.
    */
-  static async connect(target: TransportTarget, host: LegacyHost, release?: () => Promise<void>): Promise<LegacyBackend> {
+  static async connect(
+    target: TransportTarget,
+    host: LegacyHost,
+    release?: () => Promise<void>,
+  ): Promise<LegacyBackend> {
     const sdk = await loadSdk();
     const capabilities: Record<string, unknown> = { elicitation: { form: {} } };
     if (host.handlers?.sampling) capabilities.sampling = {};
     if (host.handlers?.roots) capabilities.roots = {};
-    const client = sdk.createClient(host.clientInfo ?? { name: 'mcp-tasks-client', version: '0' }, capabilities);
+    const client = sdk.createClient(
+      host.clientInfo ?? { name: 'mcp-tasks-client', version: '0' },
+      capabilities,
+    );
     const backend = new LegacyBackend(client, sdk.schemas, host);
-    const route = (method: string) => (request: { params?: Record<string, unknown> }, extra: { signal?: AbortSignal }) => backend.#onServerRequest(method, request.params ?? {}, extra.signal);
+    const route =
+      (method: string) => (request: { params?: Record<string, unknown> }, extra: { signal?: AbortSignal }) =>
+        backend.#onServerRequest(method, request.params ?? {}, extra.signal);
     client.setRequestHandler(sdk.schemas.ElicitRequestSchema, route(INPUT_METHODS.elicitation));
-    if (host.handlers?.sampling) client.setRequestHandler(sdk.schemas.CreateMessageRequestSchema, route(INPUT_METHODS.sampling));
-    if (host.handlers?.roots) client.setRequestHandler(sdk.schemas.ListRootsRequestSchema, route(INPUT_METHODS.roots));
+    if (host.handlers?.sampling)
+      client.setRequestHandler(sdk.schemas.CreateMessageRequestSchema, route(INPUT_METHODS.sampling));
+    if (host.handlers?.roots)
+      client.setRequestHandler(sdk.schemas.ListRootsRequestSchema, route(INPUT_METHODS.roots));
     try {
       await client.connect(await createSdkTransport(target, release));
     } catch (error) {
@@ -143,18 +162,28 @@ export class LegacyBackend implements EraBackend {
    *   no answer came within the grace; {@link McpError}, {@link NetworkError}, {@link HttpError},
    *   {@link InvalidResponseError} as mapped from the SDK.
    */
-  async startTool(params: Record<string, unknown>, options: LegacyRequestOptions = {}): Promise<{ result: Record<string, unknown> } | { task: DetailedTask; aborted: boolean; abortReason?: unknown }> {
+  async startTool(
+    params: Record<string, unknown>,
+    options: LegacyRequestOptions = {},
+  ): Promise<
+    { result: Record<string, unknown> } | { task: DetailedTask; aborted: boolean; abortReason?: unknown }
+  > {
     // Re-list when the tool is unknown: servers may add tools after `initialize` (server-everything registers its
     // task tools once it has seen the client's capabilities) or announce them with `list_changed`.
     if (!this.#tools.has(String(params.name))) await this.listTools(options);
     const support = this.#tools.get(String(params.name))?.execution?.taskSupport;
     const { _meta: _, ...plain } = params;
-    if (support !== 'required' && support !== 'optional') return { result: await this.request(METHODS.callTool, plain, options) };
+    if (support !== 'required' && support !== 'optional')
+      return { result: await this.request(METHODS.callTool, plain, options) };
     const sent = await withAbortGrace(
       METHODS.callTool,
       (abort) =>
         this.#call(METHODS.callTool, () =>
-          this.#sdk.request({ method: METHODS.callTool, params: plain }, this.#schemas.CreateTaskResultSchema, { ...this.#options({ ...options, signal: abort?.signal }), task: {} }),
+          this.#sdk.request(
+            { method: METHODS.callTool, params: plain },
+            this.#schemas.CreateTaskResultSchema,
+            { ...this.#options({ ...options, signal: abort?.signal }), task: {} },
+          ),
         ),
       options.signal,
       this.#host.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS,
@@ -167,16 +196,28 @@ export class LegacyBackend implements EraBackend {
   /** A call in this era: tools may become tasks (followed by the engine); other methods answer inline. */
   async start(method: string, params: Record<string, unknown>, options: StartOptions): Promise<StartResult> {
     const o = { signal: options.signal, timeoutMs: options.timeoutMs, onProgress: options.onProgress };
-    if (method !== METHODS.callTool) return { resultType: 'complete', result: await this.request(method, params, o) };
+    if (method !== METHODS.callTool)
+      return { resultType: 'complete', result: await this.request(method, params, o) };
     const started = await this.startTool(params, o);
     if ('result' in started) return { resultType: 'complete', result: started.result };
-    return { resultType: 'task', created: { resultType: 'task', ...started.task }, aborted: started.aborted, abortReason: started.abortReason };
+    return {
+      resultType: 'task',
+      created: { resultType: 'task', ...started.task },
+      aborted: started.aborted,
+      abortReason: started.abortReason,
+    };
   }
 
   /** Any request through the SDK session; the raw result. */
-  async request(method: string, params: Record<string, unknown>, options: LegacyRequestOptions = {}): Promise<Record<string, unknown>> {
+  async request(
+    method: string,
+    params: Record<string, unknown>,
+    options: LegacyRequestOptions = {},
+  ): Promise<Record<string, unknown>> {
     const { _meta: _, ...plain } = params;
-    return this.#call(method, () => this.#sdk.request({ method, params: plain }, this.#schemas.ResultSchema, this.#options(options)));
+    return this.#call(method, () =>
+      this.#sdk.request({ method, params: plain }, this.#schemas.ResultSchema, this.#options(options)),
+    );
   }
 
   /** Routes a legacy server's elicitation for `handle`'s task to that handle. */
@@ -195,7 +236,9 @@ export class LegacyBackend implements EraBackend {
     await this.#sdk.close().catch(() => undefined);
   }
 
-  #state(taskId: string): LegacyTaskState { return this.#tasks.get(taskId) ?? { abort: new AbortController(), pending: new Map() }; }
+  #state(taskId: string): LegacyTaskState {
+    return this.#tasks.get(taskId) ?? { abort: new AbortController(), pending: new Map() };
+  }
 
   #forget(taskId: string): void {
     this.#tasks.get(taskId)?.abort.abort();
@@ -232,19 +275,30 @@ export class LegacyBackend implements EraBackend {
     }
     if (status !== 'completed' && status !== 'failed') return task;
     const final = await this.#final(taskId, state);
-    return 'result' in final ? { ...task, status: 'completed', result: final.result } : { ...task, status: 'failed', error: final.error };
+    return 'result' in final
+      ? { ...task, status: 'completed', result: final.result }
+      : { ...task, status: 'failed', error: final.error };
   }
 
   #final(taskId: string, state: LegacyTaskState): NonNullable<LegacyTaskState['final']> {
     state.final ??= this.#sdk.experimental.tasks
-      .getTaskResult(taskId, this.#schemas.ResultSchema, { signal: state.abort.signal, timeout: RESULT_TIMEOUT_MS })
+      .getTaskResult(taskId, this.#schemas.ResultSchema, {
+        signal: state.abort.signal,
+        timeout: RESULT_TIMEOUT_MS,
+      })
       .then(
         (result) => ({ result }),
         (error: unknown) => {
           const mapped = fromSdkError('tasks/result', error);
           if (mapped instanceof Error && 'code' in mapped && typeof mapped.code === 'number') {
             const { code, message, data } = mapped as Error & { code: number; data?: unknown };
-            return { error: { code, message: message.replace(/^tasks\/result failed: /, '').replace(/ \(JSON-RPC -?\d+\)$/, ''), data } };
+            return {
+              error: {
+                code,
+                message: message.replace(/^tasks\/result failed: /, '').replace(/ \(JSON-RPC -?\d+\)$/, ''),
+                data,
+              },
+            };
           }
           state.final = undefined; // a transport failure: try again on the next poll
           throw mapped;
@@ -258,7 +312,8 @@ export class LegacyBackend implements EraBackend {
     const pending = this.#tasks.get(taskId)?.pending;
     for (const [key, response] of Object.entries(inputResponses)) {
       const resolve = pending?.get(key);
-      if (!resolve) throw new InvalidResponseError(METHODS.tasksUpdate, `no open question "${key}" for task ${taskId}`);
+      if (!resolve)
+        throw new InvalidResponseError(METHODS.tasksUpdate, `no open question "${key}" for task ${taskId}`);
       pending?.delete(key);
       resolve(response);
     }
@@ -270,11 +325,16 @@ export class LegacyBackend implements EraBackend {
    *
    * @throws {@link InputRequiredError} when nobody can answer (the SDK turns it into the JSON-RPC error reply).
    */
-  async #onServerRequest(method: string, params: Record<string, unknown>, signal: AbortSignal | undefined): Promise<unknown> {
+  async #onServerRequest(
+    method: string,
+    params: Record<string, unknown>,
+    signal: AbortSignal | undefined,
+  ): Promise<unknown> {
     const { _meta: meta, ...rest } = params;
     const request = InputRequestSchema.parse({ method, params: rest });
     const key = `${method}#${++this.#seq}`;
-    const relatedTaskId = ((meta as Record<string, { taskId?: unknown }> | undefined)?.[RELATED_TASK]?.taskId ?? undefined) as string | undefined;
+    const relatedTaskId = ((meta as Record<string, { taskId?: unknown }> | undefined)?.[RELATED_TASK]
+      ?.taskId ?? undefined) as string | undefined;
     const state = relatedTaskId !== undefined ? this.#tasks.get(relatedTaskId) : undefined;
     const refused = unanswerable(this.#host, method, key, relatedTaskId, state?.handle);
     if (refused) throw refused;

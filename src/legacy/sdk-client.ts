@@ -6,7 +6,13 @@
  * @module
  * @internal
  */
-import { HttpError, McpClientError, McpError, NetworkError, UnsupportedProtocolVersionError } from '../errors.js';
+import {
+  HttpError,
+  McpClientError,
+  McpError,
+  NetworkError,
+  UnsupportedProtocolVersionError,
+} from '../errors.js';
 import { importSdkModule } from '../internal/optional-sdk.js';
 import { LEGACY_PROTOCOL_VERSION, PROTOCOL_VERSION } from '../protocol/constants.js';
 
@@ -22,15 +28,29 @@ export interface SdkRequestOptions {
 export interface SdkClient {
   connect(transport: unknown): Promise<void>;
   close(): Promise<void>;
-  request(request: { method: string; params?: Record<string, unknown> }, schema: unknown, options?: SdkRequestOptions): Promise<Record<string, unknown>>;
-  setRequestHandler(schema: unknown, handler: (request: { params?: Record<string, unknown> }, extra: { signal?: AbortSignal }) => Promise<unknown>): void;
+  request(
+    request: { method: string; params?: Record<string, unknown> },
+    schema: unknown,
+    options?: SdkRequestOptions,
+  ): Promise<Record<string, unknown>>;
+  setRequestHandler(
+    schema: unknown,
+    handler: (
+      request: { params?: Record<string, unknown> },
+      extra: { signal?: AbortSignal },
+    ) => Promise<unknown>,
+  ): void;
   getServerCapabilities(): Record<string, unknown> | undefined;
   getServerVersion(): { name: string; version: string } | undefined;
   getInstructions(): string | undefined;
   experimental: {
     tasks: {
       getTask(taskId: string, options?: SdkRequestOptions): Promise<Record<string, unknown>>;
-      getTaskResult(taskId: string, schema?: unknown, options?: SdkRequestOptions): Promise<Record<string, unknown>>;
+      getTaskResult(
+        taskId: string,
+        schema?: unknown,
+        options?: SdkRequestOptions,
+      ): Promise<Record<string, unknown>>;
       cancelTask(taskId: string, options?: SdkRequestOptions): Promise<unknown>;
     };
   };
@@ -64,13 +84,19 @@ export interface Sdk {
 export async function loadSdk(): Promise<Sdk> {
   try {
     type ClientModule = { Client: new (info: unknown, options: unknown) => unknown };
-    const [{ Client }, types] = await Promise.all([importSdkModule<ClientModule>('client/index.js'), importSdkModule('types.js')]);
+    const [{ Client }, types] = await Promise.all([
+      importSdkModule<ClientModule>('client/index.js'),
+      importSdkModule('types.js'),
+    ]);
     return {
       createClient: (info, capabilities) => new Client(info, { capabilities }) as SdkClient,
       schemas: types as unknown as SdkSchemas,
     };
   } catch (error) {
-    const cause = new Error('the server speaks MCP 2025-11-25; install the optional peer dependency @modelcontextprotocol/sdk (1.x) to reach it', { cause: error });
+    const cause = new Error(
+      'the server speaks MCP 2025-11-25; install the optional peer dependency @modelcontextprotocol/sdk (1.x) to reach it',
+      { cause: error },
+    );
     throw new UnsupportedProtocolVersionError(PROTOCOL_VERSION, [LEGACY_PROTOCOL_VERSION], { cause });
   }
 }

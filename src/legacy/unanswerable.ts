@@ -27,13 +27,27 @@ export interface AnswererCount {
  * The error to answer the server with when nobody can answer `method` (see the module; the `warning` and the
  * handle's `error` event are emitted here), or `undefined` when a handler or a listener can.
  */
-export function unanswerable(host: AnswererCount, method: string, key: string, taskId: string | undefined, handle: TaskHandle<unknown> | undefined): InputRequiredError | undefined {
+export function unanswerable(
+  host: AnswererCount,
+  method: string,
+  key: string,
+  taskId: string | undefined,
+  handle: TaskHandle<unknown> | undefined,
+): InputRequiredError | undefined {
   const h = host.handlers;
-  const handled = method === INPUT_METHODS.elicitation ? !!h?.elicitation : method === INPUT_METHODS.sampling ? !!h?.sampling : !!h?.roots;
-  if (handled || host.listenerCount() > 0 || (handle?.listenerCount('inputRequired') ?? 0) > 0) return undefined;
+  const handled =
+    method === INPUT_METHODS.elicitation
+      ? !!h?.elicitation
+      : method === INPUT_METHODS.sampling
+        ? !!h?.sampling
+        : !!h?.roots;
+  if (handled || host.listenerCount() > 0 || (handle?.listenerCount('inputRequired') ?? 0) > 0)
+    return undefined;
   const error = new InputRequiredError(method, { [key]: { method } });
   const what = taskId !== undefined ? `task ${redactTaskId(taskId)}` : 'a call';
-  host.warning?.(`${method} [${key}] for ${what}: no handler and no inputRequired listener can answer it; the server was answered with an error at once`);
+  host.warning?.(
+    `${method} [${key}] for ${what}: no handler and no inputRequired listener can answer it; the server was answered with an error at once`,
+  );
   if (handle) handle.emit('error', withTaskId(error, handle.taskId));
   return error;
 }

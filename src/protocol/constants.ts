@@ -50,7 +50,11 @@ export const SPEC_TASK_METHODS: readonly string[] = [METHODS.callTool];
  * Methods this project accepts a task result for by default: the mission asks for all three.
  * Narrow with the `taskMethods` client option (this client's choice, beyond the specification).
  */
-export const DEFAULT_TASK_METHODS: readonly string[] = [METHODS.callTool, METHODS.readResource, METHODS.getPrompt];
+export const DEFAULT_TASK_METHODS: readonly string[] = [
+  METHODS.callTool,
+  METHODS.readResource,
+  METHODS.getPrompt,
+];
 
 /** Methods whose result may be `input_required` (MRTR). */
 export const MRTR_METHODS: readonly string[] = [METHODS.callTool, METHODS.readResource, METHODS.getPrompt];

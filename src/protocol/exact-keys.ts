@@ -40,7 +40,8 @@ export function keptAsIs<S extends z.ZodType>(schema: S): z.ZodType<z.output<S>>
   return z.unknown().superRefine((value, ctx) => {
     const parsed = schema.safeParse(value);
     if (parsed.success) return;
-    for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, input: value } as Parameters<typeof ctx.addIssue>[0]);
+    for (const issue of parsed.error.issues)
+      ctx.addIssue({ ...issue, input: value } as Parameters<typeof ctx.addIssue>[0]);
   }) as unknown as z.ZodType<z.output<S>>;
 }
 
@@ -58,7 +59,11 @@ export function exactRecord<V extends z.ZodType>(value: V): z.ZodType<Record<str
     for (const key of Object.keys(input)) {
       const parsed = value.safeParse(input[key]);
       if (parsed.success) setOwn(out, key, parsed.data);
-      else for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, path: [key, ...issue.path], input: input[key] } as Parameters<typeof ctx.addIssue>[0]);
+      else
+        for (const issue of parsed.error.issues)
+          ctx.addIssue({ ...issue, path: [key, ...issue.path], input: input[key] } as Parameters<
+            typeof ctx.addIssue
+          >[0]);
     }
     return out;
   }) as unknown as z.ZodType<Record<string, z.output<V>>>;

@@ -23,13 +23,21 @@ function isRequestId(value: unknown): value is string | number {
  * The `id` and `result` of a well-formed JSON-RPC result response (`jsonrpc: "2.0"`, a valid id, an object result,
  * no `method` or `error` member), or `undefined` for anything else. The result is the same object, every key kept.
  */
-export function fastResultResponse(record: Record<string, unknown>): { id: string | number; result: Record<string, unknown> } | undefined {
+export function fastResultResponse(
+  record: Record<string, unknown>,
+): { id: string | number; result: Record<string, unknown> } | undefined {
   if (record.jsonrpc !== '2.0' || 'method' in record || 'error' in record) return undefined;
   const { id, result } = record;
   return isRequestId(id) && isJsonObject(result) ? { id, result } : undefined;
 }
 
-const STATUSES: ReadonlySet<unknown> = new Set(['working', 'input_required', 'completed', 'failed', 'cancelled']);
+const STATUSES: ReadonlySet<unknown> = new Set([
+  'working',
+  'input_required',
+  'completed',
+  'failed',
+  'cancelled',
+]);
 
 /** The fields of a task on the wire that a well-formed task may carry (what `TaskWireSchema` outputs for it). */
 export interface FastTaskWire {
@@ -55,12 +63,20 @@ export function fastTaskWire(value: unknown): FastTaskWire | undefined {
   if (!isJsonObject(value)) return undefined;
   const v = value;
   if (typeof v.taskId !== 'string' || !STATUSES.has(v.status)) return undefined;
-  if (!optionalString(v.statusMessage) || !optionalString(v.createdAt) || !optionalString(v.lastUpdatedAt)) return undefined;
+  if (!optionalString(v.statusMessage) || !optionalString(v.createdAt) || !optionalString(v.lastUpdatedAt))
+    return undefined;
   const ttlMs = v.ttlMs;
-  if (!(ttlMs === undefined || ttlMs === null || (Number.isSafeInteger(ttlMs) && (ttlMs as number) >= 0))) return undefined;
+  if (!(ttlMs === undefined || ttlMs === null || (Number.isSafeInteger(ttlMs) && (ttlMs as number) >= 0)))
+    return undefined;
   if (!(v.pollIntervalMs === undefined || typeof v.pollIntervalMs === 'number')) return undefined;
   if (!(v.result === undefined || isJsonObject(v.result))) return undefined;
-  if (v.inputRequests !== undefined || v.error !== undefined || v.ttl !== undefined || v.pollInterval !== undefined) return undefined;
+  if (
+    v.inputRequests !== undefined ||
+    v.error !== undefined ||
+    v.ttl !== undefined ||
+    v.pollInterval !== undefined
+  )
+    return undefined;
   if (taskIdProblem(v.taskId) !== undefined) return undefined;
   return v as unknown as FastTaskWire;
 }
@@ -75,5 +91,9 @@ export function isFastCallToolResult(value: unknown): boolean {
   const { content, resultType, structuredContent, isError } = value;
   if (!Array.isArray(content)) return false;
   for (const block of content) if (!isJsonObject(block) || typeof block.type !== 'string') return false;
-  return optionalString(resultType) && (structuredContent === undefined || isJsonObject(structuredContent)) && (isError === undefined || typeof isError === 'boolean');
+  return (
+    optionalString(resultType) &&
+    (structuredContent === undefined || isJsonObject(structuredContent)) &&
+    (isError === undefined || typeof isError === 'boolean')
+  );
 }

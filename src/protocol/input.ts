@@ -42,7 +42,13 @@ export const RootsInputRequestSchema = z.looseObject({
 });
 
 /** One embedded request, discriminated by `method`; returned as the server sent it (every key kept). */
-export const InputRequestSchema = keptAsIs(z.discriminatedUnion('method', [ElicitInputRequestSchema, SamplingInputRequestSchema, RootsInputRequestSchema]));
+export const InputRequestSchema = keptAsIs(
+  z.discriminatedUnion('method', [
+    ElicitInputRequestSchema,
+    SamplingInputRequestSchema,
+    RootsInputRequestSchema,
+  ]),
+);
 /** One embedded request: `elicitation/create`, `sampling/createMessage` or `roots/list`. */
 export type InputRequest = z.infer<typeof InputRequestSchema>;
 /** An embedded elicitation request. */
@@ -82,8 +88,10 @@ export type InputResponse = ElicitResult | CreateMessageResult | ListRootsResult
 export type InputResponses = Record<string, InputResponse>;
 
 /** Schema of one answer, checked before it goes on the wire; returned as given (every key kept). */
-export const InputResponseSchema = keptAsIs(z.union([
-  z.looseObject({ action: z.enum(['accept', 'decline', 'cancel']), content: jsonObject().optional() }),
-  z.looseObject({ role: z.enum(['assistant', 'user']), content: z.unknown(), model: z.string() }),
-  z.looseObject({ roots: z.array(z.looseObject({ uri: z.string(), name: z.string().optional() })) }),
-]));
+export const InputResponseSchema = keptAsIs(
+  z.union([
+    z.looseObject({ action: z.enum(['accept', 'decline', 'cancel']), content: jsonObject().optional() }),
+    z.looseObject({ role: z.enum(['assistant', 'user']), content: z.unknown(), model: z.string() }),
+    z.looseObject({ roots: z.array(z.looseObject({ uri: z.string(), name: z.string().optional() })) }),
+  ]),
+);

@@ -14,7 +14,8 @@
  * surrogates (a high half not followed by a low one, a low half not preceded by a high one). Shared with the CLI's
  * own escaping so both agree on what may not reach a terminal raw.
  */
-export const UNICODE_UNPRINTABLE_SOURCE = '[\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ufeff]|[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\udbff])[\\udc00-\\udfff]';
+export const UNICODE_UNPRINTABLE_SOURCE =
+  '[\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ufeff]|[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\udbff])[\\udc00-\\udfff]';
 
 const UNPRINTABLE = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f]|${UNICODE_UNPRINTABLE_SOURCE}`, 'g');
 
@@ -33,5 +34,7 @@ export function escapeUnprintable(text: string): string {
  * Cutting inside a surrogate pair leaves a lone half, which is escaped too.
  */
 export function printableExcerpt(text: string, maxChars: number): string {
-  return text.length > maxChars ? `${escapeUnprintable(text.slice(0, maxChars))}…(${text.length} chars)` : escapeUnprintable(text);
+  return text.length > maxChars
+    ? `${escapeUnprintable(text.slice(0, maxChars))}…(${text.length} chars)`
+    : escapeUnprintable(text);
 }

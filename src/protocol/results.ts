@@ -26,13 +26,15 @@ export type Result = z.infer<typeof ResultSchema>;
  * (https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr)
  */
 export const InputRequiredResultSchema = keptAsIs(
-  z.looseObject({
+  z
+    .looseObject({
       resultType: z.literal('input_required'),
       inputRequests: InputRequestsSchema.optional(),
       requestState: z.string().optional(),
-    }).refine((r) => r.inputRequests !== undefined || r.requestState !== undefined, {
+    })
+    .refine((r) => r.inputRequests !== undefined || r.requestState !== undefined, {
       message: 'input_required result has neither inputRequests nor requestState',
-  }),
+    }),
 );
 /** An MRTR `input_required` result. */
 export type InputRequiredResult = z.infer<typeof InputRequiredResultSchema>;
@@ -132,7 +134,9 @@ export const DiscoverResultSchema = keptAsIs(
     _meta: z.unknown().optional(),
   }),
 ).transform(({ serverInfo: top, ...rest }): typeof rest & { serverInfo?: ServerInfo } => {
-  const fromMeta = ServerInfoSchema.safeParse(isJsonObject(rest._meta) ? rest._meta[META_KEYS.serverInfo] : undefined);
+  const fromMeta = ServerInfoSchema.safeParse(
+    isJsonObject(rest._meta) ? rest._meta[META_KEYS.serverInfo] : undefined,
+  );
   const fallback = ServerInfoSchema.safeParse(top);
   const serverInfo = fromMeta.success ? fromMeta.data : fallback.success ? fallback.data : undefined;
   return serverInfo === undefined ? rest : { ...rest, serverInfo };

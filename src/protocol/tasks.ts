@@ -79,7 +79,8 @@ const TaskWireSchema = z.looseObject({
   // or prints it (task-id.ts). The issue message never quotes the id.
   taskId: z.string().check((ctx) => {
     const problem = taskIdProblem(ctx.value);
-    if (problem !== undefined) ctx.issues.push({ code: 'custom', message: problem, input: undefined, continue: false });
+    if (problem !== undefined)
+      ctx.issues.push({ code: 'custom', message: problem, input: undefined, continue: false });
   }),
   status: TaskStatusSchema,
   statusMessage: z.string().optional().catch(undefined),
@@ -176,8 +177,12 @@ export interface CreateTaskResultHooks {
  * @param hooks - callbacks, or just `onNested`.
  * @throws {@link TaskShapeError} when no usable task is present.
  */
-export function parseCreateTaskResult(result: Record<string, unknown>, hooks?: CreateTaskResultHooks | (() => void)): DetailedTask {
-  const { onNested, onTerminal } = typeof hooks === 'function' ? { onNested: hooks, onTerminal: undefined } : (hooks ?? {});
+export function parseCreateTaskResult(
+  result: Record<string, unknown>,
+  hooks?: CreateTaskResultHooks | (() => void),
+): DetailedTask {
+  const { onNested, onTerminal } =
+    typeof hooks === 'function' ? { onNested: hooks, onTerminal: undefined } : (hooks ?? {});
   let source: unknown = result;
   if (typeof result.taskId !== 'string' && result.task !== null && typeof result.task === 'object') {
     onNested?.();

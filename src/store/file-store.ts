@@ -43,7 +43,10 @@ export class FileTaskStore implements TaskStore {
   async put(record: TaskRecord): Promise<void> {
     const valid = TaskRecordSchema.parse(record);
     await this.#ensureDir();
-    await writeFileAtomic(join(this.dir, fileName(valid.server, valid.taskId)), `${toJsonText(valid, 2)}\n`, { mode: 0o600, fsync: true });
+    await writeFileAtomic(join(this.dir, fileName(valid.server, valid.taskId)), `${toJsonText(valid, 2)}\n`, {
+      mode: 0o600,
+      fsync: true,
+    });
   }
 
   /** {@inheritDoc TaskStore.get} */
@@ -71,7 +74,8 @@ export class FileTaskStore implements TaskStore {
 
   /** {@inheritDoc TaskStore.delete} */
   async delete(taskId: string, server?: string): Promise<void> {
-    const targets = server !== undefined ? [{ server, taskId }] : (await this.list()).filter((r) => r.taskId === taskId);
+    const targets =
+      server !== undefined ? [{ server, taskId }] : (await this.list()).filter((r) => r.taskId === taskId);
     for (const t of targets) await rm(join(this.dir, fileName(t.server, t.taskId)), { force: true });
   }
 

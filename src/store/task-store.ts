@@ -71,7 +71,8 @@ export class MemoryTaskStore implements TaskStore {
   /** {@inheritDoc TaskStore.delete} */
   async delete(taskId: string, server?: string): Promise<void> {
     for (const [key, record] of this.#records) {
-      if (record.taskId === taskId && (server === undefined || record.server === server)) this.#records.delete(key);
+      if (record.taskId === taskId && (server === undefined || record.server === server))
+        this.#records.delete(key);
     }
   }
 

@@ -26,7 +26,9 @@ export interface GraceOutcome<T> {
 /** The error of a request abandoned after an abort with `reason`: its outcome is unknown. */
 function abandoned(method: string, reason: unknown): Error {
   const unknown = new OutcomeUnknownError(method, { cause: reason });
-  return reason instanceof ClientClosedError ? new ClientClosedError({ method }, { cause: unknown }) : unknown;
+  return reason instanceof ClientClosedError
+    ? new ClientClosedError({ method }, { cause: unknown })
+    : unknown;
 }
 
 /**
@@ -65,7 +67,13 @@ export async function withAbortGrace<T>(
     const value = await send(own);
     return signal?.aborted ? { value, aborted: true, abortReason: signal.reason } : { value, aborted: false };
   } catch (error) {
-    if (!signal?.aborted || error === signal.reason || error === expired || error instanceof OutcomeUnknownError) throw error;
+    if (
+      !signal?.aborted ||
+      error === signal.reason ||
+      error === expired ||
+      error instanceof OutcomeUnknownError
+    )
+      throw error;
     if (isLostBeforeResponse(error)) throw abandoned(method, signal.reason);
     throw signal.reason;
   } finally {

@@ -59,7 +59,11 @@ export interface EraBackend {
   /** Sends a task-capable request (`tools/call`, `resources/read`, `prompts/get`) and runs its MRTR rounds. */
   start(method: string, params: Record<string, unknown>, options: StartOptions): Promise<StartResult>;
   /** Any request; the raw `result`. */
-  request(method: string, params: Record<string, unknown>, options: BackendRequestOptions): Promise<Record<string, unknown>>;
+  request(
+    method: string,
+    params: Record<string, unknown>,
+    options: BackendRequestOptions,
+  ): Promise<Record<string, unknown>>;
   /** `tools/list`, all pages, invalid tools dropped. */
   listTools(options: BackendRequestOptions): Promise<Tool[]>;
   /** `server/discover` (or its legacy equivalent). */

@@ -43,7 +43,10 @@ function abortForCaller(parts: HandleInternals, error: unknown, event: string): 
   const id = redactTaskId(handle.taskId);
   const what = `a '${event}' ${event.startsWith('on') ? 'callback' : 'listener'}`;
   if (handle.done || isTerminalStatus(parts.task().status) || parts.callerAbort) {
-    const when = parts.callerAbort && !handle.done ? 'while the task was being aborted for an earlier failure' : "after the task ended (the outcome stays the server's)";
+    const when =
+      parts.callerAbort && !handle.done
+        ? 'while the task was being aborted for an earlier failure'
+        : "after the task ended (the outcome stays the server's)";
     warn(parts, `task ${id}: ${what} threw ${when}: ${String(error)}`);
     return;
   }
@@ -56,7 +59,11 @@ function abortForCaller(parts: HandleInternals, error: unknown, event: string): 
     return;
   }
   const settle = (outcome: unknown): void => {
-    if (handle.done) warn(parts, `task ${id}: it ended before the abort for ${what} that threw took effect: ${String(error)}`);
+    if (handle.done)
+      warn(
+        parts,
+        `task ${id}: it ended before the abort for ${what} that threw took effect: ${String(error)}`,
+      );
     else handle.stopFollowing(outcome);
   };
   handle.cancel().then(

@@ -8,7 +8,12 @@
  * @internal
  */
 import { InvalidResponseError } from '../errors.js';
-import { parseCreateTaskResult, TaskShapeError, type CreateTaskResultHooks, type DetailedTask } from '../protocol/tasks.js';
+import {
+  parseCreateTaskResult,
+  TaskShapeError,
+  type CreateTaskResultHooks,
+  type DetailedTask,
+} from '../protocol/tasks.js';
 
 /**
  * {@link parseCreateTaskResult} for `method`'s result.
@@ -16,11 +21,16 @@ import { parseCreateTaskResult, TaskShapeError, type CreateTaskResultHooks, type
  * @throws {@link InvalidResponseError} (with the zod issues and the `TaskShapeError` as `cause`) when no usable task
  *   is present; the message never quotes the `taskId`.
  */
-export function parseCreatedTask(method: string, result: Record<string, unknown>, hooks?: CreateTaskResultHooks): DetailedTask {
+export function parseCreatedTask(
+  method: string,
+  result: Record<string, unknown>,
+  hooks?: CreateTaskResultHooks,
+): DetailedTask {
   try {
     return parseCreateTaskResult(result, hooks);
   } catch (error) {
-    if (error instanceof TaskShapeError) throw new InvalidResponseError(method, error.message, error.issues, { cause: error });
+    if (error instanceof TaskShapeError)
+      throw new InvalidResponseError(method, error.message, error.issues, { cause: error });
     throw error;
   }
 }

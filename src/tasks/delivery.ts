@@ -68,7 +68,11 @@ export class DeliveryFailure extends Error {
  *
  * @throws {@link DeliveryFailure} with the last error as `cause`; `signal.reason` on abort.
  */
-export async function deliver<T>(send: () => Promise<T>, retry: DeliveryRetry = DEFAULT_DELIVERY_RETRY, signal?: AbortSignal): Promise<T> {
+export async function deliver<T>(
+  send: () => Promise<T>,
+  retry: DeliveryRetry = DEFAULT_DELIVERY_RETRY,
+  signal?: AbortSignal,
+): Promise<T> {
   const budget = deliveryBudgetMs(retry);
   let waited = 0;
   for (let attempt = 1; ; attempt++) {
@@ -79,11 +83,13 @@ export async function deliver<T>(send: () => Promise<T>, retry: DeliveryRetry = 
       if (signal?.aborted) throw signal.reason;
       const failure = classifyPollError(error);
       const transient = failure.kind === 'transient';
-      if (!transient || attempt >= retry.attempts) throw new DeliveryFailure(attempt, transient, { cause: error });
+      if (!transient || attempt >= retry.attempts)
+        throw new DeliveryFailure(attempt, transient, { cause: error });
       // The reply's Retry-After, whether the transport raised HttpError or McpError (a 429/503 with a JSON-RPC body).
       const retryAfter = failure.retryAfterMs ?? 0;
       const wait = Math.max(backoffMs(retry, attempt), retryAfter);
-      if (waited + wait > budget) throw new DeliveryFailure(attempt, transient, { cause: error, retryAfterMs: retryAfter });
+      if (waited + wait > budget)
+        throw new DeliveryFailure(attempt, transient, { cause: error, retryAfterMs: retryAfter });
       waited += wait;
       await delay(wait, signal);
     }

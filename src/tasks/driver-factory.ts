@@ -26,7 +26,11 @@ export function buildDriver(backend: EraBackend, c: TrackerContext, signal: Abor
     notYetVisibleRetries: c.notYetVisibleRetries,
     expiringMarginRatio: c.expiringMarginRatio,
     deliveryRetry: c.deliveryRetry,
-    updates: new UpdateSender((id, responses) => backend.ops.updateTask(id, responses), c.maxConcurrentUpdates, c.deliveryRetry),
+    updates: new UpdateSender(
+      (id, responses) => backend.ops.updateTask(id, responses),
+      c.maxConcurrentUpdates,
+      c.deliveryRetry,
+    ),
     signal,
     questionsOutOfBand: backend.questionsOutOfBand,
     now: c.now,

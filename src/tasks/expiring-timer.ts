@@ -17,7 +17,14 @@ export function watchExpiry(parts: HandleInternals, expiry: number | null): void
   clearTimeout(parts.expiryTimer);
   parts.expiryTimer = undefined;
   const task = parts.task();
-  if (expiry === null || parts.expiringSent || parts.handle.done || task.status !== 'input_required' || task.ttlMs === null) return;
+  if (
+    expiry === null ||
+    parts.expiringSent ||
+    parts.handle.done ||
+    task.status !== 'input_required' ||
+    task.ttlMs === null
+  )
+    return;
   const { driver, handle } = parts;
   const fireAt = expiry - task.ttlMs * driver.expiringMarginRatio;
   const waitMs = Math.max(0, fireAt - driver.now());
@@ -32,7 +39,12 @@ export function watchExpiry(parts: HandleInternals, expiry: number | null): void
     const current = parts.task();
     if (parts.expiringSent || handle.done || current.status !== 'input_required') return;
     parts.expiringSent = true;
-    const event = { taskId: handle.taskId, task: current, expiresAt: expiry, remainingMs: Math.max(0, expiry - driver.now()) };
+    const event = {
+      taskId: handle.taskId,
+      task: current,
+      expiresAt: expiry,
+      remainingMs: Math.max(0, expiry - driver.now()),
+    };
     withListenerSink(parts.sink, () => {
       handle.emit('expiring', event);
       driver.emitExpiring(event);
@@ -41,4 +53,3 @@ export function watchExpiry(parts: HandleInternals, expiry: number | null): void
   (timer as { unref?: () => void }).unref?.();
   parts.expiryTimer = timer;
 }
-

@@ -23,7 +23,12 @@ import type { TrackerContext } from './tracker-context.js';
 /** True when `error` is the server's word on the task (or a local end that already names and handles it). */
 function isSettledByServer(handle: TaskHandle<unknown>, error: unknown): boolean {
   if (outcomeOf({ ok: false, error }) !== undefined) return true;
-  if (error instanceof ClientClosedError || error instanceof CancelNotConfirmedError || error instanceof CancelDeliveryError) return true;
+  if (
+    error instanceof ClientClosedError ||
+    error instanceof CancelNotConfirmedError ||
+    error instanceof CancelDeliveryError
+  )
+    return true;
   if (isCallerAbort(error)) return true; // a caller failure: already cancelled (or detached) by the handle itself
   return isTerminalStatus(handle.task.status);
 }
@@ -46,19 +51,27 @@ export async function afterFollowFailure(
   if (isSettledByServer(handle, error)) return tagged;
   const id = redactTaskId(handle.taskId);
   if (policy === 'detach' || !driver || classifyPollError(error).kind === 'transient') {
-    if (!ctx.store) ctx.emit.warning(`${handle.method}: stopped following task ${id} (${String(error)}); it may still be running`);
+    if (!ctx.store)
+      ctx.emit.warning(
+        `${handle.method}: stopped following task ${id} (${String(error)}); it may still be running`,
+      );
     return tagged;
   }
   await drained();
   const store = ctx.store;
   if (store) {
     const record = await store.get(handle.taskId, driver.serverKey).catch(() => undefined);
-    if (record && !record.outcome) await store.put({ ...record, cancelRequested: true, updatedAt: ctx.now() }).catch((e: unknown) => ctx.emit.warning(`task store: could not write ${id}: ${String(e)}`));
+    if (record && !record.outcome)
+      await store
+        .put({ ...record, cancelRequested: true, updatedAt: ctx.now() })
+        .catch((e: unknown) => ctx.emit.warning(`task store: could not write ${id}: ${String(e)}`));
   }
   try {
     await deliver(() => driver.cancelTask(handle.taskId), driver.deliveryRetry, driver.signal);
   } catch (failure) {
-    ctx.emit.warning(`${handle.method}: tasks/cancel for task ${id} (its wait failed) was not delivered: ${String((failure as Error).cause ?? failure)}`);
+    ctx.emit.warning(
+      `${handle.method}: tasks/cancel for task ${id} (its wait failed) was not delivered: ${String((failure as Error).cause ?? failure)}`,
+    );
   }
   return tagged;
 }
@@ -68,7 +81,12 @@ export async function afterFollowFailure(
  * resolves with `tagged` (the abort reason carrying `taskId`) and lets the delivery go on: a final failure becomes a
  * `warning` event naming the task (its record keeps `cancelRequested`, resumable).
  */
-export async function boundedCancel(ctx: TrackerContext, taskId: string, cancelling: Promise<unknown>, tagged: unknown): Promise<unknown> {
+export async function boundedCancel(
+  ctx: TrackerContext,
+  taskId: string,
+  cancelling: Promise<unknown>,
+  tagged: unknown,
+): Promise<unknown> {
   const graceMs = ctx.abortGraceMs;
   if (graceMs === undefined) return cancelling;
   const late = Symbol('late');
@@ -78,7 +96,10 @@ export async function boundedCancel(ctx: TrackerContext, taskId: string, cancell
   clearTimeout(timer);
   if (first !== late) return first;
   void cancelling.then((result) => {
-    if (result !== tagged) ctx.emit.warning(`tasks/cancel for task ${redactTaskId(taskId)} (the caller aborted) ${cancelFailure(result)}; its record keeps cancelRequested`);
+    if (result !== tagged)
+      ctx.emit.warning(
+        `tasks/cancel for task ${redactTaskId(taskId)} (the caller aborted) ${cancelFailure(result)}; its record keeps cancelRequested`,
+      );
   });
   return tagged;
 }
@@ -93,6 +114,10 @@ export function closedWithCause(taskId: string, failure: unknown): ClientClosedE
 /** What became of a failed `tasks/cancel`, truthfully: a close cut it short (it may have been sent), or it failed. */
 function cancelFailure(result: unknown): string {
   const failure = result instanceof ClientClosedError && result.cause !== undefined ? result.cause : result; // unwrap closedWithCause
-  const closed = failure instanceof ClientClosedError || (failure instanceof Error && failure.cause instanceof ClientClosedError);
-  return closed ? 'got no answer before the client closed (it may have reached the server)' : `failed: ${String(failure)}`;
+  const closed =
+    failure instanceof ClientClosedError ||
+    (failure instanceof Error && failure.cause instanceof ClientClosedError);
+  return closed
+    ? 'got no answer before the client closed (it may have reached the server)'
+    : `failed: ${String(failure)}`;
 }

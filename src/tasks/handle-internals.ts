@@ -49,4 +49,3 @@ export interface HandleInternals {
   lost(error: unknown): Error;
   pollNow(): void;
 }
-

@@ -34,9 +34,15 @@ export interface InputHandlers {
   /** Answers `elicitation/create` (form mode when `params.mode` is absent, 4.6). */
   elicitation?: (params: ElicitRequestParams, context: InputContext) => Promise<ElicitResult> | ElicitResult;
   /** Answers `sampling/createMessage`. */
-  sampling?: (params: Record<string, unknown>, context: InputContext) => Promise<CreateMessageResult> | CreateMessageResult;
+  sampling?: (
+    params: Record<string, unknown>,
+    context: InputContext,
+  ) => Promise<CreateMessageResult> | CreateMessageResult;
   /** Answers `roots/list`. */
-  roots?: (params: Record<string, unknown>, context: InputContext) => Promise<ListRootsResult> | ListRootsResult;
+  roots?: (
+    params: Record<string, unknown>,
+    context: InputContext,
+  ) => Promise<ListRootsResult> | ListRootsResult;
 }
 
 /**
@@ -80,7 +86,10 @@ export interface InputScopeOptions {
   expiresAt?: () => number | null;
 }
 
-function handlerFor(handlers: InputHandlers | undefined, request: InputRequest): ((context: InputContext) => Promise<InputResponse>) | undefined {
+function handlerFor(
+  handlers: InputHandlers | undefined,
+  request: InputRequest,
+): ((context: InputContext) => Promise<InputResponse>) | undefined {
   switch (request.method) {
     case INPUT_METHODS.elicitation: {
       const h = handlers?.elicitation;
@@ -173,7 +182,9 @@ export class InputScope {
     if (request === undefined) return undefined;
     this.#seen.delete(key);
     this.#answered.delete(key);
-    return this.offer(Object.defineProperty({}, key, { value: request, enumerable: true }) as InputRequests)[0];
+    return this.offer(
+      Object.defineProperty({}, key, { value: request, enumerable: true }) as InputRequests,
+    )[0];
   }
 
   /** True when some handler can answer `request` automatically. */

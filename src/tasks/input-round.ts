@@ -31,7 +31,14 @@ export interface RoundOptions {
  * @throws a handler's error, what an `inputRequired` listener threw (or its promise rejected with), or
  *   `signal.reason` on abort.
  */
-export function answerRound({ method, inputRequests, handlers, emit, listenerCount, signal }: RoundOptions): Promise<InputResponses> {
+export function answerRound({
+  method,
+  inputRequests,
+  handlers,
+  emit,
+  listenerCount,
+  signal,
+}: RoundOptions): Promise<InputResponses> {
   const keys = Object.keys(inputRequests);
   const responses: InputResponses = {};
   return new Promise<InputResponses>((resolve, reject) => {
@@ -64,13 +71,18 @@ export function answerRound({ method, inputRequests, handlers, emit, listenerCou
       onHandlerError: (error) => finish(() => reject(error)),
     });
     const unanswerable = Object.fromEntries(
-      Object.entries(inputRequests).filter(([, request]) => !scope.canHandle(request) && listenerCount() === 0),
+      Object.entries(inputRequests).filter(
+        ([, request]) => !scope.canHandle(request) && listenerCount() === 0,
+      ),
     );
     if (Object.keys(unanswerable).length > 0) {
       finish(() => reject(new InputRequiredError(method, unanswerable)));
       return;
     }
     // A listener that throws or rejects fails the round (and the call) with its error: no round waits on it.
-    withListenerSink((error) => finish(() => reject(failureCarrier(error, "an 'inputRequired' listener"))), () => scope.offer(inputRequests));
+    withListenerSink(
+      (error) => finish(() => reject(failureCarrier(error, "an 'inputRequired' listener"))),
+      () => scope.offer(inputRequests),
+    );
   });
 }

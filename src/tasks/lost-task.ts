@@ -28,6 +28,7 @@ export interface LostTaskFacts {
 /** {@link TaskExpiredError} when the local clock is past the task's expiry, else {@link TaskNotFoundError}. */
 export function lostTaskError(facts: LostTaskFacts, cause: unknown): TaskExpiredError | TaskNotFoundError {
   const { taskId, expiresAt, now, task } = facts;
-  if (typeof expiresAt === 'number' && now >= expiresAt) return new TaskExpiredError(taskId, expiresAt, task, { cause });
+  if (typeof expiresAt === 'number' && now >= expiresAt)
+    return new TaskExpiredError(taskId, expiresAt, task, { cause });
   return new TaskNotFoundError(taskId, facts.reason ?? 'unknown', task, { cause });
 }

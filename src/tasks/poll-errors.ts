@@ -36,7 +36,8 @@ export function isSlowDownStatus(status: number): boolean {
 export function classifyPollError(error: unknown): PollFailure {
   if (error instanceof McpError) {
     const status = error.httpStatus;
-    if (status !== undefined && isSlowDownStatus(status)) return { kind: 'transient', retryAfterMs: error.retryAfterMs };
+    if (status !== undefined && isSlowDownStatus(status))
+      return { kind: 'transient', retryAfterMs: error.retryAfterMs };
     if (error.code === ErrorCode.InvalidParams) return { kind: 'lost' };
     if (status !== undefined && isTransientStatus(status) && error.code === ErrorCode.InternalError) {
       return { kind: 'transient', retryAfterMs: error.retryAfterMs };
@@ -44,9 +45,15 @@ export function classifyPollError(error: unknown): PollFailure {
     return { kind: 'fatal' };
   }
   if (error instanceof HttpError) {
-    return isTransientStatus(error.status) ? { kind: 'transient', retryAfterMs: error.retryAfterMs } : { kind: 'fatal' };
+    return isTransientStatus(error.status)
+      ? { kind: 'transient', retryAfterMs: error.retryAfterMs }
+      : { kind: 'fatal' };
   }
-  if (error instanceof NetworkError || error instanceof StreamEndedError || error instanceof RequestTimeoutError) {
+  if (
+    error instanceof NetworkError ||
+    error instanceof StreamEndedError ||
+    error instanceof RequestTimeoutError
+  ) {
     return { kind: 'transient', retryAfterMs: undefined };
   }
   return { kind: 'fatal' };

@@ -35,11 +35,17 @@ export interface PollIntervalPolicy {
  * @param policy - default, floor and the cap on the client's own choices.
  * @param callerMs - an interval the caller asked for; it can raise the result (up to `maxMs`), never lower it.
  */
-export function effectivePollIntervalMs(serverMs: number | undefined, policy: PollIntervalPolicy, callerMs?: number): number {
+export function effectivePollIntervalMs(
+  serverMs: number | undefined,
+  policy: PollIntervalPolicy,
+  callerMs?: number,
+): number {
   // A server value above maxMs is honoured: the cap applies to the client's own default and raises only.
   let ms = serverMs === undefined ? Math.min(policy.defaultMs, policy.maxMs) : serverMs;
-  if (ms === Number.POSITIVE_INFINITY) ms = Number.MAX_SAFE_INTEGER; // e.g. 1e400 on the wire: still "not before"
+  if (ms === Number.POSITIVE_INFINITY)
+    ms = Number.MAX_SAFE_INTEGER; // e.g. 1e400 on the wire: still "not before"
   else if (!Number.isFinite(ms) || ms < policy.minMs) ms = policy.minMs;
-  if (callerMs !== undefined && Number.isFinite(callerMs) && callerMs > ms) ms = Math.max(ms, Math.min(callerMs, policy.maxMs));
+  if (callerMs !== undefined && Number.isFinite(callerMs) && callerMs > ms)
+    ms = Math.max(ms, Math.min(callerMs, policy.maxMs));
   return Math.ceil(ms);
 }

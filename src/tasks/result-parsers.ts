@@ -7,7 +7,11 @@
 import { InvalidResponseError } from '../errors.js';
 import { METHODS } from '../protocol/constants.js';
 import { isFastCallToolResult } from '../protocol/fast-shapes.js';
-import { CallToolResultSchema, GetPromptResultSchema, ReadResourceResultSchema } from '../protocol/results.js';
+import {
+  CallToolResultSchema,
+  GetPromptResultSchema,
+  ReadResourceResultSchema,
+} from '../protocol/results.js';
 
 const SCHEMAS = {
   [METHODS.callTool]: CallToolResultSchema,
@@ -30,6 +34,10 @@ export function parserFor(method: string): (raw: Record<string, unknown>) => Rec
     const parsed = schema.safeParse(raw);
     if (parsed.success) return parsed.data;
     const first = parsed.error.issues[0];
-    throw new InvalidResponseError(method, `result does not match the ${method} result schema at "${first?.path.join('.')}": ${first?.message}`, parsed.error.issues);
+    throw new InvalidResponseError(
+      method,
+      `result does not match the ${method} result schema at "${first?.path.join('.')}": ${first?.message}`,
+      parsed.error.issues,
+    );
   };
 }

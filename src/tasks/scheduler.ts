@@ -220,7 +220,8 @@ export class PollScheduler {
         if (this.#onPollLag) this.#reportLag(now - entry.dueAt, key);
         started.push(this.#start(entry, server));
       }
-      if (server.inflight === 0 && server.ready.size === 0 && server.pausedUntil <= now) this.#servers.delete(key);
+      if (server.inflight === 0 && server.ready.size === 0 && server.pausedUntil <= now)
+        this.#servers.delete(key);
     }
     this.#arm();
     return started;
@@ -259,7 +260,8 @@ export class PollScheduler {
     if (!this.#autoPoll || this.#closed) return;
     let at = this.#heap.peek()?.dueAt ?? Number.POSITIVE_INFINITY;
     for (const server of this.#servers.values()) {
-      if (server.ready.size > 0 && server.inflight < this.#maxConcurrent) at = Math.min(at, server.pausedUntil);
+      if (server.ready.size > 0 && server.inflight < this.#maxConcurrent)
+        at = Math.min(at, server.pausedUntil);
     }
     if (at === this.#timerAt && this.#timer !== undefined) return;
     if (this.#timer !== undefined) clearTimeout(this.#timer);

@@ -18,7 +18,9 @@ export interface CallbackFailure {
 
 /** A thrown non-object, which could not carry a `taskId`, wrapped in an `Error` with it as `cause`. */
 export function failureCarrier(error: unknown, what = 'a task callback'): object {
-  return error !== null && typeof error === 'object' ? error : new Error(`${what} threw ${String(error)}`, { cause: error });
+  return error !== null && typeof error === 'object'
+    ? error
+    : new Error(`${what} threw ${String(error)}`, { cause: error });
 }
 
 /**
@@ -38,7 +40,10 @@ export class CallFailures {
   };
 
   /** `fn` guarded: its failures come here. */
-  guard<A extends unknown[]>(fn: ((...args: A) => unknown) | undefined, name: string): ((...args: A) => void) | undefined {
+  guard<A extends unknown[]>(
+    fn: ((...args: A) => unknown) | undefined,
+    name: string,
+  ): ((...args: A) => void) | undefined {
     if (fn === undefined) return undefined;
     return (...args: A) => callGuarded(fn as (...a: never[]) => unknown, undefined, args, name, this.sink);
   }
@@ -66,7 +71,13 @@ export class CallFailures {
  * @returns `undefined` when both returned, else the {@link CallbackFailure} with what was thrown (a thrown
  *   non-object is wrapped in an `Error` with it as `cause`).
  */
-export function runTaskCallbacks<H>(handle: H, emitTask: (handle: H) => void, onTask: ((handle: H) => unknown) | undefined, late: ListenerSink, failures = new CallFailures()): CallbackFailure | undefined {
+export function runTaskCallbacks<H>(
+  handle: H,
+  emitTask: (handle: H) => void,
+  onTask: ((handle: H) => unknown) | undefined,
+  late: ListenerSink,
+  failures = new CallFailures(),
+): CallbackFailure | undefined {
   withListenerSink(failures.sink, () => emitTask(handle));
   let thrown = failures.take();
   if (!thrown && onTask) {
@@ -82,5 +93,7 @@ export function runTaskCallbacks<H>(handle: H, emitTask: (handle: H) => void, on
  */
 export function onTaskOptionError(where: string, onTask: unknown): TypeError | undefined {
   if (onTask === undefined || typeof onTask === 'function') return undefined;
-  return new TypeError(`${where}: option "onTask" must be a function; got ${onTask === null ? 'null' : typeof onTask}`);
+  return new TypeError(
+    `${where}: option "onTask" must be a function; got ${onTask === null ? 'null' : typeof onTask}`,
+  );
 }

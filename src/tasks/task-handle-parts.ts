@@ -7,7 +7,14 @@
  * @module
  * @internal
  */
-import { CancelDeliveryError, CancelNotConfirmedError, ClientClosedError, InputDeliveryError, InvalidResponseError, redactTaskId } from '../errors.js';
+import {
+  CancelDeliveryError,
+  CancelNotConfirmedError,
+  ClientClosedError,
+  InputDeliveryError,
+  InvalidResponseError,
+  redactTaskId,
+} from '../errors.js';
 import { withTaskId } from '../internal/race-abort.js';
 import { durationError } from '../internal/duration.js';
 import { withListenerSink } from '../internal/safe-emitter.js';
@@ -55,7 +62,11 @@ export async function sendCancel(parts: HandleInternals): Promise<void> {
       handle.emit('serverViolation', `task ${redactTaskId(handle.taskId)}: ${error.message}`);
       throw new CancelNotConfirmedError(handle.taskId, parts.task(), { cause: error, invalidAck: true });
     }
-    throw new CancelDeliveryError(handle.taskId, parts.task(), failure.attempts, { cause: error, refused: !failure.transient, retryAfterMs: failure.retryAfterMs });
+    throw new CancelDeliveryError(handle.taskId, parts.task(), failure.attempts, {
+      cause: error,
+      refused: !failure.transient,
+      retryAfterMs: failure.retryAfterMs,
+    });
   } finally {
     driver.signal.removeEventListener('abort', onClose);
   }
@@ -79,7 +90,11 @@ function warn(parts: HandleInternals, message: string): void {
 }
 
 /** The input scope of a task: answers go out through the driver's update sender, batched and bounded. */
-export function taskInputScope(parts: HandleInternals, answeredKeys: Iterable<string> | undefined, expiresAt: () => number | null): InputScope {
+export function taskInputScope(
+  parts: HandleInternals,
+  answeredKeys: Iterable<string> | undefined,
+  expiresAt: () => number | null,
+): InputScope {
   const { handle, driver } = parts;
   return new InputScope(
     {
@@ -89,8 +104,15 @@ export function taskInputScope(parts: HandleInternals, answeredKeys: Iterable<st
       expiresAt,
       deliver: async (key, response) => {
         if (parts.cancelRequested || handle.done || driver.signal.aborted) {
-          const why = parts.cancelRequested ? 'a cancel was requested' : driver.signal.aborted ? 'the client was closed' : 'the task is no longer followed';
-          warn(parts, `task ${redactTaskId(handle.taskId)}: answer to input request ${JSON.stringify(key)} dropped, not sent: ${why}`);
+          const why = parts.cancelRequested
+            ? 'a cancel was requested'
+            : driver.signal.aborted
+              ? 'the client was closed'
+              : 'the task is no longer followed';
+          warn(
+            parts,
+            `task ${redactTaskId(handle.taskId)}: answer to input request ${JSON.stringify(key)} dropped, not sent: ${why}`,
+          );
           return false;
         }
         try {
@@ -119,7 +141,6 @@ export function taskInputScope(parts: HandleInternals, answeredKeys: Iterable<st
  * Returns the error `respond()` rejects with.
  */
 function onUpdateFailure(parts: HandleInternals, key: string, failure: unknown): unknown {
-  const { handle } = parts;
   if (failure instanceof UpdatesStopped) return stoppedError(parts, key, failure);
   if (!(failure instanceof DeliveryFailure)) return failure;
   const error = failure.cause;
@@ -132,8 +153,14 @@ function onUpdateFailure(parts: HandleInternals, key: string, failure: unknown):
 
 /** Why the retries of a task's `tasks/update` stopped before it was delivered: the abort reason of its deliveries. */
 class UpdatesStopped extends Error {
-  constructor(readonly why: 'closed' | 'cancel' | 'done', options?: ErrorOptions) {
-    super(`tasks/update retries stopped: ${why === 'closed' ? 'the client was closed' : why === 'cancel' ? 'a cancel was requested' : 'the task is no longer followed'}`, options);
+  constructor(
+    readonly why: 'closed' | 'cancel' | 'done',
+    options?: ErrorOptions,
+  ) {
+    super(
+      `tasks/update retries stopped: ${why === 'closed' ? 'the client was closed' : why === 'cancel' ? 'a cancel was requested' : 'the task is no longer followed'}`,
+      options,
+    );
   }
 }
 
@@ -199,7 +226,8 @@ async function readAfterLostUpdate(parts: HandleInternals, key: string, error: u
   }
   if (parts.handle.done || next.taskId !== parts.handle.taskId) return;
   parts.apply(next);
-  if (parts.handle.done || next.status !== 'input_required' || !Object.prototype.hasOwnProperty.call(next.inputRequests, key)) return;
+  if (parts.handle.done || next.status !== 'input_required' || !Object.hasOwn(next.inputRequests, key))
+    return;
   rejected(parts, key, error, false);
 }
 
@@ -231,14 +259,19 @@ export type PollVerdict =
  * The rule for a failed `tasks/get`: -32602 is a lost task (classified expired / unknown), except for a bounded
  * re-check right after creation (`not-yet-visible`); transient faults are retried up to `maxPollRetries`.
  */
-export function pollFailureVerdict(error: unknown, s: { expired: boolean; firstPolls: boolean; notVisible: number; failures: number; driver: TaskDriver }): PollVerdict {
+export function pollFailureVerdict(
+  error: unknown,
+  s: { expired: boolean; firstPolls: boolean; notVisible: number; failures: number; driver: TaskDriver },
+): PollVerdict {
   const failure = classifyPollError(error);
   if (failure.kind === 'lost') {
     if (s.expired || !s.firstPolls) return { kind: 'lost', reason: 'unknown' };
-    if (s.notVisible < s.driver.notYetVisibleRetries) return { kind: 'retry', notVisible: true, violation: true };
+    if (s.notVisible < s.driver.notYetVisibleRetries)
+      return { kind: 'retry', notVisible: true, violation: true };
     return { kind: 'lost', reason: 'not-yet-visible', violation: true };
   }
-  if (failure.kind === 'transient' && s.failures + 1 <= s.driver.maxPollRetries) return { kind: 'retry', notVisible: false, retryAfterMs: failure.retryAfterMs, report: true };
+  if (failure.kind === 'transient' && s.failures + 1 <= s.driver.maxPollRetries)
+    return { kind: 'retry', notVisible: false, retryAfterMs: failure.retryAfterMs, report: true };
   return { kind: 'fatal', report: failure.kind === 'transient' };
 }
 
@@ -247,6 +280,17 @@ const CANCEL_OPTION_KEYS = keysOf<CancelOptions>()({ waitMs: true });
 
 /** The `TypeError` for options of `result()` / `cancel()` with a key neither has, or a `waitMs` breaking the duration rule (0 allowed). */
 export function handleOptionsError(method: 'result' | 'cancel', options: unknown): TypeError | undefined {
-  const unknown = unknownOptionError(`TaskHandle.${method}`, options, method === 'result' ? RESULT_OPTION_KEYS : CANCEL_OPTION_KEYS);
-  return unknown ?? (method === 'cancel' ? durationError('TaskHandle.cancel', 'waitMs', (options as CancelOptions | undefined)?.waitMs, { min: 'zero' }) : undefined);
+  const unknown = unknownOptionError(
+    `TaskHandle.${method}`,
+    options,
+    method === 'result' ? RESULT_OPTION_KEYS : CANCEL_OPTION_KEYS,
+  );
+  return (
+    unknown ??
+    (method === 'cancel'
+      ? durationError('TaskHandle.cancel', 'waitMs', (options as CancelOptions | undefined)?.waitMs, {
+          min: 'zero',
+        })
+      : undefined)
+  );
 }

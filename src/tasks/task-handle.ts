@@ -12,18 +12,39 @@ import { CancelNotConfirmedError, InvalidResponseError } from '../errors.js';
 import type { InputRequests, InputResponses } from '../protocol/input.js';
 import { isTerminalStatus, parseDetailedTask, TaskShapeError, type DetailedTask } from '../protocol/tasks.js';
 import { expiresAt, ttlStart } from './expiry.js';
-import { InputScope, type InputRequiredEvent } from './input-broker.js';
+import type { InputScope, InputRequiredEvent } from './input-broker.js';
 import { lostTaskError } from './lost-task.js';
 import { pollRetryDelayMs } from './poll-errors.js';
 import { effectivePollIntervalMs } from './poll-interval.js';
 import { TaskOutcome, terminalOutcome } from './task-outcome.js';
 import { callerFailed } from './caller-failure.js';
-import { handleOptionsError, pollFailureVerdict, sendCancel, settleParts, stopUpdates, taskInputScope, watchExpiry, type HandleInternals } from './task-handle-parts.js';
+import {
+  handleOptionsError,
+  pollFailureVerdict,
+  sendCancel,
+  settleParts,
+  stopUpdates,
+  taskInputScope,
+  watchExpiry,
+  type HandleInternals,
+} from './task-handle-parts.js';
 import type { TaskDriver } from './task-driver.js';
-import type { CancelOptions, ResultOptions, Settled, TaskHandleEvents, TaskHandleInit } from './task-handle-types.js';
+import type {
+  CancelOptions,
+  ResultOptions,
+  Settled,
+  TaskHandleEvents,
+  TaskHandleInit,
+} from './task-handle-types.js';
 
 export type { TaskDriver, ExpiringEvent } from './task-driver.js';
-export type { CancelOptions, ResultOptions, Settled, TaskHandleEvents, TaskHandleInit } from './task-handle-types.js';
+export type {
+  CancelOptions,
+  ResultOptions,
+  Settled,
+  TaskHandleEvents,
+  TaskHandleInit,
+} from './task-handle-types.js';
 
 /**
  * A long-running task on the server. Not thenable: await {@link TaskHandle.result}. Listeners run guarded ({@link TaskHandleEvents}).
@@ -33,7 +54,8 @@ export type { CancelOptions, ResultOptions, Settled, TaskHandleEvents, TaskHandl
  * if (start.resultType === 'task') start.task.on('status', (t) => console.log(t.status, t.statusMessage));
  * const result = start.resultType === 'task' ? await start.task.result() : start.result;
  */
-export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<TaskHandleEvents> { // no `implements Pollable`: poll() is @internal
+export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<TaskHandleEvents> {
+  // no `implements Pollable`: poll() is @internal
   readonly taskId: string;
   readonly method: string;
   /** Local time (epoch ms) the first state of this task arrived here. */
@@ -79,34 +101,54 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
   }
 
   /** The latest `DetailedTask`, as the server sent it. */
-  get task(): DetailedTask { return this.#task; }
+  get task(): DetailedTask {
+    return this.#task;
+  }
 
   /** The latest status the server reported. */
-  get status(): DetailedTask['status'] { return this.#task.status; }
+  get status(): DetailedTask['status'] {
+    return this.#task.status;
+  }
 
   /** True once the outcome is known (terminal status, a lost task, a fatal error) or the handle stopped following. */
-  get done(): boolean { return this.#outcome.settled; }
+  get done(): boolean {
+    return this.#outcome.settled;
+  }
 
   /** True once `cancel()` was called (cancellation is cooperative: the task may still end otherwise). */
-  get cancelRequested(): boolean { return this.#parts.cancelRequested; }
+  get cancelRequested(): boolean {
+    return this.#parts.cancelRequested;
+  }
 
   /** Local start of the task's TTL, epoch ms: receipt time − the age the server reported. */
-  get localCreatedAt(): number { return this.#ttlStart; }
+  get localCreatedAt(): number {
+    return this.#ttlStart;
+  }
 
   /** When the server may forget the task, epoch ms from the client's clock; `null` = never. */
-  get expiresAt(): number | null { return expiresAt(this.#ttlStart, this.#task.ttlMs); }
+  get expiresAt(): number | null {
+    return expiresAt(this.#ttlStart, this.#task.ttlMs);
+  }
 
   /** The interval, in ms, the next poll waits: the server's latest `pollIntervalMs` within the client's bounds. */
-  get pollIntervalMs(): number { return effectivePollIntervalMs(this.#task.pollIntervalMs, this.#driver.policy, this.#init.pollIntervalMs); }
+  get pollIntervalMs(): number {
+    return effectivePollIntervalMs(this.#task.pollIntervalMs, this.#driver.policy, this.#init.pollIntervalMs);
+  }
 
   /** Keys of input requests answered so far. */
-  get answeredKeys(): ReadonlySet<string> { return this.#parts.scope?.answeredKeys ?? new Set(this.#init.answeredKeys ?? []); }
+  get answeredKeys(): ReadonlySet<string> {
+    return this.#parts.scope?.answeredKeys ?? new Set(this.#init.answeredKeys ?? []);
+  }
 
   /** `{ taskId, method }`, enough for `client.task(taskId)` to continue it. */
-  toJSON(): { taskId: string; method: string } { return { taskId: this.taskId, method: this.method }; }
+  toJSON(): { taskId: string; method: string } {
+    return { taskId: this.taskId, method: this.method };
+  }
 
   /** @internal Caller code about this task failed (a listener threw or rejected): see `caller-failure.ts`. */
-  override listenerFailed(error: unknown, event: string): void { this.#parts.sink(error, event); }
+  override listenerFailed(error: unknown, event: string): void {
+    this.#parts.sink(error, event);
+  }
 
   /** @internal Emits the first state and schedules the first poll. */
   start(): void {
@@ -162,7 +204,10 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
     if (first) stopUpdates(this.#parts, 'cancel'); // no tasks/update after a cancel, not even a retry
     const waitMs = options.waitMs ?? 0;
     if (waitMs > 0 && this.#parts.cancelTimer === undefined) {
-      this.#parts.cancelTimer = setTimeout(() => this.stopFollowing(new CancelNotConfirmedError(this.taskId, this.#task)), waitMs);
+      this.#parts.cancelTimer = setTimeout(
+        () => this.stopFollowing(new CancelNotConfirmedError(this.taskId, this.#task)),
+        waitMs,
+      );
     }
     this.#parts.cancel ??= sendCancel(this.#parts).catch((error: unknown) => {
       this.#parts.cancel = undefined; // a later cancel() tries again
@@ -199,7 +244,9 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
   }
 
   /** @internal The task recorder: see `TaskOutcome.record`; `result()` and `cancel()` settle after its writes. */
-  recordWith(onSettle: (outcome: Settled<TResult>) => void, flush: () => Promise<void>): void { this.#outcome.record(onSettle as (o: Settled<unknown>) => void, flush); }
+  recordWith(onSettle: (outcome: Settled<TResult>) => void, flush: () => Promise<void>): void {
+    this.#outcome.record(onSettle as (o: Settled<unknown>) => void, flush);
+  }
 
   /** @internal Questions that arrived outside `tasks/get` (a legacy server's elicitation). */
   offerInput(inputRequests: InputRequests): InputRequiredEvent[] {
@@ -220,9 +267,14 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
     let next: DetailedTask;
     try {
       next = parseDetailedTask(await this.#driver.getTask(this.taskId));
-      if (next.taskId !== this.taskId) throw new TaskShapeError(`tasks/get returned task ${next.taskId}, asked for ${this.taskId}`);
+      if (next.taskId !== this.taskId)
+        throw new TaskShapeError(`tasks/get returned task ${next.taskId}, asked for ${this.taskId}`);
     } catch (error) {
-      this.#onPollError(error instanceof TaskShapeError ? new InvalidResponseError('tasks/get', error.message, error.issues, { cause: error }) : error);
+      this.#onPollError(
+        error instanceof TaskShapeError
+          ? new InvalidResponseError('tasks/get', error.message, error.issues, { cause: error })
+          : error,
+      );
       return;
     }
     this.#polls++;
@@ -253,9 +305,11 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
     const previous = this.#task;
     this.#task = next;
     if (!first) this.#ttlStart = ttlStart(next, this.#driver.now(), this.#ttlStart);
-    if (!first && (previous.status !== next.status || previous.statusMessage !== next.statusMessage)) this.emit('status', next);
+    if (!first && (previous.status !== next.status || previous.statusMessage !== next.statusMessage))
+      this.emit('status', next);
     if (next.status === 'input_required') {
-      if (Object.keys(next.inputRequests).length === 0 && !first && !this.#driver.questionsOutOfBand) this.emit('serverViolation', `task ${this.taskId} is input_required with no inputRequests`);
+      if (Object.keys(next.inputRequests).length === 0 && !first && !this.#driver.questionsOutOfBand)
+        this.emit('serverViolation', `task ${this.taskId} is input_required with no inputRequests`);
       this.#inputScope().offer(next.inputRequests);
     }
     watchExpiry(this.#parts, this.expiresAt);
@@ -264,18 +318,37 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
     this.#settle(terminalOutcome(next, this.#init.parseResult));
   }
 
-  #lost(error: unknown, reason: 'unknown' | 'not-yet-visible' = 'unknown'): Error { return lostTaskError({ taskId: this.taskId, expiresAt: this.expiresAt, now: this.#driver.now(), task: this.#task, reason }, error); }
+  #lost(error: unknown, reason: 'unknown' | 'not-yet-visible' = 'unknown'): Error {
+    return lostTaskError(
+      { taskId: this.taskId, expiresAt: this.expiresAt, now: this.#driver.now(), task: this.#task, reason },
+      error,
+    );
+  }
 
   #onPollError(error: unknown): void {
     const floor = this.pollIntervalMs;
-    const verdict = pollFailureVerdict(error, { expired: this.expiresAt !== null && this.#driver.now() >= this.expiresAt, firstPolls: this.#init.justCreated && this.#polls === 0, notVisible: this.#notVisible, failures: this.#failures, driver: this.#driver });
-    if (verdict.violation) this.emit('serverViolation', `tasks/get answered -32602 for task ${this.taskId} right after it was created`);
+    const verdict = pollFailureVerdict(error, {
+      expired: this.expiresAt !== null && this.#driver.now() >= this.expiresAt,
+      firstPolls: this.#init.justCreated && this.#polls === 0,
+      notVisible: this.#notVisible,
+      failures: this.#failures,
+      driver: this.#driver,
+    });
+    if (verdict.violation)
+      this.emit(
+        'serverViolation',
+        `tasks/get answered -32602 for task ${this.taskId} right after it was created`,
+      );
     if (verdict.report) this.emit('error', error);
     if (verdict.kind === 'retry') {
       if (verdict.notVisible) this.#notVisible++;
       else this.#failures++;
-      if (verdict.retryAfterMs !== undefined) this.#driver.scheduler.pauseServer(this.serverKey, this.#driver.now() + verdict.retryAfterMs);
-      this.#driver.scheduler.scheduleAfter(this, verdict.notVisible ? floor : pollRetryDelayMs(floor, this.#failures, verdict.retryAfterMs));
+      if (verdict.retryAfterMs !== undefined)
+        this.#driver.scheduler.pauseServer(this.serverKey, this.#driver.now() + verdict.retryAfterMs);
+      this.#driver.scheduler.scheduleAfter(
+        this,
+        verdict.notVisible ? floor : pollRetryDelayMs(floor, this.#failures, verdict.retryAfterMs),
+      );
     } else this.#fail(verdict.kind === 'lost' ? this.#lost(error, verdict.reason) : error);
   }
 

@@ -63,7 +63,10 @@ export class TaskOutcome {
     const flushing = this.#flush?.().catch(() => undefined);
     if (!flushing) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([flushing, new Promise<void>((resolve) => (timer = setTimeout(resolve, RECORD_FLUSH_WAIT_MS)))]);
+    await Promise.race([
+      flushing,
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, RECORD_FLUSH_WAIT_MS))),
+    ]);
     clearTimeout(timer);
   }
 
@@ -103,7 +106,10 @@ export class TaskOutcome {
  * {@link TaskFailedError}, `cancelled` → {@link TaskCancelledError}.
  * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-status)
  */
-export function terminalOutcome<T>(task: DetailedTask, parseResult: (raw: Record<string, unknown>) => T): Settled<T> {
+export function terminalOutcome<T>(
+  task: DetailedTask,
+  parseResult: (raw: Record<string, unknown>) => T,
+): Settled<T> {
   if (task.status === 'failed') return { ok: false, error: new TaskFailedError(task) };
   if (task.status !== 'completed') return { ok: false, error: new TaskCancelledError(task.taskId, task) };
   try {

@@ -18,10 +18,13 @@ import type { TaskHandle } from './task-handle.js';
  * The terminal outcome to store for a settled handle, or `undefined` when the task stays resumable (transport
  * trouble, a cancel not yet confirmed, an answer not delivered: the task may still be running).
  */
-export function outcomeOf(settled: { ok: true; value: unknown } | { ok: false; error: unknown }): TaskOutcome | undefined {
+export function outcomeOf(
+  settled: { ok: true; value: unknown } | { ok: false; error: unknown },
+): TaskOutcome | undefined {
   if (settled.ok) return { status: 'completed', result: settled.value as Record<string, unknown> };
   const error = settled.error;
-  if (error instanceof TaskFailedError) return error.error ? { status: 'failed', error: error.error } : { status: 'failed' };
+  if (error instanceof TaskFailedError)
+    return error.error ? { status: 'failed', error: error.error } : { status: 'failed' };
   if (error instanceof TaskCancelledError) return { status: 'cancelled' };
   if (error instanceof TaskExpiredError) return { status: 'expired' };
   if (error instanceof TaskNotFoundError) return { status: 'unknown' };
@@ -39,14 +42,34 @@ export interface NewRecordFacts {
 
 /** The fields a record takes from the latest task state. */
 function fromTask(task: DetailedTask, receivedAt: number): Partial<TaskRecord> {
-  const change: Partial<TaskRecord> = { status: task.status, ttlMs: task.ttlMs, statusMessage: task.statusMessage, task: { ...task }, receivedAt };
-  if (task.pollIntervalMs !== undefined && Number.isFinite(task.pollIntervalMs)) change.pollIntervalMs = task.pollIntervalMs;
+  const change: Partial<TaskRecord> = {
+    status: task.status,
+    ttlMs: task.ttlMs,
+    statusMessage: task.statusMessage,
+    task: { ...task },
+    receivedAt,
+  };
+  if (task.pollIntervalMs !== undefined && Number.isFinite(task.pollIntervalMs))
+    change.pollIntervalMs = task.pollIntervalMs;
   return change;
 }
 
 /** Builds the first record of a task; `ttlStartAt` is the local start of its TTL. */
-export function newRecord(task: DetailedTask, receivedAt: number, ttlStartAt: number, facts: NewRecordFacts): TaskRecord {
-  const record = { version: TASK_RECORD_VERSION, ...facts, taskId: task.taskId, localCreatedAt: ttlStartAt, answeredKeys: [], updatedAt: receivedAt, ...fromTask(task, receivedAt) };
+export function newRecord(
+  task: DetailedTask,
+  receivedAt: number,
+  ttlStartAt: number,
+  facts: NewRecordFacts,
+): TaskRecord {
+  const record = {
+    version: TASK_RECORD_VERSION,
+    ...facts,
+    taskId: task.taskId,
+    localCreatedAt: ttlStartAt,
+    answeredKeys: [],
+    updatedAt: receivedAt,
+    ...fromTask(task, receivedAt),
+  };
   if (record.statusMessage === undefined) delete record.statusMessage;
   return record as TaskRecord;
 }
@@ -59,7 +82,13 @@ export function newRecord(task: DetailedTask, receivedAt: number, ttlStartAt: nu
  *
  * @returns a function resolving once every write queued so far is done (the outcome's too, once the handle settled).
  */
-export function recordHandle(store: TaskStore, handle: TaskHandle<unknown>, initial: TaskRecord, now: () => number, onError: (error: unknown) => void): () => Promise<void> {
+export function recordHandle(
+  store: TaskStore,
+  handle: TaskHandle<unknown>,
+  initial: TaskRecord,
+  now: () => number,
+  onError: (error: unknown) => void,
+): () => Promise<void> {
   let record = initial;
   let queue: Promise<void> = Promise.resolve();
   let queued = false;
@@ -83,9 +112,11 @@ export function recordHandle(store: TaskStore, handle: TaskHandle<unknown>, init
       await last;
     }
   };
-  const onStatus = (task: DetailedTask): void => write({ ...fromTask(task, now()), localCreatedAt: handle.localCreatedAt });
+  const onStatus = (task: DetailedTask): void =>
+    write({ ...fromTask(task, now()), localCreatedAt: handle.localCreatedAt });
   handle.on('status', onStatus);
-  if (handle.task.status !== record.status || handle.task.statusMessage !== record.statusMessage) onStatus(handle.task);
+  if (handle.task.status !== record.status || handle.task.statusMessage !== record.statusMessage)
+    onStatus(handle.task);
   handle.on('answered', (key) => {
     answered.add(key);
     write({ answeredKeys: [...answered] });

@@ -73,17 +73,34 @@ export async function orphanGuard(
   const taskId = named !== undefined && taskIdProblem(named) === undefined ? named : undefined;
   const taskIdEscaped = named === undefined ? undefined : printableExcerpt(named, 256);
   let taskCancel: TaskCancelOutcome | undefined;
-  if (named !== undefined && taskId === undefined) taskCancel = await cancelUnusable(ctx, driver, method, named, policy);
-  else if (taskId !== undefined && policy === 'detach') taskCancel = await recordDetached(ctx, driver, method, params, raw, taskId);
+  if (named !== undefined && taskId === undefined)
+    taskCancel = await cancelUnusable(ctx, driver, method, named, policy);
+  else if (taskId !== undefined && policy === 'detach')
+    taskCancel = await recordDetached(ctx, driver, method, params, raw, taskId);
   else if (taskId !== undefined) {
     taskCancel = await cancelNamed(driver, taskId);
-    if (taskCancel.kind !== 'cancel-requested') ctx.emit.warning(`${method}: tasks/cancel for the malformed task ${redactTaskId(taskId)} ${failedHow(taskCancel)}`);
+    if (taskCancel.kind !== 'cancel-requested')
+      ctx.emit.warning(
+        `${method}: tasks/cancel for the malformed task ${redactTaskId(taskId)} ${failedHow(taskCancel)}`,
+      );
   }
-  return new InvalidResponseError(method, error.message, error.issues, { cause: error, taskId, taskIdEscaped, taskCancel });
+  return new InvalidResponseError(method, error.message, error.issues, {
+    cause: error,
+    taskId,
+    taskIdEscaped,
+    taskCancel,
+  });
 }
 
 /** Records a usable task left running (`onAbort: 'detach'`) in the store, or warns when there is none. */
-async function recordDetached(ctx: TrackerContext, driver: TaskDriver, method: string, params: Record<string, unknown>, raw: Record<string, unknown>, taskId: string): Promise<TaskCancelOutcome> {
+async function recordDetached(
+  ctx: TrackerContext,
+  driver: TaskDriver,
+  method: string,
+  params: Record<string, unknown>,
+  raw: Record<string, unknown>,
+  taskId: string,
+): Promise<TaskCancelOutcome> {
   if (ctx.store) {
     const status = TaskStatusSchema.safeParse(raw.status);
     const now = ctx.now();
@@ -100,9 +117,15 @@ async function recordDetached(ctx: TrackerContext, driver: TaskDriver, method: s
       receivedAt: now,
       updatedAt: now,
     };
-    await ctx.store.put(record).catch((e: unknown) => ctx.emit.warning(`task store: could not write ${redactTaskId(taskId)}: ${String(e)}`));
+    await ctx.store
+      .put(record)
+      .catch((e: unknown) =>
+        ctx.emit.warning(`task store: could not write ${redactTaskId(taskId)}: ${String(e)}`),
+      );
   } else {
-    ctx.emit.warning(`${method}: malformed CreateTaskResult for task ${redactTaskId(taskId)}; it may be running (no store to record it)`);
+    ctx.emit.warning(
+      `${method}: malformed CreateTaskResult for task ${redactTaskId(taskId)}; it may be running (no store to record it)`,
+    );
   }
   return { kind: 'not-sent', reason: 'detached' };
 }
@@ -113,9 +136,11 @@ async function cancelNamed(driver: TaskDriver, taskId: string): Promise<TaskCanc
     await deliver(() => driver.cancelTask(taskId), driver.deliveryRetry, driver.signal);
     return { kind: 'cancel-requested' };
   } catch (failure) {
-    if (!(failure instanceof DeliveryFailure)) return { kind: 'cancel-not-delivered', refused: false, cause: failure }; // the client closed
+    if (!(failure instanceof DeliveryFailure))
+      return { kind: 'cancel-not-delivered', refused: false, cause: failure }; // the client closed
     // The request arrived and the server answered, just not with the acknowledgement (e.g. resultType "task").
-    if (failure.cause instanceof InvalidResponseError) return { kind: 'cancel-not-confirmed', cause: failure.cause };
+    if (failure.cause instanceof InvalidResponseError)
+      return { kind: 'cancel-not-confirmed', cause: failure.cause };
     return { kind: 'cancel-not-delivered', refused: !failure.transient, cause: failure.cause };
   }
 }
@@ -124,7 +149,8 @@ async function cancelNamed(driver: TaskDriver, taskId: string): Promise<TaskCanc
 function failedHow(outcome: TaskCancelOutcome): string {
   const cause = 'cause' in outcome ? outcome.cause : undefined;
   const why = String((cause as Error | undefined)?.message ?? cause);
-  if (outcome.kind === 'cancel-not-confirmed') return `reached the server, but its reply was not an acknowledgement: ${why}; it may be running`;
+  if (outcome.kind === 'cancel-not-confirmed')
+    return `reached the server, but its reply was not an acknowledgement: ${why}; it may be running`;
   return `${outcome.kind === 'cancel-not-delivered' && outcome.refused ? 'was refused' : 'could not be delivered'}: ${why}; it may be running`;
 }
 
@@ -132,16 +158,29 @@ function failedHow(outcome: TaskCancelOutcome): string {
  * Cancels (raw id, `'cancel'` policy, encoded `Mcp-Name` within {@link MAX_CANCEL_NAME_HEADER_BYTES}) or reports
  * (escaped) a task named by an id this client refuses.
  */
-async function cancelUnusable(ctx: TrackerContext, driver: TaskDriver, method: string, named: string, policy: 'cancel' | 'detach' | undefined): Promise<TaskCancelOutcome> {
+async function cancelUnusable(
+  ctx: TrackerContext,
+  driver: TaskDriver,
+  method: string,
+  named: string,
+  policy: 'cancel' | 'detach' | undefined,
+): Promise<TaskCancelOutcome> {
   const shown = printableExcerpt(named, 64);
   const headerBytes = encodeHeaderValue(named).length; // ASCII: verbatim printable ASCII or base64
   if (policy === 'detach' || headerBytes > MAX_CANCEL_NAME_HEADER_BYTES) {
     const why =
-      policy === 'detach' ? 'left running (onAbort: detach)' : `not cancelled: the id takes ${headerBytes} bytes in the Mcp-Name header, over ${MAX_CANCEL_NAME_HEADER_BYTES}`;
-    ctx.emit.warning(`${method}: the server named task "${shown}" with an id this client refuses (${taskIdProblem(named)}); it may be running, ${why}`);
+      policy === 'detach'
+        ? 'left running (onAbort: detach)'
+        : `not cancelled: the id takes ${headerBytes} bytes in the Mcp-Name header, over ${MAX_CANCEL_NAME_HEADER_BYTES}`;
+    ctx.emit.warning(
+      `${method}: the server named task "${shown}" with an id this client refuses (${taskIdProblem(named)}); it may be running, ${why}`,
+    );
     return { kind: 'not-sent', reason: policy === 'detach' ? 'detached' : 'id-too-long' };
   }
   const outcome = await cancelNamed(driver, named);
-  if (outcome.kind !== 'cancel-requested') ctx.emit.warning(`${method}: tasks/cancel for the task "${shown}" (an id this client refuses) ${failedHow(outcome)}`);
+  if (outcome.kind !== 'cancel-requested')
+    ctx.emit.warning(
+      `${method}: tasks/cancel for the task "${shown}" (an id this client refuses) ${failedHow(outcome)}`,
+    );
   return outcome;
 }

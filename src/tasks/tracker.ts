@@ -6,9 +6,21 @@
  *
  * @module
  */
-import { CancelDeliveryError, CancelNotConfirmedError, ClientClosedError, InvalidResponseError, redactTaskId } from '../errors.js';
+import {
+  CancelDeliveryError,
+  CancelNotConfirmedError,
+  ClientClosedError,
+  InvalidResponseError,
+  redactTaskId,
+} from '../errors.js';
 import { raceAbort, withTaskId } from '../internal/race-abort.js';
-import { isTerminalStatus, parseCreateTaskResult, parseDetailedTask, TaskShapeError, type DetailedTask } from '../protocol/tasks.js';
+import {
+  isTerminalStatus,
+  parseCreateTaskResult,
+  parseDetailedTask,
+  TaskShapeError,
+  type DetailedTask,
+} from '../protocol/tasks.js';
 import type { TaskRecord } from '../store/task-record.js';
 import type { EraBackend } from './backend.js';
 import { expiresAt } from './expiry.js';
@@ -58,10 +70,14 @@ export class TaskTracker {
   readonly #live = new Set<TaskHandle<unknown>>();
   readonly #closing = new AbortController();
 
-  constructor(context: TrackerContext) { this.#ctx = context; }
+  constructor(context: TrackerContext) {
+    this.#ctx = context;
+  }
 
   /** True once {@link close} ran. */
-  get closed(): boolean { return this.#closing.signal.aborted; }
+  get closed(): boolean {
+    return this.#closing.signal.aborted;
+  }
 
   /** The driver of `backend`'s handles (one per backend). */
   driverFor(backend: EraBackend): TaskDriver {
@@ -81,17 +97,35 @@ export class TaskTracker {
    *   or recorded); the abort reason, carrying `taskId`, when the caller aborted; what a `'task'` listener or
    *   `onTask` threw, carrying `taskId` (handled like an abort: `onAbort` applies); {@link CancelDeliveryError}.
    */
-  async create<T>(backend: EraBackend, method: string, params: Record<string, unknown>, created: Record<string, unknown>, options: CreateOptions<T>, abort?: { reason: unknown }): Promise<TaskHandle<T>> {
+  async create<T>(
+    backend: EraBackend,
+    method: string,
+    params: Record<string, unknown>,
+    created: Record<string, unknown>,
+    options: CreateOptions<T>,
+    abort?: { reason: unknown },
+  ): Promise<TaskHandle<T>> {
     let task: DetailedTask;
     let terminal = false;
     try {
       task = parseCreateTaskResult(created, {
-        onNested: () => this.#ctx.emit.serverViolation(`${method}: CreateTaskResult nested under "task" (the specification makes it flat)`),
+        onNested: () =>
+          this.#ctx.emit.serverViolation(
+            `${method}: CreateTaskResult nested under "task" (the specification makes it flat)`,
+          ),
         onTerminal: () => (terminal = true),
       });
     } catch (error) {
       if (!(error instanceof TaskShapeError)) throw error;
-      throw await orphanGuard(this.#ctx, this.driverFor(backend), method, params, created, options.onAbort, error);
+      throw await orphanGuard(
+        this.#ctx,
+        this.driverFor(backend),
+        method,
+        params,
+        created,
+        options.onAbort,
+        error,
+      );
     }
     const driver = this.driverFor(backend);
     const receivedAt = this.#ctx.now();
@@ -111,21 +145,50 @@ export class TaskTracker {
     const store = this.#ctx.store;
     if (store) {
       const { _meta: _, ...plain } = params;
-      const name = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined;
-      const record = newRecord(task, receivedAt, handle.localCreatedAt, { server: driver.serverKey, method, name, params: this.#ctx.redactParams(method, plain), idempotencyKey: options.idempotencyKey });
-      await store.put(record).catch((error: unknown) => this.#ctx.emit.warning(`task store: could not write ${redactTaskId(task.taskId)}: ${String(error)}`));
+      const name =
+        typeof params.name === 'string'
+          ? params.name
+          : typeof params.uri === 'string'
+            ? params.uri
+            : undefined;
+      const record = newRecord(task, receivedAt, handle.localCreatedAt, {
+        server: driver.serverKey,
+        method,
+        name,
+        params: this.#ctx.redactParams(method, plain),
+        idempotencyKey: options.idempotencyKey,
+      });
+      await store
+        .put(record)
+        .catch((error: unknown) =>
+          this.#ctx.emit.warning(
+            `task store: could not write ${redactTaskId(task.taskId)}: ${String(error)}`,
+          ),
+        );
       this.#record(handle, record);
     }
     // Followed before any caller code runs: a throwing callback is an abort of the call, never an orphan.
     this.#follow(handle);
     // Caller code runs guarded: what fails now aborts the call here, what fails later (a rejection) goes to the handle.
     const late = (error: unknown, event: string): void => handle.listenerFailed(error, event);
-    const thrown = options.failures?.take() ?? runTaskCallbacks(handle, (h) => this.#ctx.emit.task(h as TaskHandle<unknown>), options.onTask, late, options.failures);
+    const thrown =
+      options.failures?.take() ??
+      runTaskCallbacks(
+        handle,
+        (h) => this.#ctx.emit.task(h as TaskHandle<unknown>),
+        options.onTask,
+        late,
+        options.failures,
+      );
     options.failures?.routeTo(late);
     handle.start();
     if (this.closed) handle.stopFollowing(new ClientClosedError()); // closed while the creation was on its way
-    if (abort && thrown) this.#ctx.emit.warning(`${method}: a task callback threw for task ${redactTaskId(task.taskId)} after the call was aborted: ${String(thrown.error)}`);
-    if (abort ?? thrown) throw await this.afterAbort(handle, options.onAbort, abort ? abort.reason : thrown?.error);
+    if (abort && thrown)
+      this.#ctx.emit.warning(
+        `${method}: a task callback threw for task ${redactTaskId(task.taskId)} after the call was aborted: ${String(thrown.error)}`,
+      );
+    if (abort ?? thrown)
+      throw await this.afterAbort(handle, options.onAbort, abort ? abort.reason : thrown?.error);
     return handle;
   }
 
@@ -139,7 +202,11 @@ export class TaskTracker {
    *
    * @returns the error the call rejects with: the abort reason carrying `taskId`, or {@link CancelDeliveryError}.
    */
-  async afterAbort(handle: TaskHandle<unknown>, policy: 'cancel' | 'detach' | undefined, reason: unknown): Promise<unknown> {
+  async afterAbort(
+    handle: TaskHandle<unknown>,
+    policy: 'cancel' | 'detach' | undefined,
+    reason: unknown,
+  ): Promise<unknown> {
     const tagged = withTaskId(reason, handle.taskId);
     if (policy === 'detach') return tagged;
     const cancelling = handle.cancel().then(
@@ -151,7 +218,11 @@ export class TaskTracker {
         if (error instanceof CancelDeliveryError) error.abortReason = reason;
         handle.stopFollowing(error);
         // The cancel reached the server (its reply was no valid acknowledgement, a serverViolation event says so).
-        return error instanceof CancelNotConfirmedError ? tagged : reason instanceof ClientClosedError ? closedWithCause(handle.taskId, error) : error;
+        return error instanceof CancelNotConfirmedError
+          ? tagged
+          : reason instanceof ClientClosedError
+            ? closedWithCause(handle.taskId, error)
+            : error;
       },
     );
     // Abort latency: the caller waits at most abortGraceMs for the cancel; it is then delivered in the background.
@@ -163,13 +234,20 @@ export class TaskTracker {
    * ended without the server's word (polls failed for good, an invalid `tasks/get`): the rejection then carries
    * `taskId`. Records are on disk first.
    */
-  async waitFor<T>(handle: TaskHandle<T>, signal: AbortSignal | undefined, policy: 'cancel' | 'detach' | undefined): Promise<T> {
+  async waitFor<T>(
+    handle: TaskHandle<T>,
+    signal: AbortSignal | undefined,
+    policy: 'cancel' | 'detach' | undefined,
+  ): Promise<T> {
     const h = handle as TaskHandle<unknown>;
     try {
       return await raceAbort(handle.result(), signal);
     } catch (error) {
-      if (signal?.aborted && error === signal.reason && !handle.done) throw await this.afterAbort(h, policy, signal.reason);
-      throw await afterFollowFailure(this.#ctx, this.#created.get(h), h, policy, error, () => this.drained(h));
+      if (signal?.aborted && error === signal.reason && !handle.done)
+        throw await this.afterAbort(h, policy, signal.reason);
+      throw await afterFollowFailure(this.#ctx, this.#created.get(h), h, policy, error, () =>
+        this.drained(h),
+      );
     } finally {
       await this.drained(handle as TaskHandle<unknown>);
     }
@@ -190,12 +268,27 @@ export class TaskTracker {
     try {
       first = parseDetailedTask(await driver.getTask(taskId));
     } catch (error) {
-      if (error instanceof TaskShapeError) throw new InvalidResponseError('tasks/get', error.message, error.issues, { cause: error });
+      if (error instanceof TaskShapeError)
+        throw new InvalidResponseError('tasks/get', error.message, error.issues, { cause: error });
       if (!isLostTask(error)) throw error;
       const start = facts.localCreatedAt ?? stored?.localCreatedAt;
       const ttl = facts.ttlMs !== undefined ? facts.ttlMs : stored?.ttlMs;
-      const lost = lostTaskError({ taskId, expiresAt: start !== undefined && ttl !== undefined ? expiresAt(start, ttl) : undefined, now: this.#ctx.now() }, error);
-      if (stored && store) await store.put({ ...stored, outcome: { status: lost.code === 'TASK_EXPIRED' ? 'expired' : 'unknown' }, updatedAt: this.#ctx.now() }).catch(() => undefined);
+      const lost = lostTaskError(
+        {
+          taskId,
+          expiresAt: start !== undefined && ttl !== undefined ? expiresAt(start, ttl) : undefined,
+          now: this.#ctx.now(),
+        },
+        error,
+      );
+      if (stored && store)
+        await store
+          .put({
+            ...stored,
+            outcome: { status: lost.code === 'TASK_EXPIRED' ? 'expired' : 'unknown' },
+            updatedAt: this.#ctx.now(),
+          })
+          .catch(() => undefined);
       throw lost;
     }
     const receivedAt = this.#ctx.now();
@@ -213,7 +306,9 @@ export class TaskTracker {
     });
     backend.track(handle as TaskHandle<unknown>);
     if (store) {
-      const record: TaskRecord = stored ? { ...stored, outcome: undefined } : newRecord(first, receivedAt, handle.localCreatedAt, { server: driver.serverKey, method });
+      const record: TaskRecord = stored
+        ? { ...stored, outcome: undefined }
+        : newRecord(first, receivedAt, handle.localCreatedAt, { server: driver.serverKey, method });
       this.#record(handle, record);
     }
     this.#follow(handle).start();
@@ -226,8 +321,15 @@ export class TaskTracker {
    */
   restore<T>(backend: EraBackend, record: TaskRecord): TaskHandle<T> {
     const parse = parserFor(record.method) as (raw: Record<string, unknown>) => T;
-    const status = record.status === 'input_required' || isTerminalStatus(record.status) ? 'working' : record.status;
-    const task = { taskId: record.taskId, status, ttlMs: record.ttlMs, statusMessage: record.statusMessage, pollIntervalMs: record.pollIntervalMs } as DetailedTask;
+    const status =
+      record.status === 'input_required' || isTerminalStatus(record.status) ? 'working' : record.status;
+    const task = {
+      taskId: record.taskId,
+      status,
+      ttlMs: record.ttlMs,
+      statusMessage: record.statusMessage,
+      pollIntervalMs: record.pollIntervalMs,
+    } as DetailedTask;
     const handle = new TaskHandle<T>(this.driverFor(backend), {
       task,
       method: record.method,
@@ -275,7 +377,9 @@ export class TaskTracker {
   #record(handle: TaskHandle<unknown>, record: TaskRecord): void {
     const store = this.#ctx.store;
     if (!store) return;
-    const drain = recordHandle(store, handle, record, this.#ctx.now, (error) => this.#ctx.emit.warning(`task store: ${String(error)}`));
+    const drain = recordHandle(store, handle, record, this.#ctx.now, (error) =>
+      this.#ctx.emit.warning(`task store: ${String(error)}`),
+    );
     this.#drains.set(handle, drain);
     this.#writers.add(drain);
     const done = (): void => void drain().then(() => this.#writers.delete(drain));

@@ -29,7 +29,11 @@ export class UpdateSender {
   readonly #pending = new Map<string, Pending>();
   readonly #busy = new Set<string>();
 
-  constructor(send: (taskId: string, inputResponses: InputResponses) => Promise<void>, maxConcurrent = DEFAULT_MAX_CONCURRENT_UPDATES, retry?: DeliveryRetry) {
+  constructor(
+    send: (taskId: string, inputResponses: InputResponses) => Promise<void>,
+    maxConcurrent = DEFAULT_MAX_CONCURRENT_UPDATES,
+    retry?: DeliveryRetry,
+  ) {
     this.#send = send;
     this.#limiter = new Limiter(maxConcurrent);
     this.#retry = retry;
@@ -52,7 +56,12 @@ export class UpdateSender {
         // Answers produced in the same turn (handlers resolving together) join this batch before it leaves.
         if (!this.#busy.has(taskId)) queueMicrotask(() => queueMicrotask(() => this.#flush(taskId)));
       }
-      Object.defineProperty(pending.responses, key, { value: response, enumerable: true, configurable: true, writable: true });
+      Object.defineProperty(pending.responses, key, {
+        value: response,
+        enumerable: true,
+        configurable: true,
+        writable: true,
+      });
       pending.waiters.push({ resolve, reject });
     });
   }
@@ -63,7 +72,9 @@ export class UpdateSender {
     this.#pending.delete(taskId);
     this.#busy.add(taskId);
     const responses: InputResponses = { ...batch.responses };
-    const run = this.#limiter.run(() => deliver(() => this.#send(taskId, responses), this.#retry, batch.signal));
+    const run = this.#limiter.run(() =>
+      deliver(() => this.#send(taskId, responses), this.#retry, batch.signal),
+    );
     raceAbort(run, batch.signal).then(
       () => batch.waiters.forEach((w) => w.resolve()),
       (error: unknown) => batch.waiters.forEach((w) => w.reject(error)),

@@ -48,7 +48,9 @@ export class BearerGuard {
 
   constructor(options: BearerAuthOptions, path: string, now: () => number) {
     if (!Array.isArray(options.authorizationServers) || typeof options.verifyAccessToken !== 'function') {
-      throw new TypeError('createTaskServer: auth needs authorizationServers (string[]) and verifyAccessToken(token)');
+      throw new TypeError(
+        'createTaskServer: auth needs authorizationServers (string[]) and verifyAccessToken(token)',
+      );
     }
     this.#options = options;
     this.#path = path;
@@ -88,12 +90,18 @@ export class BearerGuard {
       this.stats.unauthorized[method] = (this.stats.unauthorized[method] ?? 0) + 1;
       const error = token === undefined ? '' : ', error="invalid_token"';
       res.setHeader('WWW-Authenticate', `Bearer resource_metadata="${metadataUrl}"${scopeParam}${error}`);
-      send(res, 401, { error: 'invalid_token', error_description: token === undefined ? 'authorization required' : 'the token is unknown or expired' });
+      send(res, 401, {
+        error: 'invalid_token',
+        error_description: token === undefined ? 'authorization required' : 'the token is unknown or expired',
+      });
       return true;
     }
     if (!required.every((s) => verified.scopes.includes(s))) {
       this.stats.insufficientScope += 1;
-      res.setHeader('WWW-Authenticate', `Bearer error="insufficient_scope"${scopeParam}, resource_metadata="${metadataUrl}"`);
+      res.setHeader(
+        'WWW-Authenticate',
+        `Bearer error="insufficient_scope"${scopeParam}, resource_metadata="${metadataUrl}"`,
+      );
       send(res, 403, { error: 'insufficient_scope' });
       return true;
     }

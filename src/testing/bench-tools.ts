@@ -54,7 +54,8 @@ export function benchCatalog(options: BenchCatalogOptions = {}): BenchCatalog {
   const completions = new Map<string, BenchCompletion>();
   const sleepMs: ToolDefinition = {
     name: 'sleep_ms',
-    description: 'Waits the given number of milliseconds, then completes and records when it did (a task past the inline budget).',
+    description:
+      'Waits the given number of milliseconds, then completes and records when it did (a task past the inline budget).',
     inputSchema: {
       type: 'object',
       properties: { ms: { type: 'integer', minimum: 0, maximum: SLEEP_MS_MAX }, key: { type: 'string' } },
@@ -64,12 +65,15 @@ export function benchCatalog(options: BenchCatalogOptions = {}): BenchCatalog {
     run: async (ctx) => {
       const ms = numberArg(ctx.args, 'ms', { min: 0, max: SLEEP_MS_MAX });
       const key = ctx.args.key;
-      if (key !== undefined && typeof key !== 'string') throw new JobError(ErrorCode.InvalidParams, 'Argument "key" must be a string');
+      if (key !== undefined && typeof key !== 'string')
+        throw new JobError(ErrorCode.InvalidParams, 'Argument "key" must be a string');
       const startedAt = now();
       await ctx.sleep(ms);
       const completedAt = now();
       if (key !== undefined) completions.set(key, { ms, startedAt, completedAt });
-      return textResult(`slept ${ms} ms`, { structuredContent: { ms, key: key ?? null, startedAt, completedAt } });
+      return textResult(`slept ${ms} ms`, {
+        structuredContent: { ms, key: key ?? null, startedAt, completedAt },
+      });
     },
   };
   return { catalog: { tools: [sleepMs], resources: [], prompts: [] }, completions };

@@ -88,7 +88,8 @@ export function mergeCatalogs(...catalogs: Catalog[]): Catalog {
  */
 export function stringArg(args: Record<string, unknown>, name: string, fallback?: string): string {
   const value = args[name] ?? fallback;
-  if (typeof value !== 'string') throw new JobError(ErrorCode.InvalidParams, `Argument "${name}" must be a string`);
+  if (typeof value !== 'string')
+    throw new JobError(ErrorCode.InvalidParams, `Argument "${name}" must be a string`);
   return value;
 }
 
@@ -97,10 +98,17 @@ export function stringArg(args: Record<string, unknown>, name: string, fallback?
  *
  * @throws {@link JobError} -32602 when it is missing (and no `fallback` is given), not a number or out of range.
  */
-export function numberArg(args: Record<string, unknown>, name: string, range: { min: number; max: number; fallback?: number }): number {
+export function numberArg(
+  args: Record<string, unknown>,
+  name: string,
+  range: { min: number; max: number; fallback?: number },
+): number {
   const value = args[name] ?? range.fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < range.min || value > range.max) {
-    throw new JobError(ErrorCode.InvalidParams, `Argument "${name}" must be a number from ${range.min} to ${range.max}`);
+    throw new JobError(
+      ErrorCode.InvalidParams,
+      `Argument "${name}" must be a number from ${range.min} to ${range.max}`,
+    );
   }
   return value;
 }
@@ -114,7 +122,11 @@ export function textResult(text: string, extra: Record<string, unknown> = {}): R
  * A form-mode `elicitation/create` input request (no `mode`, which means form). `properties` are primitive JSON
  * Schema definitions, e.g. `{confirm: {type: "boolean"}}`.
  */
-export function elicitForm(message: string, properties: Record<string, Record<string, unknown>>, required: string[] = []): InputRequest {
+export function elicitForm(
+  message: string,
+  properties: Record<string, Record<string, unknown>>,
+  required: string[] = [],
+): InputRequest {
   return {
     method: 'elicitation/create',
     params: { message, requestedSchema: { type: 'object', properties, required } },

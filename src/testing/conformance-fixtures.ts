@@ -18,7 +18,15 @@
  *
  * @module
  */
-import { elicitForm, numberArg, readElicitAnswer, stringArg, textResult, type Catalog, type ToolDefinition } from './catalog.js';
+import {
+  elicitForm,
+  numberArg,
+  readElicitAnswer,
+  stringArg,
+  textResult,
+  type Catalog,
+  type ToolDefinition,
+} from './catalog.js';
 import { JobError } from './job.js';
 
 const emptySchema = { type: 'object', properties: {} } as const;
@@ -110,7 +118,10 @@ const tools: ToolDefinition[] = [
       const answer = readElicitAnswer(ctx.inputResponses?.user_name);
       const name = answer.content.name ?? answer.content.user_name;
       if (answer.action !== 'accept' || typeof name !== 'string') {
-        return ctx.inputRequired({ user_name: elicitForm('What is your name?', { name: { type: 'string' } }, ['name']) }, { round: 1 });
+        return ctx.inputRequired(
+          { user_name: elicitForm('What is your name?', { name: { type: 'string' } }, ['name']) },
+          { round: 1 },
+        );
       }
       ctx.report(`working for ${name}`);
       await ctx.sleep(500);
@@ -126,13 +137,17 @@ const tools: ToolDefinition[] = [
   },
   {
     name: 'test_streaming_elicitation',
-    description: 'Needs elicitation; answers with an input_required result (never a server-to-client request).',
+    description:
+      'Needs elicitation; answers with an input_required result (never a server-to-client request).',
     inputSchema: emptySchema,
     requiredCapabilities: ['elicitation'],
     run: async (ctx) => {
       const answer = readElicitAnswer(ctx.inputResponses?.confirm);
       if (answer.action === 'missing') {
-        return ctx.inputRequired({ confirm: elicitForm('Continue?', { confirm: { type: 'boolean' } }, ['confirm']) }, {});
+        return ctx.inputRequired(
+          { confirm: elicitForm('Continue?', { confirm: { type: 'boolean' } }, ['confirm']) },
+          {},
+        );
       }
       return textResult(`streaming elicitation answered: ${answer.action}`);
     },

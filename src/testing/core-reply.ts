@@ -4,7 +4,13 @@
  *
  * @module
  */
-import { ErrorCode, type JsonRpcErrorObject, type JsonRpcNotification, type JsonRpcResponse, type RequestId } from '../protocol/index.js';
+import {
+  ErrorCode,
+  type JsonRpcErrorObject,
+  type JsonRpcNotification,
+  type JsonRpcResponse,
+  type RequestId,
+} from '../protocol/index.js';
 
 /**
  * What the core answers to one incoming message.
@@ -42,11 +48,19 @@ export function httpStatusForError(code: number): number {
 }
 
 /** A 200 reply carrying `result`. */
-export function resultReply(id: RequestId, result: Record<string, unknown>, notifications: JsonRpcNotification[]): CoreReply {
+export function resultReply(
+  id: RequestId,
+  result: Record<string, unknown>,
+  notifications: JsonRpcNotification[],
+): CoreReply {
   return { status: 200, response: { jsonrpc: '2.0', id, result }, notifications };
 }
 
 /** An error reply; `id` is `null` when the request's id could not be read. */
-export function errorReply(id: RequestId | null, error: JsonRpcErrorObject, notifications: JsonRpcNotification[]): CoreReply {
+export function errorReply(
+  id: RequestId | null,
+  error: JsonRpcErrorObject,
+  notifications: JsonRpcNotification[],
+): CoreReply {
   return { status: httpStatusForError(error.code), response: { jsonrpc: '2.0', id, error }, notifications };
 }

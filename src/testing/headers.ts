@@ -25,7 +25,8 @@ export function mcpNameFor(method: string, params: Record<string, unknown>): str
   let value: unknown;
   if (method === 'tools/call' || method === 'prompts/get') value = params.name;
   else if (method === 'resources/read') value = params.uri;
-  else if (method === 'tasks/get' || method === 'tasks/update' || method === 'tasks/cancel') value = params.taskId;
+  else if (method === 'tasks/get' || method === 'tasks/update' || method === 'tasks/cancel')
+    value = params.taskId;
   return typeof value === 'string' ? value : undefined;
 }
 
@@ -50,13 +51,16 @@ export function findHeaderMismatch(
     const raw = headers[name.toLowerCase()];
     if (raw === undefined) return `Missing required header ${name} (expected "${expected}")`;
     const value = decodeHeaderValue(raw.trim());
-    if (value !== expected) return `Header ${name} "${value}" does not match the request body ("${expected}")`;
+    if (value !== expected)
+      return `Header ${name} "${value}" does not match the request body ("${expected}")`;
   }
   return undefined;
 }
 
 /** Lower-cases header names and keeps the first value of repeated headers. */
-export function normalizeHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | undefined> {
+export function normalizeHeaders(
+  headers: Record<string, string | string[] | undefined>,
+): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(headers)) {
     out[name.toLowerCase()] = Array.isArray(value) ? value[0] : value;

@@ -64,7 +64,15 @@ const HttpOptionsSchema = z.looseObject({
   auth: z.custom<BearerAuthOptions>((v) => v !== null && typeof v === 'object').optional(),
 });
 
-const ALLOWED_HEADERS = ['Content-Type', 'Accept', HEADERS.protocolVersion, HEADERS.method, HEADERS.name, 'Authorization', 'Last-Event-ID'];
+const ALLOWED_HEADERS = [
+  'Content-Type',
+  'Accept',
+  HEADERS.protocolVersion,
+  HEADERS.method,
+  HEADERS.name,
+  'Authorization',
+  'Last-Event-ID',
+];
 const LOOPBACK_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/i;
 
 /**
@@ -80,7 +88,16 @@ const LOOPBACK_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/i;
  */
 export async function createTaskServer(options: TaskServerOptions = {}): Promise<TaskServer> {
   parseOptions(HttpOptionsSchema, options);
-  const { host = '127.0.0.1', port = 0, path = '/mcp', cors, sse = false, maxBodyBytes = DEFAULT_MAX_BODY_BYTES, auth, ...coreOptions } = options;
+  const {
+    host = '127.0.0.1',
+    port = 0,
+    path = '/mcp',
+    cors,
+    sse = false,
+    maxBodyBytes = DEFAULT_MAX_BODY_BYTES,
+    auth,
+    ...coreOptions
+  } = options;
   const core = new TaskServerCore(coreOptions);
   const guard = auth ? new BearerGuard(auth, path, core.options.now) : undefined;
   const server = createServer((req, res) => {
@@ -132,18 +149,27 @@ async function handleHttp(req: IncomingMessage, res: ServerResponse, ctx: HttpCo
   }
   const url = new URL(req.url ?? '/', 'http://localhost');
   if (ctx.guard && (await ctx.guard.handle(req, res, url))) return;
-  if (url.pathname !== ctx.path) return sendJson(res, 404, rpcError(ErrorCode.InvalidRequest, `Not found: ${url.pathname}`));
+  if (url.pathname !== ctx.path)
+    return sendJson(res, 404, rpcError(ErrorCode.InvalidRequest, `Not found: ${url.pathname}`));
   if (req.method === 'OPTIONS' && ctx.cors !== undefined) {
     res.writeHead(204, {
       'Access-Control-Allow-Methods': 'POST, OPTIONS',
-      'Access-Control-Allow-Headers': req.headers['access-control-request-headers'] ?? ALLOWED_HEADERS.join(', '),
+      'Access-Control-Allow-Headers':
+        req.headers['access-control-request-headers'] ?? ALLOWED_HEADERS.join(', '),
       'Access-Control-Max-Age': '600',
     });
     return void res.end();
   }
   if (req.method !== 'POST') {
     res.setHeader('Allow', ctx.cors === undefined ? 'POST' : 'POST, OPTIONS');
-    return sendJson(res, 405, rpcError(ErrorCode.InvalidRequest, `Method ${req.method ?? '?'} not allowed; POST one JSON-RPC message`));
+    return sendJson(
+      res,
+      405,
+      rpcError(
+        ErrorCode.InvalidRequest,
+        `Method ${req.method ?? '?'} not allowed; POST one JSON-RPC message`,
+      ),
+    );
   }
   const contentType = req.headers['content-type'] ?? '';
   if (!contentType.toLowerCase().includes('application/json')) {
@@ -152,7 +178,11 @@ async function handleHttp(req: IncomingMessage, res: ServerResponse, ctx: HttpCo
   const body = await readBody(req, ctx.maxBodyBytes);
   if (body === undefined) {
     res.setHeader('Connection', 'close');
-    return sendJson(res, 413, rpcError(ErrorCode.InvalidRequest, `Request body exceeds ${ctx.maxBodyBytes} bytes`));
+    return sendJson(
+      res,
+      413,
+      rpcError(ErrorCode.InvalidRequest, `Request body exceeds ${ctx.maxBodyBytes} bytes`),
+    );
   }
   let message: unknown;
   try {
@@ -173,7 +203,11 @@ async function handleHttp(req: IncomingMessage, res: ServerResponse, ctx: HttpCo
   const openStream = () => {
     if (streaming) return;
     streaming = true;
-    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream',
+      'Cache-Control': 'no-cache',
+      Connection: 'keep-alive',
+    });
   };
   const writeEvent = (payload: unknown) => res.write(`event: message\ndata: ${JSON.stringify(payload)}\n\n`);
   const onNotification = wantsSse

@@ -18,13 +18,18 @@ import { ErrorCode, IDEMPOTENCY_META_KEY } from '../protocol/index.js';
 import { JobError } from './job.js';
 import type { TaskRegistry } from './task-registry.js';
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * The idempotency key of a request: `params._meta[IDEMPOTENCY_META_KEY]` first, else `args[argumentName]` when the
  * server was configured with an argument name. Only non-empty strings count.
  */
-export function idempotencyKeyOf(params: Record<string, unknown>, args: Record<string, unknown>, argumentName: string | undefined): string | undefined {
+export function idempotencyKeyOf(
+  params: Record<string, unknown>,
+  args: Record<string, unknown>,
+  argumentName: string | undefined,
+): string | undefined {
   const meta = params._meta;
   const fromMeta = isObject(meta) ? meta[IDEMPOTENCY_META_KEY] : undefined;
   if (typeof fromMeta === 'string' && fromMeta !== '') return fromMeta;
@@ -99,7 +104,12 @@ export class IdempotencyIndex {
    * @param args the request's arguments; a reused key with different arguments is rejected.
    * @throws {@link JobError} -32602 when the key was used with different arguments; whatever `start` throws.
    */
-  async run(scope: string, key: string, args: Record<string, unknown>, start: () => Promise<Record<string, unknown>>): Promise<Record<string, unknown>> {
+  async run(
+    scope: string,
+    key: string,
+    args: Record<string, unknown>,
+    start: () => Promise<Record<string, unknown>>,
+  ): Promise<Record<string, unknown>> {
     const id = `${scope}\n${key}`;
     const fingerprint = canonicalJson(args);
     for (;;) {
@@ -134,7 +144,8 @@ export class IdempotencyIndex {
     this.#inflight.set(id, { fingerprint, reply });
     try {
       const result = await reply;
-      if (result.resultType === 'task' && typeof result.taskId === 'string') this.#bound.set(id, { taskId: result.taskId, fingerprint });
+      if (result.resultType === 'task' && typeof result.taskId === 'string')
+        this.#bound.set(id, { taskId: result.taskId, fingerprint });
       return result;
     } finally {
       this.#inflight.delete(id);
@@ -161,7 +172,10 @@ export class IdempotencyIndex {
 
   #check(seen: string, got: string, scope: string): void {
     if (seen !== got) {
-      throw new JobError(ErrorCode.InvalidParams, `Idempotency key reused with different arguments for ${scope}`);
+      throw new JobError(
+        ErrorCode.InvalidParams,
+        `Idempotency key reused with different arguments for ${scope}`,
+      );
     }
   }
 }

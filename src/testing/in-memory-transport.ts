@@ -5,7 +5,12 @@
  * @module
  */
 import { InvalidResponseError, McpError, RequestTimeoutError, StreamEndedError } from '../errors.js';
-import type { JsonRpcErrorResponse, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse } from '../protocol/index.js';
+import type {
+  JsonRpcErrorResponse,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResultResponse,
+} from '../protocol/index.js';
 import type { Transport, TransportRequestOptions } from '../transport/transport.js';
 import type { TaskServerCore } from './server-core.js';
 
@@ -67,20 +72,30 @@ export class InMemoryTransport implements Transport {
    *   without a response or with another id; {@link RequestTimeoutError} past `timeoutMs`;
    *   {@link StreamEndedError} when the transport is closed; `signal.reason` on abort.
    */
-  async request(message: JsonRpcRequest, options: TransportRequestOptions = {}): Promise<Record<string, unknown>> {
+  async request(
+    message: JsonRpcRequest,
+    options: TransportRequestOptions = {},
+  ): Promise<Record<string, unknown>> {
     const { method } = message;
     const reply = await this.#exchange(method, message, options);
     const response = reply.response;
-    if (response === undefined) throw new InvalidResponseError(method, `the server sent no response (status ${reply.status})`);
+    if (response === undefined)
+      throw new InvalidResponseError(method, `the server sent no response (status ${reply.status})`);
     if ('error' in response) {
       const { error } = response as JsonRpcErrorResponse;
       if (response.id !== null && response.id !== undefined && response.id !== message.id) {
-        throw new InvalidResponseError(method, `error response id ${JSON.stringify(response.id)} does not match request id ${JSON.stringify(message.id)}`);
+        throw new InvalidResponseError(
+          method,
+          `error response id ${JSON.stringify(response.id)} does not match request id ${JSON.stringify(message.id)}`,
+        );
       }
       throw new McpError(method, error, { httpStatus: reply.status });
     }
     if (response.id !== message.id) {
-      throw new InvalidResponseError(method, `response id ${JSON.stringify(response.id)} does not match request id ${JSON.stringify(message.id)}`);
+      throw new InvalidResponseError(
+        method,
+        `response id ${JSON.stringify(response.id)} does not match request id ${JSON.stringify(message.id)}`,
+      );
     }
     return (response as JsonRpcResultResponse).result;
   }
@@ -97,7 +112,11 @@ export class InMemoryTransport implements Transport {
     this.#inflight.clear();
   }
 
-  async #exchange(method: string, message: JsonRpcRequest | JsonRpcNotification, options: TransportRequestOptions) {
+  async #exchange(
+    method: string,
+    message: JsonRpcRequest | JsonRpcNotification,
+    options: TransportRequestOptions,
+  ) {
     if (this.#closed) throw new StreamEndedError(method);
     const { signal, timeoutMs } = options;
     if (signal?.aborted) throw signal.reason;

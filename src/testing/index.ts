@@ -28,7 +28,14 @@ export type { ServerStats, RecordedTaskCancel, RecordedTaskUpdate } from './stat
 export { JobError, sleep } from './job.js';
 export type { Job, JobContext, JobProgress } from './job.js';
 export { elicitForm, mergeCatalogs, numberArg, readElicitAnswer, stringArg, textResult } from './catalog.js';
-export type { Catalog, PromptDefinition, ResourceDefinition, TaskSupport, ToolAnnotations, ToolDefinition } from './catalog.js';
+export type {
+  Catalog,
+  PromptDefinition,
+  ResourceDefinition,
+  TaskSupport,
+  ToolAnnotations,
+  ToolDefinition,
+} from './catalog.js';
 export { demoCatalog, REINDEX_MS_PER_DOCUMENT } from './tools.js';
 export { conformanceCatalog } from './conformance-fixtures.js';
 export { benchCatalog, SLEEP_MS_MAX } from './bench-tools.js';

@@ -7,7 +7,13 @@
  *
  * @module
  */
-import { ErrorCode, TASKS_EXTENSION_ID, type InputRequests, type InputResponses, type JsonRpcNotification } from '../protocol/index.js';
+import {
+  ErrorCode,
+  TASKS_EXTENSION_ID,
+  type InputRequests,
+  type InputResponses,
+  type JsonRpcNotification,
+} from '../protocol/index.js';
 import type { TaskSupport } from './catalog.js';
 import { JobError, JobRun, type Job, type JobProgress } from './job.js';
 import type { RequestStateCodec } from './request-state.js';
@@ -48,7 +54,8 @@ export interface InvokerSettings {
   ttlMs: number | null;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * Invokes `target` for `request`.
@@ -57,12 +64,17 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
  * @throws {@link JobError} -32021 (missing capability), -32602 (bad `requestState`/arguments), or the job's error
  *   when it failed inline.
  */
-export async function invoke(target: Invocable, request: InvokeRequest, settings: InvokerSettings): Promise<Record<string, unknown>> {
+export async function invoke(
+  target: Invocable,
+  request: InvokeRequest,
+  settings: InvokerSettings,
+): Promise<Record<string, unknown>> {
   const missing: Record<string, unknown> = {};
   for (const capability of target.requiredCapabilities ?? []) {
     if (!isObject(request.clientCapabilities[capability])) missing[capability] = {};
   }
-  if (target.taskSupport === 'required' && !request.tasksDeclared) missing.extensions = { [TASKS_EXTENSION_ID]: {} };
+  if (target.taskSupport === 'required' && !request.tasksDeclared)
+    missing.extensions = { [TASKS_EXTENSION_ID]: {} };
   if (Object.keys(missing).length > 0) {
     throw new JobError(
       ErrorCode.MissingRequiredClientCapability,
@@ -74,17 +86,25 @@ export async function invoke(target: Invocable, request: InvokeRequest, settings
   let requestState: unknown;
   if (request.params.requestState !== undefined) {
     const token = request.params.requestState;
-    const decoded = typeof token === 'string' ? settings.codec.decode(target.scope, token) : { ok: false as const };
-    if (!decoded.ok) throw new JobError(ErrorCode.InvalidParams, 'Invalid requestState: not issued by this server for this request');
+    const decoded =
+      typeof token === 'string' ? settings.codec.decode(target.scope, token) : { ok: false as const };
+    if (!decoded.ok)
+      throw new JobError(
+        ErrorCode.InvalidParams,
+        'Invalid requestState: not issued by this server for this request',
+      );
     requestState = decoded.state;
   }
-  const inputResponses = isObject(request.params.inputResponses) ? (request.params.inputResponses as InputResponses) : undefined;
+  const inputResponses = isObject(request.params.inputResponses)
+    ? (request.params.inputResponses as InputResponses)
+    : undefined;
 
   const run = new JobRun({
     canSuspend: request.tasksDeclared,
     inputTimeoutMs: settings.inputTimeoutMs,
     timeScale: settings.timeScale,
-    onProgress: request.progressToken === undefined ? undefined : progressEmitter(request.progressToken, request.emit),
+    onProgress:
+      request.progressToken === undefined ? undefined : progressEmitter(request.progressToken, request.emit),
     finalizeResult: target.finalizeResult,
   });
   run.start(target.run, {
@@ -124,7 +144,8 @@ export async function invoke(target: Invocable, request: InvokeRequest, settings
     request.signal?.removeEventListener('abort', onAbort);
   }
   if (run.status === 'completed' && run.result !== undefined) return run.result;
-  if (run.status === 'failed' && run.error !== undefined) throw new JobError(run.error.code, run.error.message, run.error.data);
+  if (run.status === 'failed' && run.error !== undefined)
+    throw new JobError(run.error.code, run.error.message, run.error.data);
   throw new JobError(ErrorCode.InternalError, `${target.scope}: request cancelled before it finished`);
 }
 
@@ -135,7 +156,11 @@ async function raceBudget(run: JobRun, ms: number): Promise<'done' | 'suspended'
     timer = setTimeout(() => resolve('budget'), ms);
   });
   try {
-    return await Promise.race([run.done.then(() => 'done' as const), run.suspended.then(() => 'suspended' as const), budget]);
+    return await Promise.race([
+      run.done.then(() => 'done' as const),
+      run.suspended.then(() => 'suspended' as const),
+      budget,
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -153,6 +178,12 @@ function progressEmitter(token: string | number, emit: (n: JsonRpcNotification) 
 
 function describe(missing: Record<string, unknown>): string {
   return Object.entries(missing)
-    .map(([key, value]) => (key === 'extensions' && isObject(value) ? Object.keys(value).map((id) => `extensions["${id}"]`).join(', ') : key))
+    .map(([key, value]) =>
+      key === 'extensions' && isObject(value)
+        ? Object.keys(value)
+            .map((id) => `extensions["${id}"]`)
+            .join(', ')
+        : key,
+    )
     .join(', ');
 }

@@ -5,10 +5,16 @@
  *
  * @module
  */
-import type { InputRequest, InputRequests, InputResponse, InputResponses, JsonRpcErrorObject, TaskStatus } from '../protocol/index.js';
+import type {
+  InputRequest,
+  InputRequests,
+  InputResponse,
+  InputResponses,
+  JsonRpcErrorObject,
+  TaskStatus,
+} from '../protocol/index.js';
 import { ErrorCode, setOwn, TASKS_EXTENSION_ID } from '../protocol/index.js';
 import { isTerminalStatus, TaskStatusSchema } from '../protocol/index.js';
-
 
 /**
  * Whether a task may move from `from` to `to`. `working` and `input_required` alternate freely and may end in any
@@ -137,7 +143,13 @@ export class JobRun {
   }
 
   /** Starts `job` with the request-specific parts of its context. */
-  start(job: Job, ctx: Pick<JobContext, 'args' | 'clientCapabilities' | 'inputResponses' | 'requestState' | 'inputRequired'>): this {
+  start(
+    job: Job,
+    ctx: Pick<
+      JobContext,
+      'args' | 'clientCapabilities' | 'inputResponses' | 'requestState' | 'inputRequired'
+    >,
+  ): this {
     const context: JobContext = {
       ...ctx,
       signal: this.signal,
@@ -188,15 +200,20 @@ export class JobRun {
   #input(requests: InputRequests): Promise<InputResponses> {
     if (!this.#options.canSuspend) {
       return Promise.reject(
-        new JobError(ErrorCode.MissingRequiredClientCapability, `This request needs input, which requires the ${TASKS_EXTENSION_ID} extension`, {
-          requiredCapabilities: { extensions: { [TASKS_EXTENSION_ID]: {} } },
-        }),
+        new JobError(
+          ErrorCode.MissingRequiredClientCapability,
+          `This request needs input, which requires the ${TASKS_EXTENSION_ID} extension`,
+          {
+            requiredCapabilities: { extensions: { [TASKS_EXTENSION_ID]: {} } },
+          },
+        ),
       );
     }
     if (this.signal.aborted) return Promise.reject(this.signal.reason);
     const keys = Object.keys(requests);
     for (const key of keys) {
-      if (this.#usedKeys.has(key)) return Promise.reject(new JobError(ErrorCode.InternalError, `input key "${key}" reused`));
+      if (this.#usedKeys.has(key))
+        return Promise.reject(new JobError(ErrorCode.InternalError, `input key "${key}" reused`));
     }
     return new Promise<InputResponses>((resolve, reject) => {
       const waiter: Waiter = { keys: new Set(keys), answers: {}, resolve };
@@ -212,7 +229,12 @@ export class JobRun {
       const timer = setTimeout(() => {
         cleanup();
         for (const key of waiter.keys) this.pending.delete(key);
-        reject(new JobError(ErrorCode.InternalError, `Input request "${[...waiter.keys].join('", "')}" was not answered within ${this.#options.inputTimeoutMs} ms`));
+        reject(
+          new JobError(
+            ErrorCode.InternalError,
+            `Input request "${[...waiter.keys].join('", "')}" was not answered within ${this.#options.inputTimeoutMs} ms`,
+          ),
+        );
       }, this.#options.inputTimeoutMs);
       waiter.resolve = (answers) => {
         cleanup();
@@ -237,11 +259,18 @@ export class JobRun {
     }
   }
 
-  #settle(status: 'completed' | 'failed', result: Record<string, unknown> | undefined, error: JsonRpcErrorObject | undefined): void {
+  #settle(
+    status: 'completed' | 'failed',
+    result: Record<string, unknown> | undefined,
+    error: JsonRpcErrorObject | undefined,
+  ): void {
     if (this.terminal) return;
     if (result !== undefined && result.resultType === 'input_required' && this.bound) {
       // An MRTR round only makes sense before a task exists (ext-tasks § Task Creation); inside a task it is a bug.
-      return this.#settle('failed', undefined, { code: ErrorCode.InternalError, message: 'Job asked for an MRTR round after its task was created' });
+      return this.#settle('failed', undefined, {
+        code: ErrorCode.InternalError,
+        message: 'Job asked for an MRTR round after its task was created',
+      });
     }
     if (result !== undefined && result.resultType === undefined) {
       result = { resultType: 'complete', ...(this.#options.finalizeResult?.(result) ?? result) };
@@ -275,10 +304,13 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
       clearTimeout(timer);
       reject(signal?.reason);
     };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, Math.max(0, ms));
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      Math.max(0, ms),
+    );
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

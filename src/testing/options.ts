@@ -119,7 +119,9 @@ export function parseOptions<T>(schema: z.ZodType<T>, value: unknown): T {
   const issue = result.error.issues[0];
   const path = issue?.path.join('.') ?? '';
   const got = path === '' ? value : (value as Record<string, unknown>)[String(issue?.path[0])];
-  throw new TypeError(`Invalid reference-server option "${path}": ${issue?.message ?? 'invalid'} (got ${safeString(got)})`);
+  throw new TypeError(
+    `Invalid reference-server option "${path}": ${issue?.message ?? 'invalid'} (got ${safeString(got)})`,
+  );
 }
 
 function safeString(value: unknown): string {

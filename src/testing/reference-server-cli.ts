@@ -93,7 +93,8 @@ async function main(argv: string[]): Promise<void> {
     fixtures: values.fixtures as TaskServerCoreOptions['fixtures'],
     demo: values['no-demo'] ? false : undefined,
   };
-  for (const key of Object.keys(core) as Array<keyof TaskServerCoreOptions>) if (core[key] === undefined) delete core[key];
+  for (const key of Object.keys(core) as Array<keyof TaskServerCoreOptions>)
+    if (core[key] === undefined) delete core[key];
 
   if (values.stdio) {
     for (const flag of ['host', 'port', 'path', 'cors', 'sse'] as const) {
@@ -129,8 +130,11 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  const usage = error instanceof UsageError || (error instanceof TypeError && /option|argument/i.test(error.message));
-  process.stderr.write(`mcp-tasks-reference-server: ${error instanceof Error ? error.message : String(error)}\n`);
+  const usage =
+    error instanceof UsageError || (error instanceof TypeError && /option|argument/i.test(error.message));
+  process.stderr.write(
+    `mcp-tasks-reference-server: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
   if (usage) process.stderr.write('Run with --help for usage.\n');
   process.exit(usage ? 2 : 1);
 });

@@ -35,7 +35,10 @@ export class RequestStateCodec {
     const expected = Buffer.from(this.#sign(payload), 'base64url');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false };
     try {
-      const parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { scope?: unknown; state?: unknown };
+      const parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
+        scope?: unknown;
+        state?: unknown;
+      };
       return parsed.scope === scope ? { ok: true, state: parsed.state } : { ok: false };
     } catch {
       return { ok: false };

@@ -39,9 +39,21 @@ export interface HandleOptions {
   signal?: AbortSignal;
 }
 
-const METHODS = ['subscriptions/listen', 'server/discover', 'tools/list', 'tools/call', 'resources/list', 'resources/read', 'prompts/list', 'prompts/get', ...TASK_METHODS];
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-const isRequestId = (v: unknown): v is RequestId => typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v));
+const METHODS = [
+  'subscriptions/listen',
+  'server/discover',
+  'tools/list',
+  'tools/call',
+  'resources/list',
+  'resources/read',
+  'prompts/list',
+  'prompts/get',
+  ...TASK_METHODS,
+];
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+const isRequestId = (v: unknown): v is RequestId =>
+  typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v));
 const CACHEABLE = { cacheScope: 'public', ttlMs: 0 } as const;
 
 /**
@@ -82,7 +94,11 @@ export class TaskServerCore {
     this.catalog = mergeCatalogs(
       o.demo ? demoCatalog() : { tools: [], resources: [], prompts: [] },
       o.fixtures === 'conformance' ? conformanceCatalog() : { tools: [], resources: [], prompts: [] },
-      { tools: o.catalog.tools ?? [], resources: o.catalog.resources ?? [], prompts: o.catalog.prompts ?? [] },
+      {
+        tools: o.catalog.tools ?? [],
+        resources: o.catalog.resources ?? [],
+        prompts: o.catalog.prompts ?? [],
+      },
     );
     this.#settings = {
       registry: this.registry,
@@ -103,7 +119,11 @@ export class TaskServerCore {
    *   without headers).
    * @returns the reply; never throws.
    */
-  async handle(message: unknown, headers?: Record<string, string | string[] | undefined>, options: HandleOptions = {}): Promise<CoreReply> {
+  async handle(
+    message: unknown,
+    headers?: Record<string, string | string[] | undefined>,
+    options: HandleOptions = {},
+  ): Promise<CoreReply> {
     const notifications: JsonRpcNotification[] = [];
     const emit = (n: JsonRpcNotification) => {
       notifications.push(n);
@@ -111,7 +131,14 @@ export class TaskServerCore {
     };
     if (!isObject(message) || message.jsonrpc !== '2.0' || typeof message.method !== 'string') {
       const id = isObject(message) && isRequestId(message.id) ? message.id : null;
-      return errorReply(id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: expected one JSON-RPC request or notification' }, []);
+      return errorReply(
+        id,
+        {
+          code: ErrorCode.InvalidRequest,
+          message: 'Invalid Request: expected one JSON-RPC request or notification',
+        },
+        [],
+      );
     }
     const method = message.method;
     if (!('id' in message)) {
@@ -119,7 +146,11 @@ export class TaskServerCore {
       return { status: 202, notifications: [] };
     }
     if (!isRequestId(message.id)) {
-      return errorReply(null, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: id must be a string or an integer' }, []);
+      return errorReply(
+        null,
+        { code: ErrorCode.InvalidRequest, message: 'Invalid Request: id must be a string or an integer' },
+        [],
+      );
     }
     const id = message.id;
     this.stats.recordRequest(method);
@@ -131,7 +162,10 @@ export class TaskServerCore {
       const result = await this.#request(id, method, message.params, headers, emit, controller.signal);
       return resultReply(id, result, notifications);
     } catch (error) {
-      const rpc = error instanceof JobError ? error.toJsonRpc() : { code: ErrorCode.InternalError, message: `Internal error: ${String(error)}` };
+      const rpc =
+        error instanceof JobError
+          ? error.toJsonRpc()
+          : { code: ErrorCode.InternalError, message: `Internal error: ${String(error)}` };
       return errorReply(id, rpc, notifications);
     } finally {
       options.signal?.removeEventListener('abort', onAbort);
@@ -161,7 +195,9 @@ export class TaskServerCore {
     signal: AbortSignal,
   ): Promise<Record<string, unknown>> {
     if (!METHODS.includes(method)) {
-      const hint = REMOVED_TASK_METHODS.includes(method) ? ' (removed by the 2026-07-28 Tasks extension)' : '';
+      const hint = REMOVED_TASK_METHODS.includes(method)
+        ? ' (removed by the 2026-07-28 Tasks extension)'
+        : '';
       throw new JobError(ErrorCode.MethodNotFound, `Method not found: ${method}${hint}`);
     }
     const params = rawParams === undefined ? {} : rawParams;
@@ -177,7 +213,8 @@ export class TaskServerCore {
     }
     if (rawHeaders !== undefined) {
       const mismatch = findHeaderMismatch(normalizeHeaders(rawHeaders), method, params, version);
-      if (mismatch !== undefined) throw new JobError(ErrorCode.HeaderMismatch, `Header mismatch: ${mismatch}`);
+      if (mismatch !== undefined)
+        throw new JobError(ErrorCode.HeaderMismatch, `Header mismatch: ${mismatch}`);
     }
     if (!SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
       throw new JobError(ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: ${version}`, {
@@ -191,7 +228,11 @@ export class TaskServerCore {
     const progressToken = typeof token === 'string' || typeof token === 'number' ? token : undefined;
     const call = (target: Invocable, args: Record<string, unknown>) => {
       const start = async () => {
-        const result = await invoke(target, { method, args, params, clientCapabilities: caps, tasksDeclared, progressToken, emit, signal }, this.#settings);
+        const result = await invoke(
+          target,
+          { method, args, params, clientCapabilities: caps, tasksDeclared, progressToken, emit, signal },
+          this.#settings,
+        );
         if (result.resultType === 'task') this.#tasksCreated++;
         return result;
       };
@@ -205,29 +246,55 @@ export class TaskServerCore {
       case 'server/discover':
         return this.#discover();
       case 'tools/list':
-        return { resultType: 'complete', tools: this.catalog.tools.map(({ run: _run, taskSupport: _t, requiredCapabilities: _r, ...tool }) => tool), ...CACHEABLE };
+        return {
+          resultType: 'complete',
+          tools: this.catalog.tools.map(
+            ({ run: _run, taskSupport: _t, requiredCapabilities: _r, ...tool }) => tool,
+          ),
+          ...CACHEABLE,
+        };
       case 'resources/list':
-        return { resultType: 'complete', resources: this.catalog.resources.map(({ run: _run, taskSupport: _t, ...resource }) => resource), ...CACHEABLE };
+        return {
+          resultType: 'complete',
+          resources: this.catalog.resources.map(({ run: _run, taskSupport: _t, ...resource }) => resource),
+          ...CACHEABLE,
+        };
       case 'prompts/list':
-        return { resultType: 'complete', prompts: this.catalog.prompts.map(({ run: _run, taskSupport: _t, ...prompt }) => prompt), ...CACHEABLE };
+        return {
+          resultType: 'complete',
+          prompts: this.catalog.prompts.map(({ run: _run, taskSupport: _t, ...prompt }) => prompt),
+          ...CACHEABLE,
+        };
       case 'tools/call': {
         const tool = this.catalog.tools.find((t) => t.name === params.name);
-        if (tool === undefined) throw new JobError(ErrorCode.InvalidParams, `Unknown tool: ${String(params.name)}`);
+        if (tool === undefined)
+          throw new JobError(ErrorCode.InvalidParams, `Unknown tool: ${String(params.name)}`);
         return call({ ...tool, scope: `tools/call:${tool.name}` }, argsOf(params.arguments));
       }
       case 'resources/read': {
         const resource = this.catalog.resources.find((r) => r.uri === params.uri);
-        if (resource === undefined) throw new JobError(ErrorCode.InvalidParams, `Resource not found: ${String(params.uri)}`, { uri: params.uri });
+        if (resource === undefined)
+          throw new JobError(ErrorCode.InvalidParams, `Resource not found: ${String(params.uri)}`, {
+            uri: params.uri,
+          });
         const finalizeResult = (r: Record<string, unknown>) => ({ ...CACHEABLE, ...r });
-        return call({ ...resource, scope: `resources/read:${resource.uri}`, finalizeResult }, { uri: resource.uri });
+        return call(
+          { ...resource, scope: `resources/read:${resource.uri}`, finalizeResult },
+          { uri: resource.uri },
+        );
       }
       case 'prompts/get': {
         const prompt = this.catalog.prompts.find((p) => p.name === params.name);
-        if (prompt === undefined) throw new JobError(ErrorCode.InvalidParams, `Unknown prompt: ${String(params.name)}`);
+        if (prompt === undefined)
+          throw new JobError(ErrorCode.InvalidParams, `Unknown prompt: ${String(params.name)}`);
         return call({ ...prompt, scope: `prompts/get:${prompt.name}` }, argsOf(params.arguments));
       }
       default:
-        return handleTaskMethod(method, params, tasksDeclared, { registry: this.registry, stats: this.stats, now: this.options.now });
+        return handleTaskMethod(method, params, tasksDeclared, {
+          registry: this.registry,
+          stats: this.stats,
+          now: this.options.now,
+        });
     }
   }
 
@@ -249,7 +316,9 @@ export class TaskServerCore {
    */
   #notification(method: string, params: unknown): void {
     if (method !== 'notifications/cancelled' || !isObject(params) || !isRequestId(params.requestId)) return;
-    this.#inflight.get(params.requestId)?.abort(new JobError(ErrorCode.InternalError, 'cancelled by notifications/cancelled'));
+    this.#inflight
+      .get(params.requestId)
+      ?.abort(new JobError(ErrorCode.InternalError, 'cancelled by notifications/cancelled'));
   }
 }
 

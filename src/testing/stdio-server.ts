@@ -48,7 +48,8 @@ export interface StatsSnapshot {
   taskCancels: ReturnType<ServerStats['taskCancels']>;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 const isRequestId = (v: unknown): v is RequestId => typeof v === 'string' || typeof v === 'number';
 
 /**
@@ -76,14 +77,21 @@ export function runStdioServer(options: StdioServerOptions = {}): StdioTaskServe
   };
 
   const onMessage = async (message: unknown): Promise<void> => {
-    if (isObject(message) && message.method === 'notifications/cancelled' && isObject(message.params) && isRequestId(message.params.requestId)) {
+    if (
+      isObject(message) &&
+      message.method === 'notifications/cancelled' &&
+      isObject(message.params) &&
+      isRequestId(message.params.requestId)
+    ) {
       cancelled.add(message.params.requestId);
       inflight.delete(message.params.requestId);
     }
     if (exposeStats && isObject(message) && message.method === STATS_METHOD && isRequestId(message.id)) {
       return send({ jsonrpc: '2.0', id: message.id, result: snapshot(core.stats, message.params) });
     }
-    const reply = await core.handle(message, undefined, { onNotification: (n: JsonRpcNotification) => send(n) });
+    const reply = await core.handle(message, undefined, {
+      onNotification: (n: JsonRpcNotification) => send(n),
+    });
     const id = reply.response?.id;
     if (isRequestId(id) && cancelled.delete(id)) return; // the client gave up on it: no reply
     if (reply.response !== undefined) send(reply.response);
@@ -95,7 +103,11 @@ export function runStdioServer(options: StdioServerOptions = {}): StdioTaskServe
     try {
       message = JSON.parse(line);
     } catch {
-      return send({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.ParseError, message: 'Parse error: line is not valid JSON' } });
+      return send({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: ErrorCode.ParseError, message: 'Parse error: line is not valid JSON' },
+      });
     }
     const work = onMessage(message).catch(() => undefined);
     const id = isObject(message) ? message.id : undefined;

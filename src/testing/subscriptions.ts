@@ -10,7 +10,14 @@
  *
  * @module
  */
-import { ErrorCode, META_KEYS, TASKS_EXTENSION_ID, isTerminalStatus, type JsonRpcNotification, type RequestId } from '../protocol/index.js';
+import {
+  ErrorCode,
+  META_KEYS,
+  TASKS_EXTENSION_ID,
+  isTerminalStatus,
+  type JsonRpcNotification,
+  type RequestId,
+} from '../protocol/index.js';
 import { JobError } from './job.js';
 import type { TaskRecord, TaskRegistry } from './task-registry.js';
 
@@ -49,7 +56,11 @@ export class SubscriptionHub {
 
   #push(listener: Listener, record: TaskRecord): void {
     const { resultType: _r, ...task } = this.#registry.detailedTask(record);
-    listener.emit({ jsonrpc: '2.0', method: 'notifications/tasks', params: { ...task, _meta: { [META_KEYS.subscriptionId]: listener.id } } });
+    listener.emit({
+      jsonrpc: '2.0',
+      method: 'notifications/tasks',
+      params: { ...task, _meta: { [META_KEYS.subscriptionId]: listener.id } },
+    });
     if (isTerminalStatus(record.run.status)) listener.taskIds.delete(record.taskId);
   }
 
@@ -59,14 +70,28 @@ export class SubscriptionHub {
    *
    * @throws JobError -32021 when task ids are asked for without the Tasks extension declared; -32602 on bad params.
    */
-  listen(id: RequestId, params: Record<string, unknown>, tasksDeclared: boolean, emit: (n: JsonRpcNotification) => void, signal: AbortSignal): Promise<Record<string, unknown>> {
+  listen(
+    id: RequestId,
+    params: Record<string, unknown>,
+    tasksDeclared: boolean,
+    emit: (n: JsonRpcNotification) => void,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>> {
     const filter = params.notifications;
     if (filter !== undefined && (filter === null || typeof filter !== 'object' || Array.isArray(filter))) {
       throw new JobError(ErrorCode.InvalidParams, 'notifications must be an object');
     }
     const requested = (filter as { taskIds?: unknown } | undefined)?.taskIds;
-    if (requested !== undefined && (!Array.isArray(requested) || requested.length > MAX_LISTEN_TASK_IDS || !requested.every((t) => typeof t === 'string'))) {
-      throw new JobError(ErrorCode.InvalidParams, `notifications.taskIds must be an array of at most ${MAX_LISTEN_TASK_IDS} strings`);
+    if (
+      requested !== undefined &&
+      (!Array.isArray(requested) ||
+        requested.length > MAX_LISTEN_TASK_IDS ||
+        !requested.every((t) => typeof t === 'string'))
+    ) {
+      throw new JobError(
+        ErrorCode.InvalidParams,
+        `notifications.taskIds must be an array of at most ${MAX_LISTEN_TASK_IDS} strings`,
+      );
     }
     if (requested !== undefined && !tasksDeclared) {
       throw new JobError(ErrorCode.MissingRequiredClientCapability, 'Missing required client capability', {
@@ -76,14 +101,23 @@ export class SubscriptionHub {
     const meta = { [META_KEYS.subscriptionId]: id };
     const known = ((requested ?? []) as string[]).filter((t) => this.#registry.get(t) !== undefined);
     return new Promise((resolve) => {
-      const listener: Listener = { id, taskIds: new Set(known), emit, end: () => resolve({ resultType: 'complete', _meta: meta }) };
+      const listener: Listener = {
+        id,
+        taskIds: new Set(known),
+        emit,
+        end: () => resolve({ resultType: 'complete', _meta: meta }),
+      };
       const leave = (): void => {
         this.#all.delete(listener);
         for (const taskId of listener.taskIds) this.#byTask.get(taskId)?.delete(listener);
       };
       const acknowledged: Record<string, unknown> = {};
       if (requested !== undefined) acknowledged.taskIds = [...listener.taskIds];
-      emit({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { _meta: meta, notifications: acknowledged } });
+      emit({
+        jsonrpc: '2.0',
+        method: 'notifications/subscriptions/acknowledged',
+        params: { _meta: meta, notifications: acknowledged },
+      });
       if (signal.aborted) return void resolve({ resultType: 'complete', _meta: meta });
       for (const taskId of known) {
         const record = this.#registry.get(taskId);

@@ -23,7 +23,8 @@ export interface TaskMethodContext {
   now: () => number;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * Handles one `tasks/*` request.
@@ -38,12 +39,17 @@ export function handleTaskMethod(
   context: TaskMethodContext,
 ): Record<string, unknown> {
   if (!tasksDeclared) {
-    throw new JobError(ErrorCode.MissingRequiredClientCapability, `${method} requires the ${TASKS_EXTENSION_ID} extension in clientCapabilities.extensions`, {
-      requiredCapabilities: { extensions: { [TASKS_EXTENSION_ID]: {} } },
-    });
+    throw new JobError(
+      ErrorCode.MissingRequiredClientCapability,
+      `${method} requires the ${TASKS_EXTENSION_ID} extension in clientCapabilities.extensions`,
+      {
+        requiredCapabilities: { extensions: { [TASKS_EXTENSION_ID]: {} } },
+      },
+    );
   }
   const taskId = params.taskId;
-  if (typeof taskId !== 'string' || taskId === '') throw new JobError(ErrorCode.InvalidParams, `${method}: "taskId" must be a non-empty string`);
+  if (typeof taskId !== 'string' || taskId === '')
+    throw new JobError(ErrorCode.InvalidParams, `${method}: "taskId" must be a non-empty string`);
   const at = context.now();
 
   switch (method) {
@@ -53,7 +59,8 @@ export function handleTaskMethod(
     }
     case 'tasks/update': {
       const inputResponses = params.inputResponses;
-      if (!isObject(inputResponses)) throw new JobError(ErrorCode.InvalidParams, 'tasks/update: "inputResponses" must be an object');
+      if (!isObject(inputResponses))
+        throw new JobError(ErrorCode.InvalidParams, 'tasks/update: "inputResponses" must be an object');
       context.stats.recordTaskUpdate({ taskId, inputResponses: inputResponses as InputResponses, at });
       // Keys that are not outstanding (never issued, already answered) are ignored (§ Task Update Requests).
       lookup(context.registry, taskId).run.deliver(inputResponses as InputResponses);

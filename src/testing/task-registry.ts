@@ -6,7 +6,6 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import type { TaskStatus } from '../protocol/index.js';
 import type { JobRun } from './job.js';
 
 /** Minimum clock time between two sweeps triggered by `create`, in ms. */

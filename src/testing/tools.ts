@@ -19,7 +19,15 @@
  * @module
  */
 import { JobError } from './job.js';
-import { elicitForm, numberArg, readElicitAnswer, stringArg, textResult, type Catalog, type ToolDefinition } from './catalog.js';
+import {
+  elicitForm,
+  numberArg,
+  readElicitAnswer,
+  stringArg,
+  textResult,
+  type Catalog,
+  type ToolDefinition,
+} from './catalog.js';
 
 /** Nominal cost of one document in `reindex_corpus`, in ms (before `timeScale`). */
 export const REINDEX_MS_PER_DOCUMENT = 2;
@@ -79,13 +87,18 @@ const deployRelease: ToolDefinition = {
     const answers = await ctx.input({
       confirm: elicitForm(
         `Deploy ${version} to production?`,
-        { confirm: { type: 'boolean', title: 'Deploy now' }, note: { type: 'string', title: 'Release note' } },
+        {
+          confirm: { type: 'boolean', title: 'Deploy now' },
+          note: { type: 'string', title: 'Release note' },
+        },
         ['confirm'],
       ),
     });
     const { action, content } = readElicitAnswer(answers.confirm);
     if (action !== 'accept' || content.confirm !== true) {
-      return textResult(`Deployment of ${version} was not confirmed (${action}); nothing deployed`, { isError: true });
+      return textResult(`Deployment of ${version} was not confirmed (${action}); nothing deployed`, {
+        isError: true,
+      });
     }
     ctx.report(`deploying ${version}`);
     await ctx.sleep(100);
@@ -131,14 +144,20 @@ const confirmAction: ToolDefinition = {
     const answer = readElicitAnswer(ctx.inputResponses?.confirm);
     if (state?.action !== action || answer.action === 'missing') {
       return ctx.inputRequired(
-        { confirm: elicitForm(`Perform "${action}"?`, { confirm: { type: 'boolean', title: 'Confirm' } }, ['confirm']) },
+        {
+          confirm: elicitForm(`Perform "${action}"?`, { confirm: { type: 'boolean', title: 'Confirm' } }, [
+            'confirm',
+          ]),
+        },
         { action },
       );
     }
     if (answer.action === 'accept' && answer.content.confirm === true) {
       return textResult(`Performed "${action}"`, { structuredContent: { action, performed: true } });
     }
-    return textResult(`"${action}" was not performed (${answer.action})`, { structuredContent: { action, performed: false } });
+    return textResult(`"${action}" was not performed (${answer.action})`, {
+      structuredContent: { action, performed: false },
+    });
   },
 };
 
@@ -153,7 +172,13 @@ export function demoCatalog(): Catalog {
         description: 'What this server is.',
         mimeType: 'text/plain',
         run: async () => ({
-          contents: [{ uri: 'demo://readme', mimeType: 'text/plain', text: 'Reference MCP task server (mcp-tasks-client/testing).' }],
+          contents: [
+            {
+              uri: 'demo://readme',
+              mimeType: 'text/plain',
+              text: 'Reference MCP task server (mcp-tasks-client/testing).',
+            },
+          ],
         }),
       },
       {
@@ -164,7 +189,11 @@ export function demoCatalog(): Catalog {
         run: async (ctx) => {
           ctx.report('building report');
           await ctx.sleep(300);
-          return { contents: [{ uri: 'demo://slow-report', mimeType: 'text/plain', text: 'Quarterly report: all green.' }] };
+          return {
+            contents: [
+              { uri: 'demo://slow-report', mimeType: 'text/plain', text: 'Quarterly report: all green.' },
+            ],
+          };
         },
       },
     ],
@@ -174,7 +203,12 @@ export function demoCatalog(): Catalog {
         description: 'Asks the model to summarize a text.',
         arguments: [{ name: 'text', required: true }],
         run: async (ctx) => ({
-          messages: [{ role: 'user', content: { type: 'text', text: `Summarize:\n${stringArg(ctx.args, 'text', '')}` } }],
+          messages: [
+            {
+              role: 'user',
+              content: { type: 'text', text: `Summarize:\n${stringArg(ctx.args, 'text', '')}` },
+            },
+          ],
         }),
       },
       {

@@ -139,7 +139,16 @@ export class AuthSession {
         // Another request may have refreshed meanwhile: then the new token is tried without a second flow.
         if (current === undefined || current === used) {
           const scope = (await this.#sdk()).computeScopeUnion(this.#requestedScope, challenge.scope);
-          await this.#authorize({ ...challenge, scope, step: used === undefined ? 'authorize' : 'refresh', rejected: used !== undefined, method }, signal);
+          await this.#authorize(
+            {
+              ...challenge,
+              scope,
+              step: used === undefined ? 'authorize' : 'refresh',
+              rejected: used !== undefined,
+              method,
+            },
+            signal,
+          );
         }
         used = await this.#accessToken();
         res = await send(used);
@@ -156,7 +165,13 @@ export class AuthSession {
         stepUps += 1;
         await discard(res);
         await this.#authorize(
-          { ...challenge, scope, step: 'step-up', forceReauthorization: sdk.isStrictScopeSuperset(scope, granted), method },
+          {
+            ...challenge,
+            scope,
+            step: 'step-up',
+            forceReauthorization: sdk.isStrictScopeSuperset(scope, granted),
+            method,
+          },
           signal,
         );
         used = await this.#accessToken();
@@ -170,14 +185,18 @@ export class AuthSession {
 
   /** Stops waiting for a person; pending authorizations reject. */
   close(): void {
-    this.#closed.abort(new AuthorizationRequiredError(this.#serverUrl.href, undefined, { reason: 'the transport closed' }));
+    this.#closed.abort(
+      new AuthorizationRequiredError(this.#serverUrl.href, undefined, { reason: 'the transport closed' }),
+    );
   }
 
   async #sdk(): Promise<ClientSdk> {
     try {
       return await importClientSdk();
     } catch (error) {
-      throw new AuthorizationError(this.#serverUrl.href, 'authorize', (error as Error).message, { cause: error });
+      throw new AuthorizationError(this.#serverUrl.href, 'authorize', (error as Error).message, {
+        cause: error,
+      });
     }
   }
 
@@ -191,7 +210,10 @@ export class AuthSession {
   }
 
   /** Refreshes before the next request when the token's known expiry is near (and a refresh token exists). */
-  async #refreshIfExpiring(method: string | undefined, signal: AbortSignal | null | undefined): Promise<void> {
+  async #refreshIfExpiring(
+    method: string | undefined,
+    signal: AbortSignal | null | undefined,
+  ): Promise<void> {
     if (this.#expiresAtMs === undefined) return;
     const lead = Math.min(this.#options.refreshSkewMs ?? DEFAULT_REFRESH_SKEW_MS, this.#lifetimeMs / 4);
     if (Date.now() < this.#expiresAtMs - lead) return;
@@ -211,18 +233,31 @@ export class AuthSession {
   async #runAuthorize(input: AuthorizeInput): Promise<void> {
     const sdk = await this.#sdk();
     const serverUrl = this.#serverUrl;
-    const base = { serverUrl, resourceMetadataUrl: input.resourceMetadataUrl, scope: input.scope, fetchFn: this.#next };
+    const base = {
+      serverUrl,
+      resourceMetadataUrl: input.resourceMetadataUrl,
+      scope: input.scope,
+      fetchFn: this.#next,
+    };
     try {
       // A refused token may mean the server moved to another authorization server: discover again.
       if (input.rejected) await this.#provider.invalidateCredentials?.('discovery');
-      let result = await sdk.auth(this.#provider, { ...base, forceReauthorization: input.forceReauthorization });
+      let result = await sdk.auth(this.#provider, {
+        ...base,
+        forceReauthorization: input.forceReauthorization,
+      });
       if (result === 'REDIRECT') {
         const wait = this.#options.waitForAuthorizationCode;
         if (!wait) throw new AuthorizationRequiredError(serverUrl.href, input.method);
         const callback = await wait(this.#closed.signal);
-        result = await sdk.auth(this.#provider, { ...base, authorizationCode: callback.code, iss: callback.iss });
+        result = await sdk.auth(this.#provider, {
+          ...base,
+          authorizationCode: callback.code,
+          iss: callback.iss,
+        });
       }
-      if (result !== 'AUTHORIZED') throw new AuthorizationError(serverUrl.href, input.step, `unexpected result ${String(result)}`);
+      if (result !== 'AUTHORIZED')
+        throw new AuthorizationError(serverUrl.href, input.step, `unexpected result ${String(result)}`);
       if (input.scope !== undefined) this.#requestedScope = input.scope;
     } catch (error) {
       if (error instanceof McpClientError) throw error;
@@ -259,10 +294,18 @@ export class AuthSession {
  * @internal
  */
 export function createAuthSession(serverUrl: URL, options: HttpAuthOptions, next: typeof fetch): AuthSession {
-  if (options === null || typeof options !== 'object' || options.provider === null || typeof options.provider !== 'object') {
+  if (
+    options === null ||
+    typeof options !== 'object' ||
+    options.provider === null ||
+    typeof options.provider !== 'object'
+  ) {
     throw new TypeError('StreamableHttpTransport: auth.provider must be an OAuthClientProvider object');
   }
   const max = options.maxStepUps ?? DEFAULT_MAX_STEP_UPS;
-  if (!Number.isInteger(max) || max < 0) throw new TypeError(`StreamableHttpTransport: auth.maxStepUps must be an integer >= 0, got ${String(max)}`);
+  if (!Number.isInteger(max) || max < 0)
+    throw new TypeError(
+      `StreamableHttpTransport: auth.maxStepUps must be an integer >= 0, got ${String(max)}`,
+    );
   return new AuthSession(serverUrl, options, next);
 }

@@ -27,12 +27,22 @@ function describeBadChar(value: string): string {
  * @param source - where the headers came from, for the message (`headers`, `getHeaders()`, `request headers`).
  * @throws {@link InvalidHeaderError} naming the source and header, never the value.
  */
-export function checkHeaderRecord<T extends Record<string, unknown> | undefined>(source: string, record: T): T {
+export function checkHeaderRecord<T extends Record<string, unknown> | undefined>(
+  source: string,
+  record: T,
+): T {
   if (record === undefined) return record;
-  if (record === null || typeof record !== 'object') throw new InvalidHeaderError(source, undefined, 'not an object of header names to values');
+  if (record === null || typeof record !== 'object')
+    throw new InvalidHeaderError(source, undefined, 'not an object of header names to values');
   for (const [name, value] of Object.entries(record)) {
-    if (!TOKEN.test(name)) throw new InvalidHeaderError(source, undefined, 'a header name is not a valid token');
-    if (typeof value !== 'string') throw new InvalidHeaderError(source, name, `its value is a ${value === null ? 'null' : typeof value}, not a string`);
+    if (!TOKEN.test(name))
+      throw new InvalidHeaderError(source, undefined, 'a header name is not a valid token');
+    if (typeof value !== 'string')
+      throw new InvalidHeaderError(
+        source,
+        name,
+        `its value is a ${value === null ? 'null' : typeof value}, not a string`,
+      );
     if (BAD_VALUE_CHAR.test(value)) throw new InvalidHeaderError(source, name, describeBadChar(value));
   }
   return record;

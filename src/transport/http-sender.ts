@@ -119,10 +119,21 @@ export function fetchSender(fetchImpl: typeof fetch): HttpSender {
   return {
     async send(request) {
       request.beforeWrite?.(); // fetch gives no later point
-      const init: RequestInit = { method: request.method, headers: request.headers, body: request.body, signal: request.signal };
+      const init: RequestInit = {
+        method: request.method,
+        headers: request.headers,
+        body: request.body,
+        signal: request.signal,
+      };
       if (request.redirect) init.redirect = request.redirect;
       const res = await fetchImpl(request.url, init);
-      return { status: res.status, ok: res.ok, headers: res.headers, body: res.body ? webBody(res.body) : null, opaque: res.type === 'opaqueredirect' };
+      return {
+        status: res.status,
+        ok: res.ok,
+        headers: res.headers,
+        body: res.body ? webBody(res.body) : null,
+        opaque: res.type === 'opaqueredirect',
+      };
     },
   };
 }

@@ -19,7 +19,11 @@ import { excerpt } from './read-body.js';
 /** One message from a server, classified. */
 export type IncomingMessage =
   | { kind: 'result'; id: RequestId; result: Record<string, unknown> }
-  | { kind: 'error'; id: RequestId | null | undefined; error: { code: number; message: string; data?: unknown } }
+  | {
+      kind: 'error';
+      id: RequestId | null | undefined;
+      error: { code: number; message: string; data?: unknown };
+    }
   | { kind: 'notification'; notification: JsonRpcNotification }
   | { kind: 'request'; method: string }
   | { kind: 'invalid'; detail: string };
@@ -27,7 +31,10 @@ export type IncomingMessage =
 /** Classifies one parsed JSON value. */
 export function classifyMessage(value: unknown): IncomingMessage {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    return { kind: 'invalid', detail: `expected a JSON-RPC object, got ${Array.isArray(value) ? 'an array' : typeof value}` };
+    return {
+      kind: 'invalid',
+      detail: `expected a JSON-RPC object, got ${Array.isArray(value) ? 'an array' : typeof value}`,
+    };
   }
   const record = value as Record<string, unknown>;
   // A well-formed result response (nearly every reply) skips zod; any other shape goes through the schemas below.
@@ -36,14 +43,20 @@ export function classifyMessage(value: unknown): IncomingMessage {
   if ('method' in record) {
     if ('id' in record && record.id !== undefined) return { kind: 'request', method: String(record.method) };
     const n = JsonRpcNotificationSchema.safeParse(record);
-    return n.success ? { kind: 'notification', notification: n.data } : { kind: 'invalid', detail: 'malformed notification' };
+    return n.success
+      ? { kind: 'notification', notification: n.data }
+      : { kind: 'invalid', detail: 'malformed notification' };
   }
   if ('error' in record) {
     const e = JsonRpcErrorResponseSchema.safeParse(record);
-    return e.success ? { kind: 'error', id: e.data.id, error: e.data.error } : { kind: 'invalid', detail: 'malformed JSON-RPC error response' };
+    return e.success
+      ? { kind: 'error', id: e.data.id, error: e.data.error }
+      : { kind: 'invalid', detail: 'malformed JSON-RPC error response' };
   }
   const r = JsonRpcResultResponseSchema.safeParse(record);
-  return r.success ? { kind: 'result', id: r.data.id, result: r.data.result } : { kind: 'invalid', detail: 'malformed JSON-RPC response' };
+  return r.success
+    ? { kind: 'result', id: r.data.id, result: r.data.result }
+    : { kind: 'invalid', detail: 'malformed JSON-RPC response' };
 }
 
 /** Parses JSON text, failing with `InvalidResponseError` naming the method and an excerpt. */
@@ -51,7 +64,10 @@ export function parseJson(text: string, method: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new InvalidResponseError(method, `body is not JSON: ${excerpt(text, 80) || '(empty)'}`, undefined, { cause: error, unreadableReply: true });
+    throw new InvalidResponseError(method, `body is not JSON: ${excerpt(text, 80) || '(empty)'}`, undefined, {
+      cause: error,
+      unreadableReply: true,
+    });
   }
 }
 
@@ -70,22 +86,48 @@ const UNREADABLE = { unreadableReply: true } as const;
  *   reply's HTTP status and `Retry-After` (ms) when given.
  * @throws {@link InvalidResponseError} for anything that is not the response to `requestId`.
  */
-export function settleResponse(message: IncomingMessage, requestId: RequestId, method: string, httpStatus?: number, retryAfterMs?: number): Record<string, unknown> {
+export function settleResponse(
+  message: IncomingMessage,
+  requestId: RequestId,
+  method: string,
+  httpStatus?: number,
+  retryAfterMs?: number,
+): Record<string, unknown> {
   switch (message.kind) {
     case 'result':
       if (!idMatches(message.id, requestId)) {
-        throw new InvalidResponseError(method, `response id ${JSON.stringify(message.id)} does not match request id ${JSON.stringify(requestId)}`, undefined, UNREADABLE);
+        throw new InvalidResponseError(
+          method,
+          `response id ${JSON.stringify(message.id)} does not match request id ${JSON.stringify(requestId)}`,
+          undefined,
+          UNREADABLE,
+        );
       }
       return message.result;
     case 'error':
       if (message.id !== null && message.id !== undefined && !idMatches(message.id, requestId)) {
-        throw new InvalidResponseError(method, `error response id ${JSON.stringify(message.id)} does not match request id ${JSON.stringify(requestId)}`, undefined, UNREADABLE);
+        throw new InvalidResponseError(
+          method,
+          `error response id ${JSON.stringify(message.id)} does not match request id ${JSON.stringify(requestId)}`,
+          undefined,
+          UNREADABLE,
+        );
       }
       throw new McpError(method, message.error, { httpStatus, retryAfterMs });
     case 'notification':
-      throw new InvalidResponseError(method, `expected a response, got notification ${message.notification.method}`, undefined, UNREADABLE);
+      throw new InvalidResponseError(
+        method,
+        `expected a response, got notification ${message.notification.method}`,
+        undefined,
+        UNREADABLE,
+      );
     case 'request':
-      throw new InvalidResponseError(method, `expected a response, got a server request ${message.method}`, undefined, UNREADABLE);
+      throw new InvalidResponseError(
+        method,
+        `expected a response, got a server request ${message.method}`,
+        undefined,
+        UNREADABLE,
+      );
     case 'invalid':
       throw new InvalidResponseError(method, message.detail, undefined, UNREADABLE);
   }

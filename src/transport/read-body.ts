@@ -14,7 +14,10 @@ import type { HttpReplyBody } from './http-sender.js';
  * socket error) means the response never arrived in full, so the request is lost (2.10): typed, with the socket error
  * as cause. (An abort also lands here; the transport reports the abort's reason instead, as it checks it first.)
  */
-async function nextChunk(chunks: AsyncIterator<Uint8Array>, method: string): Promise<IteratorResult<Uint8Array>> {
+async function nextChunk(
+  chunks: AsyncIterator<Uint8Array>,
+  method: string,
+): Promise<IteratorResult<Uint8Array>> {
   try {
     return await chunks.next();
   } catch (error) {
@@ -64,7 +67,11 @@ const UTF8 = new TextDecoder();
  *
  * @throws {@link ResponseTooLargeError} past the limit; {@link StreamEndedError} when the connection breaks mid-body.
  */
-export async function readText(body: HttpReplyBody | null, limitBytes: number, method: string): Promise<string> {
+export async function readText(
+  body: HttpReplyBody | null,
+  limitBytes: number,
+  method: string,
+): Promise<string> {
   if (!body) return '';
   if (body.collect) return readCollected(body, body.collect(limitBytes), limitBytes, method);
   const chunks = body[Symbol.asyncIterator]();
@@ -87,7 +94,12 @@ export async function readText(body: HttpReplyBody | null, limitBytes: number, m
 }
 
 /** {@link readText} over a body that collects itself (`HttpReplyBody.collect`): the same limit, errors and release. */
-async function readCollected(body: HttpReplyBody, collected: Promise<Uint8Array[] | null>, limitBytes: number, method: string): Promise<string> {
+async function readCollected(
+  body: HttpReplyBody,
+  collected: Promise<Uint8Array[] | null>,
+  limitBytes: number,
+  method: string,
+): Promise<string> {
   let parts: Uint8Array[] | null;
   try {
     parts = await collected;

@@ -46,10 +46,15 @@ export function redirectPolicy(endpoint: URL, allow: readonly string[] | undefin
     try {
       url = new URL(entry);
     } catch (error) {
-      throw new TypeError(`StreamableHttpTransport: allowRedirectOrigins entry ${JSON.stringify(entry)} is not an absolute URL`, { cause: error });
+      throw new TypeError(
+        `StreamableHttpTransport: allowRedirectOrigins entry ${JSON.stringify(entry)} is not an absolute URL`,
+        { cause: error },
+      );
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new TypeError(`StreamableHttpTransport: allowRedirectOrigins entry ${JSON.stringify(entry)} is not http(s)`);
+      throw new TypeError(
+        `StreamableHttpTransport: allowRedirectOrigins entry ${JSON.stringify(entry)} is not http(s)`,
+      );
     }
     allowedOrigins.add(url.origin);
   }
@@ -74,7 +79,12 @@ export interface RedirectReply {
  * @param hop - one fetch of one URL with `redirect: 'manual'` (same method, headers and body each time).
  * @throws {@link RedirectBlockedError} for a redirect not followed; whatever `hop` throws.
  */
-export function fetchFollowingRedirects<R extends RedirectReply>(method: string, url: URL, policy: RedirectPolicy, hop: (url: URL) => Promise<R>): Promise<R> {
+export function fetchFollowingRedirects<R extends RedirectReply>(
+  method: string,
+  url: URL,
+  policy: RedirectPolicy,
+  hop: (url: URL) => Promise<R>,
+): Promise<R> {
   // The usual reply, not a redirect, settles without an async frame of its own.
   let first: Promise<R>;
   try {
@@ -92,7 +102,13 @@ function isFinal(res: RedirectReply): boolean {
 }
 
 /** {@link fetchFollowingRedirects} from its first reply `first` (of `url`) on. */
-async function followRedirects<R extends RedirectReply>(method: string, url: URL, policy: RedirectPolicy, hop: (url: URL) => Promise<R>, first: R): Promise<R> {
+async function followRedirects<R extends RedirectReply>(
+  method: string,
+  url: URL,
+  policy: RedirectPolicy,
+  hop: (url: URL) => Promise<R>,
+  first: R,
+): Promise<R> {
   let current = url;
   for (let hops = 0; ; hops++) {
     const res = hops === 0 ? first : await hop(current);
@@ -100,7 +116,8 @@ async function followRedirects<R extends RedirectReply>(method: string, url: URL
       await res.body?.cancel().catch(() => undefined);
       throw new RedirectBlockedError(method, res.status, undefined, 'opaque');
     }
-    if (res.status < 300 || res.status > 399 || (!FOLLOW_AS_POST.has(res.status) && res.status !== 303)) return res;
+    if (res.status < 300 || res.status > 399 || (!FOLLOW_AS_POST.has(res.status) && res.status !== 303))
+      return res;
     await res.body?.cancel().catch(() => undefined);
     let target: URL | undefined;
     try {
@@ -110,13 +127,19 @@ async function followRedirects<R extends RedirectReply>(method: string, url: URL
       target = undefined;
     }
     if (target === undefined || (target.protocol !== 'http:' && target.protocol !== 'https:')) {
-      throw new RedirectBlockedError(method, res.status, target?.protocol.startsWith('http') ? target.origin : undefined, 'no-location');
+      throw new RedirectBlockedError(
+        method,
+        res.status,
+        target?.protocol.startsWith('http') ? target.origin : undefined,
+        'no-location',
+      );
     }
     if (res.status === 303) throw new RedirectBlockedError(method, res.status, target.origin, 'see-other');
     if (target.origin !== policy.origin && !policy.allowedOrigins.has(target.origin)) {
       throw new RedirectBlockedError(method, res.status, target.origin, 'cross-origin');
     }
-    if (hops + 1 > policy.maxRedirects) throw new RedirectBlockedError(method, res.status, target.origin, 'too-many');
+    if (hops + 1 > policy.maxRedirects)
+      throw new RedirectBlockedError(method, res.status, target.origin, 'too-many');
     current = target;
   }
 }
@@ -130,6 +153,8 @@ export function fetchWithRedirectPolicy(base: typeof fetch, policy: RedirectPoli
   return async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
     const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
-    return fetchFollowingRedirects(`HTTP ${method}`, url, policy, (hop) => base(hop, { ...init, redirect: 'manual' }));
+    return fetchFollowingRedirects(`HTTP ${method}`, url, policy, (hop) =>
+      base(hop, { ...init, redirect: 'manual' }),
+    );
   };
 }

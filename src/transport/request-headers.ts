@@ -100,8 +100,19 @@ function protocolOnly(protocol: ProtocolHeaderValues): Record<string, string> {
   const name = protocol.name;
   if (version !== undefined) {
     return name !== undefined
-      ? { 'content-type': 'application/json', accept: ACCEPT, 'mcp-protocol-version': version, 'mcp-method': protocol.method, 'mcp-name': name }
-      : { 'content-type': 'application/json', accept: ACCEPT, 'mcp-protocol-version': version, 'mcp-method': protocol.method };
+      ? {
+          'content-type': 'application/json',
+          accept: ACCEPT,
+          'mcp-protocol-version': version,
+          'mcp-method': protocol.method,
+          'mcp-name': name,
+        }
+      : {
+          'content-type': 'application/json',
+          accept: ACCEPT,
+          'mcp-protocol-version': version,
+          'mcp-method': protocol.method,
+        };
   }
   return name !== undefined
     ? { 'content-type': 'application/json', accept: ACCEPT, 'mcp-method': protocol.method, 'mcp-name': name }

@@ -31,10 +31,17 @@ import type { TransportRequestOptions } from './transport.js';
  */
 export const MAX_SKIPPED_SSE_EVENTS = 100;
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Reads `res` (an SSE reply to `message`) to the response; see the module docs. */
-export async function readSseReply(res: HttpReply, message: JsonRpcRequest, options: TransportRequestOptions, signal: AbortState, maxBytes: number): Promise<Record<string, unknown>> {
+export async function readSseReply(
+  res: HttpReply,
+  message: JsonRpcRequest,
+  options: TransportRequestOptions,
+  signal: AbortState,
+  maxBytes: number,
+): Promise<Record<string, unknown>> {
   const method = message.method;
   if (!res.body) throw new StreamEndedError(method);
   let settled: { result: Record<string, unknown> } | { error: unknown } | undefined;
@@ -44,7 +51,16 @@ export async function readSseReply(res: HttpReply, message: JsonRpcRequest, opti
     skipped = new InvalidResponseError(method, detail, undefined, { cause });
     options.onViolation?.(`${method}: skipped an SSE event on the response stream: ${detail}`);
     if (++skippedCount >= MAX_SKIPPED_SSE_EVENTS) {
-      settled = { error: new StreamEndedError(method, { cause: new InvalidResponseError(method, `${skippedCount} unreadable SSE events before the response; last: ${detail}`, undefined, { cause: skipped }) }) };
+      settled = {
+        error: new StreamEndedError(method, {
+          cause: new InvalidResponseError(
+            method,
+            `${skippedCount} unreadable SSE events before the response; last: ${detail}`,
+            undefined,
+            { cause: skipped },
+          ),
+        }),
+      };
     }
   };
   const parser = createParser({
@@ -59,13 +75,19 @@ export async function readSseReply(res: HttpReply, message: JsonRpcRequest, opti
       const incoming = classifyMessage(value);
       if (incoming.kind === 'notification') return options.onNotification?.(incoming.notification);
       if (incoming.kind === 'request') return; // 2.9: servers' requests come only as inputRequests
-      if ((incoming.kind === 'result' || incoming.kind === 'error') && incoming.id != null && !idMatches(incoming.id, message.id)) return; // not ours
+      if (
+        (incoming.kind === 'result' || incoming.kind === 'error') &&
+        incoming.id != null &&
+        !idMatches(incoming.id, message.id)
+      )
+        return; // not ours
       if (incoming.kind === 'invalid') {
         // Malformed: it settles the request only when it carries the request's id; with another id it is not ours,
         // and without one (a malformed notification, `{}`, a bare array) it cannot be told to be ours: skipped.
         const id = isObject(value) ? value.id : undefined;
         if ((typeof id === 'string' || typeof id === 'number') && !idMatches(id, message.id)) return; // not ours
-        if (id === undefined || !idMatches(id as string | number, message.id)) return skip(`${incoming.detail}: ${excerpt(event.data, 80)}`);
+        if (id === undefined || !idMatches(id as string | number, message.id))
+          return skip(`${incoming.detail}: ${excerpt(event.data, 80)}`);
       }
       try {
         settled = { result: settleResponse(incoming, message.id, method, res.status) };
@@ -76,7 +98,12 @@ export async function readSseReply(res: HttpReply, message: JsonRpcRequest, opti
   });
   let endsWithCr = false;
   // The limit is per event (one JSON-RPC message), not per stream; the stream's time is bounded by timeoutMs.
-  for await (const chunk of readTextChunks(res.body, Number.POSITIVE_INFINITY, method, sseEventMeter(maxBytes, method))) {
+  for await (const chunk of readTextChunks(
+    res.body,
+    Number.POSITIVE_INFINITY,
+    method,
+    sseEventMeter(maxBytes, method),
+  )) {
     parser.feed(chunk);
     if (chunk.length > 0) endsWithCr = chunk.endsWith('\r');
     if (settled || signal.aborted) break; // leaving the loop cancels the stream

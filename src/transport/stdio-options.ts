@@ -65,17 +65,20 @@ const OptionsSchema = z.object({
   serverKey: z.string().optional(),
 });
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** @throws TypeError naming the first invalid option and the value it got. */
 export function checkStdioOptions(options: StdioTransportOptions): void {
-    const parsed = OptionsSchema.safeParse(options);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const field = String(issue?.path[0] ?? '');
-      const got = isObject(options) ? (options as unknown as Record<string, unknown>)[field] : options;
-      throw new TypeError(`StdioTransport: invalid option "${field}": ${issue?.message ?? 'invalid'} (got ${typeof got === 'function' ? 'a function' : JSON.stringify(got)})`);
-    }
+  const parsed = OptionsSchema.safeParse(options);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = String(issue?.path[0] ?? '');
+    const got = isObject(options) ? (options as unknown as Record<string, unknown>)[field] : options;
+    throw new TypeError(
+      `StdioTransport: invalid option "${field}": ${issue?.message ?? 'invalid'} (got ${typeof got === 'function' ? 'a function' : JSON.stringify(got)})`,
+    );
+  }
 }
 
 /**

@@ -33,20 +33,33 @@ export interface RouteTargets {
   onNotification: ((notification: JsonRpcNotification) => void) | undefined;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Delivers `notification` to its request in `inFlight` (see the module docs), or reports it dropped. */
-export function routeNotification(notification: JsonRpcNotification, inFlight: Map<RequestId, Pending>, to: RouteTargets): void {
+export function routeNotification(
+  notification: JsonRpcNotification,
+  inFlight: Map<RequestId, Pending>,
+  to: RouteTargets,
+): void {
   const params = notification.params ?? {};
   if (notification.method === METHODS.progress) {
-    const target = [...inFlight.values()].find((p) => p.progressToken !== undefined && p.progressToken === params.progressToken);
-    if (target === undefined) return to.warn(`progress for token ${JSON.stringify(params.progressToken)} matches no request in flight; dropped`);
+    const target = [...inFlight.values()].find(
+      (p) => p.progressToken !== undefined && p.progressToken === params.progressToken,
+    );
+    if (target === undefined)
+      return to.warn(
+        `progress for token ${JSON.stringify(params.progressToken)} matches no request in flight; dropped`,
+      );
     return to.callback(() => target.onNotification?.(notification));
   }
   const subscriptionId = isObject(params._meta) ? params._meta[META_KEYS.subscriptionId] : undefined;
   if (typeof subscriptionId === 'string' || typeof subscriptionId === 'number') {
     const target = inFlight.get(subscriptionId);
-    if (target === undefined) return to.warn(`${notification.method} for subscription ${JSON.stringify(subscriptionId)} matches no request in flight; dropped`);
+    if (target === undefined)
+      return to.warn(
+        `${notification.method} for subscription ${JSON.stringify(subscriptionId)} matches no request in flight; dropped`,
+      );
     return to.callback(() => target.onNotification?.(notification));
   }
   if (notification.method === 'notifications/cancelled') {
@@ -58,6 +71,7 @@ export function routeNotification(notification: JsonRpcNotification, inFlight: M
   }
   const oldest = inFlight.values().next().value as Pending | undefined;
   if (oldest !== undefined) return to.callback(() => oldest.onNotification?.(notification));
-  if (to.onNotification === undefined) return to.warn(`${notification.method} arrived with no request in flight; dropped`);
+  if (to.onNotification === undefined)
+    return to.warn(`${notification.method} arrived with no request in flight; dropped`);
   to.callback(() => to.onNotification?.(notification));
 }

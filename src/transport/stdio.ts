@@ -18,7 +18,14 @@
  */
 // Split by concept, no behaviour change: options, child process, stdout lines and notification routing are in stdio-*.ts
 import { spawn } from 'node:child_process';
-import { ClientClosedError, InvalidResponseError, RequestTimeoutError, ResponseTooLargeError, ServerExitedError, StreamEndedError } from '../errors.js';
+import {
+  ClientClosedError,
+  InvalidResponseError,
+  RequestTimeoutError,
+  ResponseTooLargeError,
+  ServerExitedError,
+  StreamEndedError,
+} from '../errors.js';
 import { linkAbort } from '../internal/abort.js';
 import { childEnv } from '../internal/child-env.js';
 import type { JsonRpcNotification, JsonRpcRequest, RequestId } from '../protocol/jsonrpc.js';
@@ -27,13 +34,25 @@ import { excerpt } from './read-body.js';
 import { EXIT_DRAIN_MS, exitsWithin, STDERR_TAIL_CHARS, type Child } from './stdio-child.js';
 import { LineSplitter } from './stdio-lines.js';
 import { routeNotification, type Pending } from './stdio-routing.js';
-import { checkStdioOptions, DEFAULT_CLOSE_GRACE_MS, DEFAULT_MAX_LINE_BYTES, MAX_SKIPPED_LINES, type StdioTransportOptions } from './stdio-options.js';
-import { checkServerKey, type StdioTarget, type Transport, type TransportRequestOptions } from './transport.js';
+import {
+  checkStdioOptions,
+  DEFAULT_CLOSE_GRACE_MS,
+  DEFAULT_MAX_LINE_BYTES,
+  MAX_SKIPPED_LINES,
+  type StdioTransportOptions,
+} from './stdio-options.js';
+import {
+  checkServerKey,
+  type StdioTarget,
+  type Transport,
+  type TransportRequestOptions,
+} from './transport.js';
 
 export { DEFAULT_CLOSE_GRACE_MS, DEFAULT_MAX_LINE_BYTES, MAX_SKIPPED_LINES } from './stdio-options.js';
 export type { StdioTransportOptions } from './stdio-options.js';
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * A {@link Transport} to an MCP server started as a child process, speaking newline-delimited JSON-RPC.
@@ -93,12 +112,20 @@ export class StdioTransport implements Transport {
     await this.#ensureChild().spawned;
   }
 
-  async request(message: JsonRpcRequest, options: TransportRequestOptions = {}): Promise<Record<string, unknown>> {
+  async request(
+    message: JsonRpcRequest,
+    options: TransportRequestOptions = {},
+  ): Promise<Record<string, unknown>> {
     const { id, method } = message;
     if (options.signal?.aborted) throw options.signal.reason;
-    if (this.#pending.has(id)) throw new TypeError(`StdioTransport: request id ${JSON.stringify(id)} is already in flight`);
+    if (this.#pending.has(id))
+      throw new TypeError(`StdioTransport: request id ${JSON.stringify(id)} is already in flight`);
     const child = this.#ensureChild();
-    const link = linkAbort(options.signal, options.timeoutMs, () => new RequestTimeoutError(method, options.timeoutMs ?? 0));
+    const link = linkAbort(
+      options.signal,
+      options.timeoutMs,
+      () => new RequestTimeoutError(method, options.timeoutMs ?? 0),
+    );
     return new Promise<Record<string, unknown>>((resolve, reject) => {
       const onAbort = (): void => {
         if (this.#pending.get(id) !== pending) return;
@@ -110,7 +137,8 @@ export class StdioTransport implements Transport {
         link.signal.removeEventListener('abort', onAbort);
         link.dispose();
       };
-      const meta = isObject(message.params) && isObject(message.params._meta) ? message.params._meta : undefined;
+      const meta =
+        isObject(message.params) && isObject(message.params._meta) ? message.params._meta : undefined;
       const pending: Pending = {
         id,
         method,
@@ -122,7 +150,9 @@ export class StdioTransport implements Transport {
       this.#pending.set(id, pending);
       link.signal.addEventListener('abort', onAbort, { once: true });
       // A write error means the pipe broke: the child's exit fails the call with ServerExitedError.
-      this.#write(child, message).catch((error: unknown) => this.#warn(`${method}: could not write to the server: ${String(error)}`));
+      this.#write(child, message).catch((error: unknown) =>
+        this.#warn(`${method}: could not write to the server: ${String(error)}`),
+      );
     });
   }
 
@@ -165,7 +195,12 @@ export class StdioTransport implements Transport {
 
   #spawn(): Child {
     const o = this.#options;
-    const proc = spawn(o.command, [...(o.args ?? [])], { cwd: o.cwd, env: childEnv(o), stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+    const proc = spawn(o.command, [...(o.args ?? [])], {
+      cwd: o.cwd,
+      env: childEnv(o),
+      stdio: ['pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
     let onSpawn!: () => void;
     let onSpawnError!: (error: unknown) => void;
     let onExit!: () => void;
@@ -196,7 +231,8 @@ export class StdioTransport implements Transport {
     });
     // 'close' (not 'exit'): every line the server wrote before exiting has been read by then. A grandchild that
     // inherited stdout can hold 'close' back, so 'exit' settles the calls after a short drain period regardless.
-    const exitedWith = (code: number | null, signal: NodeJS.Signals | null): void => this.#gone(child, new ServerExitedError(this.#commandLine, code, signal, child.stderrTail));
+    const exitedWith = (code: number | null, signal: NodeJS.Signals | null): void =>
+      this.#gone(child, new ServerExitedError(this.#commandLine, code, signal, child.stderrTail));
     proc.once('close', exitedWith);
     proc.once('exit', (code, signal) => setTimeout(() => exitedWith(code, signal), EXIT_DRAIN_MS).unref());
     return child;
@@ -244,7 +280,13 @@ export class StdioTransport implements Transport {
       const shown = excerpt(line, 200);
       this.#warn(`stdout line is not JSON; skipped: ${shown}`);
       if (++this.#skipped < MAX_SKIPPED_LINES) return;
-      const why = (p: Pending): InvalidResponseError => new InvalidResponseError(p.method, `the server wrote ${this.#skipped} lines in a row that are not JSON; last: ${shown}`, undefined, { cause: error });
+      const why = (p: Pending): InvalidResponseError =>
+        new InvalidResponseError(
+          p.method,
+          `the server wrote ${this.#skipped} lines in a row that are not JSON; last: ${shown}`,
+          undefined,
+          { cause: error },
+        );
       return this.#failAll((p) => new StreamEndedError(p.method, { cause: why(p) }));
     }
     this.#skipped = 0;
@@ -252,8 +294,12 @@ export class StdioTransport implements Transport {
     switch (message.kind) {
       case 'result':
       case 'error': {
-        const pending = message.id === null || message.id === undefined ? undefined : this.#pending.get(message.id);
-        if (pending === undefined) return this.#warn(`response for id ${JSON.stringify(message.id ?? null)} matches no request in flight; ignored`);
+        const pending =
+          message.id === null || message.id === undefined ? undefined : this.#pending.get(message.id);
+        if (pending === undefined)
+          return this.#warn(
+            `response for id ${JSON.stringify(message.id ?? null)} matches no request in flight; ignored`,
+          );
         this.#pending.delete(pending.id);
         try {
           pending.resolve(settleResponse(message, pending.id, pending.method));
@@ -263,13 +309,20 @@ export class StdioTransport implements Transport {
         return;
       }
       case 'notification':
-        return routeNotification(message.notification, this.#pending, { warn: (d) => this.#warn(d), callback: (f) => this.#callback(f), onNotification: this.#options.onNotification });
+        return routeNotification(message.notification, this.#pending, {
+          warn: (d) => this.#warn(d),
+          callback: (f) => this.#callback(f),
+          onNotification: this.#options.onNotification,
+        });
       case 'request':
-        return this.#warn(`dropped server request ${message.method}: 2026-07-28 servers ask through inputRequests`);
+        return this.#warn(
+          `dropped server request ${message.method}: 2026-07-28 servers ask through inputRequests`,
+        );
       case 'invalid': {
         const id = isObject(value) ? value.id : undefined;
         const pending = typeof id === 'string' || typeof id === 'number' ? this.#pending.get(id) : undefined;
-        if (pending === undefined) return this.#warn(`dropped invalid message (${message.detail}): ${excerpt(line, 200)}`);
+        if (pending === undefined)
+          return this.#warn(`dropped invalid message (${message.detail}): ${excerpt(line, 200)}`);
         this.#pending.delete(pending.id);
         pending.reject(new InvalidResponseError(pending.method, message.detail));
       }
@@ -295,4 +348,3 @@ export class StdioTransport implements Transport {
     }
   }
 }
-

@@ -5,24 +5,53 @@
  *
  * @module
  */
-import { GetHeadersError, HttpError, InvalidResponseError, McpClientError, NetworkError, RequestTimeoutError, StreamEndedError } from '../errors.js';
-import { CALL_ABORT, raceRequestAbort, RequestAbort, withLazySignal, type AbortState, type CallAbortCarrier } from '../internal/request-abort.js';
-import { HEADERS } from '../protocol/constants.js';
+import {
+  GetHeadersError,
+  HttpError,
+  InvalidResponseError,
+  McpClientError,
+  NetworkError,
+  RequestTimeoutError,
+  StreamEndedError,
+} from '../errors.js';
+import {
+  CALL_ABORT,
+  raceRequestAbort,
+  RequestAbort,
+  withLazySignal,
+  type AbortState,
+  type CallAbortCarrier,
+} from '../internal/request-abort.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { createAuthSession, type AuthSession } from './auth.js';
 import { checkHeaderRecord } from './header-values.js';
-import { fetchFollowingRedirects, fetchWithRedirectPolicy, redirectPolicy, type RedirectPolicy } from './redirects.js';
+import {
+  fetchFollowingRedirects,
+  fetchWithRedirectPolicy,
+  redirectPolicy,
+  type RedirectPolicy,
+} from './redirects.js';
 import { buildHeaders, protocolHeaderValues, staticHeaders } from './request-headers.js';
 import { defaultHttpSender, fetchSender, type HttpReply, type HttpSender } from './http-sender.js';
 import { classifyMessage, parseJson, settleResponse } from './messages.js';
 import { excerpt, readText } from './read-body.js';
 import { parseRetryAfter } from './retry-after.js';
 import { readSseReply } from './sse-reply.js';
-import { checkServerKey, type HttpTarget, type Transport, type TransportRequestOptions } from './transport.js';
-import { DEFAULT_MAX_RESPONSE_BYTES, type StreamableHttpTransportOptions } from './streamable-http-options.js';
+import {
+  checkServerKey,
+  type HttpTarget,
+  type Transport,
+  type TransportRequestOptions,
+} from './transport.js';
+import {
+  DEFAULT_MAX_RESPONSE_BYTES,
+  type StreamableHttpTransportOptions,
+} from './streamable-http-options.js';
 
-export { DEFAULT_MAX_RESPONSE_BYTES, type StreamableHttpTransportOptions } from './streamable-http-options.js';
-
+export {
+  DEFAULT_MAX_RESPONSE_BYTES,
+  type StreamableHttpTransportOptions,
+} from './streamable-http-options.js';
 
 function isRequest(message: JsonRpcRequest | JsonRpcNotification): message is JsonRpcRequest {
   return typeof message.id === 'string' || typeof message.id === 'number';
@@ -59,21 +88,32 @@ export class StreamableHttpTransport implements Transport {
     try {
       this.url = new URL(url);
     } catch (error) {
-      throw new TypeError(`StreamableHttpTransport: url must be an absolute http(s) URL, got ${JSON.stringify(String(url))}`, { cause: error });
+      throw new TypeError(
+        `StreamableHttpTransport: url must be an absolute http(s) URL, got ${JSON.stringify(String(url))}`,
+        { cause: error },
+      );
     }
     if (this.url.protocol !== 'http:' && this.url.protocol !== 'https:') {
       throw new TypeError(`StreamableHttpTransport: url must be http(s), got ${this.url.protocol}`);
     }
     const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-    if (!(maxBytes > 0)) throw new TypeError(`StreamableHttpTransport: maxResponseBytes must be > 0, got ${maxBytes}`);
-    this.serverKey = checkServerKey('StreamableHttpTransport', options.serverKey) ?? `${this.url.origin}${this.url.pathname}`;
+    if (!(maxBytes > 0))
+      throw new TypeError(`StreamableHttpTransport: maxResponseBytes must be > 0, got ${maxBytes}`);
+    this.serverKey =
+      checkServerKey('StreamableHttpTransport', options.serverKey) ??
+      `${this.url.origin}${this.url.pathname}`;
     this.#options = options;
     const baseFetch: typeof fetch = options.fetch ?? ((...args) => globalThis.fetch(...args));
-    if (options.auth && options.sender) throw new TypeError('StreamableHttpTransport: give `auth` or `sender`, not both (authorization wraps `fetch`)');
+    if (options.auth && options.sender)
+      throw new TypeError(
+        'StreamableHttpTransport: give `auth` or `sender`, not both (authorization wraps `fetch`)',
+      );
     // With `auth`, every POST goes through the OAuth wrapper (./auth.ts), carried by a fetch sender
     this.#auth = options.auth ? createAuthSession(this.url, options.auth, baseFetch) : undefined;
     this.#ownsSender = !options.sender && !options.fetch && !this.#auth;
-    this.#sender = options.sender ?? (this.#auth ? fetchSender(this.#auth.fetch) : options.fetch ? fetchSender(options.fetch) : undefined);
+    this.#sender =
+      options.sender ??
+      (this.#auth ? fetchSender(this.#auth.fetch) : options.fetch ? fetchSender(options.fetch) : undefined);
     this.#legacyFetch = this.#auth?.fetch ?? baseFetch;
     try {
       // checkHeaderRecord: a bad value fails typed and is never quoted; reported per request
@@ -103,9 +143,17 @@ export class StreamableHttpTransport implements Transport {
       }
       const text = await readText(res.body, this.#maxBytes, message.method);
       if (!contentType.includes('application/json') && !contentType.includes('+json')) {
-        throw new InvalidResponseError(message.method, `unexpected content-type "${contentType || 'none'}": ${excerpt(text, 80)}`);
+        throw new InvalidResponseError(
+          message.method,
+          `unexpected content-type "${contentType || 'none'}": ${excerpt(text, 80)}`,
+        );
       }
-      return settleResponse(classifyMessage(parseJson(text, message.method)), message.id, message.method, res.status);
+      return settleResponse(
+        classifyMessage(parseJson(text, message.method)),
+        message.id,
+        message.method,
+        res.status,
+      );
     });
   }
 
@@ -128,7 +176,10 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /** The POST's headers; a promise only when `getHeaders` is set (a poll without it builds them synchronously). */
-  #headers(message: JsonRpcRequest | JsonRpcNotification, extra: Record<string, string> | undefined): Record<string, string> | Promise<Record<string, string>> {
+  #headers(
+    message: JsonRpcRequest | JsonRpcNotification,
+    extra: Record<string, string> | undefined,
+  ): Record<string, string> | Promise<Record<string, string>> {
     if (this.#headerError !== undefined) throw this.#headerError;
     const getHeaders = this.#options.getHeaders;
     if (!getHeaders) return this.#buildHeaders(message, undefined, extra);
@@ -143,7 +194,11 @@ export class StreamableHttpTransport implements Transport {
     })();
   }
 
-  #buildHeaders(message: JsonRpcRequest | JsonRpcNotification, dynamic: Record<string, string> | undefined, extra: Record<string, string> | undefined): Record<string, string> {
+  #buildHeaders(
+    message: JsonRpcRequest | JsonRpcNotification,
+    dynamic: Record<string, string> | undefined,
+    extra: Record<string, string> | undefined,
+  ): Record<string, string> {
     // checkHeaderRecord: a bad value fails typed, and is never quoted
     extra = checkHeaderRecord('request headers', extra);
     return buildHeaders(this.#staticHeaders, dynamic, extra, protocolHeaderValues(message));
@@ -157,20 +212,37 @@ export class StreamableHttpTransport implements Transport {
     const method = message.method;
     // One abort for the caller's signal, the time budget and close(); no AbortSignal is built unless fetch needs one.
     let timeout: RequestTimeoutError | undefined; // this request's own budget ran out (not a caller's reason)
-    const abort = new RequestAbort((options as CallAbortCarrier)[CALL_ABORT] ?? options.signal, options.timeoutMs, () => (timeout = new RequestTimeoutError(method, options.timeoutMs ?? 0)));
+    const abort = new RequestAbort(
+      (options as CallAbortCarrier)[CALL_ABORT] ?? options.signal,
+      options.timeoutMs,
+      () => (timeout = new RequestTimeoutError(method, options.timeoutMs ?? 0)),
+    );
     this.#inflight.add(abort);
     try {
       if (abort.aborted) throw abort.reason; // never POST for an aborted request
       const body = JSON.stringify(message);
       // getHeaders() is raced against the abort/timeout: one that never resolves cannot hang the request
-      let res = await this.#fetchOnce(method, body, await this.#headersBeforeWrite(message, options, abort, () => timeout), abort, options.beforeWrite);
+      let res = await this.#fetchOnce(
+        method,
+        body,
+        await this.#headersBeforeWrite(message, options, abort, () => timeout),
+        abort,
+        options.beforeWrite,
+      );
       if (res.status === 401 && this.#options.getHeaders) {
         await res.body?.cancel().catch(() => undefined);
-        res = await this.#fetchOnce(method, body, await this.#headersBeforeWrite(message, options, abort, () => timeout), abort, options.beforeWrite);
+        res = await this.#fetchOnce(
+          method,
+          body,
+          await this.#headersBeforeWrite(message, options, abort, () => timeout),
+          abort,
+          options.beforeWrite,
+        );
       }
       if (res.status === 202 || res.status === 204) {
         await res.body?.cancel().catch(() => undefined);
-        if (isRequest(message)) throw new InvalidResponseError(method, `HTTP ${res.status} without a response body`);
+        if (isRequest(message))
+          throw new InvalidResponseError(method, `HTTP ${res.status} without a response body`);
         return undefined as T;
       }
       if (!res.ok) await this.#throwHttp(res, message);
@@ -190,7 +262,12 @@ export class StreamableHttpTransport implements Transport {
    * they are pending the call's abort is marked `notWritten`, so a caller's abort then ends the request at once with
    * its reason (no grace spent reading a response that cannot come, no `OutcomeUnknownError`, no re-send).
    */
-  async #headersBeforeWrite(message: JsonRpcRequest | JsonRpcNotification, options: TransportRequestOptions, abort: RequestAbort, timedOut: () => unknown): Promise<Record<string, string>> {
+  async #headersBeforeWrite(
+    message: JsonRpcRequest | JsonRpcNotification,
+    options: TransportRequestOptions,
+    abort: RequestAbort,
+    timedOut: () => unknown,
+  ): Promise<Record<string, string>> {
     const headers = this.#headers(message, options.headers);
     if (!(headers instanceof Promise)) return headers;
     const call = (options as CallAbortCarrier)[CALL_ABORT];
@@ -198,31 +275,40 @@ export class StreamableHttpTransport implements Transport {
     try {
       return await raceRequestAbort(headers, abort);
     } catch (error) {
-      if (abort.aborted && abort.reason !== undefined && abort.reason === timedOut()) throw new RequestTimeoutError(message.method, options.timeoutMs ?? 0, { notSent: true });
+      if (abort.aborted && abort.reason !== undefined && abort.reason === timedOut())
+        throw new RequestTimeoutError(message.method, options.timeoutMs ?? 0, { notSent: true });
       throw error;
     } finally {
       if (call) call.notWritten = false;
     }
   }
 
-  async #fetchOnce(method: string, body: string, headers: Record<string, string>, abort: RequestAbort, beforeWrite?: () => void): Promise<HttpReply> {
+  async #fetchOnce(
+    method: string,
+    body: string,
+    headers: Record<string, string>,
+    abort: RequestAbort,
+    beforeWrite?: () => void,
+  ): Promise<HttpReply> {
     this.#sender ??= defaultHttpSender({ maxConnectionsPerOrigin: this.#options.maxConnectionsPerOrigin });
     const sender = this.#sender;
     // Every hop is `redirect: 'manual'`; redirects.ts decides which to follow
     return fetchFollowingRedirects(method, this.url, this.#redirects, async (url) => {
       try {
         // `signal` is a shared lazy getter (withLazySignal): the AbortSignal is built only when a sender reads it.
-        return await sender.send(withLazySignal({
-          url,
-          method: 'POST' as const,
-          headers,
-          body,
-          abort,
-          redirect: 'manual' as const,
-          stream: method === 'subscriptions/listen',
-          beforeWrite,
-          [CALL_ABORT]: abort,
-        }));
+        return await sender.send(
+          withLazySignal({
+            url,
+            method: 'POST' as const,
+            headers,
+            body,
+            abort,
+            redirect: 'manual' as const,
+            stream: method === 'subscriptions/listen',
+            beforeWrite,
+            [CALL_ABORT]: abort,
+          }),
+        );
       } catch (error) {
         if (abort.aborted) throw abort.reason;
         if (error instanceof McpClientError) throw error; // authorization errors from the auth wrapper stay typed
@@ -248,7 +334,8 @@ export class StreamableHttpTransport implements Transport {
     }
     const incoming = classifyMessage(parsed);
     const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'), Date.now()); // kept whatever the body (429/503 + JSON-RPC error)
-    if (incoming.kind === 'error' && isRequest(message)) settleResponse(incoming, message.id, method, res.status, retryAfterMs);
+    if (incoming.kind === 'error' && isRequest(message))
+      settleResponse(incoming, message.id, method, res.status, retryAfterMs);
     throw new HttpError(method, res.status, excerpt(text), retryAfterMs);
   }
 }

@@ -37,9 +37,16 @@ const MAX_SERVER_KEY_CHARS = 8192;
  */
 export function checkServerKey(owner: string, key: unknown): string | undefined {
   if (key === undefined) return undefined;
-  if (typeof key !== 'string' || key === '' || key.length > MAX_SERVER_KEY_CHARS || /[\u0000-\u001f\u007f]/.test(key)) {
+  if (
+    typeof key !== 'string' ||
+    key === '' ||
+    key.length > MAX_SERVER_KEY_CHARS ||
+    /[\u0000-\u001f\u007f]/.test(key)
+  ) {
     const shown = typeof key === 'string' ? JSON.stringify(key.slice(0, 80)) : typeof key;
-    throw new TypeError(`${owner}: serverKey must be a non-empty string of at most ${MAX_SERVER_KEY_CHARS} characters without control characters, got ${shown}`);
+    throw new TypeError(
+      `${owner}: serverKey must be a non-empty string of at most ${MAX_SERVER_KEY_CHARS} characters without control characters, got ${shown}`,
+    );
   }
   return key;
 }

@@ -38,7 +38,10 @@ function destroyBody(body: Dispatcher.ResponseData['body']): void {
  * The whole body by its 'data' and 'end' events, which costs less than the Readable async iterator (no promise per
  * chunk, no end-of-stream watcher); see `HttpReplyBody.collect`.
  */
-function collectBody(body: Dispatcher.ResponseData['body'], limitBytes: number): Promise<Uint8Array[] | null> {
+function collectBody(
+  body: Dispatcher.ResponseData['body'],
+  limitBytes: number,
+): Promise<Uint8Array[] | null> {
   return new Promise((resolve, reject) => {
     const parts: Uint8Array[] = [];
     let total = 0;
@@ -67,7 +70,12 @@ function collectBody(body: Dispatcher.ResponseData['body'], limitBytes: number):
     const onClose = (): void => {
       done();
       if (body.readableEnded) resolve(parts);
-      else reject(Object.assign(new Error('the reply body closed before its end'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+      else
+        reject(
+          Object.assign(new Error('the reply body closed before its end'), {
+            code: 'ERR_STREAM_PREMATURE_CLOSE',
+          }),
+        );
     };
     if (body.errored) return reject(body.errored);
     if (body.destroyed) return onClose();
@@ -119,7 +127,12 @@ const beforeWriteInterceptor: Dispatcher.DispatcherComposeInterceptor = (dispatc
 
 function toReply(res: Dispatcher.ResponseData): HttpReply {
   const status = res.statusCode;
-  return { status, ok: status >= 200 && status < 300, headers: headerGetter(res.headers), body: nodeBody(res.body) };
+  return {
+    status,
+    ok: status >= 200 && status < 300,
+    headers: headerGetter(res.headers),
+    body: nodeBody(res.body),
+  };
 }
 
 /**
@@ -132,7 +145,9 @@ function toReply(res: Dispatcher.ResponseData): HttpReply {
 export function createUndiciSender(options: HttpSenderOptions = {}): HttpSender {
   const connections = options.maxConnectionsPerOrigin ?? DEFAULT_MAX_CONNECTIONS_PER_ORIGIN;
   if (!Number.isInteger(connections) || connections < 1) {
-    throw new TypeError(`maxConnectionsPerOrigin must be an integer ≥ 1, got ${options.maxConnectionsPerOrigin}`);
+    throw new TypeError(
+      `maxConnectionsPerOrigin must be an integer ≥ 1, got ${options.maxConnectionsPerOrigin}`,
+    );
   }
   const pool = new Agent({ connections });
   // A request with a `beforeWrite` goes through the interceptor; one without goes to the pool itself (the same
@@ -152,7 +167,8 @@ export function createUndiciSender(options: HttpSenderOptions = {}): HttpSender 
       }
       const url = request.url;
       // Origin and path are getters that build a string per read; the endpoint's are kept until its href changes.
-      if (url.href !== target.href) target = { href: url.href, origin: url.origin, path: `${url.pathname}${url.search}` };
+      if (url.href !== target.href)
+        target = { href: url.href, origin: url.origin, path: `${url.pathname}${url.search}` };
       const options = {
         origin: target.origin,
         path: target.path,

@@ -3,8 +3,19 @@
  * job waits on a gate the test opens (so "still running after maxWaitMs" holds without a real-clock race), and a
  * client per test.
  */
-import { MemoryTaskStore, StreamableHttpTransport, TaskClient, type TaskHandle, type TaskStore } from '../../src/index.js';
-import { createTaskServer, textResult, type TaskServer, type ToolDefinition } from '../../src/testing/index.js';
+import {
+  MemoryTaskStore,
+  StreamableHttpTransport,
+  TaskClient,
+  type TaskHandle,
+  type TaskStore,
+} from '../../src/index.js';
+import {
+  createTaskServer,
+  textResult,
+  type TaskServer,
+  type ToolDefinition,
+} from '../../src/testing/index.js';
 
 /** A promise the test resolves by hand. */
 export interface Gate {
@@ -29,7 +40,9 @@ export function gatedTool(gate: () => Gate): ToolDefinition {
       ctx.report('drafting');
       await Promise.race([
         gate().opened,
-        new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true })),
+        new Promise((_, reject) =>
+          ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true }),
+        ),
       ]);
       const title = String(ctx.args.title);
       return textResult(`report "${title}" is ready`, { structuredContent: { title, pages: 3 } });
@@ -44,11 +57,20 @@ export class Fixture {
   readonly clients: TaskClient[] = [];
 
   async start(): Promise<void> {
-    this.server = await createTaskServer({ inlineBudgetMs: 20, pollIntervalMs: 20, timeScale: 0.2, catalog: { tools: [gatedTool(() => this.gate)] } });
+    this.server = await createTaskServer({
+      inlineBudgetMs: 20,
+      pollIntervalMs: 20,
+      timeScale: 0.2,
+      catalog: { tools: [gatedTool(() => this.gate)] },
+    });
   }
 
   client(store?: TaskStore): TaskClient {
-    const client = new TaskClient({ transport: new StreamableHttpTransport(this.server.url), minPollIntervalMs: 10, store });
+    const client = new TaskClient({
+      transport: new StreamableHttpTransport(this.server.url),
+      minPollIntervalMs: 10,
+      store,
+    });
     this.clients.push(client);
     return client;
   }

@@ -7,7 +7,11 @@ import { AIMessage, ToolMessage, type BaseMessage } from '@langchain/core/messag
 import { fakeModel } from '@langchain/core/testing';
 import { createAgent } from 'langchain';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTaskTools, TASK_STATUS_EVENT, type TaskToolUpdate } from '../../src/adapters/langchain/index.js';
+import {
+  createTaskTools,
+  TASK_STATUS_EVENT,
+  type TaskToolUpdate,
+} from '../../src/adapters/langchain/index.js';
 import { Fixture } from './helpers.js';
 
 const fx = new Fixture();
@@ -15,7 +19,8 @@ beforeAll(() => fx.start());
 afterEach(() => fx.reset());
 afterAll(() => fx.stop());
 
-const toolMessages = (messages: BaseMessage[]): ToolMessage[] => messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m));
+const toolMessages = (messages: BaseMessage[]): ToolMessage[] =>
+  messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m));
 
 describe('langchain adapter: createAgent with fakeModel()', () => {
   it('runs an inline tool and a task tool; structuredContent is the artifact; status reaches streamEvents', async () => {
@@ -23,30 +28,59 @@ describe('langchain adapter: createAgent with fakeModel()', () => {
     const tools = await createTaskTools(client, { include: ['echo', 'reindex_corpus'] });
     expect(tools.map((t) => t.name)).toEqual(['echo', 'reindex_corpus']);
     const model = fakeModel()
-      .respondWithTools([{ name: 'echo', args: { text: 'hello' }, id: 'c1' }, { name: 'reindex_corpus', args: { documents: 500 }, id: 'c2' }])
+      .respondWithTools([
+        { name: 'echo', args: { text: 'hello' }, id: 'c1' },
+        { name: 'reindex_corpus', args: { documents: 500 }, id: 'c2' },
+      ])
       .respond(new AIMessage('done'));
     const agent = createAgent({ model, tools });
     const updates: TaskToolUpdate[] = [];
     const task = fx.nextTask(client);
     let state: { messages: BaseMessage[] } | undefined;
-    for await (const event of agent.streamEvents({ messages: [{ role: 'user', content: 'go' }] }, { version: 'v2' })) {
-      if (event.event === 'on_custom_event' && event.name === TASK_STATUS_EVENT) updates.push(event.data as TaskToolUpdate);
-      if (event.event === 'on_chain_end' && event.name === 'LangGraph') state = event.data.output as { messages: BaseMessage[] };
+    for await (const event of agent.streamEvents(
+      { messages: [{ role: 'user', content: 'go' }] },
+      { version: 'v2' },
+    )) {
+      if (event.event === 'on_custom_event' && event.name === TASK_STATUS_EVENT)
+        updates.push(event.data as TaskToolUpdate);
+      if (event.event === 'on_chain_end' && event.name === 'LangGraph')
+        state = event.data.output as { messages: BaseMessage[] };
     }
     const [echo, reindex] = toolMessages(state?.messages ?? []);
-    expect(echo).toMatchObject({ content: 'hello', status: 'success', tool_call_id: 'c1', artifact: { structuredContent: { text: 'hello' } } });
-    expect(reindex).toMatchObject({ content: 'Indexed 500 documents', status: 'success', artifact: { structuredContent: { documents: 500 } } });
+    expect(echo).toMatchObject({
+      content: 'hello',
+      status: 'success',
+      tool_call_id: 'c1',
+      artifact: { structuredContent: { text: 'hello' } },
+    });
+    expect(reindex).toMatchObject({
+      content: 'Indexed 500 documents',
+      status: 'success',
+      artifact: { structuredContent: { documents: 500 } },
+    });
     const handle = await task;
-    expect(updates.some((u) => u.taskId === handle.taskId && u.toolCallId === 'c2' && u.statusMessage?.startsWith('indexed '))).toBe(true);
+    expect(
+      updates.some(
+        (u) => u.taskId === handle.taskId && u.toolCallId === 'c2' && u.statusMessage?.startsWith('indexed '),
+      ),
+    ).toBe(true);
   });
 
   it('sends a question to onInput; without onInput the ToolMessage is an error telling the model a person was needed', async () => {
-    const answered = await createTaskTools(fx.client(), { include: ['deploy_release'], onInput: () => ({ action: 'accept', content: { confirm: true } }) });
+    const answered = await createTaskTools(fx.client(), {
+      include: ['deploy_release'],
+      onInput: () => ({ action: 'accept', content: { confirm: true } }),
+    });
     const declined = await createTaskTools(fx.client(), { include: ['deploy_release'], prefix: 'nobody_' });
     const model = fakeModel()
-      .respondWithTools([{ name: 'deploy_release', args: { version: '3.1' }, id: 'a' }, { name: 'nobody_deploy_release', args: { version: '3.2' }, id: 'b' }])
+      .respondWithTools([
+        { name: 'deploy_release', args: { version: '3.1' }, id: 'a' },
+        { name: 'nobody_deploy_release', args: { version: '3.2' }, id: 'b' },
+      ])
       .respond(new AIMessage('ok'));
-    const result = await createAgent({ model, tools: [...answered, ...declined] }).invoke({ messages: [{ role: 'user', content: 'deploy' }] });
+    const result = await createAgent({ model, tools: [...answered, ...declined] }).invoke({
+      messages: [{ role: 'user', content: 'deploy' }],
+    });
     const [a, b] = toolMessages(result.messages);
     expect(a).toMatchObject({ content: 'deployed 3.1', status: 'success' });
     expect(b?.status).toBe('error');
@@ -57,18 +91,28 @@ describe('langchain adapter: createAgent with fakeModel()', () => {
 
   it('maps a failed task to an error ToolMessage', async () => {
     const tools = await createTaskTools(fx.client(), { include: ['flaky_job'] });
-    const model = fakeModel().respondWithTools([{ name: 'flaky_job', args: {}, id: 'f' }]).respond(new AIMessage('ok'));
+    const model = fakeModel()
+      .respondWithTools([{ name: 'flaky_job', args: {}, id: 'f' }])
+      .respond(new AIMessage('ok'));
     const result = await createAgent({ model, tools }).invoke({ messages: [{ role: 'user', content: 'x' }] });
-    expect(toolMessages(result.messages)[0]).toMatchObject({ status: 'error', artifact: { code: 'TASK_FAILED' } });
+    expect(toolMessages(result.messages)[0]).toMatchObject({
+      status: 'error',
+      artifact: { code: 'TASK_FAILED' },
+    });
   });
 
   it("cancels the task when the run's signal aborts", async () => {
     const client = fx.client();
     const tools = await createTaskTools(client, { include: ['slow_report'] });
-    const model = fakeModel().respondWithTools([{ name: 'slow_report', args: { title: 't' }, id: 's' }]).respond(new AIMessage('never'));
+    const model = fakeModel()
+      .respondWithTools([{ name: 'slow_report', args: { title: 't' }, id: 's' }])
+      .respond(new AIMessage('never'));
     const abort = new AbortController();
     const task = fx.nextTask(client);
-    const run = createAgent({ model, tools }).invoke({ messages: [{ role: 'user', content: 'x' }] }, { signal: abort.signal });
+    const run = createAgent({ model, tools }).invoke(
+      { messages: [{ role: 'user', content: 'x' }] },
+      { signal: abort.signal },
+    );
     const handle = await task;
     abort.abort(new Error('stopped by the user'));
     await expect(run).rejects.toThrow();
@@ -85,20 +129,35 @@ describe('langchain adapter: createAgent with fakeModel()', () => {
       .respond(new AIMessage('it is running'))
       .respond((messages) => {
         const pending = JSON.parse(String(toolMessages(messages)[0]?.content)) as { taskId: string };
-        return new AIMessage({ content: '', tool_calls: [{ name: 'task_result', args: { taskId: pending.taskId }, id: 'r2' }] });
+        return new AIMessage({
+          content: '',
+          tool_calls: [{ name: 'task_result', args: { taskId: pending.taskId }, id: 'r2' }],
+        });
       })
       .respond(new AIMessage('here it is'));
     const agent = createAgent({ model, tools });
     const adapted = fx.nextTask(client); // the tool set's own handle: the one task_result reads
     const first = await agent.invoke({ messages: [{ role: 'user', content: 'write R' }] });
     const pending = toolMessages(first.messages)[0];
-    expect(JSON.parse(String(pending?.content))).toMatchObject({ status: 'pending', taskStatus: 'working', statusMessage: 'drafting', toolName: 'slow_report' });
+    expect(JSON.parse(String(pending?.content))).toMatchObject({
+      status: 'pending',
+      taskStatus: 'working',
+      statusMessage: 'drafting',
+      toolName: 'slow_report',
+    });
     const taskId = (pending?.artifact as { taskId: string }).taskId;
     const handle = await adapted;
     expect(handle.taskId).toBe(taskId);
     fx.gate.open();
     await handle.result();
-    const second = await agent.invoke({ messages: [...first.messages, { role: 'user', content: 'done yet?' }] });
-    expect(toolMessages(second.messages).at(-1)).toMatchObject({ content: 'report "R" is ready', status: 'success', tool_call_id: 'r2', artifact: { structuredContent: { title: 'R', pages: 3 } } });
+    const second = await agent.invoke({
+      messages: [...first.messages, { role: 'user', content: 'done yet?' }],
+    });
+    expect(toolMessages(second.messages).at(-1)).toMatchObject({
+      content: 'report "R" is ready',
+      status: 'success',
+      tool_call_id: 'r2',
+      artifact: { structuredContent: { title: 'R', pages: 3 } },
+    });
   });
 });

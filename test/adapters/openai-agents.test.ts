@@ -3,7 +3,16 @@
  * given to the agent's `mcpServers`, with a scripted `Model` (no API key, no network but loopback), against the
  * reference server over loopback HTTP.
  */
-import { Agent, run, setTracingDisabled, Usage, type AgentInputItem, type Model, type ModelRequest, type ModelResponse } from '@openai/agents-core';
+import {
+  Agent,
+  run,
+  setTracingDisabled,
+  Usage,
+  type AgentInputItem,
+  type Model,
+  type ModelRequest,
+  type ModelResponse,
+} from '@openai/agents-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TaskMcpServer, type TaskMcpServerOptions } from '../../src/adapters/openai-agents/index.js';
 import { Fixture } from './helpers.js';
@@ -21,8 +30,21 @@ class ScriptedModel implements Model {
     const step = typeof raw === 'function' ? raw(request.input as AgentInputItem[]) : raw;
     const output =
       typeof step === 'string'
-        ? [{ type: 'message' as const, role: 'assistant' as const, status: 'completed' as const, content: [{ type: 'output_text' as const, text: step }] }]
-        : step.map((c, i) => ({ type: 'function_call' as const, callId: `call-${index}-${i}`, name: c.name, arguments: JSON.stringify(c.args), status: 'completed' as const }));
+        ? [
+            {
+              type: 'message' as const,
+              role: 'assistant' as const,
+              status: 'completed' as const,
+              content: [{ type: 'output_text' as const, text: step }],
+            },
+          ]
+        : step.map((c, i) => ({
+            type: 'function_call' as const,
+            callId: `call-${index}-${i}`,
+            name: c.name,
+            arguments: JSON.stringify(c.args),
+            status: 'completed' as const,
+          }));
     return { usage: new Usage(), output, responseId: `r${index}` };
   }
   // eslint-disable-next-line require-yield
@@ -34,12 +56,17 @@ class ScriptedModel implements Model {
 /** The outputs of function calls in a run's history, as the model will read them. */
 function toolOutputs(history: AgentInputItem[]): string[] {
   return history
-    .filter((item): item is Extract<AgentInputItem, { type: 'function_call_result' }> => item.type === 'function_call_result')
+    .filter(
+      (item): item is Extract<AgentInputItem, { type: 'function_call_result' }> =>
+        item.type === 'function_call_result',
+    )
     .map((item) => {
       const output = item.output as unknown;
       if (typeof output === 'string') return output;
-      if (Array.isArray(output)) return output.map((part: { text?: unknown }) => String(part.text ?? JSON.stringify(part))).join('\n');
-      if (output && typeof output === 'object' && 'text' in output) return String((output as { text: unknown }).text);
+      if (Array.isArray(output))
+        return output.map((part: { text?: unknown }) => String(part.text ?? JSON.stringify(part))).join('\n');
+      if (output && typeof output === 'object' && 'text' in output)
+        return String((output as { text: unknown }).text);
       return JSON.stringify(output);
     });
 }
@@ -60,7 +87,13 @@ function agentWith(model: Model, options: TaskMcpServerOptions = {}) {
 describe('openai-agents adapter: run(agent) with a scripted Model', () => {
   it('lists tools with include and prefix, runs an inline tool and a task tool', async () => {
     const { client, server, agent } = agentWith(
-      new ScriptedModel([[{ name: 'ref_echo', args: { text: 'hey' } }, { name: 'ref_slow_report', args: { title: 'W' } }], 'done']),
+      new ScriptedModel([
+        [
+          { name: 'ref_echo', args: { text: 'hey' } },
+          { name: 'ref_slow_report', args: { title: 'W' } },
+        ],
+        'done',
+      ]),
       { include: ['echo', 'slow_report'], prefix: 'ref_' },
     );
     await server.connect();
@@ -75,12 +108,17 @@ describe('openai-agents adapter: run(agent) with a scripted Model', () => {
   });
 
   it('sends a question to onInput, and declines without it (the model reads why)', async () => {
-    const { server, agent } = agentWith(new ScriptedModel([[{ name: 'deploy_release', args: { version: '9' } }], 'ok']), {
-      onInput: () => ({ action: 'accept', content: { confirm: true } }),
-    });
+    const { server, agent } = agentWith(
+      new ScriptedModel([[{ name: 'deploy_release', args: { version: '9' } }], 'ok']),
+      {
+        onInput: () => ({ action: 'accept', content: { confirm: true } }),
+      },
+    );
     await server.connect();
     expect(toolOutputs((await run(agent, 'deploy')).history)).toEqual(['deployed 9']);
-    const declined = agentWith(new ScriptedModel([[{ name: 'deploy_release', args: { version: '10' } }], 'ok']));
+    const declined = agentWith(
+      new ScriptedModel([[{ name: 'deploy_release', args: { version: '10' } }], 'ok']),
+    );
     await declined.server.connect();
     expect(toolOutputs((await run(declined.agent, 'deploy')).history)).toEqual([
       `Deployment of 10 was not confirmed (decline); nothing deployed\nThe tool "deploy_release" needed a person's input ("Deploy 10 to production?") and no one was available to answer, so it was declined. Ask the user, then call the tool again if they agree.`,
@@ -88,18 +126,24 @@ describe('openai-agents adapter: run(agent) with a scripted Model', () => {
   });
 
   it('maps a cancelled task to a clear text', async () => {
-    const { client, server, agent } = agentWith(new ScriptedModel([[{ name: 'slow_report', args: { title: 'c' } }], 'ok']));
+    const { client, server, agent } = agentWith(
+      new ScriptedModel([[{ name: 'slow_report', args: { title: 'c' } }], 'ok']),
+    );
     await server.connect();
     const task = fx.nextTask(client);
     const running = run(agent, 'go');
     const handle = await task;
     await handle.cancel();
     const outputs = toolOutputs((await running).history);
-    expect(outputs[0]).toMatch(/^The tool "slow_report" was cancelled before it finished \(task .+\)\. Its work may be partly done/);
+    expect(outputs[0]).toMatch(
+      /^The tool "slow_report" was cancelled before it finished \(task .+\)\. Its work may be partly done/,
+    );
   });
 
   it("cancels the task when the run's signal aborts", async () => {
-    const { client, server, agent } = agentWith(new ScriptedModel([[{ name: 'slow_report', args: { title: 'a' } }], 'never']));
+    const { client, server, agent } = agentWith(
+      new ScriptedModel([[{ name: 'slow_report', args: { title: 'a' } }], 'never']),
+    );
     await server.connect();
     const abort = new AbortController();
     const task = fx.nextTask(client);
@@ -124,10 +168,19 @@ describe('openai-agents adapter: run(agent) with a scripted Model', () => {
     ]);
     const { client, server, agent } = agentWith(model, { maxWaitMs: 50, include: ['slow_report'] });
     await server.connect();
-    expect((await server.listTools()).map((t) => t.name)).toEqual(['slow_report', 'task_status', 'task_result', 'task_cancel']);
+    expect((await server.listTools()).map((t) => t.name)).toEqual([
+      'slow_report',
+      'task_status',
+      'task_result',
+      'task_cancel',
+    ]);
     const adapted = fx.nextTask(client); // the adapter's own handle: the one task_result reads
     const first = await run(agent, 'write Z');
-    expect(JSON.parse(toolOutputs(first.history)[0] ?? '{}')).toMatchObject({ status: 'pending', taskStatus: 'working', statusMessage: 'drafting' });
+    expect(JSON.parse(toolOutputs(first.history)[0] ?? '{}')).toMatchObject({
+      status: 'pending',
+      taskStatus: 'working',
+      statusMessage: 'drafting',
+    });
     const pendingId = (JSON.parse(toolOutputs(first.history)[0] ?? '{}') as { taskId: string }).taskId;
     const handle = await adapted;
     expect(handle.taskId).toBe(pendingId);

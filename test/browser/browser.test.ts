@@ -59,7 +59,8 @@ describe.skipIf(SKIP)('the client in a real browser (Chromium, playwright-core)'
     pageServer = createServer((req, res) => {
       const path = new URL(req.url ?? '/', 'http://localhost').pathname;
       if (path === '/') res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(HTML);
-      else if (path === '/app.js') res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8' }).end(js);
+      else if (path === '/app.js')
+        res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8' }).end(js);
       else if (path === '/favicon.ico') res.writeHead(204).end();
       else res.writeHead(404).end();
     });
@@ -69,7 +70,15 @@ describe.skipIf(SKIP)('the client in a real browser (Chromium, playwright-core)'
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   });
 
@@ -100,7 +109,8 @@ describe.skipIf(SKIP)('the client in a real browser (Chromium, playwright-core)'
     page.on('pageerror', (e) => consoleLines.push(`[pageerror] ${e.message}`));
     const crossOrigin: string[] = [];
     page.on('request', (r) => {
-      if (r.url().startsWith(taskServer.url)) crossOrigin.push(`${r.method()} ${r.headers()['mcp-method'] ?? ''}`.trim());
+      if (r.url().startsWith(taskServer.url))
+        crossOrigin.push(`${r.method()} ${r.headers()['mcp-method'] ?? ''}`.trim());
     });
     try {
       await withScreenshot(page, 'browser-deploy-release', async () => {
@@ -110,17 +120,27 @@ describe.skipIf(SKIP)('the client in a real browser (Chromium, playwright-core)'
         expect(await page.textContent('#question')).toMatch(/2\.0\.0/);
         expect(await page.textContent('#status')).toBe('input_required');
         await approve.click();
-        await page.waitForFunction(() => (document.getElementById('result')?.textContent ?? '') !== '' || (document.getElementById('error')?.textContent ?? '') !== '', undefined, {
-          timeout: 10_000,
-        });
+        await page.waitForFunction(
+          () =>
+            (document.getElementById('result')?.textContent ?? '') !== '' ||
+            (document.getElementById('error')?.textContent ?? '') !== '',
+          undefined,
+          {
+            timeout: 10_000,
+          },
+        );
         expect(await page.textContent('#error')).toBe('');
         expect(await page.textContent('#result')).toMatch(/^deployed 2\.0\.0$/i);
         expect(await page.textContent('#status')).toBe('completed');
         const taskId = (await page.textContent('#task')) ?? '';
         expect(taskId).not.toBe('');
         expect(taskServer.stats.taskUpdates(taskId)).toHaveLength(1);
-        expect(taskServer.stats.taskUpdates(taskId)[0]?.inputResponses).toEqual({ confirm: { action: 'accept', content: { confirm: true } } });
-        expect(crossOrigin).toEqual(expect.arrayContaining(['POST tools/call', 'POST tasks/get', 'POST tasks/update']));
+        expect(taskServer.stats.taskUpdates(taskId)[0]?.inputResponses).toEqual({
+          confirm: { action: 'accept', content: { confirm: true } },
+        });
+        expect(crossOrigin).toEqual(
+          expect.arrayContaining(['POST tools/call', 'POST tasks/get', 'POST tasks/update']),
+        );
       });
     } finally {
       await context.close();
@@ -138,14 +158,19 @@ describe('CORS of the reference server for browser pages', () => {
         headers: {
           Origin: page,
           'Access-Control-Request-Method': 'POST',
-          'Access-Control-Request-Headers': 'content-type,mcp-method,mcp-name,mcp-protocol-version,authorization',
+          'Access-Control-Request-Headers':
+            'content-type,mcp-method,mcp-name,mcp-protocol-version,authorization',
         },
       });
       expect(preflight.status).toBe(204);
       expect(preflight.headers.get('access-control-allow-origin')).toBe(page);
       expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
       expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('mcp-method');
-      const other = await fetch(server.url, { method: 'POST', headers: { Origin: 'https://evil.example', 'Content-Type': 'application/json' }, body: '{}' });
+      const other = await fetch(server.url, {
+        method: 'POST',
+        headers: { Origin: 'https://evil.example', 'Content-Type': 'application/json' },
+        body: '{}',
+      });
       expect(other.status).toBe(403);
     } finally {
       await server.close();

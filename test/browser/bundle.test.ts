@@ -11,7 +11,12 @@ describe('browser bundle check (esbuild, platform: browser)', () => {
     expect(report.violations, formatReport(report)).toEqual([]);
     expect(report.ok).toBe(true);
     expect(report.inputs).toContain('src/index.ts');
-    expect(report.inputs.some((f) => f.startsWith('src/testing/') || f === 'src/transport/stdio.ts' || f === 'src/store/file-store.ts')).toBe(false);
+    expect(
+      report.inputs.some(
+        (f) =>
+          f.startsWith('src/testing/') || f === 'src/transport/stdio.ts' || f === 'src/store/file-store.ts',
+      ),
+    ).toBe(false);
   });
 
   it('names every node: import, built-in and Node-only package with its importer', async () => {
@@ -21,7 +26,11 @@ describe('browser bundle check (esbuild, platform: browser)', () => {
       expect.arrayContaining([
         { module: 'node:fs', importer: 'test/browser/fixtures/node-leak.ts', kind: 'node-builtin' },
         { module: 'path', importer: 'test/browser/fixtures/node-leak.ts', kind: 'node-builtin' },
-        { module: 'write-file-atomic', importer: 'test/browser/fixtures/node-leak.ts', kind: 'node-only-package' },
+        {
+          module: 'write-file-atomic',
+          importer: 'test/browser/fixtures/node-leak.ts',
+          kind: 'node-only-package',
+        },
       ]),
     );
     expect(formatReport(report)).toMatch(/3 Node dependencies reached it/);
@@ -29,6 +38,10 @@ describe('browser bundle check (esbuild, platform: browser)', () => {
 
   it('fails for the Node-only stdio entry', async () => {
     const report = await checkBrowserBundle('src/stdio.ts');
-    expect(report.violations).toContainEqual({ module: 'node:child_process', importer: 'src/transport/stdio.ts', kind: 'node-builtin' });
+    expect(report.violations).toContainEqual({
+      module: 'node:child_process',
+      importer: 'src/transport/stdio.ts',
+      kind: 'node-builtin',
+    });
   });
 });

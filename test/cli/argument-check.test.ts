@@ -18,7 +18,9 @@ describe('tool arguments against the inputSchema', () => {
     const before = env.server.stats.count('tools/call');
     const run = await runCli(['call', env.server.url, 'echo', 'txt=hi'], env.home);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('echo: missing required argument "text"; unknown argument "txt" (did you mean "text"?)');
+    expect(run.stderr).toContain(
+      'echo: missing required argument "text"; unknown argument "txt" (did you mean "text"?)',
+    );
     expect(run.stderr).not.toContain('-32602');
     expect(env.server.stats.count('tools/call')).toBe(before);
   });
@@ -36,12 +38,22 @@ describe('tool arguments against the inputSchema', () => {
   });
 
   it('a closed schema refuses an unknown name with the closest one; an open one or none refuses nothing extra', () => {
-    const closed = { type: 'object', properties: { documents: { type: 'number' }, label: { type: 'string' } }, additionalProperties: false };
-    expect(() => checkToolArguments('reindex', { documnets: 3 }, closed)).toThrow('reindex: unknown argument "documnets" (did you mean "documents"?)');
+    const closed = {
+      type: 'object',
+      properties: { documents: { type: 'number' }, label: { type: 'string' } },
+      additionalProperties: false,
+    };
+    expect(() => checkToolArguments('reindex', { documnets: 3 }, closed)).toThrow(
+      'reindex: unknown argument "documnets" (did you mean "documents"?)',
+    );
     expect(() => checkToolArguments('reindex', { documents: 3 }, closed)).not.toThrow();
-    expect(() => checkToolArguments('reindex', { anything: 1 }, { type: 'object', properties: {} })).not.toThrow();
+    expect(() =>
+      checkToolArguments('reindex', { anything: 1 }, { type: 'object', properties: {} }),
+    ).not.toThrow();
     expect(() => checkToolArguments('reindex', { anything: 1 }, undefined)).not.toThrow();
-    expect(() => checkToolArguments('x', { a: 1 }, { type: 'object', required: ['b', 'c'] })).toThrow('x: missing required arguments "b", "c"');
+    expect(() => checkToolArguments('x', { a: 1 }, { type: 'object', required: ['b', 'c'] })).toThrow(
+      'x: missing required arguments "b", "c"',
+    );
   });
 });
 
@@ -49,7 +61,10 @@ describe('server names from a config file', () => {
   it('a mistyped name suggests the closest server name (exit 2)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-config-'));
     const config = join(dir, 'mcp.json');
-    writeFileSync(config, JSON.stringify({ mcpServers: { ref: { url: env.server.url }, other: { url: env.server.url } } }));
+    writeFileSync(
+      config,
+      JSON.stringify({ mcpServers: { ref: { url: env.server.url }, other: { url: env.server.url } } }),
+    );
     const run = await runCli(['call', 'rfe', 'echo', 'text=hi', '--config', config], env.home);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('did you mean "ref"?');

@@ -21,7 +21,11 @@ beforeAll(async () => {
   server = await createTaskServer({
     pollIntervalMs: 50,
     timeScale: 0.02,
-    auth: { authorizationServers: [as.issuer], verifyAccessToken: (t) => as.verifyAccessToken(t), requiredScopes: ['mcp'] },
+    auth: {
+      authorizationServers: [as.issuer],
+      verifyAccessToken: (t) => as.verifyAccessToken(t),
+      requiredScopes: ['mcp'],
+    },
   });
 }, 120_000);
 
@@ -52,7 +56,9 @@ describe('mcp-tasks and MCP authorization', () => {
 
   it('in a terminal: prints the sign-in URL, takes the browser back on a loopback port, then the call runs', async () => {
     const cli = startCliInPty(['call', server.url, 'reindex_corpus', 'documents=3'], home);
-    const [, authorizeUrl] = (await cli.waitFor(/(http:\/\/127\.0\.0\.1:\d+\/authorize\?[^\s]+)/)) as unknown as [string, string];
+    const [, authorizeUrl] = (await cli.waitFor(
+      /(http:\/\/127\.0\.0\.1:\d+\/authorize\?[^\s]+)/,
+    )) as unknown as [string, string];
     // The "browser": the authorization server approves and redirects to the CLI's loopback listener.
     const approved = await fetch(authorizeUrl, { redirect: 'manual' });
     const back = approved.headers.get('location') ?? '';
@@ -70,7 +76,9 @@ describe('mcp-tasks and MCP authorization', () => {
     expect((await stat(join(home, 'auth'))).mode & 0o777).toBe(0o700);
     expect(await readFile(authFiles[0]!, 'utf8')).toContain('access_token');
     // Task records and the terminal output hold no token.
-    const records = await Promise.all((await filesUnder(join(home, 'tasks'))).map((f) => readFile(f, 'utf8').catch(() => '')));
+    const records = await Promise.all(
+      (await filesUnder(join(home, 'tasks'))).map((f) => readFile(f, 'utf8').catch(() => '')),
+    );
     for (const token of as.issued) {
       expect(records.join('\n')).not.toContain(token);
       expect(run.stdout + run.stderr).not.toContain(token);

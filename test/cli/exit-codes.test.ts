@@ -8,7 +8,15 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTaskServer, type TaskServer } from '../../src/testing/index.js';
-import { ensureCliBuilt, killLeftovers, hasControlCharacters, runCli, startCli, tempHome, type CliRun } from './helpers.js';
+import {
+  ensureCliBuilt,
+  killLeftovers,
+  hasControlCharacters,
+  runCli,
+  startCli,
+  tempHome,
+  type CliRun,
+} from './helpers.js';
 
 let server: TaskServer;
 let slowPolls: TaskServer;
@@ -61,7 +69,14 @@ describe('exit codes, each from a real run', () => {
     expect((await cli(['call', server.url, 'echo', '--json', '{not json'])).code).toBe(2);
     expect((await cli(['frobnicate'])).code).toBe(2);
     expect((await cli(['ls', '--bogus'])).code).toBe(2);
-    const missingAnswers = await cli(['call', server.url, 'echo', 'text=x', '--answers', join(home, 'nope.json')]);
+    const missingAnswers = await cli([
+      'call',
+      server.url,
+      'echo',
+      'text=x',
+      '--answers',
+      join(home, 'nope.json'),
+    ]);
     expect(missingAnswers.code).toBe(2);
     expect(missingAnswers.stderr).toMatch(/^Usage error: cannot read --answers file/m);
   });
@@ -99,7 +114,11 @@ describe('exit codes, each from a real run', () => {
       const detached = await cli(['call', shortLived.url, 'reindex_corpus', 'documents=1000000', '--detach']);
       const taskId = detached.stdout.trim();
       const list = await cli(['ls', '--json']);
-      const record = list.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((r) => r.taskId === taskId);
+      const record = list.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+        .find((r) => r.taskId === taskId);
       // Wait until the locally recorded expiry has passed (no timing assertion: the wait only sets the scene).
       await new Promise((r) => setTimeout(r, Math.max(0, record.expiresAt - Date.now()) + 50));
       const run = await cli(['status', taskId]);
@@ -145,7 +164,9 @@ describe('exit codes, each from a real run', () => {
     await gone.close();
     const refused = await cli(['call', url, 'echo', 'text=x']);
     expect(refused.code).toBe(8);
-    expect(refused.stderr).toMatch(/^Error: connection refused by 127\.0\.0\.1:\d+: no server is listening there\. Nothing was sent\.$/m);
+    expect(refused.stderr).toMatch(
+      /^Error: connection refused by 127\.0\.0\.1:\d+: no server is listening there\. Nothing was sent\.$/m,
+    );
     // A server error: the tool exists, the server rejects the call with a JSON-RPC error.
     const rejected = await cli(['call', server.url, 'reindex_corpus', 'documents=-5']);
     expect(rejected.code).toBe(8);
@@ -162,8 +183,12 @@ describe('exit codes, each from a real run', () => {
     const run = await proc.done;
     runs.push(run);
     expect(run.code).toBe(130);
-    expect(run.stderr).toContain(`Stopped following task ${taskId}; tasks/cancel was sent and acknowledged (the server decides when the task ends). See how it ended with:\n  mcp-tasks status ${taskId}`);
-    const record = JSON.parse((await cli(['ls', '--json'])).stdout.split('\n').find((l) => l.includes(taskId)) as string);
+    expect(run.stderr).toContain(
+      `Stopped following task ${taskId}; tasks/cancel was sent and acknowledged (the server decides when the task ends). See how it ended with:\n  mcp-tasks status ${taskId}`,
+    );
+    const record = JSON.parse(
+      (await cli(['ls', '--json'])).stdout.split('\n').find((l) => l.includes(taskId)) as string,
+    );
     expect(record.status).toBe('working');
   });
 
@@ -189,7 +214,8 @@ describe('exit codes, each from a real run', () => {
   it('--help documents every exit code', async () => {
     const run = await cli(['--help']);
     expect(run.code).toBe(0);
-    for (const code of ['0 ', '1 ', '2 ', '3 ', '4 ', '5 ', '6 ', '7 ', '8 ']) expect(run.stdout).toContain(`\n  ${code}`);
+    for (const code of ['0 ', '1 ', '2 ', '3 ', '4 ', '5 ', '6 ', '7 ', '8 '])
+      expect(run.stdout).toContain(`\n  ${code}`);
   });
 
   it('no-TTY output of every run above has no control characters', async () => {

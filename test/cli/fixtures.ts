@@ -3,10 +3,17 @@
  * question and a URL-mode elicitation. Each is task-only and echoes the answers it got as structured content.
  */
 import { afterAll, beforeAll } from 'vitest';
-import { createTaskServer, elicitForm, textResult, type TaskServer, type ToolDefinition } from '../../src/testing/index.js';
+import {
+  createTaskServer,
+  elicitForm,
+  textResult,
+  type TaskServer,
+  type ToolDefinition,
+} from '../../src/testing/index.js';
 import { ensureCliBuilt, killLeftovers, tempHome } from './helpers.js';
 
-const answersEcho = (answers: unknown): Record<string, unknown> => textResult('answers received', { structuredContent: { answers } });
+const answersEcho = (answers: unknown): Record<string, unknown> =>
+  textResult('answers received', { structuredContent: { answers } });
 
 /** `survey`: one form with a string (length and format), an integer with bounds, a number, a boolean, enums. */
 export const surveyTool: ToolDefinition = {
@@ -26,8 +33,27 @@ export const surveyTool: ToolDefinition = {
           replicas: { type: 'integer', title: 'Replicas', minimum: 1, maximum: 9, default: 3 },
           ratio: { type: 'number', title: 'Canary ratio', minimum: 0, maximum: 1 },
           notify: { type: 'boolean', title: 'Notify the team', default: true },
-          region: { type: 'string', title: 'Region', oneOf: [{ const: 'eu', title: 'Europe' }, { const: 'us', title: 'United States' }], default: 'eu' },
-          channels: { type: 'array', title: 'Channels', minItems: 1, items: { anyOf: [{ const: 'mail', title: 'E-mail' }, { const: 'chat', title: 'Chat' }, { const: 'pager', title: 'Pager' }] } },
+          region: {
+            type: 'string',
+            title: 'Region',
+            oneOf: [
+              { const: 'eu', title: 'Europe' },
+              { const: 'us', title: 'United States' },
+            ],
+            default: 'eu',
+          },
+          channels: {
+            type: 'array',
+            title: 'Channels',
+            minItems: 1,
+            items: {
+              anyOf: [
+                { const: 'mail', title: 'E-mail' },
+                { const: 'chat', title: 'Chat' },
+                { const: 'pager', title: 'Pager' },
+              ],
+            },
+          },
           comment: { type: 'string', title: 'Comment' },
         },
         ['name', 'contact', 'replicas', 'region', 'channels'],
@@ -45,7 +71,13 @@ export const samplingTool: ToolDefinition = {
   taskSupport: 'required',
   run: async (ctx) => {
     const answers = await ctx.input({
-      draft: { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'Write a haiku' } }], maxTokens: 50 } },
+      draft: {
+        method: 'sampling/createMessage',
+        params: {
+          messages: [{ role: 'user', content: { type: 'text', text: 'Write a haiku' } }],
+          maxTokens: 50,
+        },
+      },
     });
     return answersEcho(answers);
   },
@@ -69,7 +101,15 @@ export const urlTool: ToolDefinition = {
   run: async (ctx) =>
     answersEcho(
       await ctx.input({
-        login: { method: 'elicitation/create', params: { mode: 'url', message: 'Sign in to the registry', url: 'https://example.com/login', elicitationId: 'e1' } },
+        login: {
+          method: 'elicitation/create',
+          params: {
+            mode: 'url',
+            message: 'Sign in to the registry',
+            url: 'https://example.com/login',
+            elicitationId: 'e1',
+          },
+        },
       }),
     ),
 };
@@ -93,7 +133,12 @@ export function useCliServer(): CliServer {
   beforeAll(async () => {
     await ensureCliBuilt();
     home = tempHome();
-    server = await createTaskServer({ pollIntervalMs: 100, ttlMs: 60_000, inputTimeoutMs: 30_000, catalog: { tools: fixtureTools } });
+    server = await createTaskServer({
+      pollIntervalMs: 100,
+      ttlMs: 60_000,
+      inputTimeoutMs: 30_000,
+      catalog: { tools: fixtureTools },
+    });
   }, 120_000);
   afterAll(async () => {
     await killLeftovers();

@@ -70,19 +70,26 @@ const live = new Set<ChildProcessWithoutNullStreams>();
  * still write its record, so the removal retries `ENOTEMPTY`.
  */
 export async function killLeftovers(): Promise<void> {
-  const closing = [...live].map((child) => new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('close', () => resolve());
-    child.kill('SIGKILL');
-  }));
+  const closing = [...live].map(
+    (child) =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('close', () => resolve());
+        child.kill('SIGKILL');
+      }),
+  );
   live.clear();
   await Promise.all(closing);
-  for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
+  for (const home of homes.splice(0))
+    rmSync(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
 }
 
 /** Starts `command args` with the given environment and collects its output. */
 function startProcess(command: string, args: string[], env: NodeJS.ProcessEnv): CliProcess {
-  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, ...env } });
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, ...env },
+  });
   live.add(child);
   let stdout = '';
   let stderr = '';
@@ -146,7 +153,10 @@ const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
  */
 export function startCliInPty(args: string[], home: string): CliProcess {
   const command = `stty cols 100 rows 40; exec ${shellQuote(process.execPath)} ${[CLI, ...args].map(shellQuote).join(' ')}`;
-  return startProcess('script', ['-qfec', command, '/dev/null'], { MCP_TASKS_HOME: home, TERM: 'xterm-256color' });
+  return startProcess('script', ['-qfec', command, '/dev/null'], {
+    MCP_TASKS_HOME: home,
+    TERM: 'xterm-256color',
+  });
 }
 
 /** True when `text` holds an escape or carriage return (what a non-TTY log must never contain). */

@@ -48,14 +48,20 @@ describe('Ctrl-C before the server answered tools/call', () => {
     const proc = startCli(['call', server.url, 'reindex_corpus', 'documents=1000000'], home);
     await hold.arrived;
     proc.child.kill('SIGINT');
-    await proc.waitFor(/Ctrl-C: tools\/call was sent and not answered yet; reading the answer for up to 5\.0 s/);
+    await proc.waitFor(
+      /Ctrl-C: tools\/call was sent and not answered yet; reading the answer for up to 5\.0 s/,
+    );
     hold.release();
     const run = await proc.done;
     server.clear();
-    const match = run.stdout.match(/Ctrl-C before the server answered: the server had started task ([0-9a-f-]{36}); tasks\/cancel sent/);
+    const match = run.stdout.match(
+      /Ctrl-C before the server answered: the server had started task ([0-9a-f-]{36}); tasks\/cancel sent/,
+    );
     expect(match, run.stdout + run.stderr).not.toBeNull();
     const taskId = match?.[1] as string;
-    expect(run.stderr).toContain(`tasks/cancel was sent for task ${taskId}; the server decides how it ends. See how it ended with:\n  mcp-tasks status ${taskId}`);
+    expect(run.stderr).toContain(
+      `tasks/cancel was sent for task ${taskId}; the server decides how it ends. See how it ended with:\n  mcp-tasks status ${taskId}`,
+    );
     expect(run.code).toBe(130);
     expect(server.requests('tasks/cancel', taskId)).toHaveLength(1);
     expect(hasControlCharacters(run.stdout + run.stderr)).toBe(false);
@@ -70,7 +76,11 @@ describe('Ctrl-C before the server answered tools/call', () => {
     hold.release();
     server.clear();
     expect(run.code).toBe(130);
-    expect(run.stderr).toContain('No answer came within 5.0 s, so no task id reached this client: nothing was recorded (mcp-tasks ls will not list it) and nothing could be cancelled.');
-    expect(run.stderr).toMatch(/interrupted before the server answered: the work may or may not have started on the server/);
+    expect(run.stderr).toContain(
+      'No answer came within 5.0 s, so no task id reached this client: nothing was recorded (mcp-tasks ls will not list it) and nothing could be cancelled.',
+    );
+    expect(run.stderr).toMatch(
+      /interrupted before the server answered: the work may or may not have started on the server/,
+    );
   }, 30_000);
 });

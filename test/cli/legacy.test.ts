@@ -21,17 +21,27 @@ afterAll(async () => {
 
 describe('a 2025-11-25 server', () => {
   it('an unanswerable question: the task is cancelled (it could never be answered later), no watch command, and an answers file with every required field', async () => {
-    const run = await runCli(['call', everything.url, 'simulate-research-query', 'topic=python', 'ambiguous=true'], home);
+    const run = await runCli(
+      ['call', everything.url, 'simulate-research-query', 'topic=python', 'ambiguous=true'],
+      home,
+    );
     expect(run.code).toBe(7);
-    expect(run.stderr).toContain('This server speaks MCP 2025-11-25: its tasks belong to this connection and cannot be resumed from another process.');
-    expect(run.stderr).toContain('tasks/cancel was sent and acknowledged (the server decides when the task ends).');
+    expect(run.stderr).toContain(
+      'This server speaks MCP 2025-11-25: its tasks belong to this connection and cannot be resumed from another process.',
+    );
+    expect(run.stderr).toContain(
+      'tasks/cancel was sent and acknowledged (the server decides when the task ends).',
+    );
     expect(run.stderr).not.toContain('mcp-tasks watch');
     const example = /where answers\.json is, for example:\s+(\{.*\})/.exec(run.stderr)?.[1] as string;
     expect(Object.keys(JSON.parse(example) as object)).toEqual(['interpretation']);
   }, 60_000);
 
   it('--detach is refused: the task could never be picked up again', async () => {
-    const run = await runCli(['call', everything.url, 'simulate-research-query', 'topic=python', '--detach'], home);
+    const run = await runCli(
+      ['call', everything.url, 'simulate-research-query', 'topic=python', '--detach'],
+      home,
+    );
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--detach cannot work here. This server speaks MCP 2025-11-25');
   }, 60_000);

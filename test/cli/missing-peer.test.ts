@@ -8,15 +8,25 @@ import { explainError } from '../../src/cli/explain-error.js';
 import { missingAuthPeerMessage } from '../../src/cli/missing-peer.js';
 
 const peerMissing = (): Error => {
-  const notFound = Object.assign(new Error("Cannot find package '@modelcontextprotocol/client'"), { code: 'ERR_MODULE_NOT_FOUND' });
-  const load = new TypeError('the auth option needs the optional peer dependency @modelcontextprotocol/client (npm install @modelcontextprotocol/client)', { cause: notFound });
+  const notFound = Object.assign(new Error("Cannot find package '@modelcontextprotocol/client'"), {
+    code: 'ERR_MODULE_NOT_FOUND',
+  });
+  const load = new TypeError(
+    'the auth option needs the optional peer dependency @modelcontextprotocol/client (npm install @modelcontextprotocol/client)',
+    { cause: notFound },
+  );
   return new AuthorizationError('https://mcp.example.com/mcp', 'authorize', load.message, { cause: load });
 };
 
 describe('sign-in without @modelcontextprotocol/client', () => {
   it('an npx user is told the npx command with the peer added, their arguments quoted', () => {
-    const text = missingAuthPeerMessage({ npx: true, args: ['call', 'https://mcp.example.com/mcp', 'echo', 'text=hello world'] });
-    expect(text).toContain("npx -p mcp-tasks-client -p @modelcontextprotocol/client mcp-tasks call https://mcp.example.com/mcp echo 'text=hello world'");
+    const text = missingAuthPeerMessage({
+      npx: true,
+      args: ['call', 'https://mcp.example.com/mcp', 'echo', 'text=hello world'],
+    });
+    expect(text).toContain(
+      "npx -p mcp-tasks-client -p @modelcontextprotocol/client mcp-tasks call https://mcp.example.com/mcp echo 'text=hello world'",
+    );
   });
 
   it('an installed CLI is told the install line', () => {
@@ -26,6 +36,8 @@ describe('sign-in without @modelcontextprotocol/client', () => {
   });
 
   it('explainError finds the missing peer in the cause chain of the authorization error', () => {
-    expect(explainError(peerMissing())).toMatch(/^signing in to this server needs the optional package @modelcontextprotocol\/client/);
+    expect(explainError(peerMissing())).toMatch(
+      /^signing in to this server needs the optional package @modelcontextprotocol\/client/,
+    );
   });
 });

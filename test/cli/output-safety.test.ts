@@ -10,7 +10,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileTaskStore } from '../../src/file-store.js';
-import { createTaskServer, elicitForm, textResult, type TaskServer, type ToolDefinition } from '../../src/testing/index.js';
+import {
+  createTaskServer,
+  elicitForm,
+  textResult,
+  type TaskServer,
+  type ToolDefinition,
+} from '../../src/testing/index.js';
 import { createFaultServer, type FaultServer } from '../faults/catalogue/index.js';
 import { CLI, ensureCliBuilt, killLeftovers, runCli, tempHome } from './helpers.js';
 
@@ -21,7 +27,12 @@ const HOSTILE = '\x1b]0;pwned\x07\x1b[2J\rover\x08written\u009b31m\u202eesrever\
 /** Controls (but LF, TAB), line/paragraph separators and bidi controls: none may reach the output raw. */
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
-const bigTool: ToolDefinition = { name: 'big_output', description: '8 MiB of text.', inputSchema: { type: 'object', properties: {} }, run: async () => textResult(BIG) };
+const bigTool: ToolDefinition = {
+  name: 'big_output',
+  description: '8 MiB of text.',
+  inputSchema: { type: 'object', properties: {} },
+  run: async () => textResult(BIG),
+};
 const hostileResult: ToolDefinition = {
   name: 'hostile_result',
   description: 'Control characters in the status and the result.',
@@ -38,7 +49,18 @@ const hostileQuestion: ToolDefinition = {
   description: 'Control characters in a question and its key.',
   inputSchema: { type: 'object', properties: {} },
   taskSupport: 'required',
-  run: async (ctx) => textResult(JSON.stringify(await ctx.input({ [`key${HOSTILE}`]: elicitForm(`question ${HOSTILE}`, { [`field${HOSTILE}`]: { type: 'string', title: `title ${HOSTILE}` } }, [`field${HOSTILE}`]) }))),
+  run: async (ctx) =>
+    textResult(
+      JSON.stringify(
+        await ctx.input({
+          [`key${HOSTILE}`]: elicitForm(
+            `question ${HOSTILE}`,
+            { [`field${HOSTILE}`]: { type: 'string', title: `title ${HOSTILE}` } },
+            [`field${HOSTILE}`],
+          ),
+        }),
+      ),
+    ),
 };
 
 let server: TaskServer;
@@ -47,7 +69,11 @@ let home: string;
 beforeAll(async () => {
   await ensureCliBuilt();
   home = tempHome();
-  server = await createTaskServer({ pollIntervalMs: 100, inlineBudgetMs: 2_000, catalog: { tools: [bigTool, hostileResult, hostileQuestion] } });
+  server = await createTaskServer({
+    pollIntervalMs: 100,
+    inlineBudgetMs: 2_000,
+    catalog: { tools: [bigTool, hostileResult, hostileQuestion] },
+  });
   faults = await createFaultServer({ core: { pollIntervalMs: 100 } });
 }, 120_000);
 afterAll(async () => {
@@ -57,7 +83,9 @@ afterAll(async () => {
 });
 
 /** Runs `mcp-tasks …args | slow reader`; the reader waits 2 s, then reads in small sips. */
-function throughSlowPipe(args: string[]): Promise<{ code: number; bytes: number; sha256: string; text: string }> {
+function throughSlowPipe(
+  args: string[],
+): Promise<{ code: number; bytes: number; sha256: string; text: string }> {
   const reader = join(home, 'slow-reader.mjs');
   writeFileSync(
     reader,
@@ -77,7 +105,10 @@ process.stdout.write(JSON.stringify({ bytes: all.length, sha256: hash.digest('he
     child.on('error', reject);
     child.on('close', () => {
       const at = out.lastIndexOf(' ');
-      resolve({ ...(JSON.parse(out.slice(0, at)) as { bytes: number; sha256: string; text: string }), code: Number(out.slice(at + 1)) });
+      resolve({
+        ...(JSON.parse(out.slice(0, at)) as { bytes: number; sha256: string; text: string }),
+        code: Number(out.slice(at + 1)),
+      });
     });
   });
 }
@@ -104,7 +135,18 @@ describe('output through a pipe is complete', () => {
     const lsHome = tempHome();
     const store = new FileTaskStore(join(lsHome, 'tasks'));
     for (let i = 0; i < 3000; i++) {
-      await store.put({ version: 1, server: 'http://127.0.0.1:1/mcp', method: 'tools/call', name: 'reindex_corpus', taskId: `task-${String(i).padStart(5, '0')}`, localCreatedAt: Date.now(), ttlMs: null, status: 'working', answeredKeys: [], updatedAt: Date.now() });
+      await store.put({
+        version: 1,
+        server: 'http://127.0.0.1:1/mcp',
+        method: 'tools/call',
+        name: 'reindex_corpus',
+        taskId: `task-${String(i).padStart(5, '0')}`,
+        localCreatedAt: Date.now(),
+        ttlMs: null,
+        status: 'working',
+        answeredKeys: [],
+        updatedAt: Date.now(),
+      });
     }
     const previous = home;
     home = lsHome;
@@ -125,12 +167,26 @@ describe('no control characters from a server reach the output', () => {
     const text = await runCli(['call', server.url, 'hostile_result'], home);
     expect(text.code).toBe(0);
     expect(CONTROL.test(text.stdout + text.stderr)).toBe(false);
-    expect(text.stdout).toContain('result \\x1b]0;pwned\\x07\\x1b[2J\\x0dover\\x08written\\x9b31m\\u202eesrever\\u2028fake line\\u2066');
-    expect(text.stdout + text.stderr).toContain('status \\x1b]0;pwned\\x07\\x1b[2J\\x0dover\\x08written\\x9b31m\\u202eesrever\\u2028fake line\\u2066');
+    expect(text.stdout).toContain(
+      'result \\x1b]0;pwned\\x07\\x1b[2J\\x0dover\\x08written\\x9b31m\\u202eesrever\\u2028fake line\\u2066',
+    );
+    expect(text.stdout + text.stderr).toContain(
+      'status \\x1b]0;pwned\\x07\\x1b[2J\\x0dover\\x08written\\x9b31m\\u202eesrever\\u2028fake line\\u2066',
+    );
     const json = await runCli(['call', server.url, 'hostile_result', '--json'], home);
     expect(json.code).toBe(0);
     expect(/[\u0080-\u009f\u001b\u2028\u2029\u202a-\u202e\u2066-\u2069]/.test(json.stdout)).toBe(false);
-    const events = json.stdout.trim().split('\n').map((l) => JSON.parse(l) as { event: string; statusMessage?: string; result?: { content: Array<{ text: string }> } });
+    const events = json.stdout
+      .trim()
+      .split('\n')
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            event: string;
+            statusMessage?: string;
+            result?: { content: Array<{ text: string }> };
+          },
+      );
     expect(events.find((e) => e.event === 'result')?.result?.content[0]?.text).toBe(`result ${HOSTILE}`);
     expect(events.some((e) => e.statusMessage === `status ${HOSTILE}`)).toBe(true);
   });
@@ -145,7 +201,15 @@ describe('no control characters from a server reach the output', () => {
 
   it('a task id with control characters is refused as an invalid response, and nothing of it reaches the output', async () => {
     faults.inject(
-      { name: 'hostile-task-id', reply: async (_request, next) => { const honest = await next(); const body = honest.kind === 'json' ? (honest.body as { result?: { taskId?: string } }) : undefined; if (body?.result?.taskId) body.result.taskId = `id${HOSTILE}`; return honest; } },
+      {
+        name: 'hostile-task-id',
+        reply: async (_request, next) => {
+          const honest = await next();
+          const body = honest.kind === 'json' ? (honest.body as { result?: { taskId?: string } }) : undefined;
+          if (body?.result?.taskId) body.result.taskId = `id${HOSTILE}`;
+          return honest;
+        },
+      },
       { tool: 'reindex_corpus', method: 'tools/call', times: 1 },
     );
     const run = await runCli(['call', faults.url, 'reindex_corpus', 'documents=100000'], home);
@@ -160,7 +224,17 @@ describe('results nested too deeply to render normally', () => {
     const depth = 200_000;
     const deep = `${'['.repeat(depth)}${']'.repeat(depth)}`;
     faults.inject(
-      { name: 'deep-result', reply: (request) => ({ kind: 'raw', status: 200, headers: { 'content-type': 'application/json' }, chunks: [`{"jsonrpc":"2.0","id":${JSON.stringify(request.id)},"result":{"resultType":"complete","content":[{"type":"text","text":"deep"}],"structuredContent":{"d":${deep}}}}`] }) },
+      {
+        name: 'deep-result',
+        reply: (request) => ({
+          kind: 'raw',
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+          chunks: [
+            `{"jsonrpc":"2.0","id":${JSON.stringify(request.id)},"result":{"resultType":"complete","content":[{"type":"text","text":"deep"}],"structuredContent":{"d":${deep}}}}`,
+          ],
+        }),
+      },
       { tool: 'echo', method: 'tools/call' },
     );
     for (const json of [false, true]) {

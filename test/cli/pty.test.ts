@@ -13,7 +13,6 @@ const CTRL_C = '\x03';
 
 const env = useCliServer();
 
-
 /** Waits for `prompt` in the terminal, then types `keys`. */
 async function answer(proc: CliProcess, prompt: RegExp, keys: string): Promise<void> {
   await proc.waitFor(prompt);
@@ -35,7 +34,9 @@ describe('interactive prompts in a pseudo-terminal', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('deployed 1.5.0 (typed in a pty)');
     expect(run.stdout).toMatch(/input_required · waiting for confirmation of 1\.5\.0 · [\d.]+s/); // the live line
-    expect(env.server.stats.taskUpdates(taskId).map((u) => u.inputResponses)).toEqual([{ confirm: { action: 'accept', content: { confirm: true, note: 'typed in a pty' } } }]);
+    expect(env.server.stats.taskUpdates(taskId).map((u) => u.inputResponses)).toEqual([
+      { confirm: { action: 'accept', content: { confirm: true, note: 'typed in a pty' } } },
+    ]);
   });
 
   it('deploy_release: decline is reachable', async () => {
@@ -44,7 +45,9 @@ describe('interactive prompts in a pseudo-terminal', () => {
     await answer(proc, /Accept: fill in the form/, DOWN + ENTER);
     const run = await proc.done;
     expect(run.code).toBe(1);
-    expect(env.server.stats.taskUpdates(taskId)[0]?.inputResponses).toEqual({ confirm: { action: 'decline' } });
+    expect(env.server.stats.taskUpdates(taskId)[0]?.inputResponses).toEqual({
+      confirm: { action: 'decline' },
+    });
   });
 
   it('a form with every field kind: lengths, format, bounds, defaults, single and multi select', async () => {
@@ -65,7 +68,15 @@ describe('interactive prompts in a pseudo-terminal', () => {
     expect(env.server.stats.taskUpdates(taskId)[0]?.inputResponses).toEqual({
       profile: {
         action: 'accept',
-        content: { name: 'abc', contact: 'ops@example.com', replicas: 7, ratio: 0.25, notify: true, region: 'us', channels: ['mail', 'pager'] },
+        content: {
+          name: 'abc',
+          contact: 'ops@example.com',
+          replicas: 7,
+          ratio: 0.25,
+          notify: true,
+          region: 'us',
+          channels: ['mail', 'pager'],
+        },
       },
     });
   });

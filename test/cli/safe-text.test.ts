@@ -12,7 +12,17 @@ const HOSTILE = `a\u202eb\u2028c\u2029d\ud800e\udc00f\x1bg\u009bh`;
 describe('safe-text', () => {
   it('safeLine escapes separators, every bidi control and lone surrogates, and still the C0/C1 controls', () => {
     expect(safeLine(HOSTILE)).toBe('a\\u202eb\\u2028c\\u2029d\\ud800e\\udc00f\\x1bg\\x9bh');
-    expect(BIDI.map((c) => safeLine(c))).toEqual(['\\u202a', '\\u202b', '\\u202c', '\\u202d', '\\u202e', '\\u2066', '\\u2067', '\\u2068', '\\u2069']);
+    expect(BIDI.map((c) => safeLine(c))).toEqual([
+      '\\u202a',
+      '\\u202b',
+      '\\u202c',
+      '\\u202d',
+      '\\u202e',
+      '\\u2066',
+      '\\u2067',
+      '\\u2068',
+      '\\u2069',
+    ]);
     expect(safeLine('line\nnext\ttab')).toBe('line\\x0anext\\x09tab');
   });
 
@@ -37,7 +47,9 @@ describe('safe-text', () => {
   it('safeJson writes C1, U+2028/U+2029 and bidi controls as \\uXXXX; the text parses back to the same string', () => {
     const value = { text: HOSTILE, bidi: BIDI.join('') };
     const json = safeJson(JSON.stringify(value));
-    expect(json).toBe('{"text":"a\\u202eb\\u2028c\\u2029d\\ud800e\\udc00f\\u001bg\\u009bh","bidi":"\\u202a\\u202b\\u202c\\u202d\\u202e\\u2066\\u2067\\u2068\\u2069"}');
+    expect(json).toBe(
+      '{"text":"a\\u202eb\\u2028c\\u2029d\\ud800e\\udc00f\\u001bg\\u009bh","bidi":"\\u202a\\u202b\\u202c\\u202d\\u202e\\u2066\\u2067\\u2068\\u2069"}',
+    );
     expect(/[\u0080-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/.test(json)).toBe(false);
     expect(JSON.parse(json)).toEqual(value);
   });

@@ -47,11 +47,30 @@ describe('stdio servers', () => {
     mkdirSync(dir, { recursive: true });
     // The server command reads its own environment and working directory through a wrapper script.
     const wrapper = join(dir, 'wrapper.mjs');
-    writeFileSync(wrapper, `import { writeFileSync } from 'node:fs';\nwriteFileSync('seen.json', JSON.stringify({ cwd: process.cwd(), token: process.env.MY_TOKEN }));\nawait import(${JSON.stringify(REFERENCE)});\n`);
-    const run = await runCli(['call', '--stdio', `node wrapper.mjs --stdio`, '--cwd', dir, '--env', 'MY_TOKEN=s3cret', 'echo', 'text=hi'], env.home);
+    writeFileSync(
+      wrapper,
+      `import { writeFileSync } from 'node:fs';\nwriteFileSync('seen.json', JSON.stringify({ cwd: process.cwd(), token: process.env.MY_TOKEN }));\nawait import(${JSON.stringify(REFERENCE)});\n`,
+    );
+    const run = await runCli(
+      [
+        'call',
+        '--stdio',
+        `node wrapper.mjs --stdio`,
+        '--cwd',
+        dir,
+        '--env',
+        'MY_TOKEN=s3cret',
+        'echo',
+        'text=hi',
+      ],
+      env.home,
+    );
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('hi');
-    const seen = JSON.parse((await import('node:fs')).readFileSync(join(dir, 'seen.json'), 'utf8')) as { cwd: string; token: string };
+    const seen = JSON.parse((await import('node:fs')).readFileSync(join(dir, 'seen.json'), 'utf8')) as {
+      cwd: string;
+      token: string;
+    };
     expect(seen).toEqual({ cwd: dir, token: 's3cret' });
     const piped = await runCli(['call', '--stdio', 'node server.js | tee log', 'echo'], env.home);
     expect(piped.code).toBe(2);
@@ -60,7 +79,16 @@ describe('stdio servers', () => {
 
   it('a stdio server that dies mid-task: the error names the task and the exact watch command', async () => {
     const pidFile = join(env.home, 'dying.pid');
-    const proc = runCli(['call', '--stdio', `sh -c 'echo $$ > ${pidFile}; exec ${STDIO}'`, 'reindex_corpus', 'documents=1000000'], env.home);
+    const proc = runCli(
+      [
+        'call',
+        '--stdio',
+        `sh -c 'echo $$ > ${pidFile}; exec ${STDIO}'`,
+        'reindex_corpus',
+        'documents=1000000',
+      ],
+      env.home,
+    );
     // Kill the server once the task exists (the pid file is written before the server starts).
     const { readFileSync, existsSync } = await import('node:fs');
     const started = Date.now();
@@ -79,17 +107,31 @@ describe('stdio servers', () => {
 describe('config files', () => {
   it('finds servers by name in --config ({"mcpServers": …}: one HTTP, one stdio) and in .vscode/mcp.json ({"servers": …})', async () => {
     const config = join(env.home, 'claude_desktop_config.json');
-    writeFileSync(config, JSON.stringify({ mcpServers: { web: { url: env.server.url }, local: { command: 'node', args: [REFERENCE, '--stdio', '--poll-interval-ms', '100'] } } }));
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          web: { url: env.server.url },
+          local: { command: 'node', args: [REFERENCE, '--stdio', '--poll-interval-ms', '100'] },
+        },
+      }),
+    );
     const http = await runCli(['call', 'web', 'echo', 'text=over-http', '--config', config], env.home);
     expect(http.code).toBe(0);
     expect(http.stdout).toContain('over-http');
-    const stdio = await runCli(['call', 'local', 'reindex_corpus', 'documents=20', '--config', config], env.home);
+    const stdio = await runCli(
+      ['call', 'local', 'reindex_corpus', 'documents=20', '--config', config],
+      env.home,
+    );
     expect(stdio.code).toBe(0);
     expect(stdio.stdout).toContain('Indexed 20 documents');
     // VS Code's workspace file, found without --config from the workspace folder.
     const workspace = join(env.home, 'ws');
     mkdirSync(join(workspace, '.vscode'), { recursive: true });
-    writeFileSync(join(workspace, '.vscode', 'mcp.json'), JSON.stringify({ servers: { ref: { type: 'http', url: '${env:REF_URL}' } } }));
+    writeFileSync(
+      join(workspace, '.vscode', 'mcp.json'),
+      JSON.stringify({ servers: { ref: { type: 'http', url: '${env:REF_URL}' } } }),
+    );
     const vscode = await runCliIn(workspace, ['tools', 'ref'], { REF_URL: env.server.url });
     expect(vscode.code).toBe(0);
     expect(vscode.stdout).toMatch(/^reindex_corpus\s+server decides\s+documents\s+idempotent$/m);
@@ -108,7 +150,10 @@ describe('tools and tool names', () => {
     expect(run.stdout).toMatch(/^echo\s+server decides\s+text\s+read-only, idempotent$/m);
     expect(run.stdout).toMatch(/^deploy_release\s+server decides\s+version\s+destructive$/m);
     const json = await runCli(['tools', '--stdio', STDIO, '--json'], env.home);
-    const tools = json.stdout.trim().split('\n').map((l) => JSON.parse(l) as { name: string; required: string[] });
+    const tools = json.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { name: string; required: string[] });
     expect(tools.find((t) => t.name === 'reindex_corpus')?.required).toEqual(['documents']);
   });
 
@@ -125,23 +170,32 @@ describe('messages that name the real cause', () => {
   it('refused, unresolvable host, TLS: each says which, and that nothing was sent', async () => {
     const port = Number(new URL(env.server.url).port);
     const refused = await runCli(['call', `http://127.0.0.1:${await closedPort()}/mcp`, 'echo'], env.home);
-    expect(refused.stderr).toMatch(/connection refused by 127\.0\.0\.1:\d+: no server is listening there\. Nothing was sent\./);
+    expect(refused.stderr).toMatch(
+      /connection refused by 127\.0\.0\.1:\d+: no server is listening there\. Nothing was sent\./,
+    );
     // A label longer than 63 bytes cannot be put in a DNS query: the lookup fails on this machine, nothing is sent.
     const dns = await runCli(['call', `http://${'x'.repeat(64)}.invalid/mcp`, 'echo'], env.home);
     expect(dns.code).toBe(8);
     expect(dns.stderr).toMatch(/cannot resolve the host x+\.invalid \(DNS E[A-Z_]+\)\. Nothing was sent\./);
     const tls = await runCli(['call', `https://127.0.0.1:${port}/mcp`, 'echo'], env.home);
     expect(tls.code).toBe(8);
-    expect(tls.stderr).toMatch(/the TLS handshake with 127\.0\.0\.1:\d+ failed \(ERR_SSL_[A-Z_]+.*\)\. Nothing was sent\./);
+    expect(tls.stderr).toMatch(
+      /the TLS handshake with 127\.0\.0\.1:\d+ failed \(ERR_SSL_[A-Z_]+.*\)\. Nothing was sent\./,
+    );
     for (const run of [refused, dns, tls]) expect(run.stderr).not.toContain('may or may not have started');
   });
 
   it('a wrong path (HTTP 404) asks whether this is the MCP endpoint; credentials in the URL are a usage error', async () => {
     const wrong = await runCli(['call', env.server.url.replace(/\/mcp$/, '/api'), 'echo'], env.home);
     expect(wrong.code).toBe(8);
-    expect(wrong.stderr).toMatch(/^Error: HTTP 404 at http:\/\/127\.0\.0\.1:\d+\/api: is this the MCP endpoint\?/m);
+    expect(wrong.stderr).toMatch(
+      /^Error: HTTP 404 at http:\/\/127\.0\.0\.1:\d+\/api: is this the MCP endpoint\?/m,
+    );
     expect(wrong.stderr).not.toMatch(/initialize failed|does not support protocol/);
-    const creds = await runCli(['call', env.server.url.replace('http://', 'http://user:pw@'), 'echo'], env.home);
+    const creds = await runCli(
+      ['call', env.server.url.replace('http://', 'http://user:pw@'), 'echo'],
+      env.home,
+    );
     expect(creds.code).toBe(2);
     expect(creds.stderr).toContain('the server URL contains credentials');
     expect(creds.stderr).toContain('--header "Authorization: Basic');
@@ -150,8 +204,12 @@ describe('messages that name the real cause', () => {
   it('a server that never answers: a waiting line, then --timeout ends it (exit 8) naming the request', async () => {
     const run = await runCli(['call', silentUrl, 'echo', '--timeout', '4s'], env.home);
     expect(run.code).toBe(8);
-    expect(run.stderr).toMatch(/^waiting for http:\/\/127\.0\.0\.1:\d+\/mcp to answer tools\/list \(3 s; gives up after 4 s, see --timeout; Ctrl-C to stop\)$/m);
-    expect(run.stderr).toMatch(/^Error: no answer from 127\.0\.0\.1:\d+ to tools\/list within 4\.0 s \(set another limit with --timeout\)$/m);
+    expect(run.stderr).toMatch(
+      /^waiting for http:\/\/127\.0\.0\.1:\d+\/mcp to answer tools\/list \(3 s; gives up after 4 s, see --timeout; Ctrl-C to stop\)$/m,
+    );
+    expect(run.stderr).toMatch(
+      /^Error: no answer from 127\.0\.0\.1:\d+ to tools\/list within 4\.0 s \(set another limit with --timeout\)$/m,
+    );
     const bad = await runCli(['call', silentUrl, 'echo', '--timeout', 'soon'], env.home);
     expect(bad.code).toBe(2);
   });
@@ -159,7 +217,10 @@ describe('messages that name the real cause', () => {
 
 describe('cancel', () => {
   it('exits 0 when the cancel was delivered and the server reported the task cancelled', async () => {
-    const detached = await runCli(['call', env.server.url, 'reindex_corpus', 'documents=1000000', '--detach'], env.home);
+    const detached = await runCli(
+      ['call', env.server.url, 'reindex_corpus', 'documents=1000000', '--detach'],
+      env.home,
+    );
     const taskId = detached.stdout.trim();
     const run = await runCli(['cancel', taskId], env.home);
     expect(run.code).toBe(0);
@@ -172,7 +233,10 @@ describe('cancel', () => {
 async function runCliIn(cwd: string, args: string[], extra: Record<string, string>) {
   const { spawn } = await import('node:child_process');
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, ...extra, MCP_TASKS_HOME: env.home, HOME: join(env.home, 'nohome') } });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd,
+      env: { ...process.env, ...extra, MCP_TASKS_HOME: env.home, HOME: join(env.home, 'nohome') },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

@@ -12,7 +12,11 @@ let faults: FaultServer;
 let home: string;
 /** Replies held back by a fault; released (answered honestly) when the test file ends. */
 const held: Array<() => void> = [];
-const hold = { name: 'hold-reply', reply: (_request: unknown, next: () => Promise<never>) => new Promise<never>((resolve) => held.push(() => void next().then(resolve))) };
+const hold = {
+  name: 'hold-reply',
+  reply: (_request: unknown, next: () => Promise<never>) =>
+    new Promise<never>((resolve) => held.push(() => void next().then(resolve))),
+};
 
 beforeAll(async () => {
   await ensureCliBuilt();
@@ -25,13 +29,17 @@ afterAll(async () => {
   await faults?.close();
 });
 
-const cancels = (taskId: string): number => faults.log.filter((e) => e.method === 'tasks/cancel' && e.taskId === taskId).length;
+const cancels = (taskId: string): number =>
+  faults.log.filter((e) => e.method === 'tasks/cancel' && e.taskId === taskId).length;
 
 describe('stopping to follow a task says what became of it', () => {
   it('--timeout: polls that time out past the retries leave the task running, no tasks/cancel, and say how to resume it', async () => {
     faults.inject(hold as never, { tool: 'reindex_corpus', method: 'tasks/get' });
     try {
-      const run = await runCli(['call', faults.url, 'reindex_corpus', 'documents=1000000', '--timeout', '200ms'], home);
+      const run = await runCli(
+        ['call', faults.url, 'reindex_corpus', 'documents=1000000', '--timeout', '200ms'],
+        home,
+      );
       const taskId = /task ([0-9a-f-]{36}) started/.exec(run.stdout)?.[1] ?? '';
       expect(run.code).toBe(8);
       expect(run.stderr).toContain(

@@ -48,9 +48,16 @@ const CIMD_URL = 'https://conformance-test.local/client-metadata.json';
 export function authOptionsFor(scenario: string, context: Record<string, unknown>): HttpAuthOptions {
   const preRegistered =
     scenario === 'auth/pre-registration' && typeof context.client_id === 'string'
-      ? { client_id: context.client_id, client_secret: typeof context.client_secret === 'string' ? context.client_secret : undefined, redirect_uris: [] }
+      ? {
+          client_id: context.client_id,
+          client_secret: typeof context.client_secret === 'string' ? context.client_secret : undefined,
+          redirect_uris: [],
+        }
       : undefined;
-  const provider = new ConformanceOAuthProvider({ clientMetadataUrl: scenario === 'auth/basic-cimd' ? CIMD_URL : undefined, preRegistered });
+  const provider = new ConformanceOAuthProvider({
+    clientMetadataUrl: scenario === 'auth/basic-cimd' ? CIMD_URL : undefined,
+    preRegistered,
+  });
   return { provider, waitForAuthorizationCode: () => provider.waitForAuthorizationCode() };
 }
 

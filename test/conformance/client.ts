@@ -28,9 +28,16 @@ const log = (...parts: unknown[]): void => console.error('[conformance-client]',
 /** A form answer built from the requested schema: `true` for booleans, a placeholder for the rest. */
 function answerForm(params: ElicitRequestParams): ElicitResult {
   const content: Record<string, unknown> = {};
-  const props = (params.requestedSchema as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties ?? {};
+  const props =
+    (params.requestedSchema as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties ??
+    {};
   for (const [name, schema] of Object.entries(props)) {
-    content[name] = schema.type === 'boolean' ? true : schema.type === 'number' || schema.type === 'integer' ? 1 : 'conformance';
+    content[name] =
+      schema.type === 'boolean'
+        ? true
+        : schema.type === 'number' || schema.type === 'integer'
+          ? 1
+          : 'conformance';
   }
   return { action: 'accept', content } as ElicitResult;
 }
@@ -42,7 +49,16 @@ function sampleArguments(tool: Tool): Record<string, unknown> {
   const args: Record<string, unknown> = {};
   for (const name of required) {
     const type = schema.properties?.[name]?.type;
-    args[name] = type === 'number' || type === 'integer' ? 1 : type === 'boolean' ? true : type === 'object' ? {} : type === 'array' ? [] : 'conformance';
+    args[name] =
+      type === 'number' || type === 'integer'
+        ? 1
+        : type === 'boolean'
+          ? true
+          : type === 'object'
+            ? {}
+            : type === 'array'
+              ? []
+              : 'conformance';
   }
   return args;
 }
@@ -52,7 +68,12 @@ function firstText(result: CallToolResult): string {
   return typeof block?.text === 'string' ? block.text : '';
 }
 
-async function listNames(client: TaskClient, method: 'resources/list' | 'prompts/list', key: 'resources' | 'prompts', field: 'uri' | 'name'): Promise<string[]> {
+async function listNames(
+  client: TaskClient,
+  method: 'resources/list' | 'prompts/list',
+  key: 'resources' | 'prompts',
+  field: 'uri' | 'name',
+): Promise<string[]> {
   const result = await client.request(method);
   const items = Array.isArray(result[key]) ? (result[key] as Array<Record<string, unknown>>) : [];
   return items.map((item) => item[field]).filter((v): v is string => typeof v === 'string');
@@ -93,14 +114,18 @@ const scenarios: Record<string, ScenarioRunner> = {
   /** `Mcp-Method` on every request; `Mcp-Name` on `tools/call`, `resources/read`, `prompts/get`. */
   'http-standard-headers': async (client) => {
     for (const tool of await client.listTools()) await client.callTool(tool.name, sampleArguments(tool));
-    for (const uri of await listNames(client, 'resources/list', 'resources', 'uri')) await client.readResource(uri);
-    for (const name of await listNames(client, 'prompts/list', 'prompts', 'name')) await client.getPrompt(name);
+    for (const uri of await listNames(client, 'resources/list', 'resources', 'uri'))
+      await client.readResource(uri);
+    for (const name of await listNames(client, 'prompts/list', 'prompts', 'name'))
+      await client.getPrompt(name);
   },
 
   /** `x-mcp-header` arguments mirrored into `Mcp-Param-*` with the 2.6 encoding, null omitted. */
   'http-custom-headers': async (client, context) => {
     await client.listTools();
-    const calls = Array.isArray(context.toolCalls) ? (context.toolCalls as Array<{ name: string; arguments?: Record<string, unknown> }>) : [];
+    const calls = Array.isArray(context.toolCalls)
+      ? (context.toolCalls as Array<{ name: string; arguments?: Record<string, unknown> }>)
+      : [];
     if (calls.length === 0) throw new Error('http-custom-headers: MCP_CONFORMANCE_CONTEXT has no toolCalls');
     for (const call of calls) await client.callTool(call.name, call.arguments ?? {});
   },
@@ -129,7 +154,9 @@ async function main(): Promise<number> {
   const serverUrl = process.argv.at(-1);
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
   const version = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION;
-  const context = process.env.MCP_CONFORMANCE_CONTEXT ? (JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT) as Record<string, unknown>) : {};
+  const context = process.env.MCP_CONFORMANCE_CONTEXT
+    ? (JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT) as Record<string, unknown>)
+    : {};
   if (!serverUrl || process.argv.length < 3) {
     log('usage: client.ts <server-url> (with MCP_CONFORMANCE_SCENARIO set)');
     return 2;
@@ -141,11 +168,16 @@ async function main(): Promise<number> {
     return 2;
   }
   if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
-    log(`the runner resolved protocol ${version}; this client speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')} (run with --spec-version 2026-07-28)`);
+    log(
+      `the runner resolved protocol ${version}; this client speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')} (run with --spec-version 2026-07-28)`,
+    );
     return 2;
   }
   const client = new TaskClient({
-    transport: new StreamableHttpTransport(serverUrl, isAuth ? { auth: authOptionsFor(scenario, context) } : {}),
+    transport: new StreamableHttpTransport(
+      serverUrl,
+      isAuth ? { auth: authOptionsFor(scenario, context) } : {},
+    ),
     clientInfo: { name: 'mcp-tasks-client-conformance', version: '0.1.0' },
     timeoutMs: 20_000,
     // Handlers declare elicitation, sampling and roots on every request (1.3); the conformance client opts in.
@@ -154,7 +186,11 @@ async function main(): Promise<number> {
         await beforeElicitAnswer?.();
         return answerForm(params);
       },
-      sampling: () => ({ role: 'assistant', content: { type: 'text', text: 'conformance' }, model: 'conformance' }),
+      sampling: () => ({
+        role: 'assistant',
+        content: { type: 'text', text: 'conformance' },
+        model: 'conformance',
+      }),
       roots: () => ({ roots: [] }),
     },
   });
@@ -163,7 +199,10 @@ async function main(): Promise<number> {
     log(`${scenario}: done (protocol ${client.protocolVersion})`);
     return 0;
   } catch (error) {
-    log(`${scenario}: failed:`, isMcpClientError(error) ? `${error.name} [${String(error.code)}] ${error.message}` : error);
+    log(
+      `${scenario}: failed:`,
+      isMcpClientError(error) ? `${error.name} [${String(error.code)}] ${error.message}` : error,
+    );
     return 1;
   } finally {
     await client.close();

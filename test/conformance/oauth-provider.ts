@@ -94,15 +94,20 @@ export class ConformanceOAuthProvider implements OAuthClientProvider {
 
   /** The "person": asks the authorization endpoint and reads its redirect (only loopback URLs are fetched). */
   async redirectToAuthorization(url: URL): Promise<void> {
-    if (!['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) throw new Error(`refusing to open a non-loopback authorization URL (${url.origin})`);
+    if (!['localhost', '127.0.0.1', '[::1]'].includes(url.hostname))
+      throw new Error(`refusing to open a non-loopback authorization URL (${url.origin})`);
     const res = await fetch(url, { redirect: 'manual' });
     await res.body?.cancel();
     const location = res.headers.get('location');
     if (!location) throw new Error(`the authorization endpoint did not redirect (HTTP ${res.status})`);
     const back = new URL(location);
-    if (this.#state !== undefined && back.searchParams.get('state') !== this.#state) throw new Error('the authorization response has the wrong state');
+    if (this.#state !== undefined && back.searchParams.get('state') !== this.#state)
+      throw new Error('the authorization response has the wrong state');
     const code = back.searchParams.get('code');
-    if (!code) throw new Error(`the authorization response has no code (error: ${back.searchParams.get('error') ?? 'none'})`);
+    if (!code)
+      throw new Error(
+        `the authorization response has no code (error: ${back.searchParams.get('error') ?? 'none'})`,
+      );
     const iss = back.searchParams.get('iss');
     this.#callback = iss === null ? { code } : { code, iss };
   }

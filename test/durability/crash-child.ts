@@ -11,11 +11,20 @@
  * Every line on stdout is one JSON event: created, asked, ready, resumed, settled, done, fatal.
  */
 import { FileTaskStore } from '../../src/file-store.js';
-import { isMcpClientError, StreamableHttpTransport, TaskClient, type CallToolResult, type InputContext, type TaskHandle } from '../../src/index.js';
+import {
+  isMcpClientError,
+  StreamableHttpTransport,
+  TaskClient,
+  type CallToolResult,
+  type InputContext,
+  type TaskHandle,
+} from '../../src/index.js';
 
 const [mode, storeDir, mainUrl, shortUrl, offsetArg] = process.argv.slice(2);
 if ((mode !== 'start' && mode !== 'resume') || !storeDir || !mainUrl || !shortUrl) {
-  process.stderr.write('usage: crash-child.ts start|resume <storeDir> <mainUrl> <shortUrl> [clockOffsetMs]\n');
+  process.stderr.write(
+    'usage: crash-child.ts start|resume <storeDir> <mainUrl> <shortUrl> [clockOffsetMs]\n',
+  );
   process.exit(2);
 }
 const clockOffsetMs = Number(offsetArg ?? 0);
@@ -24,7 +33,9 @@ function emit(event: Record<string, unknown>): void {
   process.stdout.write(`${JSON.stringify(event)}\n`);
 }
 
-const store = new FileTaskStore(storeDir, { onInvalid: (file, reason) => emit({ event: 'invalid', file, reason }) });
+const store = new FileTaskStore(storeDir, {
+  onInvalid: (file, reason) => emit({ event: 'invalid', file, reason }),
+});
 
 function client(url: string): TaskClient {
   return new TaskClient({
@@ -64,7 +75,8 @@ async function start(): Promise<void> {
   // Ready once both first answers are acknowledged by the server and written to the store.
   for (;;) {
     const records = await store.list();
-    const answered = (id: string | undefined, key: string) => records.find((r) => r.taskId === id)?.answeredKeys.includes(key) === true;
+    const answered = (id: string | undefined, key: string) =>
+      records.find((r) => r.taskId === id)?.answeredKeys.includes(key) === true;
     if (answered(ids.deploy_release, 'confirm') && answered(ids.two_step_release, 'approve')) break;
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -82,9 +94,19 @@ async function resume(): Promise<void> {
     handles.map(async (h) => {
       try {
         const result = await h.result();
-        emit({ event: 'settled', taskId: h.taskId, ok: true, text: result.content.map((c) => String((c as { text?: unknown }).text ?? '')).join('') });
+        emit({
+          event: 'settled',
+          taskId: h.taskId,
+          ok: true,
+          text: result.content.map((c) => String((c as { text?: unknown }).text ?? '')).join(''),
+        });
       } catch (error) {
-        emit({ event: 'settled', taskId: h.taskId, ok: false, code: isMcpClientError(error) ? error.code : String(error) });
+        emit({
+          event: 'settled',
+          taskId: h.taskId,
+          ok: false,
+          code: isMcpClientError(error) ? error.code : String(error),
+        });
       }
     }),
   );

@@ -33,7 +33,10 @@ interface Child {
 }
 
 function runChild(args: string[]): Child {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const events: Event[] = [];
   const stderr: string[] = [];
   const waiters = new Set<() => void>();
@@ -61,11 +64,18 @@ function runChild(args: string[]): Child {
     exited,
     next(predicate, timeoutMs) {
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => finish(new Error(`child: timed out; events ${JSON.stringify(events)}; stderr ${stderr.join('')}`)), timeoutMs);
+        const timer = setTimeout(
+          () =>
+            finish(
+              new Error(`child: timed out; events ${JSON.stringify(events)}; stderr ${stderr.join('')}`),
+            ),
+          timeoutMs,
+        );
         const check = () => {
           const found = events.find(predicate);
           if (found) finish(undefined, found);
-          else if (done || child.exitCode !== null || child.signalCode !== null) finish(new Error(`child exited; events ${JSON.stringify(events)}; stderr ${stderr.join('')}`));
+          else if (done || child.exitCode !== null || child.signalCode !== null)
+            finish(new Error(`child exited; events ${JSON.stringify(events)}; stderr ${stderr.join('')}`));
         };
         const finish = (error?: Error, event?: Event) => {
           clearTimeout(timer);
@@ -86,11 +96,23 @@ let skew = 0;
 const children: Child[] = [];
 
 beforeAll(async () => {
-  main = await createTaskServer({ pollIntervalMs: 100, ttlMs: 600_000, timeScale: 10, inputTimeoutMs: 60_000, catalog: { tools: [twoStepRelease] } });
-  short = await createTaskServer({ pollIntervalMs: 100, ttlMs: 60_000, timeScale: 10, now: () => Date.now() + skew });
+  main = await createTaskServer({
+    pollIntervalMs: 100,
+    ttlMs: 600_000,
+    timeScale: 10,
+    inputTimeoutMs: 60_000,
+    catalog: { tools: [twoStepRelease] },
+  });
+  short = await createTaskServer({
+    pollIntervalMs: 100,
+    ttlMs: 60_000,
+    timeScale: 10,
+    now: () => Date.now() + skew,
+  });
 });
 afterAll(async () => {
-  for (const c of children) if (c.process.exitCode === null && c.process.signalCode === null) c.process.kill('SIGKILL');
+  for (const c of children)
+    if (c.process.exitCode === null && c.process.signalCode === null) c.process.kill('SIGKILL');
   await Promise.all([main?.close(), short?.close()]);
 });
 
@@ -111,8 +133,12 @@ describe('crash and resume across processes', () => {
 
       // The answers reached the server, and work is still under way: this is "mid-task".
       expect(main.stats.taskUpdates(deploy).map((u) => Object.keys(u.inputResponses))).toEqual([['confirm']]);
-      expect(main.stats.taskUpdates(twoStep).map((u) => Object.keys(u.inputResponses))).toEqual([['approve']]);
-      const running = created.filter((e) => e.server === 'main' && main.core.registry.get(e.taskId)?.run.terminal === false);
+      expect(main.stats.taskUpdates(twoStep).map((u) => Object.keys(u.inputResponses))).toEqual([
+        ['approve'],
+      ]);
+      const running = created.filter(
+        (e) => e.server === 'main' && main.core.registry.get(e.taskId)?.run.terminal === false,
+      );
       expect(running.length).toBeGreaterThanOrEqual(2);
       expect(main.core.registry.get(twoStep)?.run.terminal).toBe(false);
 
@@ -157,15 +183,23 @@ describe('crash and resume across processes', () => {
       expect(outcome(twoStep)).toMatchObject({ ok: true, text: 'released 4.0.0' });
       expect(outcome(expiring)).toMatchObject({ ok: false, code: 'TASK_EXPIRED' });
       for (const e of created.filter((c) => c.tool === 'reindex_corpus' && c.server === 'main')) {
-        if (!finishedBeforeKill.includes(e.taskId)) expect(outcome(e.taskId)?.text).toMatch(/^Indexed \d+ documents$/);
+        if (!finishedBeforeKill.includes(e.taskId))
+          expect(outcome(e.taskId)?.text).toMatch(/^Indexed \d+ documents$/);
       }
 
       // No question asked twice: across both processes each (task, key) was asked once and answered once.
-      const asked = [...first.events, ...second.events].filter((e) => e.event === 'asked').map((e) => `${e.taskId}/${e.key}`);
-      expect([...asked].sort()).toEqual([`${deploy}/confirm`, `${twoStep}/approve`, `${twoStep}/window`].sort());
+      const asked = [...first.events, ...second.events]
+        .filter((e) => e.event === 'asked')
+        .map((e) => `${e.taskId}/${e.key}`);
+      expect([...asked].sort()).toEqual(
+        [`${deploy}/confirm`, `${twoStep}/approve`, `${twoStep}/window`].sort(),
+      );
       expect(second.events.filter((e) => e.event === 'asked').map((e) => e.key)).toEqual(['window']);
       expect(main.stats.taskUpdates(deploy)).toHaveLength(1);
-      expect(main.stats.taskUpdates(twoStep).map((u) => Object.keys(u.inputResponses))).toEqual([['approve'], ['window']]);
+      expect(main.stats.taskUpdates(twoStep).map((u) => Object.keys(u.inputResponses))).toEqual([
+        ['approve'],
+        ['window'],
+      ]);
       // No task was created again.
       expect(main.core.tasksCreated).toBe(5);
       expect(short.core.tasksCreated).toBe(1);

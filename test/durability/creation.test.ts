@@ -3,12 +3,23 @@
  * request and before the client got the response.
  */
 import { describe, expect, it } from 'vitest';
-import { IDEMPOTENCY_META_KEY, MemoryTaskStore, NetworkError, OutcomeUnknownError, StreamableHttpTransport, TaskClient, type TaskClientOptions } from '../../src/index.js';
+import {
+  IDEMPOTENCY_META_KEY,
+  MemoryTaskStore,
+  NetworkError,
+  OutcomeUnknownError,
+  StreamableHttpTransport,
+  TaskClient,
+  type TaskClientOptions,
+} from '../../src/index.js';
 import { createFaultProxy, dropResponse } from '../helpers/fault-proxy.js';
 import { createTaskServer } from '../../src/testing/index.js';
 import { sendInvoice, textOf, useProxiedServer } from './fixtures.js';
 
-const env = useProxiedServer({ pollIntervalMs: 50, ttlMs: 60_000, inlineBudgetMs: 20, catalog: { tools: [sendInvoice] } }, { creationRetry: { minTimeoutMs: 50, maxTimeoutMs: 200 } });
+const env = useProxiedServer(
+  { pollIntervalMs: 50, ttlMs: 60_000, inlineBudgetMs: 20, catalog: { tools: [sendInvoice] } },
+  { creationRetry: { minTimeoutMs: 50, maxTimeoutMs: 200 } },
+);
 const newClient = (options: Partial<TaskClientOptions> = {}): TaskClient => env.newClient(options);
 
 /** Drops the response of the next `tools/call` of `tool`, once. */
@@ -21,7 +32,11 @@ describe('creation through a connection that drops after the server received it'
     const client = newClient();
     const before = env.server.core.tasksCreated;
     dropNextCreation('send_invoice');
-    const result = await client.callTool('send_invoice', { to: 'ada@example.com', ms: 400 }, { idempotencyKey: 'invoice-2026-001' });
+    const result = await client.callTool(
+      'send_invoice',
+      { to: 'ada@example.com', ms: 400 },
+      { idempotencyKey: 'invoice-2026-001' },
+    );
 
     expect(textOf(result)).toBe('invoice sent to ada@example.com');
     expect(env.server.core.tasksCreated - before).toBe(1);
@@ -35,7 +50,12 @@ describe('creation through a connection that drops after the server received it'
   });
 
   it('with the key in an argument the server reads (idempotencyKeyIn: { argument })', async () => {
-    const argServer = await createTaskServer({ pollIntervalMs: 50, inlineBudgetMs: 20, idempotencyArgument: 'request_id', catalog: { tools: [sendInvoice] } });
+    const argServer = await createTaskServer({
+      pollIntervalMs: 50,
+      inlineBudgetMs: 20,
+      idempotencyArgument: 'request_id',
+      catalog: { tools: [sendInvoice] },
+    });
     const argProxy = await createFaultProxy(argServer.url);
     const client = new TaskClient({
       transport: new StreamableHttpTransport(argProxy.url),
@@ -45,7 +65,11 @@ describe('creation through a connection that drops after the server received it'
     });
     try {
       argProxy.rule({ method: 'tools/call', action: dropResponse, times: 1 });
-      const result = await client.callTool('send_invoice', { to: 'bob@example.com', ms: 400 }, { idempotencyKey: 'inv-7' });
+      const result = await client.callTool(
+        'send_invoice',
+        { to: 'bob@example.com', ms: 400 },
+        { idempotencyKey: 'inv-7' },
+      );
       expect(textOf(result)).toBe('invoice sent to bob@example.com');
       expect(argServer.core.tasksCreated).toBe(1);
       const calls = argProxy.of('tools/call');
@@ -65,7 +89,9 @@ describe('creation through a connection that drops after the server received it'
     const client = newClient();
     const before = env.server.core.tasksCreated;
     dropNextCreation('send_invoice');
-    const error = await client.callTool('send_invoice', { to: 'eve@example.com', ms: 400 }).catch((e: unknown) => e);
+    const error = await client
+      .callTool('send_invoice', { to: 'eve@example.com', ms: 400 })
+      .catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(OutcomeUnknownError);
     expect((error as OutcomeUnknownError).code).toBe('OUTCOME_UNKNOWN');
@@ -91,7 +117,11 @@ describe('creation through a connection that drops after the server received it'
     const client = newClient({ creationRetry: { minTimeoutMs: 300, maxTimeoutMs: 300 } });
     const before = env.server.core.tasksCreated;
     dropNextCreation('send_invoice');
-    const result = await client.callTool('send_invoice', { to: 'late@example.com', ms: 60 }, { idempotencyKey: 'late-1' });
+    const result = await client.callTool(
+      'send_invoice',
+      { to: 'late@example.com', ms: 60 },
+      { idempotencyKey: 'late-1' },
+    );
     expect(textOf(result)).toBe('invoice sent to late@example.com');
     expect(env.server.core.tasksCreated - before).toBe(1);
   });
@@ -100,15 +130,27 @@ describe('creation through a connection that drops after the server received it'
     const store = new MemoryTaskStore();
     const client = newClient({ store });
     dropNextCreation('send_invoice');
-    await expect(client.callTool('send_invoice', { to: 'x@example.com', ms: 200 })).rejects.toBeInstanceOf(OutcomeUnknownError);
+    await expect(client.callTool('send_invoice', { to: 'x@example.com', ms: 200 })).rejects.toBeInstanceOf(
+      OutcomeUnknownError,
+    );
     expect(await store.list()).toEqual([]);
 
     dropNextCreation('send_invoice');
     let taskId = '';
-    await client.callTool('send_invoice', { to: 'y@example.com', ms: 200 }, { idempotencyKey: 'k-y', onTask: (h) => (taskId = h.taskId) });
+    await client.callTool(
+      'send_invoice',
+      { to: 'y@example.com', ms: 200 },
+      { idempotencyKey: 'k-y', onTask: (h) => (taskId = h.taskId) },
+    );
     await expect.poll(async () => (await store.list())[0]?.outcome?.status).toBe('completed');
     const records = await store.list();
     expect(records).toHaveLength(1);
-    expect(records[0]).toMatchObject({ taskId, idempotencyKey: 'k-y', name: 'send_invoice', status: 'completed', outcome: { status: 'completed' } });
+    expect(records[0]).toMatchObject({
+      taskId,
+      idempotencyKey: 'k-y',
+      name: 'send_invoice',
+      status: 'completed',
+      outcome: { status: 'completed' },
+    });
   });
 });

@@ -6,7 +6,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { StreamableHttpTransport, TaskClient, type TaskClientOptions } from '../../src/index.js';
-import { createTaskServer, elicitForm, readElicitAnswer, stringArg, textResult, type TaskServer, type TaskServerOptions, type ToolDefinition } from '../../src/testing/index.js';
+import {
+  createTaskServer,
+  elicitForm,
+  readElicitAnswer,
+  stringArg,
+  textResult,
+  type TaskServer,
+  type TaskServerOptions,
+  type ToolDefinition,
+} from '../../src/testing/index.js';
 import { createFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
 
 /**
@@ -23,12 +32,18 @@ export const twoStepRelease: ToolDefinition = {
   run: async (ctx) => {
     const version = stringArg(ctx.args, 'version');
     await ctx.sleep(100);
-    const approve = await ctx.input({ approve: elicitForm(`Approve ${version}?`, { confirm: { type: 'boolean' } }, ['confirm']) });
-    if (readElicitAnswer(approve.approve).content.confirm !== true) return textResult(`${version} not approved`, { isError: true });
+    const approve = await ctx.input({
+      approve: elicitForm(`Approve ${version}?`, { confirm: { type: 'boolean' } }, ['confirm']),
+    });
+    if (readElicitAnswer(approve.approve).content.confirm !== true)
+      return textResult(`${version} not approved`, { isError: true });
     ctx.report(`approved ${version}`);
     await ctx.sleep(300);
-    const window = await ctx.input({ window: elicitForm(`Window for ${version}?`, { confirm: { type: 'boolean' } }, ['confirm']) });
-    if (readElicitAnswer(window.window).content.confirm !== true) return textResult(`${version}: no window`, { isError: true });
+    const window = await ctx.input({
+      window: elicitForm(`Window for ${version}?`, { confirm: { type: 'boolean' } }, ['confirm']),
+    });
+    if (readElicitAnswer(window.window).content.confirm !== true)
+      return textResult(`${version}: no window`, { isError: true });
     await ctx.sleep(50);
     return textResult(`released ${version}`);
   },
@@ -41,7 +56,11 @@ export const twoStepRelease: ToolDefinition = {
 export const sendInvoice: ToolDefinition = {
   name: 'send_invoice',
   description: 'Sends an invoice. Not idempotent: every call sends one.',
-  inputSchema: { type: 'object', properties: { to: { type: 'string' }, ms: { type: 'number' } }, required: ['to'] },
+  inputSchema: {
+    type: 'object',
+    properties: { to: { type: 'string' }, ms: { type: 'number' } },
+    required: ['to'],
+  },
   run: async (ctx) => {
     const to = stringArg(ctx.args, 'to');
     const ms = typeof ctx.args.ms === 'number' ? ctx.args.ms : 800;
@@ -73,7 +92,10 @@ export interface ProxiedServer {
  * Registers the vitest hooks for a suite: one server (`options`) for the file, one proxy per test, every client
  * closed after its test.
  */
-export function useProxiedServer(options: TaskServerOptions, clientDefaults: Partial<TaskClientOptions> = {}): ProxiedServer {
+export function useProxiedServer(
+  options: TaskServerOptions,
+  clientDefaults: Partial<TaskClientOptions> = {},
+): ProxiedServer {
   let server: TaskServer | undefined;
   let proxy: FaultProxy | undefined;
   const clients: TaskClient[] = [];
@@ -98,7 +120,12 @@ export function useProxiedServer(options: TaskServerOptions, clientDefaults: Par
       return proxy as FaultProxy;
     },
     newClient(overrides = {}) {
-      const client = new TaskClient({ transport: new StreamableHttpTransport((proxy as FaultProxy).url), jitterRatio: 0, ...clientDefaults, ...overrides });
+      const client = new TaskClient({
+        transport: new StreamableHttpTransport((proxy as FaultProxy).url),
+        jitterRatio: 0,
+        ...clientDefaults,
+        ...overrides,
+      });
       clients.push(client);
       return client;
     },

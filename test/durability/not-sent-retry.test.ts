@@ -63,7 +63,9 @@ describe('a refused creation is re-sent (issue behaviour 11, docs/durability.md)
       server = await createTaskServer({ port, pollIntervalMs: 20, inlineBudgetMs: 20, timeScale: 0.1 });
       closers.push(() => server!.close());
     });
-    const result = await client(`http://127.0.0.1:${port}/mcp`, fetchImpl).callTool('deploy_release', { version: '2.0.0' });
+    const result = await client(`http://127.0.0.1:${port}/mcp`, fetchImpl).callTool('deploy_release', {
+      version: '2.0.0',
+    });
     expect(result.content[0]?.text).toBe('deployed 2.0.0');
     expect(outcomes[0]).toBe('refused');
     expect(outcomes[1]).toBe('200');
@@ -73,11 +75,15 @@ describe('a refused creation is re-sent (issue behaviour 11, docs/durability.md)
   it('nothing ever listens: NetworkError after 4 attempts saying nothing was sent, not OutcomeUnknownError', async () => {
     const port = await freePort();
     const { fetch: fetchImpl, outcomes } = recordingFetch();
-    const error = await client(`http://127.0.0.1:${port}/mcp`, fetchImpl).callTool('deploy_release', { version: '2.0.0' }, { idempotencyKey: 'k' }).catch((e: unknown) => e);
+    const error = await client(`http://127.0.0.1:${port}/mcp`, fetchImpl)
+      .callTool('deploy_release', { version: '2.0.0' }, { idempotencyKey: 'k' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect(error).not.toBeInstanceOf(OutcomeUnknownError);
     expect(error).toMatchObject({ notSent: true, attempts: 4 });
-    expect((error as Error).message).toMatch(/^tools\/call failed: network error: fetch failed \(ECONNREFUSED\); nothing was sent: the server could not be reached in 4 attempts$/);
+    expect((error as Error).message).toMatch(
+      /^tools\/call failed: network error: fetch failed \(ECONNREFUSED\); nothing was sent: the server could not be reached in 4 attempts$/,
+    );
     expect(outcomes).toEqual(['refused', 'refused', 'refused', 'refused']);
   }, 10_000);
 });

@@ -5,7 +5,14 @@
  * the last transport error and the record stays resumable.
  */
 import { describe, expect, it } from 'vitest';
-import { HttpError, MemoryTaskStore, StreamableHttpTransport, TaskClient, type TaskClientOptions, type TaskHandle } from '../../src/index.js';
+import {
+  HttpError,
+  MemoryTaskStore,
+  StreamableHttpTransport,
+  type TaskClient,
+  type TaskClientOptions,
+  type TaskHandle,
+} from '../../src/index.js';
 import { serviceUnavailable, tooManyRequests } from '../helpers/fault-proxy.js';
 import { textOf, useProxiedServer } from './fixtures.js';
 
@@ -25,15 +32,31 @@ describe('polling through 429 and 503', () => {
       const message = JSON.parse(String(init?.body)) as { method?: string; params?: { taskId?: string } };
       const sentAt = performance.now();
       const res = await fetch(input, init);
-      if (message.method === 'tasks/get') log.push({ taskId: String(message.params?.taskId), sentAt, answeredAt: performance.now(), status: res.status });
+      if (message.method === 'tasks/get')
+        log.push({
+          taskId: String(message.params?.taskId),
+          sentAt,
+          answeredAt: performance.now(),
+          status: res.status,
+        });
       return res;
     };
-    const client = newClient({ transport: new StreamableHttpTransport(env.proxy.url, { fetch: fetchLogged }) });
+    const client = newClient({
+      transport: new StreamableHttpTransport(env.proxy.url, { fetch: fetchLogged }),
+    });
     let a = '';
     let b = '';
     // A's 2nd poll gets 429 + Retry-After: 2; its 4th to 6th polls get 503.
-    env.proxy.rule({ method: 'tasks/get', when: (x) => x.taskId === a && x.index === 1, action: tooManyRequests(2) });
-    env.proxy.rule({ method: 'tasks/get', when: (x) => x.taskId === a && x.index >= 3 && x.index <= 5, action: serviceUnavailable() });
+    env.proxy.rule({
+      method: 'tasks/get',
+      when: (x) => x.taskId === a && x.index === 1,
+      action: tooManyRequests(2),
+    });
+    env.proxy.rule({
+      method: 'tasks/get',
+      when: (x) => x.taskId === a && x.index >= 3 && x.index <= 5,
+      action: serviceUnavailable(),
+    });
 
     const first = client.callTool('reindex_corpus', { documents: 1_500 }, { onTask: (h) => (a = h.taskId) }); // ≈ 3 s of work
     await new Promise((r) => setTimeout(r, POLL_MS / 2)); // B's polls fall between A's
@@ -43,7 +66,15 @@ describe('polling through 429 and 503', () => {
     expect(textOf(rb)).toBe('Indexed 1000 documents');
 
     const polls = env.proxy.of('tasks/get', a);
-    expect(polls.map((p) => p.action).slice(0, 7)).toEqual(['forward', 'respond', 'forward', 'respond', 'respond', 'respond', 'forward']);
+    expect(polls.map((p) => p.action).slice(0, 7)).toEqual([
+      'forward',
+      'respond',
+      'forward',
+      'respond',
+      'respond',
+      'respond',
+      'forward',
+    ]);
 
     // Retry-After: 2 → once the 429 is back, no tasks/get leaves for any task of this server for 2 s.
     const ofA = log.filter((p) => p.taskId === a);
@@ -59,9 +90,13 @@ describe('polling through 429 and 503', () => {
     // Never two polls of one task closer than pollIntervalMs (from the previous answer); 503s back off exponentially.
     for (const id of [a, b]) {
       const mine = log.filter((p) => p.taskId === id);
-      for (let i = 1; i < mine.length; i++) expect(mine[i]!.sentAt - mine[i - 1]!.answeredAt).toBeGreaterThanOrEqual(POLL_MS - TIMER_SLACK_MS);
+      for (let i = 1; i < mine.length; i++)
+        expect(mine[i]!.sentAt - mine[i - 1]!.answeredAt).toBeGreaterThanOrEqual(POLL_MS - TIMER_SLACK_MS);
     }
-    const burst = ofA.slice(3, 7).map((p, i, all) => (i === 0 ? 0 : p.sentAt - all[i - 1]!.answeredAt)).slice(1);
+    const burst = ofA
+      .slice(3, 7)
+      .map((p, i, all) => (i === 0 ? 0 : p.sentAt - all[i - 1]!.answeredAt))
+      .slice(1);
     expect(burst[0]).toBeGreaterThanOrEqual(POLL_MS - TIMER_SLACK_MS);
     expect(burst[1]).toBeGreaterThanOrEqual(2 * POLL_MS - TIMER_SLACK_MS);
     expect(burst[2]).toBeGreaterThanOrEqual(4 * POLL_MS - TIMER_SLACK_MS);
@@ -77,12 +112,16 @@ describe('polling through 429 and 503', () => {
     const errors: unknown[] = [];
     let handle: TaskHandle<unknown> | undefined;
     const error = await client
-      .callTool('reindex_corpus', { documents: 500 }, {
-        onTask: (h) => {
-          handle = h;
-          h.on('error', (e) => errors.push(e));
+      .callTool(
+        'reindex_corpus',
+        { documents: 500 },
+        {
+          onTask: (h) => {
+            handle = h;
+            h.on('error', (e) => errors.push(e));
+          },
         },
-      })
+      )
       .catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(HttpError);
@@ -96,7 +135,9 @@ describe('polling through 429 and 503', () => {
 
     remove();
     const resumed = await client.resume(taskId);
-    expect(textOf((await resumed.result()) as { content: Array<Record<string, unknown>> })).toBe('Indexed 500 documents');
+    expect(textOf((await resumed.result()) as { content: Array<Record<string, unknown>> })).toBe(
+      'Indexed 500 documents',
+    );
     await expect.poll(async () => (await store.get(taskId))?.outcome?.status).toBe('completed');
     expect(env.server.stats.count('tools/call')).toBeGreaterThanOrEqual(1);
   });
@@ -113,7 +154,12 @@ describe('resuming through faults', () => {
       ids.push(start.task.taskId);
     }
     await first.close();
-    env.proxy.rule({ method: 'tasks/get', when: (x) => x.taskId === ids[0], action: serviceUnavailable(), times: 1 });
+    env.proxy.rule({
+      method: 'tasks/get',
+      when: (x) => x.taskId === ids[0],
+      action: serviceUnavailable(),
+      times: 1,
+    });
     const handles = await newClient({ store }).resumeAll();
     expect(handles.map((h) => h.taskId).sort()).toEqual([...ids].sort());
     const results = await Promise.all(handles.map((h) => h.result()));

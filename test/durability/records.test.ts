@@ -20,7 +20,11 @@ let server: TaskServer;
 const clients: TaskClient[] = [];
 
 function newClient(options: Partial<TaskClientOptions> = {}): TaskClient {
-  const client = new TaskClient({ transport: new StreamableHttpTransport(server.url), jitterRatio: 0, ...options });
+  const client = new TaskClient({
+    transport: new StreamableHttpTransport(server.url),
+    jitterRatio: 0,
+    ...options,
+  });
   clients.push(client);
   return client;
 }
@@ -55,9 +59,16 @@ afterAll(async () => {
 describe('task records', () => {
   it('is written before the first poll, follows status and answers, and ends with the outcome', async () => {
     const store = loggingStore();
-    const client = newClient({ store, handlers: { elicitation: () => ({ action: 'accept', content: { confirm: true } }) } });
+    const client = newClient({
+      store,
+      handlers: { elicitation: () => ({ action: 'accept', content: { confirm: true } }) },
+    });
     let taskId = '';
-    const result = await client.callTool('deploy_release', { version: '9.9.9' }, { idempotencyKey: 'deploy-999', onTask: (h) => (taskId = h.taskId) });
+    const result = await client.callTool(
+      'deploy_release',
+      { version: '9.9.9' },
+      { idempotencyKey: 'deploy-999', onTask: (h) => (taskId = h.taskId) },
+    );
     expect(textOf(result)).toBe('deployed 9.9.9');
 
     const firstGet = server.stats.taskGetTimes(taskId)[0]!;
@@ -78,7 +89,11 @@ describe('task records', () => {
     await expect.poll(async () => (await store.get(taskId))?.outcome?.status).toBe('completed');
     const last = (await store.get(taskId))!;
     expect(last).toMatchObject({ status: 'completed', answeredKeys: ['confirm'] });
-    expect(textOf(last.outcome!.status === 'completed' ? (last.outcome!.result as { content: [] }) : { content: [] })).toBe('deployed 9.9.9');
+    expect(
+      textOf(
+        last.outcome!.status === 'completed' ? (last.outcome!.result as { content: [] }) : { content: [] },
+      ),
+    ).toBe('deployed 9.9.9');
     // The answer was recorded only after the server acknowledged it.
     const answeredAt = writes.find((w) => w.record.answeredKeys.includes('confirm'))!.at;
     expect(answeredAt).toBeGreaterThanOrEqual(server.stats.taskUpdates(taskId)[0]!.at);
@@ -123,7 +138,11 @@ describe('task records', () => {
     expect((await store.get(taskId))?.status).toBe('completed');
   });
 
-  async function finishedWhileNobodyWatched(): Promise<{ store: MemoryTaskStore; taskId: string; second: TaskClient }> {
+  async function finishedWhileNobodyWatched(): Promise<{
+    store: MemoryTaskStore;
+    taskId: string;
+    second: TaskClient;
+  }> {
     const store = new MemoryTaskStore();
     const first = newClient({ store });
     const start = await first.startTool('reindex_corpus', { documents: 100 }); // ≈ 100 ms at timeScale 0.5

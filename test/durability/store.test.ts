@@ -68,7 +68,12 @@ describe.each(stores)('TaskStore contract: %s', (name, make) => {
   it('replaces a record on put and keeps every field, outcome included', async () => {
     const store = await make();
     await store.put(record());
-    const done = record({ status: 'completed', answeredKeys: ['confirm'], outcome: { status: 'completed', result: { content: [] } }, updatedAt: NOW + 5 });
+    const done = record({
+      status: 'completed',
+      answeredKeys: ['confirm'],
+      outcome: { status: 'completed', result: { content: [] } },
+      updatedAt: NOW + 5,
+    });
     await store.put(done);
     expect(await store.list()).toEqual([done]);
   });
@@ -99,7 +104,14 @@ describe.each(stores)('TaskStore contract: %s', (name, make) => {
     await store.put(record({ taskId: 'edge', ttlMs: 5_000 }));
     await store.put(record({ taskId: 'live', ttlMs: 60_000 }));
     await store.put(record({ taskId: 'forever', ttlMs: null }));
-    await store.put(record({ taskId: 'done-expired', ttlMs: 1_000, status: 'completed', outcome: { status: 'completed', result: {} } }));
+    await store.put(
+      record({
+        taskId: 'done-expired',
+        ttlMs: 1_000,
+        status: 'completed',
+        outcome: { status: 'completed', result: {} },
+      }),
+    );
     expect(await store.prune(NOW + 5_000)).toBe(3);
     expect((await store.list()).map((r) => r.taskId).sort()).toEqual(['forever', 'live']);
     expect(await store.prune(NOW + 5_000)).toBe(0);
@@ -150,8 +162,16 @@ describe('FileTaskStore on disk', () => {
     const store = await fileStore((file, reason) => invalid.push([file, reason]));
     await store.put(record({ taskId: 'good' }));
     await writeFile(join(store.dir, 'corrupt.json'), '{"version": 1, "taskId": "half', { mode: 0o600 });
-    await writeFile(join(store.dir, 'foreign.json'), JSON.stringify({ name: 'my-app', settings: { theme: 'dark' } }), { mode: 0o600 });
-    await writeFile(join(store.dir, 'future.json'), JSON.stringify({ ...record({ taskId: 'future' }), version: TASK_RECORD_VERSION + 1 }), { mode: 0o600 });
+    await writeFile(
+      join(store.dir, 'foreign.json'),
+      JSON.stringify({ name: 'my-app', settings: { theme: 'dark' } }),
+      { mode: 0o600 },
+    );
+    await writeFile(
+      join(store.dir, 'future.json'),
+      JSON.stringify({ ...record({ taskId: 'future' }), version: TASK_RECORD_VERSION + 1 }),
+      { mode: 0o600 },
+    );
     await writeFile(join(store.dir, 'notes.txt'), 'not a record, not even .json');
 
     const list = await store.list();

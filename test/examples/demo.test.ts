@@ -31,8 +31,12 @@ it('the README demo (examples/demo.ts) runs every step with its expected exit co
 }, 120_000);
 
 it('`npm run demo` builds only when dist/ is stale (JavaScript only) and always says what it does first', () => {
-  const script = (JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as { scripts: Record<string, string> }).scripts.demo ?? '';
+  const script =
+    (JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as { scripts: Record<string, string> }).scripts
+      .demo ?? '';
   expect(script).toBe('tsx scripts/demo-build.ts && tsx examples/demo.ts');
   // npm test built dist/ just before vitest ran, so the step finds it up to date and builds nothing.
-  expect(execSync('npx tsx scripts/demo-build.ts', { cwd: ROOT, encoding: 'utf8' })).toBe('mcp-tasks demo: dist/ is up to date, no build needed\n');
+  expect(execSync('npx tsx scripts/demo-build.ts', { cwd: ROOT, encoding: 'utf8' })).toBe(
+    'mcp-tasks demo: dist/ is up to date, no build needed\n',
+  );
 });

@@ -24,45 +24,77 @@ function rawRequest(id: string | number, method = 'tools/list'): JsonRpcRequest 
 }
 
 describe('JSON-RPC id faults (1.6)', () => {
-  it('string ids work end to end (the server echoes them)', async () => {
-    const transport = new StreamableHttpTransport(bench.server.url);
-    const result = await transport.request(rawRequest('req-7'));
-    expect(Array.isArray(result.tools)).toBe(true);
-    expect(bench.server.log.at(-1)?.id).toBe('req-7');
-  }, T);
+  it(
+    'string ids work end to end (the server echoes them)',
+    async () => {
+      const transport = new StreamableHttpTransport(bench.server.url);
+      const result = await transport.request(rawRequest('req-7'));
+      expect(Array.isArray(result.tools)).toBe(true);
+      expect(bench.server.log.at(-1)?.id).toBe('req-7');
+    },
+    T,
+  );
 
-  it('a number id answered as a string: InvalidResponseError (1 and "1" are different ids)', async () => {
-    bench.server.inject(envelopeFaults.idTypeSwapped(), { method: 'tools/list' });
-    const error = await rejectionOf(bench.client().listTools());
-    expect(error).toBeInstanceOf(InvalidResponseError);
-    expect(error.message).toMatch(/^tools\/list failed: invalid response: response id "(\d+)" does not match request id \1$/);
-  }, T);
+  it(
+    'a number id answered as a string: InvalidResponseError (1 and "1" are different ids)',
+    async () => {
+      bench.server.inject(envelopeFaults.idTypeSwapped(), { method: 'tools/list' });
+      const error = await rejectionOf(bench.client().listTools());
+      expect(error).toBeInstanceOf(InvalidResponseError);
+      expect(error.message).toMatch(
+        /^tools\/list failed: invalid response: response id "(\d+)" does not match request id \1$/,
+      );
+    },
+    T,
+  );
 
-  it('a string id answered as a number: InvalidResponseError', async () => {
-    bench.server.inject(envelopeFaults.idTypeSwapped(), { method: 'tools/list' });
-    const error = await rejectionOf(new StreamableHttpTransport(bench.server.url).request(rawRequest('7')));
-    expect(error).toBeInstanceOf(InvalidResponseError);
-    expect(error.message).toBe('tools/list failed: invalid response: response id 7 does not match request id "7"');
-  }, T);
+  it(
+    'a string id answered as a number: InvalidResponseError',
+    async () => {
+      bench.server.inject(envelopeFaults.idTypeSwapped(), { method: 'tools/list' });
+      const error = await rejectionOf(new StreamableHttpTransport(bench.server.url).request(rawRequest('7')));
+      expect(error).toBeInstanceOf(InvalidResponseError);
+      expect(error.message).toBe(
+        'tools/list failed: invalid response: response id 7 does not match request id "7"',
+      );
+    },
+    T,
+  );
 
-  it('a JSON response whose id matches no request: InvalidResponseError naming both ids', async () => {
-    bench.server.inject(envelopeFaults.mismatchedId(), { method: 'tools/list' });
-    const error = await rejectionOf(bench.client().listTools());
-    expect(isMcpClientError(error, 'INVALID_RESPONSE')).toBe(true);
-    expect(error.message).toMatch(/^tools\/list failed: invalid response: response id (\d+) does not match request id \d+$/);
-  }, T);
+  it(
+    'a JSON response whose id matches no request: InvalidResponseError naming both ids',
+    async () => {
+      bench.server.inject(envelopeFaults.mismatchedId(), { method: 'tools/list' });
+      const error = await rejectionOf(bench.client().listTools());
+      expect(isMcpClientError(error, 'INVALID_RESPONSE')).toBe(true);
+      expect(error.message).toMatch(
+        /^tools\/list failed: invalid response: response id (\d+) does not match request id \d+$/,
+      );
+    },
+    T,
+  );
 
-  it('a JSON-RPC error whose id matches no request: InvalidResponseError, not the foreign error', async () => {
-    bench.server.inject(envelopeFaults.mismatchedId(), { method: 'no/such-method' });
-    const error = await rejectionOf(bench.client().request('no/such-method'));
-    expect(error).toBeInstanceOf(InvalidResponseError);
-    expect(error.message).toMatch(/error response id \d+ does not match request id \d+/);
-  }, T);
+  it(
+    'a JSON-RPC error whose id matches no request: InvalidResponseError, not the foreign error',
+    async () => {
+      bench.server.inject(envelopeFaults.mismatchedId(), { method: 'no/such-method' });
+      const error = await rejectionOf(bench.client().request('no/such-method'));
+      expect(error).toBeInstanceOf(InvalidResponseError);
+      expect(error.message).toMatch(/error response id \d+ does not match request id \d+/);
+    },
+    T,
+  );
 
-  it('in an SSE stream, a response with a foreign id is skipped; the stream then ends: StreamEndedError', async () => {
-    bench.server.inject(chain(sseFaults.sseWithComments(), envelopeFaults.mismatchedId()), { method: 'tools/list' });
-    const error = await rejectionOf(bench.client().listTools());
-    expect(error).toBeInstanceOf(StreamEndedError);
-    expect(error.message).toBe('tools/list failed: the response stream ended before the response arrived');
-  }, T);
+  it(
+    'in an SSE stream, a response with a foreign id is skipped; the stream then ends: StreamEndedError',
+    async () => {
+      bench.server.inject(chain(sseFaults.sseWithComments(), envelopeFaults.mismatchedId()), {
+        method: 'tools/list',
+      });
+      const error = await rejectionOf(bench.client().listTools());
+      expect(error).toBeInstanceOf(StreamEndedError);
+      expect(error.message).toBe('tools/list failed: the response stream ended before the response arrived');
+    },
+    T,
+  );
 });

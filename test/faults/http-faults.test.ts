@@ -17,57 +17,83 @@ async function warmClient(options = {}) {
 }
 
 describe('HTTP faults (2.12, 7.1)', () => {
-  it('200 with an HTML page: InvalidResponseError naming the content type and the page', async () => {
-    const client = await warmClient();
-    bench.server.inject(httpFaults.html200(), { method: 'tools/list' });
-    const error = await rejectionOf(client.listTools());
-    expect(error).toBeInstanceOf(InvalidResponseError);
-    expect(error.message).toMatch(/^tools\/list failed: invalid response: unexpected content-type "text\/html; charset=utf-8": <!DOCTYPE html> <html><head><title>Sign in/);
-  }, T);
+  it(
+    '200 with an HTML page: InvalidResponseError naming the content type and the page',
+    async () => {
+      const client = await warmClient();
+      bench.server.inject(httpFaults.html200(), { method: 'tools/list' });
+      const error = await rejectionOf(client.listTools());
+      expect(error).toBeInstanceOf(InvalidResponseError);
+      expect(error.message).toMatch(
+        /^tools\/list failed: invalid response: unexpected content-type "text\/html; charset=utf-8": <!DOCTYPE html> <html><head><title>Sign in/,
+      );
+    },
+    T,
+  );
 
-  it('502 with an HTML page: HttpError with status and a short excerpt', async () => {
-    const client = await warmClient();
-    bench.server.inject(httpFaults.html502(), { method: 'tools/list' });
-    const error = await rejectionOf(client.listTools());
-    expect(error).toBeInstanceOf(HttpError);
-    expect((error as HttpError).status).toBe(502);
-    expect((error as HttpError).bodyExcerpt).toContain('<h1>502 Bad Gateway</h1>');
-    expect((error as HttpError).bodyExcerpt.length).toBeLessThanOrEqual(201);
-    expect(error.message).toMatch(/^tools\/list failed: HTTP 502: <!DOCTYPE html>/);
-  }, T);
+  it(
+    '502 with an HTML page: HttpError with status and a short excerpt',
+    async () => {
+      const client = await warmClient();
+      bench.server.inject(httpFaults.html502(), { method: 'tools/list' });
+      const error = await rejectionOf(client.listTools());
+      expect(error).toBeInstanceOf(HttpError);
+      expect((error as HttpError).status).toBe(502);
+      expect((error as HttpError).bodyExcerpt).toContain('<h1>502 Bad Gateway</h1>');
+      expect((error as HttpError).bodyExcerpt.length).toBeLessThanOrEqual(201);
+      expect(error.message).toMatch(/^tools\/list failed: HTTP 502: <!DOCTYPE html>/);
+    },
+    T,
+  );
 
-  it('502 while polling a task: transient, retried with backoff; the task completes', async () => {
-    const client = await warmClient();
-    bench.server.inject(httpFaults.html502(), { method: 'tasks/get', times: 2 });
-    const errors: unknown[] = [];
-    let taskId = '';
-    const result: CallToolResult = await client.callTool('reindex_corpus', { documents: 40 }, {
-      onTask: (h) => {
-        taskId = h.taskId;
-        h.on('error', (e) => errors.push(e));
-      },
-    });
-    expect(result.content).toEqual([{ type: 'text', text: 'Indexed 40 documents' }]);
-    expect(errors).toHaveLength(2);
-    expect(errors.every((e) => e instanceof HttpError && e.status === 502)).toBe(true);
-    expect(bench.server.requests('tasks/get', taskId).length).toBeGreaterThanOrEqual(3);
-  }, T);
+  it(
+    '502 while polling a task: transient, retried with backoff; the task completes',
+    async () => {
+      const client = await warmClient();
+      bench.server.inject(httpFaults.html502(), { method: 'tasks/get', times: 2 });
+      const errors: unknown[] = [];
+      let taskId = '';
+      const result: CallToolResult = await client.callTool(
+        'reindex_corpus',
+        { documents: 40 },
+        {
+          onTask: (h) => {
+            taskId = h.taskId;
+            h.on('error', (e) => errors.push(e));
+          },
+        },
+      );
+      expect(result.content).toEqual([{ type: 'text', text: 'Indexed 40 documents' }]);
+      expect(errors).toHaveLength(2);
+      expect(errors.every((e) => e instanceof HttpError && e.status === 502)).toBe(true);
+      expect(bench.server.requests('tasks/get', taskId).length).toBeGreaterThanOrEqual(3);
+    },
+    T,
+  );
 
-  it('404 without a JSON-RPC body: HttpError 404', async () => {
-    const client = await warmClient();
-    bench.server.inject(httpFaults.status404(), { method: 'tools/list' });
-    const error = await rejectionOf(client.listTools());
-    expect(isMcpClientError(error, 'HTTP_ERROR')).toBe(true);
-    expect((error as HttpError).status).toBe(404);
-    expect(error.message).toBe('tools/list failed: HTTP 404: Not Found');
-  }, T);
+  it(
+    '404 without a JSON-RPC body: HttpError 404',
+    async () => {
+      const client = await warmClient();
+      bench.server.inject(httpFaults.status404(), { method: 'tools/list' });
+      const error = await rejectionOf(client.listTools());
+      expect(isMcpClientError(error, 'HTTP_ERROR')).toBe(true);
+      expect((error as HttpError).status).toBe(404);
+      expect(error.message).toBe('tools/list failed: HTTP 404: Not Found');
+    },
+    T,
+  );
 
-  it('405 without a body: HttpError 405', async () => {
-    const client = await warmClient();
-    bench.server.inject(httpFaults.status405(), { method: 'tools/list' });
-    const error = await rejectionOf(client.listTools());
-    expect(error).toBeInstanceOf(HttpError);
-    expect((error as HttpError).status).toBe(405);
-    expect(error.message).toBe('tools/list failed: HTTP 405');
-  }, T);
+  it(
+    '405 without a body: HttpError 405',
+    async () => {
+      const client = await warmClient();
+      bench.server.inject(httpFaults.status405(), { method: 'tools/list' });
+      const error = await rejectionOf(client.listTools());
+      expect(error).toBeInstanceOf(HttpError);
+      expect((error as HttpError).status).toBe(405);
+      expect(error.message).toBe('tools/list failed: HTTP 405');
+    },
+    T,
+  );
 });

@@ -4,7 +4,13 @@
  * before it finished); a long stream of small messages is fine; `maxInputRounds` counts exactly.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_RESPONSE_BYTES, isMcpClientError, RequestTimeoutError, ResponseTooLargeError, TooManyRoundsError } from '../../src/index.js';
+import {
+  DEFAULT_MAX_RESPONSE_BYTES,
+  isMcpClientError,
+  RequestTimeoutError,
+  ResponseTooLargeError,
+  TooManyRoundsError,
+} from '../../src/index.js';
 import { httpFaults, sseFaults, volumeFaults } from './catalogue/index.js';
 import { rejectionOf, useFaultBench } from './setup.js';
 
@@ -25,7 +31,9 @@ describe('response size limit (maxResponseBytes)', () => {
 
   it('the limit is configurable: 1 MiB rejects a 2 MB body; 4 MiB accepts it', async () => {
     bench.server.inject(httpFaults.hugeJsonBody(2 * 1024 * 1024), { tool: 'echo' });
-    const small = await rejectionOf(bench.client({}, { maxResponseBytes: 1024 * 1024 }).request('tools/call', ECHO));
+    const small = await rejectionOf(
+      bench.client({}, { maxResponseBytes: 1024 * 1024 }).request('tools/call', ECHO),
+    );
     expect(small).toBeInstanceOf(ResponseTooLargeError);
     expect((small as ResponseTooLargeError).limitBytes).toBe(1024 * 1024);
     const result = await bench.client({}, { maxResponseBytes: 4 * 1024 * 1024 }).request('tools/call', ECHO);
@@ -36,7 +44,9 @@ describe('response size limit (maxResponseBytes)', () => {
   it('maxResponseBytes is per message: 50,000 small SSE notifications (≈6 MB) before the response, with a 64 KiB limit, succeed', async () => {
     bench.server.inject(volumeFaults.sseManySmallEvents(50_000), { tool: 'echo' });
     let seen = 0;
-    const result = await bench.client({}, { maxResponseBytes: 64 * 1024 }).request('tools/call', ECHO, { onProgress: () => seen++ });
+    const result = await bench
+      .client({}, { maxResponseBytes: 64 * 1024 })
+      .request('tools/call', ECHO, { onProgress: () => seen++ });
     expect(seen).toBe(50_000);
     expect((result.content as Array<{ text: string }>)[0]!.text).toBe('x');
   }, 30_000);
@@ -44,7 +54,9 @@ describe('response size limit (maxResponseBytes)', () => {
   it('maxResponseBytes is per message: one SSE event past it → ResponseTooLargeError, connection closed', async () => {
     bench.server.inject(volumeFaults.sseOversizeEvent(4 * 1024 * 1024), { tool: 'echo' });
     const aborts = bench.server.clientAborts;
-    const error = await rejectionOf(bench.client({}, { maxResponseBytes: 64 * 1024 }).request('tools/call', ECHO, { onProgress: () => {} }));
+    const error = await rejectionOf(
+      bench.client({}, { maxResponseBytes: 64 * 1024 }).request('tools/call', ECHO, { onProgress: () => {} }),
+    );
     expect(error).toBeInstanceOf(ResponseTooLargeError);
     expect((error as ResponseTooLargeError).limitBytes).toBe(64 * 1024);
     expect(await bench.server.waitForClientAborts(aborts + 1)).toBe(true);
@@ -54,7 +66,9 @@ describe('response size limit (maxResponseBytes)', () => {
     bench.server.inject(sseFaults.sseNeverEnds(0), { tool: 'echo' });
     const aborts = bench.server.clientAborts;
     const client = bench.client({}, { maxResponseBytes: 2 * 1024 }); // a few dozen progress events pass it in total
-    const error = await rejectionOf(client.request('tools/call', ECHO, { timeoutMs: 300, onProgress: () => {} }));
+    const error = await rejectionOf(
+      client.request('tools/call', ECHO, { timeoutMs: 300, onProgress: () => {} }),
+    );
     expect(error).toBeInstanceOf(RequestTimeoutError);
     expect(await bench.server.waitForClientAborts(aborts + 1)).toBe(true);
   }, 10_000);
@@ -66,7 +80,11 @@ describe('stream duration limit (per-request timeoutMs)', () => {
     const aborts = bench.server.clientAborts;
     const started = Date.now();
     const progress: number[] = [];
-    const error = await rejectionOf(bench.client().request('tools/call', ECHO, { timeoutMs: 300, onProgress: (p) => progress.push(p.progress) }));
+    const error = await rejectionOf(
+      bench
+        .client()
+        .request('tools/call', ECHO, { timeoutMs: 300, onProgress: (p) => progress.push(p.progress) }),
+    );
     expect(error).toBeInstanceOf(RequestTimeoutError);
     expect(isMcpClientError(error, 'REQUEST_TIMEOUT')).toBe(true);
     expect(error.message).toBe('tools/call timed out after 300 ms');
@@ -93,7 +111,9 @@ describe('MRTR round limit (maxInputRounds)', () => {
     const error = await rejectionOf(client.callTool('echo', { text: 'x' }));
     expect(error).toBeInstanceOf(TooManyRoundsError);
     expect((error as TooManyRoundsError).rounds).toBe(10);
-    expect(error.message).toBe('tools/call failed: the server asked for input again after 10 answered rounds (maxInputRounds: 10)');
+    expect(error.message).toBe(
+      'tools/call failed: the server asked for input again after 10 answered rounds (maxInputRounds: 10)',
+    );
     expect(bench.server.requests('tools/call').length - before).toBe(11);
     expect(asked).toEqual(['q1', 'q2', 'q3', 'q4', 'q5', 'q6', 'q7', 'q8', 'q9', 'q10']);
   }, 10_000);

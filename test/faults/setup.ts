@@ -3,7 +3,12 @@
  * poll at small real intervals, and clean-up after each test so no rule, client or timer outlives it.
  */
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { StreamableHttpTransport, TaskClient, type StreamableHttpTransportOptions, type TaskClientOptions } from '../../src/index.js';
+import {
+  StreamableHttpTransport,
+  TaskClient,
+  type StreamableHttpTransportOptions,
+  type TaskClientOptions,
+} from '../../src/index.js';
 import { createFaultServer, type FaultServer } from './catalogue/index.js';
 
 /** The reference server's `pollIntervalMs` in these tests. */
@@ -20,7 +25,9 @@ export function useFaultBench(): FaultBench {
   let server: FaultServer | undefined;
   const clients: TaskClient[] = [];
   beforeAll(async () => {
-    server = await createFaultServer({ core: { pollIntervalMs: SERVER_POLL_MS, ttlMs: 60_000, inputTimeoutMs: 600, inlineBudgetMs: 30 } });
+    server = await createFaultServer({
+      core: { pollIntervalMs: SERVER_POLL_MS, ttlMs: 60_000, inputTimeoutMs: 600, inlineBudgetMs: 30 },
+    });
   });
   afterEach(async () => {
     server?.clear();

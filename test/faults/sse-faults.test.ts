@@ -18,59 +18,89 @@ async function echoWithProgress(): Promise<{ result: Record<string, unknown>; pr
 }
 
 describe('SSE faults (2.8, 2.10)', () => {
-  it('comment lines and an event of another type are skipped; progress and the response arrive', async () => {
-    bench.server.inject(sseFaults.sseWithComments(), { tool: 'echo' });
-    const { result, progress } = await echoWithProgress();
-    expect(result.content).toEqual([{ type: 'text', text: 'hello' }]);
-    expect(progress.map((p) => p.progress)).toEqual([1]);
-  }, T);
+  it(
+    'comment lines and an event of another type are skipped; progress and the response arrive',
+    async () => {
+      bench.server.inject(sseFaults.sseWithComments(), { tool: 'echo' });
+      const { result, progress } = await echoWithProgress();
+      expect(result.content).toEqual([{ type: 'text', text: 'hello' }]);
+      expect(progress.map((p) => p.progress)).toEqual([1]);
+    },
+    T,
+  );
 
-  it('one response over many data: lines is joined and parsed', async () => {
-    bench.server.inject(sseFaults.sseMultilineData(), { tool: 'echo' });
-    const { result } = await echoWithProgress();
-    expect(result.content).toEqual([{ type: 'text', text: 'hello' }]);
-  }, T);
+  it(
+    'one response over many data: lines is joined and parsed',
+    async () => {
+      bench.server.inject(sseFaults.sseMultilineData(), { tool: 'echo' });
+      const { result } = await echoWithProgress();
+      expect(result.content).toEqual([{ type: 'text', text: 'hello' }]);
+    },
+    T,
+  );
 
-  it('CRLF line ends, frames split mid-line and between CR and LF', async () => {
-    bench.server.inject(sseFaults.sseCrlf(), { tool: 'echo' });
-    const { result, progress } = await echoWithProgress();
-    expect(result.structuredContent).toEqual({ text: 'hello' });
-    expect(progress).toHaveLength(1);
-  }, T);
+  it(
+    'CRLF line ends, frames split mid-line and between CR and LF',
+    async () => {
+      bench.server.inject(sseFaults.sseCrlf(), { tool: 'echo' });
+      const { result, progress } = await echoWithProgress();
+      expect(result.structuredContent).toEqual({ text: 'hello' });
+      expect(progress).toHaveLength(1);
+    },
+    T,
+  );
 
-  it('progress notifications before the response reach onProgress in order', async () => {
-    bench.server.inject(sseFaults.sseProgressBeforeResponse(), { tool: 'echo' });
-    const { result, progress } = await echoWithProgress();
-    expect(result.content).toEqual([{ type: 'text', text: 'hello' }]);
-    expect(progress).toEqual([
-      { progressToken: expect.any(String), progress: 1, total: 2, message: 'step 1' },
-      { progressToken: expect.any(String), progress: 2, total: 2, message: 'step 2' },
-    ]);
-  }, T);
+  it(
+    'progress notifications before the response reach onProgress in order',
+    async () => {
+      bench.server.inject(sseFaults.sseProgressBeforeResponse(), { tool: 'echo' });
+      const { result, progress } = await echoWithProgress();
+      expect(result.content).toEqual([{ type: 'text', text: 'hello' }]);
+      expect(progress).toEqual([
+        { progressToken: expect.any(String), progress: 1, total: 2, message: 'step 1' },
+        { progressToken: expect.any(String), progress: 2, total: 2, message: 'step 2' },
+      ]);
+    },
+    T,
+  );
 
-  it('a stream that lingers after the response: the call settles at once and the client closes the stream', async () => {
-    bench.server.inject(sseFaults.sseLingersAfterResponse(), { tool: 'echo' });
-    const aborts = bench.server.clientAborts;
-    const { result } = await echoWithProgress();
-    expect(result.content).toEqual([{ type: 'text', text: 'hello' }]);
-    expect(await bench.server.waitForClientAborts(aborts + 1)).toBe(true);
-  }, T);
+  it(
+    'a stream that lingers after the response: the call settles at once and the client closes the stream',
+    async () => {
+      bench.server.inject(sseFaults.sseLingersAfterResponse(), { tool: 'echo' });
+      const aborts = bench.server.clientAborts;
+      const { result } = await echoWithProgress();
+      expect(result.content).toEqual([{ type: 'text', text: 'hello' }]);
+      expect(await bench.server.waitForClientAborts(aborts + 1)).toBe(true);
+    },
+    T,
+  );
 
-  it('a stream that ends cleanly before the response: StreamEndedError (the request is lost), progress still delivered', async () => {
-    bench.server.inject(sseFaults.sseCutBeforeResponse('end'), { tool: 'echo' });
-    const progress: Progress[] = [];
-    const error = await rejectionOf(bench.client().request('tools/call', ECHO, { onProgress: (p) => progress.push(p) }));
-    expect(error).toBeInstanceOf(StreamEndedError);
-    expect(isMcpClientError(error, 'STREAM_ENDED')).toBe(true);
-    expect(error.message).toBe('tools/call failed: the response stream ended before the response arrived');
-    expect(progress).toHaveLength(1);
-  }, T);
+  it(
+    'a stream that ends cleanly before the response: StreamEndedError (the request is lost), progress still delivered',
+    async () => {
+      bench.server.inject(sseFaults.sseCutBeforeResponse('end'), { tool: 'echo' });
+      const progress: Progress[] = [];
+      const error = await rejectionOf(
+        bench.client().request('tools/call', ECHO, { onProgress: (p) => progress.push(p) }),
+      );
+      expect(error).toBeInstanceOf(StreamEndedError);
+      expect(isMcpClientError(error, 'STREAM_ENDED')).toBe(true);
+      expect(error.message).toBe('tools/call failed: the response stream ended before the response arrived');
+      expect(progress).toHaveLength(1);
+    },
+    T,
+  );
 
-  it('a connection cut mid-event before the response: StreamEndedError with the socket error as cause', async () => {
-    bench.server.inject(sseFaults.sseCutBeforeResponse('destroy'), { tool: 'echo' });
-    const error = await rejectionOf(bench.client().request('tools/call', ECHO));
-    expect(error).toBeInstanceOf(StreamEndedError);
-    expect(error.message).toBe('tools/call failed: the response stream ended before the response arrived');
-    expect(error.cause).toBeInstanceOf(Error);
-  }, T);
+  it(
+    'a connection cut mid-event before the response: StreamEndedError with the socket error as cause',
+    async () => {
+      bench.server.inject(sseFaults.sseCutBeforeResponse('destroy'), { tool: 'echo' });
+      const error = await rejectionOf(bench.client().request('tools/call', ECHO));
+      expect(error).toBeInstanceOf(StreamEndedError);
+      expect(error.message).toBe('tools/call failed: the response stream ended before the response arrived');
+      expect(error.cause).toBeInstanceOf(Error);
+    },
+    T,
+  );
 });

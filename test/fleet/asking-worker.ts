@@ -9,13 +9,23 @@ import { StreamableHttpTransport, TaskClient } from '../../src/index.js';
 import { RedisTaskStore } from '../../src/redis-store.js';
 
 const [redisUrl, prefix, serverUrl, workerId, leaseArg] = process.argv.slice(2);
-const emit = (event: Record<string, unknown>): void => void process.stdout.write(`${JSON.stringify({ ...event, workerId })}\n`);
+const emit = (event: Record<string, unknown>): void =>
+  void process.stdout.write(`${JSON.stringify({ ...event, workerId })}\n`);
 
 const redis = createClient({ url: redisUrl });
 redis.on('error', () => undefined);
 await redis.connect();
-const store = new RedisTaskStore({ client: redis, prefix: prefix!, leaseMs: Number(leaseArg), workerId: workerId! });
-const client = new TaskClient({ transport: new StreamableHttpTransport(serverUrl!), store, workerId: workerId! });
+const store = new RedisTaskStore({
+  client: redis,
+  prefix: prefix!,
+  leaseMs: Number(leaseArg),
+  workerId: workerId!,
+});
+const client = new TaskClient({
+  transport: new StreamableHttpTransport(serverUrl!),
+  store,
+  workerId: workerId!,
+});
 client.on('warning', () => undefined);
 client.on('inputRequired', () => undefined); // declares elicitation; this worker never answers
 const fleet = client.runFleet({ claimIntervalMs: 50 });

@@ -17,10 +17,27 @@ export interface WorkerProcess {
   kill(signal: NodeJS.Signals): void;
 }
 
-export function spawnWorker(args: { redisUrl: string; prefix: string; serverUrl: string; id: string; leaseMs: number; claimIntervalMs: number }): WorkerProcess {
+export function spawnWorker(args: {
+  redisUrl: string;
+  prefix: string;
+  serverUrl: string;
+  id: string;
+  leaseMs: number;
+  claimIntervalMs: number;
+}): WorkerProcess {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', WORKER, args.redisUrl, args.prefix, args.serverUrl, args.id, String(args.leaseMs), String(args.claimIntervalMs)],
+    [
+      '--import',
+      'tsx',
+      WORKER,
+      args.redisUrl,
+      args.prefix,
+      args.serverUrl,
+      args.id,
+      String(args.leaseMs),
+      String(args.claimIntervalMs),
+    ],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const events: WorkerEvent[] = [];

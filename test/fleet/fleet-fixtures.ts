@@ -6,7 +6,12 @@ import { randomUUID } from 'node:crypto';
 import { createClient } from 'redis';
 import { StreamableHttpTransport, TaskClient } from '../../src/node.js'; // undici underneath, as in Node
 import { RedisTaskStore } from '../../src/redis-store.js';
-import { benchCatalog, createTaskServer, type TaskServer, type TaskServerOptions } from '../../src/testing/index.js';
+import {
+  benchCatalog,
+  createTaskServer,
+  type TaskServer,
+  type TaskServerOptions,
+} from '../../src/testing/index.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 
 export interface Worker {
@@ -25,9 +30,17 @@ export interface FleetEnv {
 }
 
 /** Redis + reference server (with `sleep_ms`), and a factory of workers sharing one fleet prefix. */
-export async function fleetEnv(options: { leaseMs: number; server?: TaskServerOptions; persistence?: boolean }): Promise<FleetEnv> {
+export async function fleetEnv(options: {
+  leaseMs: number;
+  server?: TaskServerOptions;
+  persistence?: boolean;
+}): Promise<FleetEnv> {
   const redis = await startRedis({ persistence: options.persistence ?? false });
-  const server = await createTaskServer({ inlineBudgetMs: 0, ...options.server, catalog: { ...benchCatalog().catalog, ...options.server?.catalog } });
+  const server = await createTaskServer({
+    inlineBudgetMs: 0,
+    ...options.server,
+    catalog: { ...benchCatalog().catalog, ...options.server?.catalog },
+  });
   const prefix = `fleet-${randomUUID().slice(0, 8)}`;
   const workers: Worker[] = [];
   return {
@@ -35,11 +48,23 @@ export async function fleetEnv(options: { leaseMs: number; server?: TaskServerOp
     server,
     prefix,
     async worker(id, o = {}) {
-      const connection = createClient({ url: redis.url, socket: { reconnectStrategy: (n: number) => Math.min(50 * n, 500) } });
+      const connection = createClient({
+        url: redis.url,
+        socket: { reconnectStrategy: (n: number) => Math.min(50 * n, 500) },
+      });
       connection.on('error', () => undefined);
       await connection.connect();
-      const store = new RedisTaskStore({ client: connection, prefix, leaseMs: o.leaseMs ?? options.leaseMs, workerId: id });
-      const client = new TaskClient({ transport: new StreamableHttpTransport(server.url), store, workerId: id });
+      const store = new RedisTaskStore({
+        client: connection,
+        prefix,
+        leaseMs: o.leaseMs ?? options.leaseMs,
+        workerId: id,
+      });
+      const client = new TaskClient({
+        transport: new StreamableHttpTransport(server.url),
+        store,
+        workerId: id,
+      });
       const worker: Worker = {
         id,
         client,
@@ -61,7 +86,12 @@ export async function fleetEnv(options: { leaseMs: number; server?: TaskServerOp
 }
 
 /** Resolves once `check()` is true, checking every `everyMs` (real time; for multi-process tests, not assertions). */
-export async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000, everyMs = 20): Promise<void> {
+export async function until(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 20_000,
+  everyMs = 20,
+): Promise<void> {
   const start = Date.now();
   while (!(await check())) {
     if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
@@ -81,7 +111,9 @@ export async function outcomeCounts(redisUrl: string, prefix: string): Promise<M
   const c = createClient({ url: redisUrl });
   await c.connect();
   try {
-    const entries = (await c.sendCommand(['XRANGE', `${prefix}:events`, '-', '+'])) as Array<[string, string[]]>;
+    const entries = (await c.sendCommand(['XRANGE', `${prefix}:events`, '-', '+'])) as Array<
+      [string, string[]]
+    >;
     const counts = new Map<string, number>();
     for (const [, fields] of entries) {
       const f: Record<string, string> = {};

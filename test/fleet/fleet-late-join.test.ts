@@ -27,7 +27,11 @@ afterEach(async () => {
 
 /** Starts the asking worker and resolves with its task id once its fleet showed the question. */
 async function askThenKill9(e: FleetEnv): Promise<string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', WORKER, e.redis.url, e.prefix, e.server.url, 'w10', String(LEASE)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', WORKER, e.redis.url, e.prefix, e.server.url, 'w10', String(LEASE)],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   kill = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -36,8 +40,14 @@ async function askThenKill9(e: FleetEnv): Promise<string> {
   const events: Array<Record<string, unknown>> = [];
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  createInterface({ input: child.stdout }).on('line', (line) => events.push(JSON.parse(line) as Record<string, unknown>));
-  await until(() => events.some((x) => x.event === 'question') || child.exitCode !== null, 'the question on w10', 90_000);
+  createInterface({ input: child.stdout }).on('line', (line) =>
+    events.push(JSON.parse(line) as Record<string, unknown>),
+  );
+  await until(
+    () => events.some((x) => x.event === 'question') || child.exitCode !== null,
+    'the question on w10',
+    90_000,
+  );
   const question = events.find((x) => x.event === 'question');
   if (!question) throw new Error(`w10 exited: ${stderr}`);
   expect(question.key).toBe('confirm');
@@ -47,7 +57,9 @@ async function askThenKill9(e: FleetEnv): Promise<string> {
 }
 
 describe('fleet questions asked before a process joined', () => {
-  it('a takeover worker and a UI started after the question show it once each; the answer is sent once', { timeout: 120_000 }, async () => {
+  it('a takeover worker and a UI started after the question show it once each; the answer is sent once', {
+    timeout: 120_000,
+  }, async () => {
     env = await fleetEnv({ leaseMs: LEASE, server: { pollIntervalMs: 100 } });
     const taskId = await askThenKill9(env);
 
@@ -67,7 +79,11 @@ describe('fleet questions asked before a process joined', () => {
     w11Fleet.on('claimed', (c) => claims.push(c));
     w11Fleet.on('inputRequired', (q) => w11Seen.push(`${q.taskId}/${q.key}`));
 
-    await until(() => uiSeen.length > 0 && w11Seen.length > 0 && claims.some((c) => c.taskId === taskId), 'both show the question and w11 holds the task', 30_000);
+    await until(
+      () => uiSeen.length > 0 && w11Seen.length > 0 && claims.some((c) => c.taskId === taskId),
+      'both show the question and w11 holds the task',
+      30_000,
+    );
     expect(claims.find((c) => c.taskId === taskId)?.previousOwner).toBe('w10');
     const ask = await new Promise<FleetQuestion>((resolve) => {
       // A second listener joins late: the question is not shown again (once per key per process).

@@ -13,20 +13,39 @@ import { StreamableHttpTransport, TaskClient, type TaskRecord } from '../../src/
 import { RedisTaskStore } from '../../src/redis-store.js';
 
 const [redisUrl, prefix, serverUrl, workerId, leaseArg, claimArg] = process.argv.slice(2);
-const emit = (event: Record<string, unknown>): void => void process.stdout.write(`${JSON.stringify({ ...event, workerId })}\n`);
+const emit = (event: Record<string, unknown>): void =>
+  void process.stdout.write(`${JSON.stringify({ ...event, workerId })}\n`);
 
-const redis = createClient({ url: redisUrl, socket: { reconnectStrategy: (n: number) => Math.min(50 * n, 300) } });
+const redis = createClient({
+  url: redisUrl,
+  socket: { reconnectStrategy: (n: number) => Math.min(50 * n, 300) },
+});
 redis.on('error', () => undefined);
 await redis.connect();
-const store = new RedisTaskStore({ client: redis, prefix: prefix!, leaseMs: Number(leaseArg), workerId: workerId! });
+const store = new RedisTaskStore({
+  client: redis,
+  prefix: prefix!,
+  leaseMs: Number(leaseArg),
+  workerId: workerId!,
+});
 const put = store.put.bind(store);
 store.put = async (record: TaskRecord): Promise<void> => {
   const sentAt = Date.now();
   try {
     await put(record);
-    emit({ event: 'put', taskId: record.taskId, outcome: record.outcome?.status ?? null, sentAt, at: Date.now() });
+    emit({
+      event: 'put',
+      taskId: record.taskId,
+      outcome: record.outcome?.status ?? null,
+      sentAt,
+      at: Date.now(),
+    });
   } catch (error) {
-    emit({ event: 'refused', taskId: record.taskId, reason: (error as { reason?: string }).reason ?? String(error) });
+    emit({
+      event: 'refused',
+      taskId: record.taskId,
+      reason: (error as { reason?: string }).reason ?? String(error),
+    });
     throw error;
   }
 };
@@ -39,7 +58,11 @@ if (process.env.FLEET_DEBUG) {
     return ok;
   };
 }
-const client = new TaskClient({ transport: new StreamableHttpTransport(serverUrl!), store, workerId: workerId! });
+const client = new TaskClient({
+  transport: new StreamableHttpTransport(serverUrl!),
+  store,
+  workerId: workerId!,
+});
 client.on('warning', () => undefined);
 const fleet = client.runFleet({ claimIntervalMs: Number(claimArg) });
 fleet.on('claimed', (c) => emit({ event: 'claimed', ...c, at: Date.now() }));

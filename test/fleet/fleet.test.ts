@@ -20,7 +20,9 @@ describe('fleet on Redis', () => {
     const creator = await env.worker('creator');
     const creatorFleet = creator.client.runFleet({ claim: false });
     const starts = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => creatorFleet.startTool('sleep_ms', { ms: 4_000 + 10 * i }, { idempotencyKey: `contend-${i}` })),
+      Array.from({ length: 40 }, (_, i) =>
+        creatorFleet.startTool('sleep_ms', { ms: 4_000 + 10 * i }, { idempotencyKey: `contend-${i}` }),
+      ),
     );
     const ids = starts.map((s) => (s.resultType === 'task' ? s.taskId : ''));
     await creatorFleet.stop(); // releases every lease: the four workers race for all of them
@@ -33,7 +35,9 @@ describe('fleet on Redis', () => {
       fleet.on('claimed', (c) => claimedBy.set(c.taskId, [...(claimedBy.get(c.taskId) ?? []), w.id]));
       return fleet;
     });
-    const results = await Promise.all(ids.map((id) => workers[0]!.client.resultOf<CallToolResult>(id, { checkIntervalMs: 50 })));
+    const results = await Promise.all(
+      ids.map((id) => workers[0]!.client.resultOf<CallToolResult>(id, { checkIntervalMs: 50 })),
+    );
     expect(results.every((r) => (r.structuredContent as { ms: number }).ms >= 4_000)).toBe(true);
     await Promise.all(fleets.map((f) => f.stop()));
 
@@ -61,7 +65,10 @@ describe('fleet on Redis', () => {
     expect(sa.taskId).toBe(sb.taskId);
     expect([sa.created, sb.created].sort()).toEqual([false, true]);
     expect(env.server.stats.count('tools/call')).toBe(1);
-    const [ra, rb] = await Promise.all([a.client.resultOf<CallToolResult>(sa.taskId), b.client.resultOf<CallToolResult>(sb.taskId)]);
+    const [ra, rb] = await Promise.all([
+      a.client.resultOf<CallToolResult>(sa.taskId),
+      b.client.resultOf<CallToolResult>(sb.taskId),
+    ]);
     expect(ra).toEqual(rb);
     // A re-send after both finished still finds the task.
     const again = await fb.startTool('sleep_ms', { ms: 200 }, { idempotencyKey: 'order-42' });
@@ -83,7 +90,11 @@ describe('fleet on Redis', () => {
       void q.respond({ action: 'accept', content: { confirm: true } }).then((first) => answered.push(first));
       void q.respond({ action: 'decline' }).then((first) => answered.push(first)); // a second answer loses
     });
-    const start = await holderFleet.startTool('deploy_release', { version: '9.9.9' }, { idempotencyKey: 'deploy-9' });
+    const start = await holderFleet.startTool(
+      'deploy_release',
+      { version: '9.9.9' },
+      { idempotencyKey: 'deploy-9' },
+    );
     if (start.resultType !== 'task') throw new Error('expected a task');
     const result = await ui.client.resultOf<CallToolResult>(start.taskId, { checkIntervalMs: 50 });
     expect(result.content).toEqual([{ type: 'text', text: 'deployed 9.9.9' }]);
@@ -110,7 +121,11 @@ describe('fleet on Redis', () => {
     const fleet = w.client.runFleet({ claimIntervalMs: 50 });
     const errors: unknown[] = [];
     fleet.on('error', (e) => errors.push(e));
-    await until(async () => (await w.store.get(start.taskId))?.outcome !== undefined, 'the lost task recorded', 60_000);
+    await until(
+      async () => (await w.store.get(start.taskId))?.outcome !== undefined,
+      'the lost task recorded',
+      60_000,
+    );
     await fleet.stop();
     expect((await w.store.get(start.taskId))?.outcome?.status).toMatch(/^(expired|unknown)$/);
     expect((await outcomeCounts(env.redis.url, env.prefix)).get(start.taskId)).toBe(1);
@@ -126,7 +141,10 @@ describe('fleet on Redis', () => {
   it('runFleet needs a store with leases', async () => {
     env = await fleetEnv({ leaseMs: 2_000 });
     const { TaskClient, MemoryTaskStore, StreamableHttpTransport } = await import('../../src/index.js');
-    const plain = new TaskClient({ transport: new StreamableHttpTransport(env.server.url), store: new MemoryTaskStore() });
+    const plain = new TaskClient({
+      transport: new StreamableHttpTransport(env.server.url),
+      store: new MemoryTaskStore(),
+    });
     expect(() => plain.runFleet()).toThrow(/RedisTaskStore/);
     await plain.close();
   });

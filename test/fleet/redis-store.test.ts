@@ -19,7 +19,10 @@ afterAll(async () => {
   await redis.close();
 });
 
-async function store(prefix: string, options: { workerId?: string; onInvalid?: (id: string, reason: string) => void } = {}): Promise<RedisTaskStore> {
+async function store(
+  prefix: string,
+  options: { workerId?: string; onInvalid?: (id: string, reason: string) => void } = {},
+): Promise<RedisTaskStore> {
   const c = createClient({ url: redis.url });
   await c.connect();
   clients.push(c);
@@ -61,7 +64,12 @@ describe('RedisTaskStore', () => {
     await s.put(record('ok'));
     await s.client.sendCommand(['SADD', `${prefix}:tasks`, 'x1', 'x2']);
     await s.client.sendCommand(['HSET', `${prefix}:task:x1`, 'record', '{not json']);
-    await s.client.sendCommand(['HSET', `${prefix}:task:x2`, 'record', JSON.stringify({ version: 1, taskId: 'x', __proto__: { polluted: true } })]);
+    await s.client.sendCommand([
+      'HSET',
+      `${prefix}:task:x2`,
+      'record',
+      JSON.stringify({ version: 1, taskId: 'x', __proto__: { polluted: true } }),
+    ]);
     expect((await s.list()).map((r) => r.taskId)).toEqual(['ok']);
     expect(invalid).toHaveLength(2);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -73,7 +81,10 @@ describe('RedisTaskStore', () => {
     const b = await store(prefix, { workerId: 'b' });
     await a.put(record('t')); // created leased to a
     expect(await b.claim(10)).toEqual([]); // a's lease is live: nothing to claim
-    await expect(b.put(record('t', { statusMessage: 'b was here' }))).rejects.toMatchObject({ code: 'LEASE_LOST', reason: 'leased' });
+    await expect(b.put(record('t', { statusMessage: 'b was here' }))).rejects.toMatchObject({
+      code: 'LEASE_LOST',
+      reason: 'leased',
+    });
     // a's lease ends (simulated by shortening it in Redis); b claims with a higher fence.
     const lease = a.leaseOf('http://127.0.0.1:1/mcp', 't')!;
     await a.client.sendCommand(['HSET', `${prefix}:task:${lease.id}`, 'until', '0', 'due', '0']);
@@ -87,9 +98,13 @@ describe('RedisTaskStore', () => {
     await expect(stale).rejects.toMatchObject({ reason: 'stale' });
     expect(await a.renew(lease, 100)).toBe(false);
     // b records the outcome once; the lease is released and a conflicting outcome write is refused.
-    await b.put(record('t', { status: 'completed', outcome: { status: 'completed', result: { content: [] } } }));
+    await b.put(
+      record('t', { status: 'completed', outcome: { status: 'completed', result: { content: [] } } }),
+    );
     expect(b.leaseOf('http://127.0.0.1:1/mcp', 't')).toBeUndefined();
-    await expect(b.put(record('t', { status: 'completed', outcome: { status: 'cancelled' } }))).rejects.toMatchObject({ reason: 'final' });
+    await expect(
+      b.put(record('t', { status: 'completed', outcome: { status: 'cancelled' } })),
+    ).rejects.toMatchObject({ reason: 'final' });
     expect((await a.get('t'))?.outcome?.status).toBe('completed');
   });
 
@@ -101,8 +116,12 @@ describe('RedisTaskStore', () => {
     await a.put(record('t', { status: 'working', outcome: { status: 'unknown' } })); // the engine: task lost
     await b.put(record('t', { status: 'working', outcome: { status: 'unknown' } })); // the fleet: same outcome, no lease
     await a.put(record('t', { status: 'working', outcome: { status: 'unknown' } }));
-    await expect(b.put(record('t', { status: 'working', outcome: { status: 'expired' } }))).rejects.toMatchObject({ code: 'LEASE_LOST', reason: 'final' });
-    const entries = (await a.client.sendCommand(['XRANGE', `${prefix}:events`, '-', '+'])) as Array<[string, string[]]>;
+    await expect(
+      b.put(record('t', { status: 'working', outcome: { status: 'expired' } })),
+    ).rejects.toMatchObject({ code: 'LEASE_LOST', reason: 'final' });
+    const entries = (await a.client.sendCommand(['XRANGE', `${prefix}:events`, '-', '+'])) as Array<
+      [string, string[]]
+    >;
     expect(entries.filter(([, f]) => f[f.indexOf('type') + 1] === 'outcome')).toHaveLength(1);
     expect((await b.get('t'))?.outcome).toEqual({ status: 'unknown' });
   });
@@ -116,7 +135,9 @@ describe('RedisTaskStore', () => {
     expect(await a.fencePoll(lease, 5_000)).toBe(true);
     expect(lease.sendBy).toBeGreaterThan(0);
     const key = `${prefix}:task:${lease.id}`;
-    const [due, polled] = ((await a.client.sendCommand(['HMGET', key, 'due', 'polled'])) as string[]).map(Number);
+    const [due, polled] = ((await a.client.sendCommand(['HMGET', key, 'due', 'polled'])) as string[]).map(
+      Number,
+    );
     expect(due! - polled!).toBe(5_000 + a.sendWindowMs);
     // The lease ends early (a paused holder): a takeover still waits for the poll floor recorded in Redis.
     await a.client.sendCommand(['HSET', key, 'until', '0']);
@@ -158,7 +179,10 @@ describe('RedisTaskStore', () => {
     const prefix = `p-${randomUUID()}`;
     const a = await store(prefix);
     const b = await store(prefix);
-    const [ca, cb] = await Promise.all([a.idempotency.claim('srv', 'k', 'a', 5_000), b.idempotency.claim('srv', 'k', 'b', 5_000)]);
+    const [ca, cb] = await Promise.all([
+      a.idempotency.claim('srv', 'k', 'a', 5_000),
+      b.idempotency.claim('srv', 'k', 'b', 5_000),
+    ]);
     const states = [ca.state, cb.state].sort();
     expect(states).toEqual(['claimed', 'pending']);
     const winner = ca.state === 'claimed' ? ca : cb;

@@ -7,14 +7,19 @@ import fc from 'fast-check';
 import { McpClientError } from '../../src/index.js';
 
 /** Outcome of one fuzzed call: a value, a typed error, anything else (a bug), or still pending (a bug). */
-export type Outcome = { kind: 'value'; value: unknown } | { kind: 'typed'; error: McpClientError } | { kind: 'untyped'; error: unknown } | { kind: 'pending' };
+export type Outcome =
+  | { kind: 'value'; value: unknown }
+  | { kind: 'typed'; error: McpClientError }
+  | { kind: 'untyped'; error: unknown }
+  | { kind: 'pending' };
 
 /** Classifies how `promise` settles. */
 export function observe(promise: Promise<unknown>): { readonly outcome: Outcome } {
   const box: { outcome: Outcome } = { outcome: { kind: 'pending' } };
   promise.then(
     (value) => (box.outcome = { kind: 'value', value }),
-    (error: unknown) => (box.outcome = error instanceof McpClientError ? { kind: 'typed', error } : { kind: 'untyped', error }),
+    (error: unknown) =>
+      (box.outcome = error instanceof McpClientError ? { kind: 'typed', error } : { kind: 'untyped', error }),
   );
   return box;
 }
@@ -22,7 +27,8 @@ export function observe(promise: Promise<unknown>): { readonly outcome: Outcome 
 /** Fails the property with a readable message unless the outcome is a value or a typed error. */
 export function assertSettledTyped(outcome: Outcome, what: string): void {
   if (outcome.kind === 'pending') throw new Error(`${what}: still pending after the input ended`);
-  if (outcome.kind === 'untyped') throw new Error(`${what}: untyped error ${String((outcome.error as Error)?.stack ?? outcome.error)}`);
+  if (outcome.kind === 'untyped')
+    throw new Error(`${what}: untyped error ${String((outcome.error as Error)?.stack ?? outcome.error)}`);
 }
 
 /** Arbitrary JSON, small. */
@@ -37,28 +43,48 @@ export const msValue = fc.oneof(
   fc.string({ maxLength: 4 }),
 );
 
-const statusArb = fc.oneof(fc.constantFrom('working', 'input_required', 'completed', 'failed', 'cancelled'), fc.string({ maxLength: 6 }));
+const statusArb = fc.oneof(
+  fc.constantFrom('working', 'input_required', 'completed', 'failed', 'cancelled'),
+  fc.string({ maxLength: 6 }),
+);
 
 /** An embedded input request, mostly well-formed. */
 export const inputRequest = fc.oneof(
   fc.record({
     method: fc.constant('elicitation/create'),
-    params: fc.record({ message: fc.string({ maxLength: 10 }), requestedSchema: fc.constant({ type: 'object', properties: { confirm: { type: 'boolean' } } }) }),
+    params: fc.record({
+      message: fc.string({ maxLength: 10 }),
+      requestedSchema: fc.constant({ type: 'object', properties: { confirm: { type: 'boolean' } } }),
+    }),
   }),
-  fc.record({ method: fc.constant('sampling/createMessage'), params: fc.record({ messages: fc.constant([]), maxTokens: fc.nat(100) }) }),
+  fc.record({
+    method: fc.constant('sampling/createMessage'),
+    params: fc.record({ messages: fc.constant([]), maxTokens: fc.nat(100) }),
+  }),
   fc.record({ method: fc.constant('roots/list'), params: fc.constant({}) }),
   fc.record({ method: fc.string({ maxLength: 8 }), params: json }),
 );
 
-export const inputRequests = fc.dictionary(fc.string({ minLength: 1, maxLength: 4 }), inputRequest, { maxKeys: 3 });
+export const inputRequests = fc.dictionary(fc.string({ minLength: 1, maxLength: 4 }), inputRequest, {
+  maxKeys: 3,
+});
 
 /** A `CallToolResult`, mostly valid. */
 export const callToolResult = fc.oneof(
-  fc.record({ content: fc.array(fc.record({ type: fc.constant('text'), text: fc.string({ maxLength: 8 }) }), { maxLength: 2 }), isError: fc.option(fc.boolean(), { nil: undefined }) }),
+  fc.record({
+    content: fc.array(fc.record({ type: fc.constant('text'), text: fc.string({ maxLength: 8 }) }), {
+      maxLength: 2,
+    }),
+    isError: fc.option(fc.boolean(), { nil: undefined }),
+  }),
   fc.dictionary(fc.string({ maxLength: 5 }), json, { maxKeys: 3 }),
 );
 
-export const jsonRpcError = fc.record({ code: fc.oneof(fc.integer({ min: -32800, max: -32000 }), fc.constant(-32602)), message: fc.string({ maxLength: 10 }), data: fc.option(json, { nil: undefined }) });
+export const jsonRpcError = fc.record({
+  code: fc.oneof(fc.integer({ min: -32800, max: -32000 }), fc.constant(-32602)),
+  message: fc.string({ maxLength: 10 }),
+  data: fc.option(json, { nil: undefined }),
+});
 
 /** A task shape (`CreateTaskResult` / DetailedTask fields), each field optional and possibly of the wrong type. */
 export function taskShape(taskId: fc.Arbitrary<unknown>): fc.Arbitrary<Record<string, unknown>> {
@@ -81,7 +107,10 @@ export function taskShape(taskId: fc.Arbitrary<unknown>): fc.Arbitrary<Record<st
 }
 
 /** A well-formed DetailedTask / CreateTaskResult body for `taskId`, each status with its own fields. */
-export function validTask(taskId: string, resultType: 'task' | 'complete'): fc.Arbitrary<Record<string, unknown>> {
+export function validTask(
+  taskId: string,
+  resultType: 'task' | 'complete',
+): fc.Arbitrary<Record<string, unknown>> {
   const base = fc.record(
     {
       ttlMs: fc.oneof(fc.nat(120_000), fc.constant(null)),
@@ -95,7 +124,14 @@ export function validTask(taskId: string, resultType: 'task' | 'complete'): fc.A
   const variant = fc.oneof(
     fc.constant({ status: 'working' }),
     inputRequests.map((r) => ({ status: 'input_required', inputRequests: r })),
-    fc.record({ content: fc.array(fc.record({ type: fc.constant('text'), text: fc.string({ maxLength: 8 }) }), { maxLength: 2 }), isError: fc.boolean() }).map((result) => ({ status: 'completed', result })),
+    fc
+      .record({
+        content: fc.array(fc.record({ type: fc.constant('text'), text: fc.string({ maxLength: 8 }) }), {
+          maxLength: 2,
+        }),
+        isError: fc.boolean(),
+      })
+      .map((result) => ({ status: 'completed', result })),
     jsonRpcError.map((error) => ({ status: 'failed', error })),
     fc.constant({ status: 'cancelled' }),
   );
@@ -126,7 +162,11 @@ export function mutated(base: fc.Arbitrary<Record<string, unknown>>): fc.Arbitra
 /** An MRTR `input_required` result, mostly valid. */
 export const mrtrResult = mutated(
   fc.record(
-    { resultType: fc.constantFrom('input_required', 'complete', 'task'), inputRequests, requestState: fc.oneof(fc.string({ maxLength: 12 }), json) },
+    {
+      resultType: fc.constantFrom('input_required', 'complete', 'task'),
+      inputRequests,
+      requestState: fc.oneof(fc.string({ maxLength: 12 }), json),
+    },
     { requiredKeys: ['resultType'] },
   ),
 );

@@ -7,8 +7,23 @@
  */
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { McpError, TaskClient, type JsonRpcNotification, type JsonRpcRequest, type Transport } from '../../src/index.js';
-import { assertSettledTyped, json, mrtrResult, mutated, observe, taskShape, validTask, type Outcome } from './arbitraries.js';
+import {
+  McpError,
+  TaskClient,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type Transport,
+} from '../../src/index.js';
+import {
+  assertSettledTyped,
+  json,
+  mrtrResult,
+  mutated,
+  observe,
+  taskShape,
+  validTask,
+  type Outcome,
+} from './arbitraries.js';
 
 export const POLL_RUNS = 2_000;
 export const MRTR_RUNS = 1_500;
@@ -24,7 +39,8 @@ class ScriptTransport implements Transport {
   ) {}
   async request(message: JsonRpcRequest): Promise<Record<string, unknown>> {
     const reply = this.scripts[message.method]?.shift() ?? this.fallback(message.method);
-    if ('rpcError' in reply) throw new McpError(message.method, reply.rpcError as { code: number; message: string });
+    if ('rpcError' in reply)
+      throw new McpError(message.method, reply.rpcError as { code: number; message: string });
     return structuredClone(reply) as Record<string, unknown>;
   }
   async notify(_message: JsonRpcNotification): Promise<void> {}
@@ -46,7 +62,8 @@ function newClient(transport: Transport): TaskClient {
 
 /** Advances fake time until the call settled (bounded: every wait in the client is finite). */
 async function drive(box: ReturnType<typeof observe>): Promise<void> {
-  for (let i = 0; i < 200 && box.outcome.kind === 'pending'; i++) await vi.advanceTimersByTimeAsync(i < 20 ? 100 : 30_000);
+  for (let i = 0; i < 200 && box.outcome.kind === 'pending'; i++)
+    await vi.advanceTimersByTimeAsync(i < 20 ? 100 : 30_000);
 }
 
 /** Outcome counts by kind (`value`) or error code. */
@@ -58,14 +75,25 @@ function tally(into: Map<string, number>, outcome: Outcome): void {
 }
 
 const LOST = { rpcError: { code: -32602, message: 'Task not found' } };
-const rpcFailure = fc.record({ rpcError: fc.record({ code: fc.constantFrom(-32602, -32603, -32601, -32021), message: fc.string({ maxLength: 6 }) }) });
+const rpcFailure = fc.record({
+  rpcError: fc.record({
+    code: fc.constantFrom(-32602, -32603, -32601, -32021),
+    message: fc.string({ maxLength: 6 }),
+  }),
+});
 
 beforeEach(() => {
   vi.useFakeTimers();
 });
 afterEach(() => {
   vi.useRealTimers();
-  if (process.env.FUZZ_STATS) console.log('poll outcomes', Object.fromEntries(pollOutcomes), 'mrtr outcomes', Object.fromEntries(mrtrOutcomes));
+  if (process.env.FUZZ_STATS)
+    console.log(
+      'poll outcomes',
+      Object.fromEntries(pollOutcomes),
+      'mrtr outcomes',
+      Object.fromEntries(mrtrOutcomes),
+    );
 });
 
 describe('fuzz: task creation and polling', () => {
@@ -92,14 +120,20 @@ describe('fuzz: task creation and polling', () => {
         async (creation, polls, entry) => {
           const scripts: Record<string, Reply[]> = {
             'tools/call': [creation as Reply],
-            'tasks/get': polls.map((p) => (p !== null && typeof p === 'object' && !Array.isArray(p) ? (p as Reply) : { value: p })),
+            'tasks/get': polls.map((p) =>
+              p !== null && typeof p === 'object' && !Array.isArray(p) ? (p as Reply) : { value: p },
+            ),
           };
-          const client = newClient(new ScriptTransport(scripts, (m) => (m === 'tasks/get' ? LOST : { resultType: 'complete' })));
+          const client = newClient(
+            new ScriptTransport(scripts, (m) => (m === 'tasks/get' ? LOST : { resultType: 'complete' })),
+          );
           const call =
             entry === 'callTool'
               ? client.callTool('fuzz', {})
               : entry === 'startTool'
-                ? client.startTool('fuzz', {}).then((s) => (s.resultType === 'task' ? s.task.result() : s.result))
+                ? client
+                    .startTool('fuzz', {})
+                    .then((s) => (s.resultType === 'task' ? s.task.result() : s.result))
                 : client.task('t-1').then((h) => h.result());
           const box = observe(call);
           await drive(box);
@@ -115,7 +149,8 @@ describe('fuzz: task creation and polling', () => {
     );
     // The generators reach both ends: results (a task that completed) and each kind of typed failure.
     expect(pollOutcomes.get('value') ?? 0).toBeGreaterThan(POLL_RUNS / 20);
-    for (const code of ['INVALID_RESPONSE', 'TASK_NOT_FOUND', 'TASK_FAILED', 'TASK_CANCELLED']) expect(pollOutcomes.get(code) ?? 0).toBeGreaterThan(0);
+    for (const code of ['INVALID_RESPONSE', 'TASK_NOT_FOUND', 'TASK_FAILED', 'TASK_CANCELLED'])
+      expect(pollOutcomes.get(code) ?? 0).toBeGreaterThan(0);
   }, 60_000);
 });
 
@@ -123,19 +158,31 @@ describe('fuzz: MRTR rounds', () => {
   it(`arbitrary input_required results settle typed (${MRTR_RUNS} cases)`, async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.oneof({ weight: 5, arbitrary: mrtrResult }, { weight: 1, arbitrary: rpcFailure }), { maxLength: 5 }),
+        fc.array(fc.oneof({ weight: 5, arbitrary: mrtrResult }, { weight: 1, arbitrary: rpcFailure }), {
+          maxLength: 5,
+        }),
         fc.constantFrom('tools/call', 'resources/read', 'prompts/get'),
         async (rounds, method) => {
-          const scripts: Record<string, Reply[]> = { [method]: rounds.map((r) => (r !== null && typeof r === 'object' && !Array.isArray(r) ? (r as Reply) : { value: r })) };
+          const scripts: Record<string, Reply[]> = {
+            [method]: rounds.map((r) =>
+              r !== null && typeof r === 'object' && !Array.isArray(r) ? (r as Reply) : { value: r },
+            ),
+          };
           const final: Record<string, Reply> = {
             'tools/call': { content: [] },
             'resources/read': { contents: [] },
             'prompts/get': { messages: [] },
             'tasks/get': LOST,
           };
-          const client = newClient(new ScriptTransport(scripts, (m) => final[m] ?? { resultType: 'complete' }));
+          const client = newClient(
+            new ScriptTransport(scripts, (m) => final[m] ?? { resultType: 'complete' }),
+          );
           const call =
-            method === 'tools/call' ? client.callTool('fuzz', {}) : method === 'resources/read' ? client.readResource('file:///fuzz') : client.getPrompt('fuzz');
+            method === 'tools/call'
+              ? client.callTool('fuzz', {})
+              : method === 'resources/read'
+                ? client.readResource('file:///fuzz')
+                : client.getPrompt('fuzz');
           const box = observe(call);
           await drive(box);
           await client.close();

@@ -6,9 +6,22 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { McpError, StreamableHttpTransport, type JsonRpcRequest } from '../../src/index.js';
-import { assertSettledTyped, callToolResult, json, mutated, observe, splitAt, streamOf } from './arbitraries.js';
+import {
+  assertSettledTyped,
+  callToolResult,
+  json,
+  mutated,
+  observe,
+  splitAt,
+  streamOf,
+} from './arbitraries.js';
 
-const REQUEST: JsonRpcRequest = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'x', _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } };
+const REQUEST: JsonRpcRequest = {
+  jsonrpc: '2.0',
+  id: 7,
+  method: 'tools/call',
+  params: { name: 'x', _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } },
+};
 const encoder = new TextEncoder();
 export const JSON_RUNS = 4_000;
 export const SSE_RUNS = 3_000;
@@ -20,17 +33,26 @@ async function settle(box: ReturnType<typeof observe>, ms = 1_000): Promise<void
 }
 
 function transportFor(response: () => Response, maxResponseBytes?: number): StreamableHttpTransport {
-  return new StreamableHttpTransport('http://127.0.0.1:9/mcp', { fetch: async () => response(), maxResponseBytes });
+  return new StreamableHttpTransport('http://127.0.0.1:9/mcp', {
+    fetch: async () => response(),
+    maxResponseBytes,
+  });
 }
 
 const envelope = mutated(
-  fc.record({
-    jsonrpc: fc.constantFrom('2.0', '1.0'),
-    id: fc.oneof(fc.constant(7), fc.constant('7'), fc.constant(null), fc.integer()),
-    result: fc.oneof(callToolResult, json),
-    error: fc.record({ code: fc.oneof(fc.integer(), fc.double()), message: fc.oneof(fc.string({ maxLength: 6 }), json) }),
-    method: fc.constantFrom('notifications/progress', 'elicitation/create'),
-  }, { requiredKeys: ['jsonrpc'] }),
+  fc.record(
+    {
+      jsonrpc: fc.constantFrom('2.0', '1.0'),
+      id: fc.oneof(fc.constant(7), fc.constant('7'), fc.constant(null), fc.integer()),
+      result: fc.oneof(callToolResult, json),
+      error: fc.record({
+        code: fc.oneof(fc.integer(), fc.double()),
+        message: fc.oneof(fc.string({ maxLength: 6 }), json),
+      }),
+      method: fc.constantFrom('notifications/progress', 'elicitation/create'),
+    },
+    { requiredKeys: ['jsonrpc'] },
+  ),
 );
 
 describe('fuzz: StreamableHttpTransport JSON replies', () => {
@@ -38,17 +60,38 @@ describe('fuzz: StreamableHttpTransport JSON replies', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(200, 200, 200, 202, 204, 400, 401, 404, 405, 429, 500, 502),
-        fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/event-stream', 'text/html', '', 'application/problem+json'),
-        fc.oneof(envelope.map((v) => JSON.stringify(v)), json.map((v) => JSON.stringify(v)), fc.string({ maxLength: 40 }), fc.constant('')),
+        fc.constantFrom(
+          'application/json',
+          'application/json; charset=utf-8',
+          'text/event-stream',
+          'text/html',
+          '',
+          'application/problem+json',
+        ),
+        fc.oneof(
+          envelope.map((v) => JSON.stringify(v)),
+          json.map((v) => JSON.stringify(v)),
+          fc.string({ maxLength: 40 }),
+          fc.constant(''),
+        ),
         fc.integer({ min: 1, max: 4 }),
         async (status, contentType, body, pieces) => {
           const bytes = encoder.encode(body);
           const cuts = Array.from({ length: pieces }, (_, i) => Math.floor((bytes.length * i) / pieces));
           const nullBody = status === 204;
-          const transport = transportFor(() => new Response(nullBody ? null : streamOf(splitAt(bytes, cuts)), { status, headers: contentType ? { 'content-type': contentType } : {} }));
+          const transport = transportFor(
+            () =>
+              new Response(nullBody ? null : streamOf(splitAt(bytes, cuts)), {
+                status,
+                headers: contentType ? { 'content-type': contentType } : {},
+              }),
+          );
           const box = observe(transport.request(REQUEST));
           await settle(box);
-          assertSettledTyped(box.outcome, `HTTP ${status} ${contentType} ${JSON.stringify(body).slice(0, 120)}`);
+          assertSettledTyped(
+            box.outcome,
+            `HTTP ${status} ${contentType} ${JSON.stringify(body).slice(0, 120)}`,
+          );
           // A valid success envelope with the request's id is the only way to get a value.
           if (box.outcome.kind === 'value') {
             const parsed = JSON.parse(body) as { id?: unknown; result?: unknown };
@@ -72,11 +115,20 @@ type SseItem =
   | { t: 'ours-error' };
 
 const sseItem: fc.Arbitrary<SseItem> = fc.oneof(
-  fc.record({ t: fc.constant('comment' as const), text: fc.string({ maxLength: 8 }).map((s) => s.replace(/[\r\n]/g, '')) }),
+  fc.record({
+    t: fc.constant('comment' as const),
+    text: fc.string({ maxLength: 8 }).map((s) => s.replace(/[\r\n]/g, '')),
+  }),
   fc.record({ t: fc.constant('notification' as const), progress: fc.nat(10) }),
-  fc.record({ t: fc.constant('foreign' as const), id: fc.oneof(fc.integer({ min: 8, max: 99 }), fc.constant('7')) }),
+  fc.record({
+    t: fc.constant('foreign' as const),
+    id: fc.oneof(fc.integer({ min: 8, max: 99 }), fc.constant('7')),
+  }),
   fc.record({ t: fc.constant('request' as const) }),
-  fc.record({ t: fc.constant('garbage' as const), text: fc.string({ minLength: 1, maxLength: 8 }).map((s) => s.replace(/[\r\n]/g, '')) }),
+  fc.record({
+    t: fc.constant('garbage' as const),
+    text: fc.string({ minLength: 1, maxLength: 8 }).map((s) => s.replace(/[\r\n]/g, '')),
+  }),
   fc.record({ t: fc.constant('ours' as const) }),
   fc.record({ t: fc.constant('ours-error' as const) }),
 );
@@ -86,13 +138,24 @@ const RESULT = { content: [{ type: 'text', text: 'héllo 世界 ✓' }] };
 function frame(item: SseItem, eol: string, multiline: boolean): string {
   const data = (value: unknown): string => {
     const text = multiline ? JSON.stringify(value, null, 1) : JSON.stringify(value);
-    return text.split('\n').map((line) => `data: ${line}`).join(eol) + eol + eol;
+    return (
+      text
+        .split('\n')
+        .map((line) => `data: ${line}`)
+        .join(eol) +
+      eol +
+      eol
+    );
   };
   switch (item.t) {
     case 'comment':
       return `:${item.text}${eol}`;
     case 'notification':
-      return data({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p', progress: item.progress } });
+      return data({
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: 'p', progress: item.progress },
+      });
     case 'foreign':
       return data({ jsonrpc: '2.0', id: item.id, result: { content: [] } });
     case 'request':
@@ -131,10 +194,21 @@ describe('fuzz: SSE byte streams split at random points', () => {
           let text = items.map((item) => frame(item, eol, multiline)).join('');
           if (cutTail && text.length > 2) text = text.slice(0, -2); // the last event loses its blank line
           const bytes = encoder.encode(text);
-          const transport = transportFor(() => new Response(streamOf(splitAt(bytes, offsets)), { status: 200, headers: { 'content-type': 'text/event-stream' } }));
+          const transport = transportFor(
+            () =>
+              new Response(streamOf(splitAt(bytes, offsets)), {
+                status: 200,
+                headers: { 'content-type': 'text/event-stream' },
+              }),
+          );
           const progress: unknown[] = [];
           const violations: string[] = [];
-          const box = observe(transport.request(REQUEST, { onNotification: (n) => progress.push(n), onViolation: (d) => violations.push(d) }));
+          const box = observe(
+            transport.request(REQUEST, {
+              onNotification: (n) => progress.push(n),
+              onViolation: (d) => violations.push(d),
+            }),
+          );
           await settle(box);
           assertSettledTyped(box.outcome, `SSE ${JSON.stringify(text).slice(0, 200)}`);
           // With the tail cut, the last event may never be dispatched: only check the oracle on intact streams.
@@ -147,7 +221,10 @@ describe('fuzz: SSE byte streams split at random points', () => {
           else expect(got.error.code).toBe('STREAM_ENDED');
           // Every garbage event before the settling one was reported, none after it.
           const settleAt = items.findIndex((item) => item.t === 'ours' || item.t === 'ours-error');
-          expect(violations).toHaveLength(items.slice(0, settleAt === -1 ? items.length : settleAt).filter((item) => item.t === 'garbage').length);
+          expect(violations).toHaveLength(
+            items.slice(0, settleAt === -1 ? items.length : settleAt).filter((item) => item.t === 'garbage')
+              .length,
+          );
         },
       ),
       { numRuns: SSE_RUNS },

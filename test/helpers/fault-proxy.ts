@@ -68,18 +68,29 @@ export interface FaultProxy {
 
 /** `429 Too Many Requests` with `Retry-After: <seconds>`. */
 export function tooManyRequests(retryAfterSeconds: number): FaultAction {
-  return { kind: 'respond', status: 429, headers: { 'Retry-After': String(retryAfterSeconds), 'Content-Type': 'text/plain' }, body: 'Too Many Requests' };
+  return {
+    kind: 'respond',
+    status: 429,
+    headers: { 'Retry-After': String(retryAfterSeconds), 'Content-Type': 'text/plain' },
+    body: 'Too Many Requests',
+  };
 }
 
 /** `503 Service Unavailable`, no `Retry-After`. */
 export function serviceUnavailable(): FaultAction {
-  return { kind: 'respond', status: 503, headers: { 'Content-Type': 'text/plain' }, body: 'Service Unavailable' };
+  return {
+    kind: 'respond',
+    status: 503,
+    headers: { 'Content-Type': 'text/plain' },
+    body: 'Service Unavailable',
+  };
 }
 
 /** Forward, then reset the client's connection before any byte of the response. */
 export const dropResponse: FaultAction = { kind: 'drop-response' };
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Starts a proxy on 127.0.0.1 (free port) in front of `target` (an `http://127.0.0.1:…/mcp` URL). */
 export async function createFaultProxy(target: string): Promise<FaultProxy> {
@@ -112,7 +123,10 @@ export async function createFaultProxy(target: string): Promise<FaultProxy> {
     const index = counters.get(counter) ?? 0;
     counters.set(counter, index + 1);
     const seen = { method, id: message?.id, name, taskId, params, index, at };
-    const rule = rules.find((r) => r.method === method && r.used < (r.times ?? Number.POSITIVE_INFINITY) && (r.when?.(seen) ?? true));
+    const rule = rules.find(
+      (r) =>
+        r.method === method && r.used < (r.times ?? Number.POSITIVE_INFINITY) && (r.when?.(seen) ?? true),
+    );
     if (rule) rule.used++;
     const action = rule?.action ?? { kind: 'forward' };
     arrivals.push({ ...seen, action: action.kind });
@@ -131,21 +145,35 @@ export async function createFaultProxy(target: string): Promise<FaultProxy> {
     res.end(reply.body);
   }
 
-  function forward(req: IncomingMessage, body: Buffer): Promise<{ status: number; headers: Record<string, string | string[]>; body: Buffer }> {
+  function forward(
+    req: IncomingMessage,
+    body: Buffer,
+  ): Promise<{ status: number; headers: Record<string, string | string[]>; body: Buffer }> {
     const headers: Record<string, string | string[]> = {};
     for (const [key, value] of Object.entries(req.headers)) {
-      if (value === undefined || ['host', 'connection', 'content-length', 'transfer-encoding'].includes(key)) continue;
+      if (value === undefined || ['host', 'connection', 'content-length', 'transfer-encoding'].includes(key))
+        continue;
       headers[key] = value;
     }
     headers['content-length'] = String(body.length);
     return new Promise((resolve, reject) => {
       const out = httpRequest(
-        { host: upstream.hostname, port: upstream.port, path: req.url ?? upstream.pathname, method: req.method, headers },
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          path: req.url ?? upstream.pathname,
+          method: req.method,
+          headers,
+        },
         (res) => {
           readAll(res).then((data) => {
             const kept: Record<string, string | string[]> = {};
             for (const [key, value] of Object.entries(res.headers)) {
-              if (value === undefined || ['connection', 'content-length', 'transfer-encoding', 'keep-alive'].includes(key)) continue;
+              if (
+                value === undefined ||
+                ['connection', 'content-length', 'transfer-encoding', 'keep-alive'].includes(key)
+              )
+                continue;
               kept[key] = value;
             }
             resolve({ status: res.statusCode ?? 502, headers: kept, body: data });
@@ -165,7 +193,8 @@ export async function createFaultProxy(target: string): Promise<FaultProxy> {
     });
   });
   const { port } = server.address() as AddressInfo;
-  const select = (method: string, taskId?: string) => arrivals.filter((a) => a.method === method && (taskId === undefined || a.taskId === taskId));
+  const select = (method: string, taskId?: string) =>
+    arrivals.filter((a) => a.method === method && (taskId === undefined || a.taskId === taskId));
 
   return {
     url: `http://127.0.0.1:${port}${upstream.pathname}`,

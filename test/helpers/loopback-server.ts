@@ -13,7 +13,10 @@ export async function listenLoopback(listener: RequestListener): Promise<{ serve
 }
 
 /** Closes the client (if any), then the server with every connection it still holds. */
-export async function closeLoopback(server: Server | undefined, client?: { close(): Promise<void> }): Promise<void> {
+export async function closeLoopback(
+  server: Server | undefined,
+  client?: { close(): Promise<void> },
+): Promise<void> {
   await client?.close();
   server?.closeAllConnections();
   await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));

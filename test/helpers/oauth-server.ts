@@ -32,7 +32,12 @@ export interface TestAuthServer {
   close(): Promise<void>;
 }
 
-interface CodeGrant { clientId: string; challenge: string; scopes: string[]; redirectUri: string }
+interface CodeGrant {
+  clientId: string;
+  challenge: string;
+  scopes: string[];
+  redirectUri: string;
+}
 
 const b64url = (buf: Buffer): string => buf.toString('base64url');
 
@@ -64,7 +69,9 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', issuer);
     const json = (status: number, body: unknown): void => {
-      res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }).end(JSON.stringify(body));
+      res
+        .writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' })
+        .end(JSON.stringify(body));
     };
     if (req.method === 'GET' && url.pathname === '/.well-known/oauth-authorization-server') {
       return json(200, {
@@ -96,10 +103,18 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
       const q = url.searchParams;
       const clientId = q.get('client_id') ?? '';
       const redirectUri = q.get('redirect_uri') ?? '';
-      if (!clients.has(clientId) || q.get('code_challenge_method') !== 'S256' || !redirectUri) return json(400, { error: 'invalid_request' });
+      if (!clients.has(clientId) || q.get('code_challenge_method') !== 'S256' || !redirectUri)
+        return json(400, { error: 'invalid_request' });
       const code = `code-${b64url(randomBytes(12))}`;
-      const scopes = (q.get('scope') ?? '').split(' ').filter((x) => x !== '' && (options.grantOnly?.includes(x) ?? true));
-      codes.set(code, { clientId, challenge: q.get('code_challenge') ?? '', scopes: scopes.length > 0 ? scopes : (options.defaultScopes ?? ['mcp']), redirectUri });
+      const scopes = (q.get('scope') ?? '')
+        .split(' ')
+        .filter((x) => x !== '' && (options.grantOnly?.includes(x) ?? true));
+      codes.set(code, {
+        clientId,
+        challenge: q.get('code_challenge') ?? '',
+        scopes: scopes.length > 0 ? scopes : (options.defaultScopes ?? ['mcp']),
+        redirectUri,
+      });
       const back = new URL(redirectUri);
       back.searchParams.set('code', code);
       back.searchParams.set('iss', issuer);
@@ -113,7 +128,11 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
         const grant = codes.get(form.get('code') ?? '');
         codes.delete(form.get('code') ?? '');
         const verifier = form.get('code_verifier') ?? '';
-        if (!grant || b64url(createHash('sha256').update(verifier).digest()) !== grant.challenge || form.get('redirect_uri') !== grant.redirectUri) {
+        if (
+          !grant ||
+          b64url(createHash('sha256').update(verifier).digest()) !== grant.challenge ||
+          form.get('redirect_uri') !== grant.redirectUri
+        ) {
           return json(400, { error: 'invalid_grant' });
         }
         counts.code += 1;

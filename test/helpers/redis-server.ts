@@ -34,7 +34,9 @@ export async function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -62,8 +64,23 @@ export async function startRedis(options: RedisServerOptions = {}): Promise<Redi
   const dir = await mkdtemp(join(tmpdir(), 'mcp-redis-'));
   const port = await freePort();
   const url = `redis://127.0.0.1:${port}`;
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--daemonize', 'no', '--logfile', join(dir, 'redis.log')];
-  args.push(...(options.persistence ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']));
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--save',
+    '',
+    '--daemonize',
+    'no',
+    '--logfile',
+    join(dir, 'redis.log'),
+  ];
+  args.push(
+    ...(options.persistence ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']),
+  );
   let child: ChildProcess;
   const start = async (): Promise<void> => {
     child = spawn('redis-server', args, { stdio: 'ignore' });

@@ -12,19 +12,36 @@ export interface Sent {
 }
 
 export type Reply = Record<string, unknown> | { error: { code: number; message: string; data?: unknown } };
-export type Handler = (method: string, params: Record<string, unknown>, message: JsonRpcRequest) => Reply | Promise<Reply>;
+export type Handler = (
+  method: string,
+  params: Record<string, unknown>,
+  message: JsonRpcRequest,
+) => Reply | Promise<Reply>;
 
 export class ScriptedTransport implements Transport {
   readonly serverKey = 'scripted://server';
   readonly sent: Sent[] = [];
   constructor(public handler: Handler) {}
 
-  async request(message: JsonRpcRequest, options: TransportRequestOptions = {}): Promise<Record<string, unknown>> {
+  async request(
+    message: JsonRpcRequest,
+    options: TransportRequestOptions = {},
+  ): Promise<Record<string, unknown>> {
     this.sent.push({ message: structuredClone(message), at: Date.now() });
     if (options.signal?.aborted) throw options.signal.reason;
-    const reply = await this.handler(message.method, (message.params ?? {}) as Record<string, unknown>, message);
+    const reply = await this.handler(
+      message.method,
+      (message.params ?? {}) as Record<string, unknown>,
+      message,
+    );
     // A JSON-RPC error reply is `{ error }` alone; a failed task's `tasks/get` result also has an `error` member.
-    if (Object.keys(reply).length === 1 && 'error' in reply && reply.error && typeof reply.error === 'object' && 'code' in reply.error) {
+    if (
+      Object.keys(reply).length === 1 &&
+      'error' in reply &&
+      reply.error &&
+      typeof reply.error === 'object' &&
+      'code' in reply.error
+    ) {
       throw new McpError(message.method, reply.error as { code: number; message: string; data?: unknown });
     }
     return reply as Record<string, unknown>;

@@ -48,7 +48,10 @@ export function toolResult(text: string, extra: Record<string, unknown> = {}): R
 }
 
 /** A completed `tasks/get` result carrying `result`. */
-export function completed(result: Record<string, unknown> = toolResult('done'), overrides: Record<string, unknown> = {}): Record<string, unknown> {
+export function completed(
+  result: Record<string, unknown> = toolResult('done'),
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
   return detailed({ status: 'completed', result, ...overrides });
 }
 
@@ -56,7 +59,10 @@ export function completed(result: Record<string, unknown> = toolResult('done'), 
 export function elicit(message: string): Record<string, unknown> {
   return {
     method: 'elicitation/create',
-    params: { message, requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } },
+    params: {
+      message,
+      requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+    },
   };
 }
 
@@ -85,7 +91,10 @@ export class AbortableTransport extends ScriptedTransport {
     super(handler);
   }
 
-  override request(message: JsonRpcRequest, options: TransportRequestOptions = {}): Promise<Record<string, unknown>> {
+  override request(
+    message: JsonRpcRequest,
+    options: TransportRequestOptions = {},
+  ): Promise<Record<string, unknown>> {
     const { signal } = options;
     const inner = super.request(message, options);
     if (!signal) return inner;
@@ -99,7 +108,11 @@ export class AbortableTransport extends ScriptedTransport {
 }
 
 /** A promise with its resolvers exposed. */
-export function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void; reject: (error: unknown) => void } {
+export function deferred<T>(): {
+  promise: Promise<T>;
+  resolve: (value: T) => void;
+  reject: (error: unknown) => void;
+} {
   let resolve!: (value: T) => void;
   let reject!: (error: unknown) => void;
   const promise = new Promise<T>((res, rej) => {

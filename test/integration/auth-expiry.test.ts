@@ -9,10 +9,19 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FileTaskStore } from '../../src/file-store.js';
 import { AuthorizationRequiredError, StreamableHttpTransport, TaskClient } from '../../src/index.js';
-import { createTaskServer, textResult, type TaskServer, type ToolDefinition } from '../../src/testing/index.js';
+import {
+  createTaskServer,
+  textResult,
+  type TaskServer,
+  type ToolDefinition,
+} from '../../src/testing/index.js';
 import { ConformanceOAuthProvider } from '../conformance/oauth-provider.js';
 import { tempDir } from '../durability/fixtures.js';
-import { startTestAuthServer, type TestAuthServer, type TestAuthServerOptions } from '../helpers/oauth-server.js';
+import {
+  startTestAuthServer,
+  type TestAuthServer,
+  type TestAuthServerOptions,
+} from '../helpers/oauth-server.js';
 
 /** A task-only tool that runs until the test opens its gate. */
 function gatedTool(): { tool: ToolDefinition; open: () => void } {
@@ -52,12 +61,18 @@ describe('auth: a token that expires while a task is followed', () => {
       pollIntervalMs: 20,
       inlineBudgetMs: 0,
       catalog: { tools: [gate.tool] },
-      auth: { authorizationServers: [as.issuer], verifyAccessToken: (t) => as.verifyAccessToken(t), requiredScopes: ['mcp'] },
+      auth: {
+        authorizationServers: [as.issuer],
+        verifyAccessToken: (t) => as.verifyAccessToken(t),
+        requiredScopes: ['mcp'],
+      },
     });
     dir = await tempDir('auth');
     const provider = new ConformanceOAuthProvider();
     const client = new TaskClient({
-      transport: new StreamableHttpTransport(server.url, { auth: { provider, waitForAuthorizationCode: () => provider.waitForAuthorizationCode() } }),
+      transport: new StreamableHttpTransport(server.url, {
+        auth: { provider, waitForAuthorizationCode: () => provider.waitForAuthorizationCode() },
+      }),
       store: new FileTaskStore(dir.path),
     });
     client.on('warning', (m) => logs.push(String(m)));
@@ -65,10 +80,17 @@ describe('auth: a token that expires while a task is followed', () => {
   }
 
   beforeEach(() => {
-    vi.useFakeTimers({ toFake: ['Date'], now: Date.parse('2026-12-01T00:00:00Z'), shouldAdvanceTime: true, advanceTimeDelta: 5 });
+    vi.useFakeTimers({
+      toFake: ['Date'],
+      now: Date.parse('2026-12-01T00:00:00Z'),
+      shouldAdvanceTime: true,
+      advanceTimeDelta: 5,
+    });
     logs.length = 0;
     for (const level of ['log', 'warn', 'error', 'info', 'debug'] as const) {
-      vi.spyOn(console, level).mockImplementation((...parts: unknown[]) => void logs.push(parts.map(String).join(' ')));
+      vi.spyOn(console, level).mockImplementation(
+        (...parts: unknown[]) => void logs.push(parts.map(String).join(' ')),
+      );
     }
   });
 
@@ -83,7 +105,9 @@ describe('auth: a token that expires while a task is followed', () => {
   /** Every file of the store, concatenated. */
   async function storeText(): Promise<string> {
     const names = await readdir(dir.path, { recursive: true });
-    const parts = await Promise.all(names.map((n) => readFile(join(dir.path, String(n)), 'utf8').catch(() => '')));
+    const parts = await Promise.all(
+      names.map((n) => readFile(join(dir.path, String(n)), 'utf8').catch(() => '')),
+    );
     return parts.join('\n');
   }
 
@@ -95,11 +119,17 @@ describe('auth: a token that expires while a task is followed', () => {
   it('known expiry (expires_in): refreshed once before the next poll, no 401, the task completes', async () => {
     const client = await setup();
     const done = client.callTool('long_job', {});
-    await until(() => (server.authStats?.authorized['tasks/get'] ?? 0) >= 2, 'two polls with the first token');
+    await until(
+      () => (server.authStats?.authorized['tasks/get'] ?? 0) >= 2,
+      'two polls with the first token',
+    );
     expect(as.counts.code).toBe(1);
     vi.setSystemTime(Date.now() + 120_000); // the access token is now expired
     const pollsBefore = server.authStats?.authorized['tasks/get'] ?? 0;
-    await until(() => (server.authStats?.authorized['tasks/get'] ?? 0) >= pollsBefore + 2, 'two polls with the refreshed token');
+    await until(
+      () => (server.authStats?.authorized['tasks/get'] ?? 0) >= pollsBefore + 2,
+      'two polls with the refreshed token',
+    );
     gate.open();
     const result = await done;
     expect(result.content[0]).toMatchObject({ text: 'long job done' });
@@ -117,7 +147,10 @@ describe('auth: a token that expires while a task is followed', () => {
     await until(() => (server.authStats?.authorized['tasks/get'] ?? 0) >= 1, 'a poll with the first token');
     vi.setSystemTime(Date.now() + 120_000);
     const pollsBefore = server.authStats?.authorized['tasks/get'] ?? 0;
-    await until(() => (server.authStats?.authorized['tasks/get'] ?? 0) >= pollsBefore + 2, 'polls with the refreshed token');
+    await until(
+      () => (server.authStats?.authorized['tasks/get'] ?? 0) >= pollsBefore + 2,
+      'polls with the refreshed token',
+    );
     gate.open();
     await expect(done).resolves.toMatchObject({ content: [{ type: 'text', text: 'long job done' }] });
     expect(as.counts.refresh).toBe(1);
@@ -129,11 +162,18 @@ describe('auth: a token that expires while a task is followed', () => {
 
   it('three tasks polling when the token expires share one refresh', async () => {
     const client = await setup({ sendExpiresIn: false });
-    const calls = [client.callTool('long_job', {}), client.callTool('long_job', {}), client.callTool('long_job', {})];
+    const calls = [
+      client.callTool('long_job', {}),
+      client.callTool('long_job', {}),
+      client.callTool('long_job', {}),
+    ];
     await until(() => (server.authStats?.authorized['tasks/get'] ?? 0) >= 3, 'polls of the three tasks');
     vi.setSystemTime(Date.now() + 120_000);
     const pollsBefore = server.authStats?.authorized['tasks/get'] ?? 0;
-    await until(() => (server.authStats?.authorized['tasks/get'] ?? 0) >= pollsBefore + 6, 'polls after the refresh');
+    await until(
+      () => (server.authStats?.authorized['tasks/get'] ?? 0) >= pollsBefore + 6,
+      'polls after the refresh',
+    );
     gate.open();
     await Promise.all(calls);
     expect(as.counts.refresh).toBe(1);
@@ -158,7 +198,8 @@ describe('auth: a token that expires while a task is followed', () => {
         auth: {
           provider,
           waitForAuthorizationCode: async () => {
-            if (!allowSignIn) throw new AuthorizationRequiredError(server.url, undefined, { reason: 'no person here' });
+            if (!allowSignIn)
+              throw new AuthorizationRequiredError(server.url, undefined, { reason: 'no person here' });
             return provider.waitForAuthorizationCode();
           },
         },

@@ -17,14 +17,22 @@ describe('auth: scope step-up', () => {
     await as?.close();
   });
 
-  async function setup(grantOnly?: string[]): Promise<{ client: TaskClient; provider: ConformanceOAuthProvider }> {
+  async function setup(
+    grantOnly?: string[],
+  ): Promise<{ client: TaskClient; provider: ConformanceOAuthProvider }> {
     as = await startTestAuthServer({ grantOnly });
     server = await createTaskServer({
-      auth: { authorizationServers: [as.issuer], verifyAccessToken: (t) => as.verifyAccessToken(t), requiredScopes: ['mcp', 'admin'] },
+      auth: {
+        authorizationServers: [as.issuer],
+        verifyAccessToken: (t) => as.verifyAccessToken(t),
+        requiredScopes: ['mcp', 'admin'],
+      },
     });
     const provider = new ConformanceOAuthProvider();
     const client = new TaskClient({
-      transport: new StreamableHttpTransport(server.url, { auth: { provider, waitForAuthorizationCode: () => provider.waitForAuthorizationCode() } }),
+      transport: new StreamableHttpTransport(server.url, {
+        auth: { provider, waitForAuthorizationCode: () => provider.waitForAuthorizationCode() },
+      }),
     });
     return { client, provider };
   }

@@ -18,24 +18,41 @@ afterEach(async () => {
 
 describe('the mcp-tasks-reference-server bin', () => {
   beforeAll(() => {
-    if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run \`npx tsup\` (or npm test, which builds first)`);
+    if (!existsSync(BIN))
+      throw new Error(`${BIN} is missing: run \`npx tsup\` (or npm test, which builds first)`);
   });
 
   it('serves MCP over stdio: a task with input_required completes', async () => {
     const stderr: string[] = [];
-    const transport = new StdioTransport({ command: process.execPath, args: [BIN, '--stdio', '--poll-interval-ms', '100'], onStderr: (t) => stderr.push(t) });
+    const transport = new StdioTransport({
+      command: process.execPath,
+      args: [BIN, '--stdio', '--poll-interval-ms', '100'],
+      onStderr: (t) => stderr.push(t),
+    });
     const client = new TaskClient({ transport, jitterRatio: 0 });
     cleanup.push(() => client.close());
-    client.on('inputRequired', (event) => void event.respond({ action: 'accept', content: { confirm: true } }));
+    client.on(
+      'inputRequired',
+      (event) => void event.respond({ action: 'accept', content: { confirm: true } }),
+    );
     const result = await client.callTool('deploy_release', { version: '3.1.0' });
     expect(result.content).toEqual([expect.objectContaining({ text: expect.stringContaining('3.1.0') })]);
     expect(stderr.join('')).toContain('serving MCP over stdio');
   });
 
   it('serves Streamable HTTP with --http --port 0 and prints the endpoint', async () => {
-    const child = spawn(process.execPath, [BIN, '--http', '--port', '0', '--cors', 'http://127.0.0.1:1'], { stdio: ['ignore', 'pipe', 'inherit'] });
-    cleanup.push(() => new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : (child.once('exit', resolve), child.kill('SIGTERM')))));
-    const first = await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
+    const child = spawn(process.execPath, [BIN, '--http', '--port', '0', '--cors', 'http://127.0.0.1:1'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    cleanup.push(
+      () =>
+        new Promise((resolve) =>
+          child.exitCode !== null ? resolve(undefined) : (child.once('exit', resolve), child.kill('SIGTERM')),
+        ),
+    );
+    const first = await new Promise<string>((resolve) =>
+      createInterface({ input: child.stdout }).once('line', resolve),
+    );
     const url = /^listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)$/.exec(first)?.[1];
     expect(url).toBeDefined();
     const client = new TaskClient({ transport: new StreamableHttpTransport(url as string) });
@@ -44,7 +61,9 @@ describe('the mcp-tasks-reference-server bin', () => {
   });
 
   it('exits with status 2 and a message on a bad option', async () => {
-    const child = spawn(process.execPath, [BIN, '--stdio', '--ttl-ms', 'soon'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, '--stdio', '--ttl-ms', 'soon'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (t: string) => (stderr += t));
     const code = await new Promise((resolve) => child.once('exit', resolve));

@@ -8,7 +8,12 @@
  * its intent to cancel an in-progress task"); MCP 2026-07-28 basic/patterns/cancellation.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ClientClosedError, StreamableHttpTransport, TaskClient, type TaskClientOptions } from '../../src/index.js';
+import {
+  ClientClosedError,
+  StreamableHttpTransport,
+  TaskClient,
+  type TaskClientOptions,
+} from '../../src/index.js';
 import { MemoryTaskStore } from '../../src/store/task-store.js';
 import { createFaultServer, jsonReply, type Fault, type FaultServer } from '../faults/catalogue/index.js';
 
@@ -16,7 +21,11 @@ let server: FaultServer;
 const clients: TaskClient[] = [];
 let since = 0;
 /** The task ids of this test's requests of `method`, as the server saw them. */
-const seen = (method: string): Array<string | undefined> => server.log.slice(since).filter((e) => e.method === method).map((e) => e.taskId);
+const seen = (method: string): Array<string | undefined> =>
+  server.log
+    .slice(since)
+    .filter((e) => e.method === method)
+    .map((e) => e.taskId);
 beforeAll(async () => {
   server = await createFaultServer({ core: { pollIntervalMs: 20, ttlMs: 60_000, inlineBudgetMs: 10 } });
 });
@@ -36,13 +45,22 @@ function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => voi
 }
 
 function client(options: Partial<TaskClientOptions> = {}): TaskClient {
-  const c = new TaskClient({ transport: new StreamableHttpTransport(server.url), jitterRatio: 0, minPollIntervalMs: 10, ...options });
+  const c = new TaskClient({
+    transport: new StreamableHttpTransport(server.url),
+    jitterRatio: 0,
+    minPollIntervalMs: 10,
+    ...options,
+  });
   clients.push(c);
   return c;
 }
 
 /** Holds the matching request until `release` resolves; `arrived` resolves when it reached the server. */
-function held(answer?: (request: { id: unknown; params: Record<string, unknown> }) => Promise<unknown>): { fault: Fault; arrived: Promise<void>; release: () => void } {
+function held(answer?: (request: { id: unknown; params: Record<string, unknown> }) => Promise<unknown>): {
+  fault: Fault;
+  arrived: Promise<void>;
+  release: () => void;
+} {
   const arrived = deferred();
   const gate = deferred();
   const fault: Fault = {
@@ -68,7 +86,11 @@ async function realTask(request: { id: unknown; params: Record<string, unknown> 
 const LONG = { documents: 100_000 };
 
 /** Starts a call on a new client, closes the client while the held request is at the server, then lets it answer. */
-async function closeWhileHeld(hold: ReturnType<typeof held>, start: (c: TaskClient) => Promise<unknown>, options: Partial<TaskClientOptions> = {}): Promise<unknown> {
+async function closeWhileHeld(
+  hold: ReturnType<typeof held>,
+  start: (c: TaskClient) => Promise<unknown>,
+  options: Partial<TaskClientOptions> = {},
+): Promise<unknown> {
   const c = client(options);
   const call = start(c).catch((e: unknown) => e);
   await hold.arrived;
@@ -96,14 +118,20 @@ describe('close() while a creation request is in flight', () => {
   });
 
   it('startTool: the same (tasks/cancel sent before close() resolves)', async () => {
-    const error = (await closeWhileHeld(holdNextCall(), (c) => c.startTool('reindex_corpus', LONG))) as ClientClosedError;
+    const error = (await closeWhileHeld(holdNextCall(), (c) =>
+      c.startTool('reindex_corpus', LONG),
+    )) as ClientClosedError;
     expect(error).toBeInstanceOf(ClientClosedError);
     expect(seen('tasks/cancel')).toEqual([error.taskId]);
   });
 
   it("onAbort 'detach': the late task is recorded in the store, not cancelled, and reported by id", async () => {
     const store = new MemoryTaskStore();
-    const error = (await closeWhileHeld(holdNextCall(), (c) => c.callTool('reindex_corpus', LONG, { onAbort: 'detach' }), { store })) as ClientClosedError;
+    const error = (await closeWhileHeld(
+      holdNextCall(),
+      (c) => c.callTool('reindex_corpus', LONG, { onAbort: 'detach' }),
+      { store },
+    )) as ClientClosedError;
     expect(error).toBeInstanceOf(ClientClosedError);
     expect(error.taskId).toEqual(expect.any(String));
     expect(seen('tasks/cancel')).toHaveLength(0);
@@ -114,9 +142,17 @@ describe('close() while a creation request is in flight', () => {
     const hold = held(realTask);
     // The first round is the reference server's own input_required; the retry (with the answer) is held.
     let round = 0;
-    server.inject({ name: 'retry held', reply: (request, next) => (round++ === 0 ? next() : hold.fault.reply(request, next)) }, { tool: 'confirm_action', method: 'tools/call' });
+    server.inject(
+      {
+        name: 'retry held',
+        reply: (request, next) => (round++ === 0 ? next() : hold.fault.reply(request, next)),
+      },
+      { tool: 'confirm_action', method: 'tools/call' },
+    );
     const handlers = { elicitation: () => ({ action: 'accept' as const, content: { confirm: true } }) };
-    const error = (await closeWhileHeld(hold, (c) => c.callTool('confirm_action', { action: 'wipe' }), { handlers })) as ClientClosedError;
+    const error = (await closeWhileHeld(hold, (c) => c.callTool('confirm_action', { action: 'wipe' }), {
+      handlers,
+    })) as ClientClosedError;
     expect(error).toBeInstanceOf(ClientClosedError);
     expect(error.taskId).toEqual(expect.any(String));
     expect(seen('tasks/cancel')).toEqual([error.taskId]);

@@ -7,19 +7,30 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { StreamableHttpTransport, TaskClient, type InputRequiredEvent } from '../../src/index.js';
-import { createTaskServer, elicitForm, textResult, type TaskServer, type ToolDefinition } from '../../src/testing/index.js';
+import {
+  createTaskServer,
+  elicitForm,
+  textResult,
+  type TaskServer,
+  type ToolDefinition,
+} from '../../src/testing/index.js';
 import { mapOf, ODD_KEYS } from '../helpers/odd-keys.js';
 
 /** What the fixture tools return: the answers as the server received them, and `__proto__` keys of its own. */
 function echoAnswers(answers: Record<string, unknown>): Record<string, unknown> {
   const result = textResult('answered', {
-    structuredContent: { keys: Object.keys(answers), answers, ...mapOf(['__proto__'], () => ({ polluted: 'structured' })) },
+    structuredContent: {
+      keys: Object.keys(answers),
+      answers,
+      ...mapOf(['__proto__'], () => ({ polluted: 'structured' })),
+    },
     _meta: mapOf(['__proto__', 'a.b'], () => ({ polluted: 'meta' })),
   });
   return { ...result, ...mapOf(['__proto__'], () => ({ polluted: 'top' })) };
 }
 
-const questions = () => mapOf(ODD_KEYS, (key) => elicitForm(`about ${key}`, { polluted: { type: 'string' } }));
+const questions = () =>
+  mapOf(ODD_KEYS, (key) => elicitForm(`about ${key}`, { polluted: { type: 'string' } }));
 
 /** MRTR: asks every odd key first, then echoes the `inputResponses` of the retry. */
 const mrtrTool: ToolDefinition = {
@@ -27,7 +38,10 @@ const mrtrTool: ToolDefinition = {
   description: 'Asks under odd keys in an MRTR round.',
   inputSchema: { type: 'object', properties: {} },
   requiredCapabilities: ['elicitation'],
-  run: async (ctx) => (ctx.inputResponses === undefined ? ctx.inputRequired(questions(), { round: 1 }) : echoAnswers(ctx.inputResponses)),
+  run: async (ctx) =>
+    ctx.inputResponses === undefined
+      ? ctx.inputRequired(questions(), { round: 1 })
+      : echoAnswers(ctx.inputResponses),
 };
 
 /** Task: asks every odd key through `input_required`, then echoes the answers that came by `tasks/update`. */
@@ -43,7 +57,12 @@ const taskTool: ToolDefinition = {
 let server: TaskServer;
 const clients: TaskClient[] = [];
 beforeAll(async () => {
-  server = await createTaskServer({ pollIntervalMs: 20, inlineBudgetMs: 20, inputTimeoutMs: 5_000, catalog: { tools: [mrtrTool, taskTool] } });
+  server = await createTaskServer({
+    pollIntervalMs: 20,
+    inlineBudgetMs: 20,
+    inputTimeoutMs: 5_000,
+    catalog: { tools: [mrtrTool, taskTool] },
+  });
 });
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
@@ -67,13 +86,21 @@ function client(): { client: TaskClient; events: InputRequiredEvent[] } {
 
 /** Checks a result of {@link echoAnswers}: every key answered under itself, and the `__proto__` keys kept. */
 function expectExact(result: Record<string, unknown>): void {
-  const structured = result.structuredContent as { keys: string[]; answers: Record<string, { content: { polluted: string } }> };
+  const structured = result.structuredContent as {
+    keys: string[];
+    answers: Record<string, { content: { polluted: string } }>;
+  };
   expect(structured.keys).toEqual(ODD_KEYS);
-  for (const key of ODD_KEYS) expect(Object.getOwnPropertyDescriptor(structured.answers, key)?.value).toEqual({ action: 'accept', content: { polluted: key } });
+  for (const key of ODD_KEYS)
+    expect(Object.getOwnPropertyDescriptor(structured.answers, key)?.value).toEqual({
+      action: 'accept',
+      content: { polluted: key },
+    });
   expect(Object.getOwnPropertyDescriptor(structured, '__proto__')?.value).toEqual({ polluted: 'structured' });
   expect(Object.getOwnPropertyDescriptor(result._meta, '__proto__')?.value).toEqual({ polluted: 'meta' });
   expect(Object.getOwnPropertyDescriptor(result, '__proto__')?.value).toEqual({ polluted: 'top' });
-  for (const object of [result, structured, structured.answers, result._meta]) expect(Object.getPrototypeOf(object)).toBe(Object.prototype);
+  for (const object of [result, structured, structured.answers, result._meta])
+    expect(Object.getPrototypeOf(object)).toBe(Object.prototype);
 }
 
 describe('exact keys over HTTP (issue behaviour 6)', () => {

@@ -12,13 +12,22 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { StreamableHttpTransport, type Transport } from '../../src/index.js';
 import { StdioTransport } from '../../src/stdio.js';
-import { createTaskServer, STATS_METHOD, type StatsSnapshot, type TaskServer, type TaskServerCoreOptions } from '../../src/testing/index.js';
+import {
+  createTaskServer,
+  STATS_METHOD,
+  type StatsSnapshot,
+  type TaskServer,
+  type TaskServerCoreOptions,
+} from '../../src/testing/index.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const CLI = fileURLToPath(new URL('../../src/testing/reference-server-cli.ts', import.meta.url));
 
 /** Server options the suite may set; each maps to a CLI flag for stdio. */
-export type SuiteServerOptions = Pick<TaskServerCoreOptions, 'pollIntervalMs' | 'ttlMs' | 'inputTimeoutMs' | 'inlineBudgetMs' | 'timeScale'>;
+export type SuiteServerOptions = Pick<
+  TaskServerCoreOptions,
+  'pollIntervalMs' | 'ttlMs' | 'inputTimeoutMs' | 'inlineBudgetMs' | 'timeScale'
+>;
 
 /** One way of reaching a reference server. */
 export interface Harness {
@@ -79,7 +88,8 @@ export function httpHarness(): Harness {
 export function cliFlags(options: SuiteServerOptions): string[] {
   const flags: string[] = [];
   if (options.pollIntervalMs !== undefined) flags.push('--poll-interval-ms', String(options.pollIntervalMs));
-  if (options.ttlMs !== undefined) flags.push('--ttl-ms', options.ttlMs === null ? 'none' : String(options.ttlMs));
+  if (options.ttlMs !== undefined)
+    flags.push('--ttl-ms', options.ttlMs === null ? 'none' : String(options.ttlMs));
   if (options.inputTimeoutMs !== undefined) flags.push('--input-timeout-ms', String(options.inputTimeoutMs));
   if (options.inlineBudgetMs !== undefined) flags.push('--inline-budget-ms', String(options.inlineBudgetMs));
   if (options.timeScale !== undefined) flags.push('--time-scale', String(options.timeScale));
@@ -98,7 +108,15 @@ export function stdioHarness(): Harness {
       base = options;
       dir = await mkdtemp(join(tmpdir(), 'mcp-tasks-stdio-'));
       script = join(dir, 'reference-server.mjs');
-      await build({ entryPoints: [CLI], outfile: script, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error' });
+      await build({
+        entryPoints: [CLI],
+        outfile: script,
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        target: 'node20',
+        logLevel: 'error',
+      });
     },
     async transport(overrides) {
       const transport = new StdioTransport({
@@ -114,7 +132,12 @@ export function stdioHarness(): Harness {
       return transport;
     },
     async stats(transport, taskId) {
-      const result = await transport.request({ jsonrpc: '2.0', id: `stats-${nextStatsId++}`, method: STATS_METHOD, params: taskId === undefined ? {} : { taskId } });
+      const result = await transport.request({
+        jsonrpc: '2.0',
+        id: `stats-${nextStatsId++}`,
+        method: STATS_METHOD,
+        params: taskId === undefined ? {} : { taskId },
+      });
       return result as unknown as StatsSnapshot;
     },
     async teardown() {

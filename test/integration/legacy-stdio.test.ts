@@ -10,7 +10,10 @@ import { TaskClient } from '../../src/index.js';
 import { StdioTransport } from '../../src/stdio.js';
 
 const require = createRequire(import.meta.url);
-const EVERYTHING = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist/index.js');
+const EVERYTHING = join(
+  dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
+  'dist/index.js',
+);
 
 it('reaches a legacy stdio server through the same StdioTransport (3.6)', async () => {
   const transport = new StdioTransport({ command: process.execPath, args: [EVERYTHING, 'stdio'] });

@@ -27,14 +27,23 @@ afterEach(async () => {
 });
 
 async function startTask(transport: StreamableHttpTransport, ms: number): Promise<string> {
-  const created = await transport.request({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'sleep_ms', arguments: { ms }, _meta: meta() } });
+  const created = await transport.request({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'sleep_ms', arguments: { ms }, _meta: meta() },
+  });
   expect(created.resultType).toBe('task');
   return created.taskId as string;
 }
 
 describe('push over HTTP (reference server)', () => {
   it('a PushChannel gets the acknowledgement and the completed task, exactly the tasks/get shape', async () => {
-    server = await createTaskServer({ inlineBudgetMs: 0, pollIntervalMs: 60_000, catalog: benchCatalog().catalog });
+    server = await createTaskServer({
+      inlineBudgetMs: 0,
+      pollIntervalMs: 60_000,
+      catalog: benchCatalog().catalog,
+    });
     const transport = new StreamableHttpTransport(server.url);
     const taskId = await startTask(transport, 150);
     const applied: DetailedTask[] = [];
@@ -58,9 +67,17 @@ describe('push over HTTP (reference server)', () => {
     );
     channel.changed();
     await done;
-    expect([...cadence]).toEqual([[taskId, 'push'], ['unknown-task', 'poll']]);
+    expect([...cadence]).toEqual([
+      [taskId, 'push'],
+      ['unknown-task', 'poll'],
+    ]);
     const last = applied.at(-1)!;
-    const viaGet = await transport.request({ jsonrpc: '2.0', id: 2, method: 'tasks/get', params: { taskId, _meta: meta() } });
+    const viaGet = await transport.request({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tasks/get',
+      params: { taskId, _meta: meta() },
+    });
     expect(last).toMatchObject({ taskId, status: 'completed', result: viaGet.result });
     expect(server.stats.counts()['tasks/get']).toBe(1); // only ours, just now: push needed no poll
     expect(errors).toEqual([]);
@@ -75,13 +92,25 @@ describe('push over HTTP (reference server)', () => {
     const seen: JsonRpcNotification[] = [];
     const stop = new AbortController();
     const listening = transport
-      .request({ jsonrpc: '2.0', id: 'sub-7', method: 'subscriptions/listen', params: { notifications: { taskIds: [taskId] }, _meta: meta() } }, {
-        signal: stop.signal,
-        onNotification: (n) => {
-          seen.push(n);
-          if (n.method === 'notifications/tasks' && (n.params as { status?: string }).status === 'completed') stop.abort(new Error('seen enough'));
+      .request(
+        {
+          jsonrpc: '2.0',
+          id: 'sub-7',
+          method: 'subscriptions/listen',
+          params: { notifications: { taskIds: [taskId] }, _meta: meta() },
         },
-      })
+        {
+          signal: stop.signal,
+          onNotification: (n) => {
+            seen.push(n);
+            if (
+              n.method === 'notifications/tasks' &&
+              (n.params as { status?: string }).status === 'completed'
+            )
+              stop.abort(new Error('seen enough'));
+          },
+        },
+      )
       .catch((e: unknown) => e);
     expect(await listening).toEqual(new Error('seen enough'));
     // The acknowledgement, the current state, then the change.
@@ -90,8 +119,15 @@ describe('push over HTTP (reference server)', () => {
       ['notifications/tasks', 'working'],
       ['notifications/tasks', 'completed'],
     ]);
-    expect(seen[0]!.params).toEqual({ _meta: { [META_KEYS.subscriptionId]: 'sub-7' }, notifications: { taskIds: [taskId] } });
-    expect(seen[2]!.params).toMatchObject({ _meta: { [META_KEYS.subscriptionId]: 'sub-7' }, taskId, status: 'completed' });
+    expect(seen[0]!.params).toEqual({
+      _meta: { [META_KEYS.subscriptionId]: 'sub-7' },
+      notifications: { taskIds: [taskId] },
+    });
+    expect(seen[2]!.params).toMatchObject({
+      _meta: { [META_KEYS.subscriptionId]: 'sub-7' },
+      taskId,
+      status: 'completed',
+    });
     await expect.poll(() => server!.core.subscriptions.size).toBe(0);
     await transport.close();
   });
@@ -103,7 +139,15 @@ describe('push over HTTP (reference server)', () => {
     const hold = new AbortController();
     let heldSettled = false;
     const held = transport
-      .request({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'sleep_ms', arguments: { ms: 59_000 }, _meta: meta() } }, { signal: hold.signal })
+      .request(
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'sleep_ms', arguments: { ms: 59_000 }, _meta: meta() },
+        },
+        { signal: hold.signal },
+      )
       .catch((e: unknown) => e)
       .finally(() => (heldSettled = true));
     await expect.poll(() => server!.stats.counts()['tools/call']).toBe(1); // the pooled connection is taken
@@ -111,12 +155,23 @@ describe('push over HTTP (reference server)', () => {
     let acked!: (params: unknown) => void;
     const ack = new Promise((resolve) => (acked = resolve));
     const listening = transport
-      .request({ jsonrpc: '2.0', id: 'sub-1', method: 'subscriptions/listen', params: { notifications: { taskIds: ['x'] }, _meta: meta() } }, {
-        signal: stop.signal,
-        onNotification: (n) => n.method === 'notifications/subscriptions/acknowledged' && acked(n.params),
-      })
+      .request(
+        {
+          jsonrpc: '2.0',
+          id: 'sub-1',
+          method: 'subscriptions/listen',
+          params: { notifications: { taskIds: ['x'] }, _meta: meta() },
+        },
+        {
+          signal: stop.signal,
+          onNotification: (n) => n.method === 'notifications/subscriptions/acknowledged' && acked(n.params),
+        },
+      )
       .catch((e: unknown) => e);
-    expect(await ack).toEqual({ _meta: { [META_KEYS.subscriptionId]: 'sub-1' }, notifications: { taskIds: [] } });
+    expect(await ack).toEqual({
+      _meta: { [META_KEYS.subscriptionId]: 'sub-1' },
+      notifications: { taskIds: [] },
+    });
     expect(heldSettled).toBe(false); // the inline call still holds the only pooled connection
     stop.abort(new Error('done'));
     hold.abort(new Error('done'));
@@ -131,20 +186,34 @@ describe('push over HTTP (reference server)', () => {
     server = await createTaskServer();
     const transport = new StreamableHttpTransport(server.url);
     const error = await transport
-      .request({ jsonrpc: '2.0', id: 1, method: 'subscriptions/listen', params: { notifications: { taskIds: ['x'] }, _meta: meta(false) } })
+      .request({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'subscriptions/listen',
+        params: { notifications: { taskIds: ['x'] }, _meta: meta(false) },
+      })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(McpError);
     expect((error as McpError).code).toBe(-32021);
-    expect((error as McpError).data).toEqual({ requiredCapabilities: { extensions: { [TASKS_EXTENSION_ID]: {} } } });
+    expect((error as McpError).data).toEqual({
+      requiredCapabilities: { extensions: { [TASKS_EXTENSION_ID]: {} } },
+    });
     await transport.close();
   });
 
   it('TaskClient with push: a task whose interval is a minute completes from the push alone, with no tasks/get', async () => {
-    server = await createTaskServer({ inlineBudgetMs: 0, pollIntervalMs: 60_000, catalog: benchCatalog().catalog });
+    server = await createTaskServer({
+      inlineBudgetMs: 0,
+      pollIntervalMs: 60_000,
+      catalog: benchCatalog().catalog,
+    });
     const client = new TaskClient({ transport: new StreamableHttpTransport(server.url), push: true });
     const warnings: string[] = [];
     client.on('warning', (w) => warnings.push(w));
-    const [a, b] = await Promise.all([client.callTool('sleep_ms', { ms: 100 }), client.callTool('sleep_ms', { ms: 200 })]);
+    const [a, b] = await Promise.all([
+      client.callTool('sleep_ms', { ms: 100 }),
+      client.callTool('sleep_ms', { ms: 200 }),
+    ]);
     expect(a.structuredContent).toMatchObject({ ms: 100 });
     expect(b.structuredContent).toMatchObject({ ms: 200 });
     expect(server.stats.counts()['tasks/get'] ?? 0).toBe(0);
@@ -155,13 +224,22 @@ describe('push over HTTP (reference server)', () => {
   });
 
   it('TaskClient with push against a server that refuses listen: plain polling, one refused request', async () => {
-    server = await createTaskServer({ inlineBudgetMs: 0, pollIntervalMs: 50, catalog: benchCatalog().catalog });
+    server = await createTaskServer({
+      inlineBudgetMs: 0,
+      pollIntervalMs: 50,
+      catalog: benchCatalog().catalog,
+    });
     const transport = new StreamableHttpTransport(server.url);
     const refusing = {
       serverKey: transport.serverKey,
-      request: (message: Parameters<typeof transport.request>[0], options?: Parameters<typeof transport.request>[1]) =>
+      request: (
+        message: Parameters<typeof transport.request>[0],
+        options?: Parameters<typeof transport.request>[1],
+      ) =>
         message.method === 'subscriptions/listen'
-          ? Promise.reject(new McpError('subscriptions/listen', { code: -32601, message: 'Method not found' }))
+          ? Promise.reject(
+              new McpError('subscriptions/listen', { code: -32601, message: 'Method not found' }),
+            )
           : transport.request(message, options),
       notify: transport.notify.bind(transport),
       close: () => transport.close(),

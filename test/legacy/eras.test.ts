@@ -8,9 +8,25 @@
  * tests of one server run concurrently (each with its own client) to keep the file well under 40 s.
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { StreamableHttpTransport, TaskCancelledError, TaskClient, type CallToolResult, type InputRequiredEvent, type InputResponse, type Task, type TaskHandle, type Transport } from '../../src/index.js';
+import {
+  StreamableHttpTransport,
+  TaskCancelledError,
+  TaskClient,
+  type CallToolResult,
+  type InputRequiredEvent,
+  type InputResponse,
+  type Task,
+  type TaskHandle,
+  type Transport,
+} from '../../src/index.js';
 import { createTaskServer, type TaskServer } from '../../src/testing/index.js';
-import { bundleReferenceServer, everythingStdio, referenceStdio, startEverythingHttp, type HttpChild } from './servers.js';
+import {
+  bundleReferenceServer,
+  everythingStdio,
+  referenceStdio,
+  startEverythingHttp,
+  type HttpChild,
+} from './servers.js';
 
 /** One server, reached one way, and how its tools map onto the shared scenario. */
 interface Target {
@@ -26,7 +42,13 @@ interface Target {
   /** A task that runs a few seconds at most without questions; `expect` is in its report. */
   readonly research: { tool: string; args: Record<string, unknown>; expect: string };
   /** A task that asks one question (an elicitation form with `field`); `answer(text)` must bring `text` into the report. */
-  readonly ambiguous: { tool: string; args: Record<string, unknown>; field: string; text: string; answer(text: string): InputResponse };
+  readonly ambiguous: {
+    tool: string;
+    args: Record<string, unknown>;
+    field: string;
+    text: string;
+    answer(text: string): InputResponse;
+  };
   /** A task long enough to cancel. */
   readonly long: { tool: string; args: Record<string, unknown> };
   /** Where a status message sits in the task's progress (stage index, items done); `undefined` when it says nothing. */
@@ -38,7 +60,12 @@ const STAGES = ['Gathering sources', 'Analyzing content', 'Synthesizing findings
 /** The answer must be one of the `oneOf` values offered (for "python": programming|snake|comedy); the report quotes it. */
 const INTERPRETATION = 'snake';
 
-function everything(name: string, transport: () => Transport, setup: () => Promise<void>, teardown: () => Promise<void>): Target {
+function everything(
+  name: string,
+  transport: () => Transport,
+  setup: () => Promise<void>,
+  teardown: () => Promise<void>,
+): Target {
   return {
     name,
     era: 'legacy',
@@ -47,7 +74,11 @@ function everything(name: string, transport: () => Transport, setup: () => Promi
     transport,
     server: { pollIntervalMs: 1_000, ttlMs: 300_000 }, // fixed in the tool's createTask
     plain: { tool: 'echo', args: { message: 'hello' }, expect: 'Echo: hello' },
-    research: { tool: 'simulate-research-query', args: { topic: 'tasks', ambiguous: false }, expect: '# Research Report: tasks' },
+    research: {
+      tool: 'simulate-research-query',
+      args: { topic: 'tasks', ambiguous: false },
+      expect: '# Research Report: tasks',
+    },
     ambiguous: {
       tool: 'simulate-research-query',
       args: { topic: 'python', ambiguous: true },
@@ -65,7 +96,12 @@ function everything(name: string, transport: () => Transport, setup: () => Promi
 
 const MODERN_SERVER = { pollIntervalMs: 200, ttlMs: 120_000, inputTimeoutMs: 10_000 };
 
-function reference(name: string, transport: () => Transport, setup: () => Promise<void>, teardown: () => Promise<void>): Target {
+function reference(
+  name: string,
+  transport: () => Transport,
+  setup: () => Promise<void>,
+  teardown: () => Promise<void>,
+): Target {
   return {
     name,
     era: 'modern',
@@ -101,7 +137,12 @@ function httpEverything(): Target {
 }
 
 function stdioEverything(): Target {
-  return everything('server-everything (2025-11-25) over stdio', everythingStdio, async () => undefined, async () => undefined);
+  return everything(
+    'server-everything (2025-11-25) over stdio',
+    everythingStdio,
+    async () => undefined,
+    async () => undefined,
+  );
 }
 
 function httpReference(): Target {
@@ -116,7 +157,14 @@ function httpReference(): Target {
 
 function stdioReference(): Target {
   let bundle: Awaited<ReturnType<typeof bundleReferenceServer>> | undefined;
-  const flags = ['--poll-interval-ms', String(MODERN_SERVER.pollIntervalMs), '--ttl-ms', String(MODERN_SERVER.ttlMs), '--input-timeout-ms', String(MODERN_SERVER.inputTimeoutMs)];
+  const flags = [
+    '--poll-interval-ms',
+    String(MODERN_SERVER.pollIntervalMs),
+    '--ttl-ms',
+    String(MODERN_SERVER.ttlMs),
+    '--input-timeout-ms',
+    String(MODERN_SERVER.inputTimeoutMs),
+  ];
   return reference(
     'reference server (2026-07-28) over stdio',
     () => referenceStdio((bundle as { script: string }).script, flags),
@@ -146,7 +194,11 @@ describe.each(TARGETS)('one API, two eras: $name', (target) => {
 
   /** A client of its own; `known` passes the era detected by the first test (there is no process-wide cache). */
   function newClient(known = false): TaskClient {
-    const client = new TaskClient({ transport: target.transport(), jitterRatio: 0, ...(known ? { era: target.era } : {}) });
+    const client = new TaskClient({
+      transport: target.transport(),
+      jitterRatio: 0,
+      ...(known ? { era: target.era } : {}),
+    });
     clients.push(client);
     return client;
   }
@@ -163,7 +215,9 @@ describe.each(TARGETS)('one API, two eras: $name', (target) => {
   // First contact, sequential: the era is detected from scratch (HTTP: the modern POST is refused; stdio: the
   // server/discover probe). The tests after it run concurrently, each with its own client, told the era (each client
   // decides its era itself; only the last one detects it again).
-  it('detects the era on first contact and answers a plain tool inline (no task)', { timeout: 15_000 }, async ({ expect }) => {
+  it('detects the era on first contact and answers a plain tool inline (no task)', {
+    timeout: 15_000,
+  }, async ({ expect }) => {
     const client = newClient();
     expect(client.era).toBeUndefined();
     let tasks = 0;
@@ -175,7 +229,9 @@ describe.each(TARGETS)('one API, two eras: $name', (target) => {
   });
 
   describe.concurrent('calls', () => {
-    it('resolves a task call with the final report; ttl/pollInterval mapped; status events in order', { timeout: 20_000 }, async ({ expect }) => {
+    it('resolves a task call with the final report; ttl/pollInterval mapped; status events in order', {
+      timeout: 20_000,
+    }, async ({ expect }) => {
       const client = newClient(true);
       const seen: Task[] = [];
       let handle: TaskHandle<unknown> | undefined;
@@ -201,7 +257,9 @@ describe.each(TARGETS)('one API, two eras: $name', (target) => {
       expect(progress).toEqual([...progress].sort((a, b) => a - b));
     });
 
-    it('surfaces the one question as exactly one inputRequired event; the answer reaches the report', { timeout: 20_000 }, async ({ expect }) => {
+    it('surfaces the one question as exactly one inputRequired event; the answer reaches the report', {
+      timeout: 20_000,
+    }, async ({ expect }) => {
       const client = newClient(true);
       const answer = target.ambiguous.text;
       const events: InputRequiredEvent[] = [];
@@ -223,7 +281,8 @@ describe.each(TARGETS)('one API, two eras: $name', (target) => {
       const [event] = events;
       expect(event?.taskId).toBe(handle?.taskId);
       expect(event?.request.method).toBe('elicitation/create');
-      const schema = (event?.request.params as { requestedSchema?: { properties?: Record<string, unknown> } }).requestedSchema;
+      const schema = (event?.request.params as { requestedSchema?: { properties?: Record<string, unknown> } })
+        .requestedSchema;
       expect(Object.keys(schema?.properties ?? {})).toContain(target.ambiguous.field);
       // working → input_required → (working) → completed: the question came once, and in order.
       const statuses = collapse(seen.map((t) => t.status));
@@ -233,7 +292,9 @@ describe.each(TARGETS)('one API, two eras: $name', (target) => {
       expect(statuses.indexOf('input_required')).toBeLessThan(statuses.length - 1);
     });
 
-    it('cancel() during the run ends with TaskCancelledError, and the server has the task cancelled', { timeout: 15_000 }, async ({ expect }) => {
+    it('cancel() during the run ends with TaskCancelledError, and the server has the task cancelled', {
+      timeout: 15_000,
+    }, async ({ expect }) => {
       const client = newClient(true);
       const start = await client.startTool(target.long.tool, target.long.args);
       expect(start.resultType).toBe('task');
@@ -250,12 +311,16 @@ describe.each(TARGETS)('one API, two eras: $name', (target) => {
       expect(again.status).toBe('cancelled');
     });
 
-    it('no process-wide era cache: a new client detects the era itself on its first call', { timeout: 15_000 }, async ({ expect }) => {
+    it('no process-wide era cache: a new client detects the era itself on its first call', {
+      timeout: 15_000,
+    }, async ({ expect }) => {
       const client = newClient();
       expect(client.era).toBeUndefined();
       const tools = await client.listTools();
       expect(client.era).toBe(target.era);
-      expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining([target.plain.tool, target.research.tool, target.ambiguous.tool]));
+      expect(tools.map((t) => t.name)).toEqual(
+        expect.arrayContaining([target.plain.tool, target.research.tool, target.ambiguous.tool]),
+      );
     });
   });
 });

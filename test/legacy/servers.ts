@@ -15,10 +15,14 @@ import { StdioTransport } from '../../src/transport/stdio.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** The pinned dev dependency's entry point (`node index.js stdio|streamableHttp`). */
-export const EVERYTHING = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js', { paths: [ROOT] });
+export const EVERYTHING = createRequire(import.meta.url).resolve(
+  '@modelcontextprotocol/server-everything/dist/index.js',
+  { paths: [ROOT] },
+);
 const REFERENCE_CLI = fileURLToPath(new URL('../../src/testing/reference-server-cli.ts', import.meta.url));
 /** Server logs are discarded unless MCP_TEST_STDERR=1. */
-const onStderr = process.env.MCP_TEST_STDERR === '1' ? (text: string) => void process.stderr.write(text) : undefined;
+const onStderr =
+  process.env.MCP_TEST_STDERR === '1' ? (text: string) => void process.stderr.write(text) : undefined;
 
 /** A free TCP port on loopback (the OS picks one; it is released before the server binds it). */
 export function freePort(): Promise<number> {
@@ -45,7 +49,11 @@ export interface HttpChild {
  */
 export async function startEverythingHttp(timeoutMs = 15_000): Promise<HttpChild> {
   const port = await freePort();
-  const child = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], { cwd: ROOT, env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const collect = (chunk: Buffer): void => {
     output = (output + chunk.toString('utf8')).slice(-4_000);
@@ -86,18 +94,38 @@ function stopChild(child: ChildProcess): Promise<void> {
 
 /** server-everything over stdio: one child per transport (and one more for the SDK once the era is known). */
 export function everythingStdio(): StdioTransport {
-  return new StdioTransport({ command: process.execPath, args: [EVERYTHING, 'stdio'], cwd: ROOT, onStderr, closeGraceMs: 500 });
+  return new StdioTransport({
+    command: process.execPath,
+    args: [EVERYTHING, 'stdio'],
+    cwd: ROOT,
+    onStderr,
+    closeGraceMs: 500,
+  });
 }
 
 /** The reference server's CLI bundled once (plain `node` starts in ~0.1 s), for stdio clients. */
 export async function bundleReferenceServer(): Promise<{ script: string; dispose(): Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'mcp-tasks-eras-'));
   const script = join(dir, 'reference-server.mjs');
-  await build({ entryPoints: [REFERENCE_CLI], outfile: script, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error' });
+  await build({
+    entryPoints: [REFERENCE_CLI],
+    outfile: script,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'error',
+  });
   return { script, dispose: () => rm(dir, { recursive: true, force: true }) };
 }
 
 /** The reference server over stdio, behind the same legacy-capable wrapper (so the probe must say "modern"). */
 export function referenceStdio(script: string, flags: string[]): StdioTransport {
-  return new StdioTransport({ command: process.execPath, args: [script, '--stdio', ...flags], cwd: ROOT, onStderr, closeGraceMs: 500 });
+  return new StdioTransport({
+    command: process.execPath,
+    args: [script, '--stdio', ...flags],
+    cwd: ROOT,
+    onStderr,
+    closeGraceMs: 500,
+  });
 }

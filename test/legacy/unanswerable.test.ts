@@ -7,7 +7,13 @@
  * (https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation)
  */
 import { afterEach, expect, it } from 'vitest';
-import { InputRequiredError, redactTaskId, TaskClient, type CallToolResult, type TaskHandle } from '../../src/index.js';
+import {
+  InputRequiredError,
+  redactTaskId,
+  TaskClient,
+  type CallToolResult,
+  type TaskHandle,
+} from '../../src/index.js';
 import { everythingStdio } from './servers.js';
 
 let client: TaskClient | undefined;
@@ -15,20 +21,27 @@ afterEach(async () => {
   await client?.close();
 });
 
-const text = (result: CallToolResult): string => result.content.map((c) => String((c as { text?: unknown }).text ?? '')).join('');
+const text = (result: CallToolResult): string =>
+  result.content.map((c) => String((c as { text?: unknown }).text ?? '')).join('');
 
-it('nobody to answer: the server gets an error at once, the task completes, a warning and a typed error say so', { timeout: 30_000 }, async () => {
+it('nobody to answer: the server gets an error at once, the task completes, a warning and a typed error say so', {
+  timeout: 30_000,
+}, async () => {
   client = new TaskClient({ transport: everythingStdio(), era: 'legacy', jitterRatio: 0 });
   const warnings: string[] = [];
   client.on('warning', (w) => warnings.push(w));
   const errors: unknown[] = [];
   let handle: TaskHandle<unknown> | undefined;
-  const result = await client.callTool('simulate-research-query', { topic: 'python', ambiguous: true }, {
-    onTask: (h) => {
-      handle = h;
-      h.on('error', (e) => errors.push(e));
+  const result = await client.callTool(
+    'simulate-research-query',
+    { topic: 'python', ambiguous: true },
+    {
+      onTask: (h) => {
+        handle = h;
+        h.on('error', (e) => errors.push(e));
+      },
     },
-  });
+  );
   expect(result.isError).toBeFalsy();
   expect(text(result)).toContain('elicitation unavailable');
   const taskId = handle?.taskId ?? '';

@@ -16,7 +16,15 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const project = mkdtempSync(join(tmpdir(), 'mcp-tasks-consumer-'));
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
-const ENTRY_POINTS = ['testing', 'stdio', 'file-store', 'redis-store', 'ai-sdk', 'langchain', 'openai-agents'];
+const ENTRY_POINTS = [
+  'testing',
+  'stdio',
+  'file-store',
+  'redis-store',
+  'ai-sdk',
+  'langchain',
+  'openai-agents',
+];
 /** Optional peers the adapters and the Redis store declare types against, and Node's types. */
 const PEERS = ['redis', 'ai', '@langchain/core', '@openai/agents-core', '@types/node'];
 
@@ -40,8 +48,13 @@ function link(name: string): void {
 describe('type declarations under a strict consumer', () => {
   it('every entry point compiles with skipLibCheck: false, module NodeNext, strict (ESM and CommonJS)', () => {
     for (const name of ['mcp-tasks-client', ...PEERS]) link(name);
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    const imports = ENTRY_POINTS.map((e, i) => `import * as entry${i} from 'mcp-tasks-client/${e}';`).join('\n');
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+    );
+    const imports = ENTRY_POINTS.map((e, i) => `import * as entry${i} from 'mcp-tasks-client/${e}';`).join(
+      '\n',
+    );
     const all = `export const entries = [${ENTRY_POINTS.map((_, i) => `entry${i}`).join(', ')}];`;
     const main = `import { ClientClosedError, isMcpClientError, StreamableHttpTransport, TaskClient, type TaskHandle } from 'mcp-tasks-client';`;
     writeFileSync(join(project, 'esm.ts'), `${main}\n${imports}\n${all}\n${USE}`);
@@ -49,11 +62,23 @@ describe('type declarations under a strict consumer', () => {
     writeFileSync(
       join(project, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: false, noEmit: true, types: ['node'] },
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          skipLibCheck: false,
+          noEmit: true,
+          types: ['node'],
+        },
         files: ['esm.ts', 'cjs.cts'],
       }),
     );
-    const run = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], { cwd: project, encoding: 'utf8' });
+    const run = spawnSync(
+      process.execPath,
+      [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project],
+      { cwd: project, encoding: 'utf8' },
+    );
     expect(run.stdout + run.stderr).toBe('');
     expect(run.status).toBe(0);
   }, 600_000);

@@ -11,22 +11,90 @@ const require = createRequire(import.meta.url);
 const dist = new URL('../../dist/', import.meta.url);
 
 const MAIN_EXPORTS = [
-  'CancelDeliveryError', 'CancelNotConfirmedError', 'DEFAULT_ABORT_GRACE_MS', 'DEFAULT_EXPIRING_MARGIN_RATIO',
-  'DEFAULT_MAX_CONCURRENT_UPDATES', 'DELIVERY_BUDGET_MS', 'InputDeliveryError', 'GetHeadersError', 'MAX_LIST_PAGES', 'PaginationError',
-  'ClientClosedError', 'DEFAULT_CLIENT_INFO', 'DEFAULT_CREATION_RETRY', 'DEFAULT_IDEMPOTENCY_KEY_IN', 'DEFAULT_JITTER_RATIO',
-  'DEFAULT_MAX_CONCURRENT_POLLS', 'DEFAULT_MAX_INPUT_ROUNDS', 'DEFAULT_MAX_REDIRECTS', 'InvalidHeaderError', 'RedirectBlockedError', 'DEFAULT_MAX_POLL_INTERVAL_MS', 'DEFAULT_MAX_POLL_RETRIES',
-  'DEFAULT_MAX_RESPONSE_BYTES', 'DEFAULT_MIN_POLL_INTERVAL_MS', 'DEFAULT_NOT_YET_VISIBLE_RETRIES', 'DEFAULT_POLL_INTERVAL_MS',
-  'DEFAULT_REQUEST_TIMEOUT_MS', 'DEFAULT_TASK_METHODS', 'ErrorCode', 'HEADERS', 'HttpError', 'IDEMPOTENCY_META_KEY',
-  'InputRequiredError', 'InvalidResponseError', 'LEGACY_PROTOCOL_VERSION', 'MAX_CANCEL_NAME_HEADER_BYTES', 'MAX_TASK_ID_BYTES', 'META_KEYS', 'METHODS', 'McpClientError', 'McpError',
-  'MemoryTaskStore', 'NetworkError', 'OutcomeUnknownError', 'PROTOCOL_VERSION', 'PollScheduler', 'RequestTimeoutError',
-  'ResponseTooLargeError', 'SPEC_TASK_METHODS', 'SUPPORTED_PROTOCOL_VERSIONS', 'ServerExitedError', 'StreamEndedError',
-  'StreamableHttpTransport', 'TASKS_EXTENSION_ID', 'TASK_RECORD_VERSION', 'TaskCancelledError', 'TaskClient', 'TaskError',
-  'TaskExpiredError', 'TaskFailedError', 'TaskHandle', 'TaskNotFoundError', 'TaskOutcomeSchema', 'TaskRecordSchema',
-  'TooManyRoundsError', 'UnsupportedProtocolVersionError', 'VERSION', 'defaultRedactParams', 'effectivePollIntervalMs',
-  'encodeHeaderValue', 'isLostBeforeResponse', 'isMcpClientError', 'isRecordExpired', 'isTerminalStatus',
-  'parseCreateTaskResult', 'parseDetailedTask', 'recordExpiresAt', 'redactTaskId', 'serverIdentity',
+  'CancelDeliveryError',
+  'CancelNotConfirmedError',
+  'DEFAULT_ABORT_GRACE_MS',
+  'DEFAULT_EXPIRING_MARGIN_RATIO',
+  'DEFAULT_MAX_CONCURRENT_UPDATES',
+  'DELIVERY_BUDGET_MS',
+  'InputDeliveryError',
+  'GetHeadersError',
+  'MAX_LIST_PAGES',
+  'PaginationError',
+  'ClientClosedError',
+  'DEFAULT_CLIENT_INFO',
+  'DEFAULT_CREATION_RETRY',
+  'DEFAULT_IDEMPOTENCY_KEY_IN',
+  'DEFAULT_JITTER_RATIO',
+  'DEFAULT_MAX_CONCURRENT_POLLS',
+  'DEFAULT_MAX_INPUT_ROUNDS',
+  'DEFAULT_MAX_REDIRECTS',
+  'InvalidHeaderError',
+  'RedirectBlockedError',
+  'DEFAULT_MAX_POLL_INTERVAL_MS',
+  'DEFAULT_MAX_POLL_RETRIES',
+  'DEFAULT_MAX_RESPONSE_BYTES',
+  'DEFAULT_MIN_POLL_INTERVAL_MS',
+  'DEFAULT_NOT_YET_VISIBLE_RETRIES',
+  'DEFAULT_POLL_INTERVAL_MS',
+  'DEFAULT_REQUEST_TIMEOUT_MS',
+  'DEFAULT_TASK_METHODS',
+  'ErrorCode',
+  'HEADERS',
+  'HttpError',
+  'IDEMPOTENCY_META_KEY',
+  'InputRequiredError',
+  'InvalidResponseError',
+  'LEGACY_PROTOCOL_VERSION',
+  'MAX_CANCEL_NAME_HEADER_BYTES',
+  'MAX_TASK_ID_BYTES',
+  'META_KEYS',
+  'METHODS',
+  'McpClientError',
+  'McpError',
+  'MemoryTaskStore',
+  'NetworkError',
+  'OutcomeUnknownError',
+  'PROTOCOL_VERSION',
+  'PollScheduler',
+  'RequestTimeoutError',
+  'ResponseTooLargeError',
+  'SPEC_TASK_METHODS',
+  'SUPPORTED_PROTOCOL_VERSIONS',
+  'ServerExitedError',
+  'StreamEndedError',
+  'StreamableHttpTransport',
+  'TASKS_EXTENSION_ID',
+  'TASK_RECORD_VERSION',
+  'TaskCancelledError',
+  'TaskClient',
+  'TaskError',
+  'TaskExpiredError',
+  'TaskFailedError',
+  'TaskHandle',
+  'TaskNotFoundError',
+  'TaskOutcomeSchema',
+  'TaskRecordSchema',
+  'TooManyRoundsError',
+  'UnsupportedProtocolVersionError',
+  'VERSION',
+  'defaultRedactParams',
+  'effectivePollIntervalMs',
+  'encodeHeaderValue',
+  'isLostBeforeResponse',
+  'isMcpClientError',
+  'isRecordExpired',
+  'isTerminalStatus',
+  'parseCreateTaskResult',
+  'parseDetailedTask',
+  'recordExpiresAt',
+  'redactTaskId',
+  'serverIdentity',
   // MCP authorization
-  'AuthorizationError', 'AuthorizationRequiredError', 'DEFAULT_MAX_STEP_UPS', 'DEFAULT_REFRESH_SKEW_MS',
+  'AuthorizationError',
+  'AuthorizationRequiredError',
+  'DEFAULT_MAX_STEP_UPS',
+  'DEFAULT_REFRESH_SKEW_MS',
 ].sort();
 
 describe('the built package', () => {
@@ -42,7 +110,9 @@ describe('the built package', () => {
   });
 
   it('Node resolves the package to the node entry (undici underneath), with exactly the same surface', async () => {
-    const pkg = require('../../package.json') as { exports: Record<string, Record<string, Record<string, Record<string, string>>>> };
+    const pkg = require('../../package.json') as {
+      exports: Record<string, Record<string, Record<string, Record<string, string>>>>;
+    };
     expect(pkg.exports['.']?.node?.import?.default).toBe('./dist/node.js');
     expect(pkg.exports['.']?.node?.require?.default).toBe('./dist/node.cjs');
     const esm = await import(new URL('node.js', dist).href);
@@ -89,7 +159,11 @@ describe('the built package', () => {
       expect(pkg.peerDependencies[framework]).toBeDefined();
       expect(pkg.peerDependenciesMeta[framework]?.optional).toBe(true);
     }
-    expect(Object.keys(pkg.dependencies).filter((name) => /^(ai|langchain|@langchain\/|@openai\/|@ai-sdk\/)/.test(name))).toEqual([]);
+    expect(
+      Object.keys(pkg.dependencies).filter((name) =>
+        /^(ai|langchain|@langchain\/|@openai\/|@ai-sdk\/)/.test(name),
+      ),
+    ).toEqual([]);
   });
 
   it('the main entry imports no node: module', async () => {
@@ -97,7 +171,9 @@ describe('the built package', () => {
     const files = [new URL('index.js', dist)];
     const text = (await Promise.all(files.map((f) => readFile(f, 'utf8')))).join('\n');
     const chunks = [...text.matchAll(/from\s+["'](\.\/[^"']+)["']/g)].map((m) => m[1] as string);
-    const all = [text, ...(await Promise.all(chunks.map((c) => readFile(new URL(c, dist), 'utf8'))))].join('\n');
+    const all = [text, ...(await Promise.all(chunks.map((c) => readFile(new URL(c, dist), 'utf8'))))].join(
+      '\n',
+    );
     expect(all).not.toMatch(/from\s+["']node:/);
   });
 });

@@ -17,52 +17,94 @@ const work = mkdtempSync(join(tmpdir(), 'mcp-tasks-pack-'));
 let tarball = '';
 
 beforeAll(() => {
-  const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' });
+  const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   tarball = join(work, (JSON.parse(out) as Array<{ filename: string }>)[0]?.filename ?? '');
 }, 120_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('the packed package', () => {
   it('builds dist/ on npm pack (prepack), and the tarball holds dist/ and both bins', () => {
-    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string>; bin: Record<string, string>; dependencies: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+      bin: Record<string, string>;
+      dependencies: Record<string, string>;
+    };
     expect(pkg.scripts.prepack).toMatch(/tsup/);
     expect(pkg.dependencies['@modelcontextprotocol/sdk']).toMatch(/^\^1\./);
     const list = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' });
-    for (const file of ['package/dist/index.js', 'package/dist/index.cjs', 'package/dist/index.d.ts', 'package/dist/testing/index.js', ...Object.values(pkg.bin).map((b) => `package/${b}`)]) {
+    for (const file of [
+      'package/dist/index.js',
+      'package/dist/index.cjs',
+      'package/dist/index.d.ts',
+      'package/dist/testing/index.js',
+      ...Object.values(pkg.bin).map((b) => `package/${b}`),
+    ]) {
       expect(list).toContain(file);
     }
     expect(list).not.toMatch(/package\/(src|test)\//);
   });
 
   it('passes publint --strict', () => {
-    const run = spawnSync(bin('publint'), ['run', '--strict', '--pack', 'false'], { cwd: ROOT, encoding: 'utf8' });
+    const run = spawnSync(bin('publint'), ['run', '--strict', '--pack', 'false'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     expect(run.stdout + run.stderr).toContain('All good');
     expect(run.status).toBe(0);
   }, 120_000);
 
   it('passes @arethetypeswrong/cli (node16 and bundler resolution, ESM and CJS)', () => {
-    const run = spawnSync(bin('attw'), [tarball, '--profile', 'node16', '--format', 'ascii'], { cwd: ROOT, encoding: 'utf8' });
+    const run = spawnSync(bin('attw'), [tarball, '--profile', 'node16', '--format', 'ascii'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     expect(run.status, run.stdout + run.stderr).toBe(0);
   }, 120_000);
 
   it('installs from the tarball into an empty project, and both bins run', () => {
     const project = join(work, 'user');
     execFileSync('mkdir', ['-p', project]);
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'user', private: true, type: 'module' }));
-    execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], { cwd: project, encoding: 'utf8' });
-    const version = spawnSync(join(project, 'node_modules', '.bin', 'mcp-tasks'), ['--version'], { encoding: 'utf8' });
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'user', private: true, type: 'module' }),
+    );
+    execFileSync(
+      'npm',
+      ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball],
+      { cwd: project, encoding: 'utf8' },
+    );
+    const version = spawnSync(join(project, 'node_modules', '.bin', 'mcp-tasks'), ['--version'], {
+      encoding: 'utf8',
+    });
     expect(version.status).toBe(0);
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
-    const server = spawnSync(join(project, 'node_modules', '.bin', 'mcp-tasks-reference-server'), ['--help'], { encoding: 'utf8' });
+    const server = spawnSync(
+      join(project, 'node_modules', '.bin', 'mcp-tasks-reference-server'),
+      ['--help'],
+      { encoding: 'utf8' },
+    );
     expect(server.status).toBe(0);
     expect(server.stdout).toContain('--stdio');
     // The installed CLI talks to the installed reference server over stdio (the bin itself: npx may take longer to
     // start than the client's 5 s era probe on a loaded machine).
-    const call = spawnSync(join(project, 'node_modules', '.bin', 'mcp-tasks'), ['call', '--stdio', 'node_modules/.bin/mcp-tasks-reference-server --stdio --poll-interval-ms 100', 'reindex_corpus', 'documents=20'], {
-      cwd: project,
-      encoding: 'utf8',
-      env: { ...process.env, MCP_TASKS_HOME: join(work, 'home') },
-    });
+    const call = spawnSync(
+      join(project, 'node_modules', '.bin', 'mcp-tasks'),
+      [
+        'call',
+        '--stdio',
+        'node_modules/.bin/mcp-tasks-reference-server --stdio --poll-interval-ms 100',
+        'reindex_corpus',
+        'documents=20',
+      ],
+      {
+        cwd: project,
+        encoding: 'utf8',
+        env: { ...process.env, MCP_TASKS_HOME: join(work, 'home') },
+      },
+    );
     expect(call.stdout).toContain('Indexed 20 documents');
     expect(call.status).toBe(0);
   }, 300_000);

@@ -13,7 +13,11 @@ const echo = { name: 'echo', arguments: { text: 'hi' } };
 describe('reference server: _meta, headers and versions', () => {
   it('rejects a request without _meta, or with an incomplete one, with -32602 and HTTP 400', async () => {
     server = await createTaskServer();
-    for (const meta of [null, { 'io.modelcontextprotocol/protocolVersion': undefined }, { 'io.modelcontextprotocol/clientCapabilities': undefined }]) {
+    for (const meta of [
+      null,
+      { 'io.modelcontextprotocol/protocolVersion': undefined },
+      { 'io.modelcontextprotocol/clientCapabilities': undefined },
+    ]) {
       const reply = await rpc(server.url, 'server/discover', {}, { meta });
       expect(reply.status).toBe(400);
       expect(reply.body.error?.code).toBe(-32602);
@@ -26,12 +30,19 @@ describe('reference server: _meta, headers and versions', () => {
     expect(reply.body.result).toMatchObject({
       resultType: 'complete',
       supportedVersions: ['2026-07-28'],
-      capabilities: { tools: {}, resources: {}, prompts: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } },
+      capabilities: {
+        tools: {},
+        resources: {},
+        prompts: {},
+        extensions: { 'io.modelcontextprotocol/tasks': {} },
+      },
       cacheScope: 'public',
       ttlMs: 0,
     });
     // server/discover.mdx: server info lives in `_meta['io.modelcontextprotocol/serverInfo']` (DiscoverResult has no top-level serverInfo)
-    expect(reply.body.result?._meta['io.modelcontextprotocol/serverInfo']).toMatchObject({ name: 'mcp-tasks-reference-server' });
+    expect(reply.body.result?._meta['io.modelcontextprotocol/serverInfo']).toMatchObject({
+      name: 'mcp-tasks-reference-server',
+    });
     expect(reply.body.result?.serverInfo).toBeUndefined();
   });
 
@@ -54,7 +65,12 @@ describe('reference server: _meta, headers and versions', () => {
 
   it('checks Mcp-Name against params.taskId on tasks/* and accepts base64-encoded values', async () => {
     server = await createTaskServer();
-    const mismatch = await rpc(server.url, 'tasks/get', { taskId: 't-1' }, { headers: { 'Mcp-Name': 't-2' } });
+    const mismatch = await rpc(
+      server.url,
+      'tasks/get',
+      { taskId: 't-1' },
+      { headers: { 'Mcp-Name': 't-2' } },
+    );
     expect(mismatch.body.error?.code).toBe(-32020);
     const encoded = `=?base64?${Buffer.from('echo').toString('base64')}?=`;
     const ok = await rpc(server.url, 'tools/call', echo, { headers: { 'Mcp-Name': encoded } });
@@ -63,12 +79,20 @@ describe('reference server: _meta, headers and versions', () => {
 
   it('answers -32022 with supported and requested for an unknown version', async () => {
     server = await createTaskServer();
-    const reply = await rpc(server.url, 'server/discover', {}, {
-      meta: { 'io.modelcontextprotocol/protocolVersion': '2099-01-01' },
-      headers: { 'MCP-Protocol-Version': '2099-01-01' },
-    });
+    const reply = await rpc(
+      server.url,
+      'server/discover',
+      {},
+      {
+        meta: { 'io.modelcontextprotocol/protocolVersion': '2099-01-01' },
+        headers: { 'MCP-Protocol-Version': '2099-01-01' },
+      },
+    );
     expect(reply.status).toBe(400);
-    expect(reply.body.error).toMatchObject({ code: -32022, data: { supported: ['2026-07-28'], requested: '2099-01-01' } });
+    expect(reply.body.error).toMatchObject({
+      code: -32022,
+      data: { supported: ['2026-07-28'], requested: '2099-01-01' },
+    });
   });
 
   it('answers -32601 with HTTP 404 for unknown and removed methods, echoing the id', async () => {
@@ -84,12 +108,29 @@ describe('reference server: _meta, headers and versions', () => {
     server = await createTaskServer();
     const res = await fetch(server.url, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/list', 'Mcp-Session-Id': 'abc' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }),
+      headers: {
+        'Content-Type': 'application/json',
+        'MCP-Protocol-Version': '2026-07-28',
+        'Mcp-Method': 'tools/list',
+        'Mcp-Session-Id': 'abc',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/list',
+        params: {
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+        },
+      }),
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('mcp-session-id')).toBeNull();
-    const body = (await res.json()) as { result: { tools: Array<{ name: string; annotations?: unknown }>; cacheScope: string } };
+    const body = (await res.json()) as {
+      result: { tools: Array<{ name: string; annotations?: unknown }>; cacheScope: string };
+    };
     expect(body.result.tools.map((t) => t.name)).toContain('reindex_corpus');
     expect(body.result.cacheScope).toBe('public');
   });
@@ -111,20 +152,38 @@ describe('reference server: HTTP transport', () => {
 
   it('rejects bodies over maxBodyBytes with 413 and bad JSON with -32700', async () => {
     server = await createTaskServer({ maxBodyBytes: 100 });
-    const big = await fetch(server.url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ pad: 'x'.repeat(500) }) });
+    const big = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ pad: 'x'.repeat(500) }),
+    });
     expect(big.status).toBe(413);
-    const bad = await fetch(server.url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{nope' });
+    const bad = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{nope',
+    });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { code: number } }).error.code).toBe(-32700);
   });
 
   it('streams notifications/progress then the response when the request has a progressToken', async () => {
     server = await createTaskServer({ inlineBudgetMs: 10 });
-    const reply = await rpc(server.url, 'tools/call', { name: 'reindex_corpus', arguments: { documents: 20 } }, { tasks: false, meta: { progressToken: 'p1' } });
+    const reply = await rpc(
+      server.url,
+      'tools/call',
+      { name: 'reindex_corpus', arguments: { documents: 20 } },
+      { tasks: false, meta: { progressToken: 'p1' } },
+    );
     expect(reply.contentType).toContain('text/event-stream');
     const progress = reply.events.filter((e) => e.method === 'notifications/progress');
     expect(progress.length).toBeGreaterThan(1);
-    expect(progress.at(-1)?.params).toMatchObject({ progressToken: 'p1', progress: 20, total: 20, message: 'indexed 20/20' });
+    expect(progress.at(-1)?.params).toMatchObject({
+      progressToken: 'p1',
+      progress: 20,
+      total: 20,
+      message: 'indexed 20/20',
+    });
     expect(reply.events.at(-1)).toMatchObject({ result: { resultType: 'complete' } });
   });
 
@@ -139,7 +198,11 @@ describe('reference server: HTTP transport', () => {
     server = await createTaskServer({ cors: 'http://app.example' });
     const pre = await fetch(server.url, {
       method: 'OPTIONS',
-      headers: { Origin: 'http://app.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type, mcp-method' },
+      headers: {
+        Origin: 'http://app.example',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'content-type, mcp-method',
+      },
     });
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-origin')).toBe('http://app.example');
@@ -152,8 +215,12 @@ describe('reference server: HTTP transport', () => {
 
   it('rejects a non-loopback Origin without cors', async () => {
     server = await createTaskServer();
-    expect((await rpc(server.url, 'tools/call', echo, { headers: { Origin: 'http://evil.example' } })).status).toBe(403);
-    expect((await rpc(server.url, 'tools/call', echo, { headers: { Origin: 'http://localhost:3000' } })).status).toBe(200);
+    expect(
+      (await rpc(server.url, 'tools/call', echo, { headers: { Origin: 'http://evil.example' } })).status,
+    ).toBe(403);
+    expect(
+      (await rpc(server.url, 'tools/call', echo, { headers: { Origin: 'http://localhost:3000' } })).status,
+    ).toBe(200);
   });
 
   it('validates options at the boundary', async () => {

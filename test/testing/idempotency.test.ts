@@ -29,8 +29,14 @@ describe('reference server: idempotency keys', () => {
     const first = await call(LONG, 'key-1');
     const again = await call(LONG, 'key-1');
     expect(first).toMatchObject({ resultType: 'task', status: 'working' });
-    expect(again).toMatchObject({ resultType: 'task', taskId: first.taskId, status: 'working', createdAt: first.createdAt });
-    for (const key of ['task', 'result', 'error', 'inputRequests', 'requestState']) expect(again).not.toHaveProperty(key);
+    expect(again).toMatchObject({
+      resultType: 'task',
+      taskId: first.taskId,
+      status: 'working',
+      createdAt: first.createdAt,
+    });
+    for (const key of ['task', 'result', 'error', 'inputRequests', 'requestState'])
+      expect(again).not.toHaveProperty(key);
     expect(server.core.tasksCreated).toBe(1);
     expect(server.core.registry.size).toBe(1);
     expect(server.core.idempotency.replays).toBe(1);
@@ -70,7 +76,12 @@ describe('reference server: idempotency keys', () => {
   it('rejects a reused key with different arguments (-32602) and keeps the original task', async () => {
     server = await createTaskServer({ inlineBudgetMs: 10 });
     const first = await call(LONG, 'k');
-    const reply = await rpc(server.url, 'tools/call', { name: 'reindex_corpus', arguments: { documents: 99_999 } }, withKey('k'));
+    const reply = await rpc(
+      server.url,
+      'tools/call',
+      { name: 'reindex_corpus', arguments: { documents: 99_999 } },
+      withKey('k'),
+    );
     expect(reply.body.error?.code).toBe(-32602);
     expect(reply.body.error?.message).toMatch(/different arguments/);
     expect(server.core.tasksCreated).toBe(1);

@@ -31,7 +31,12 @@ export interface RpcReply {
 let nextId = 1;
 
 /** Sends `method` with `params` to `url`. */
-export async function rpc(url: string, method: string, params: Record<string, unknown> = {}, options: RpcOptions = {}): Promise<RpcReply> {
+export async function rpc(
+  url: string,
+  method: string,
+  params: Record<string, unknown> = {},
+  options: RpcOptions = {},
+): Promise<RpcReply> {
   const capabilities = { elicitation: {}, ...(options.capabilities ?? {}) } as Record<string, unknown>;
   if (options.tasks !== false) capabilities.extensions = { [TASKS_EXTENSION_ID]: {} };
   const meta =
@@ -51,12 +56,19 @@ export async function rpc(url: string, method: string, params: Record<string, un
     ...(name !== undefined ? { 'Mcp-Name': name } : {}),
     ...(options.headers ?? {}),
   };
-  const sent = Object.fromEntries(Object.entries(headers).filter((e): e is [string, string] => e[1] !== undefined));
+  const sent = Object.fromEntries(
+    Object.entries(headers).filter((e): e is [string, string] => e[1] !== undefined),
+  );
   const res = await fetch(url, {
     method: 'POST',
     headers: sent,
     signal: options.signal,
-    body: JSON.stringify({ jsonrpc: '2.0', id: options.id ?? nextId++, method, params: meta === undefined ? params : { ...params, _meta: meta } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: options.id ?? nextId++,
+      method,
+      params: meta === undefined ? params : { ...params, _meta: meta },
+    }),
   });
   const contentType = res.headers.get('content-type') ?? '';
   const text = await res.text();
@@ -74,7 +86,8 @@ export async function rpc(url: string, method: string, params: Record<string, un
 export async function pollTask(
   url: string,
   taskId: string,
-  until: (task: Record<string, any>) => boolean = (t) => ['completed', 'failed', 'cancelled'].includes(t.status),
+  until: (task: Record<string, any>) => boolean = (t) =>
+    ['completed', 'failed', 'cancelled'].includes(t.status),
   { intervalMs = 10, timeoutMs = 5_000 } = {},
 ): Promise<Record<string, any>> {
   const deadline = Date.now() + timeoutMs;

@@ -12,7 +12,10 @@ describe('reference server: stats', () => {
   it('counts requests per method and records tasks/get arrival times on the injected clock', async () => {
     let clock = 5_000;
     server = await createTaskServer({ inlineBudgetMs: 10, pollIntervalMs: 100, now: () => clock });
-    const created = await rpc(server.url, 'tools/call', { name: 'reindex_corpus', arguments: { documents: 100_000 } });
+    const created = await rpc(server.url, 'tools/call', {
+      name: 'reindex_corpus',
+      arguments: { documents: 100_000 },
+    });
     const taskId = created.body.result!.taskId as string;
     for (let i = 0; i < 3; i++) {
       await rpc(server.url, 'tasks/get', { taskId });
@@ -33,23 +36,38 @@ describe('reference server: MRTR', () => {
     server = await createTaskServer();
     const params = { name: 'confirm_action', arguments: { action: 'wipe cache' } };
     const round1 = (await rpc(server.url, 'tools/call', params)).body.result!;
-    expect(round1).toMatchObject({ resultType: 'input_required', inputRequests: { confirm: { method: 'elicitation/create' } } });
+    expect(round1).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { confirm: { method: 'elicitation/create' } },
+    });
     expect(round1.requestState).toEqual(expect.any(String));
     expect(round1).not.toHaveProperty('taskId');
 
-    const retry = { ...params, inputResponses: { confirm: { action: 'accept', content: { confirm: true } } }, requestState: round1.requestState };
+    const retry = {
+      ...params,
+      inputResponses: { confirm: { action: 'accept', content: { confirm: true } } },
+      requestState: round1.requestState,
+    };
     const round2 = (await rpc(server.url, 'tools/call', retry)).body.result!;
     expect(round2).toMatchObject({ resultType: 'complete', content: [{ text: 'Performed "wipe cache"' }] });
 
-    const tampered = await rpc(server.url, 'tools/call', { ...retry, requestState: `${String(round1.requestState)}x` });
+    const tampered = await rpc(server.url, 'tools/call', {
+      ...retry,
+      requestState: `${String(round1.requestState)}x`,
+    });
     expect(tampered.body.error?.code).toBe(-32602);
-    const otherTool = await rpc(server.url, 'tools/call', { name: 'echo', arguments: { text: 'x' }, requestState: round1.requestState });
+    const otherTool = await rpc(server.url, 'tools/call', {
+      name: 'echo',
+      arguments: { text: 'x' },
+      requestState: round1.requestState,
+    });
     expect(otherTool.body.error?.code).toBe(-32602);
   });
 
   it('composes an MRTR round with a task (test_tool_with_task)', async () => {
     server = await createTaskServer({ fixtures: 'conformance', timeScale: 0.2 });
-    const round1 = (await rpc(server.url, 'tools/call', { name: 'test_tool_with_task', arguments: {} })).body.result!;
+    const round1 = (await rpc(server.url, 'tools/call', { name: 'test_tool_with_task', arguments: {} })).body
+      .result!;
     expect(round1.resultType).toBe('input_required');
     const round2 = (
       await rpc(server.url, 'tools/call', {
@@ -69,7 +87,10 @@ describe('reference server: MRTR', () => {
     server = await createTaskServer({ fixtures: 'conformance' });
     const reply = await rpc(server.url, 'tools/call', { name: 'test_missing_capability', arguments: {} });
     expect(reply.status).toBe(400);
-    expect(reply.body.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { sampling: {} } } });
+    expect(reply.body.error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { sampling: {} } },
+    });
   });
 });
 
@@ -82,7 +103,12 @@ describe('TaskServerCore without HTTP', () => {
   it('skips header checks when no headers are given, and stores a task before answering', async () => {
     const core = new TaskServerCore({ inlineBudgetMs: 5 });
     try {
-      const reply = await core.handle({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'reindex_corpus', arguments: { documents: 10_000 }, _meta: meta } });
+      const reply = await core.handle({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'reindex_corpus', arguments: { documents: 10_000 }, _meta: meta },
+      });
       expect(reply.status).toBe(200);
       const result = (reply.response as unknown as { result: { resultType: string; taskId: string } }).result;
       expect(result.resultType).toBe('task');
@@ -95,9 +121,16 @@ describe('TaskServerCore without HTTP', () => {
   it('checks headers when given, answers notifications with 202 and rejects batches', async () => {
     const core = new TaskServerCore();
     const message = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: meta } };
-    expect((await core.handle(message, { 'mcp-method': 'tools/list' })).response).toMatchObject({ error: { code: -32020 } });
-    expect(await core.handle({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } })).toEqual({ status: 202, notifications: [] });
-    expect(await core.handle([message])).toMatchObject({ status: 400, response: { id: null, error: { code: -32600 } } });
+    expect((await core.handle(message, { 'mcp-method': 'tools/list' })).response).toMatchObject({
+      error: { code: -32020 },
+    });
+    expect(
+      await core.handle({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }),
+    ).toEqual({ status: 202, notifications: [] });
+    expect(await core.handle([message])).toMatchObject({
+      status: 400,
+      response: { id: null, error: { code: -32600 } },
+    });
   });
 });
 
@@ -122,7 +155,12 @@ describe('reference server: abandoned inline requests', () => {
       },
     });
     const controller = new AbortController();
-    const call = rpc(server.url, 'tools/call', { name: 'hang', arguments: {} }, { tasks: false, signal: controller.signal });
+    const call = rpc(
+      server.url,
+      'tools/call',
+      { name: 'hang', arguments: {} },
+      { tasks: false, signal: controller.signal },
+    );
     await new Promise((r) => setTimeout(r, 100));
     controller.abort();
     await expect(call).rejects.toThrow();

@@ -29,7 +29,12 @@ describe('reference server: tasks', () => {
     server = await createTaskServer({ ttlMs: 1_000, inlineBudgetMs: 10, now: () => clock });
     const taskId = await startTask(server.url, 'reindex_corpus', { documents: 100_000 });
     const first = await rpc(server.url, 'tasks/get', { taskId });
-    expect(first.body.result).toMatchObject({ taskId, status: 'working', createdAt: '2026-08-01T09:00:00.000Z', ttlMs: 1_000 });
+    expect(first.body.result).toMatchObject({
+      taskId,
+      status: 'working',
+      createdAt: '2026-08-01T09:00:00.000Z',
+      ttlMs: 1_000,
+    });
     clock += 999;
     expect((await rpc(server.url, 'tasks/get', { taskId })).body.result?.taskId).toBe(taskId);
     clock += 1;
@@ -43,24 +48,42 @@ describe('reference server: tasks', () => {
     server = await createTaskServer({ ttlMs: null, inlineBudgetMs: 10, now: () => clock });
     const taskId = await startTask(server.url, 'reindex_corpus', { documents: 100_000 });
     clock += 10 ** 12;
-    expect((await rpc(server.url, 'tasks/get', { taskId })).body.result).toMatchObject({ taskId, ttlMs: null });
+    expect((await rpc(server.url, 'tasks/get', { taskId })).body.result).toMatchObject({
+      taskId,
+      ttlMs: null,
+    });
   });
 
   it('delivers tasks/update answers to the job, ignoring keys that are not outstanding', async () => {
     server = await createTaskServer({ timeScale: 0.1 });
     const taskId = await startTask(server.url, 'deploy_release', { version: '1.2.3' });
     const waiting = await pollTask(server.url, taskId, (t) => t.status === 'input_required');
-    expect(waiting.inputRequests.confirm).toMatchObject({ method: 'elicitation/create', params: { message: 'Deploy 1.2.3 to production?' } });
+    expect(waiting.inputRequests.confirm).toMatchObject({
+      method: 'elicitation/create',
+      params: { message: 'Deploy 1.2.3 to production?' },
+    });
 
-    const ignored = await rpc(server.url, 'tasks/update', { taskId, inputResponses: { unknown: { action: 'accept' } } });
+    const ignored = await rpc(server.url, 'tasks/update', {
+      taskId,
+      inputResponses: { unknown: { action: 'accept' } },
+    });
     expect(ignored.body.result).toEqual({ resultType: 'complete' });
     expect((await rpc(server.url, 'tasks/get', { taskId })).body.result?.status).toBe('input_required');
 
-    const ack = await rpc(server.url, 'tasks/update', { taskId, inputResponses: { confirm: { action: 'accept', content: { confirm: true, note: 'go' } } } });
+    const ack = await rpc(server.url, 'tasks/update', {
+      taskId,
+      inputResponses: { confirm: { action: 'accept', content: { confirm: true, note: 'go' } } },
+    });
     expect(ack.body.result).toEqual({ resultType: 'complete' });
     const done = await pollTask(server.url, taskId);
-    expect(done).toMatchObject({ status: 'completed', result: { content: [{ text: 'deployed 1.2.3 (go)' }] } });
-    expect(server.stats.taskUpdates(taskId).map((u) => Object.keys(u.inputResponses))).toEqual([['unknown'], ['confirm']]);
+    expect(done).toMatchObject({
+      status: 'completed',
+      result: { content: [{ text: 'deployed 1.2.3 (go)' }] },
+    });
+    expect(server.stats.taskUpdates(taskId).map((u) => Object.keys(u.inputResponses))).toEqual([
+      ['unknown'],
+      ['confirm'],
+    ]);
   });
 
   it('ends a declined deploy as completed with isError, never failed', async () => {
@@ -75,13 +98,23 @@ describe('reference server: tasks', () => {
   it('keeps unanswered keys pending after a partial answer', async () => {
     server = await createTaskServer({ fixtures: 'conformance' });
     const taskId = await startTask(server.url, 'multi_input', {});
-    const waiting = await pollTask(server.url, taskId, (t) => Object.keys(t.inputRequests ?? {}).length === 2);
+    const waiting = await pollTask(
+      server.url,
+      taskId,
+      (t) => Object.keys(t.inputRequests ?? {}).length === 2,
+    );
     const [first, second] = Object.keys(waiting.inputRequests);
-    await rpc(server.url, 'tasks/update', { taskId, inputResponses: { [first!]: { action: 'accept', content: { name: 'Ada' } } } });
+    await rpc(server.url, 'tasks/update', {
+      taskId,
+      inputResponses: { [first!]: { action: 'accept', content: { name: 'Ada' } } },
+    });
     const partial = (await rpc(server.url, 'tasks/get', { taskId })).body.result!;
     expect(partial.status).toBe('input_required');
     expect(Object.keys(partial.inputRequests)).toEqual([second]);
-    await rpc(server.url, 'tasks/update', { taskId, inputResponses: { [second!]: { action: 'accept', content: { confirm: true } } } });
+    await rpc(server.url, 'tasks/update', {
+      taskId,
+      inputResponses: { [second!]: { action: 'accept', content: { confirm: true } } },
+    });
     expect((await pollTask(server.url, taskId)).status).toBe('completed');
   });
 
@@ -90,7 +123,10 @@ describe('reference server: tasks', () => {
     const taskId = await startTask(server.url, 'deploy_release', { version: '3.0.0' });
     const done = await pollTask(server.url, taskId);
     expect(done.status).toBe('failed');
-    expect(done.error).toMatchObject({ code: -32603, message: expect.stringContaining('not answered within 50 ms') });
+    expect(done.error).toMatchObject({
+      code: -32603,
+      message: expect.stringContaining('not answered within 50 ms'),
+    });
     expect(done).not.toHaveProperty('result');
   });
 
@@ -100,7 +136,9 @@ describe('reference server: tasks', () => {
     const ack = await rpc(server.url, 'tasks/cancel', { taskId });
     expect(ack.body.result).toEqual({ resultType: 'complete' });
     expect((await rpc(server.url, 'tasks/get', { taskId })).body.result?.status).toBe('cancelled');
-    expect((await rpc(server.url, 'tasks/cancel', { taskId })).body.result).toEqual({ resultType: 'complete' });
+    expect((await rpc(server.url, 'tasks/cancel', { taskId })).body.result).toEqual({
+      resultType: 'complete',
+    });
     expect(server.stats.taskCancels(taskId)).toHaveLength(2);
   });
 
@@ -117,6 +155,9 @@ describe('reference server: tasks', () => {
     const flaky = await pollTask(server.url, await startTask(server.url, 'flaky_job', {}));
     expect(flaky).toMatchObject({ status: 'failed', error: { code: -32603, data: { retryable: true } } });
     const lint = await pollTask(server.url, await startTask(server.url, 'lint_file', { path: 'src/x.ts' }));
-    expect(lint).toMatchObject({ status: 'completed', result: { isError: true, content: [{ type: 'text' }] } });
+    expect(lint).toMatchObject({
+      status: 'completed',
+      result: { isError: true, content: [{ type: 'text' }] },
+    });
   });
 });

@@ -7,7 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FileTaskStore } from '../../src/file-store.js';
-import { cloneJson, MAX_PRETTY_DEPTH, nestsDeeperThan, stringifyIteratively, toJsonText } from '../../src/internal/deep-json.js';
+import {
+  cloneJson,
+  MAX_PRETTY_DEPTH,
+  nestsDeeperThan,
+  stringifyIteratively,
+  toJsonText,
+} from '../../src/internal/deep-json.js';
 import { MemoryTaskStore } from '../../src/store/task-store.js';
 
 const DEPTH = 200_000;
@@ -15,7 +21,10 @@ const deepText = `${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}`;
 
 describe('deep JSON', () => {
   it('stringifies like JSON.stringify for ordinary data (members, escapes, undefined, non-finite numbers, __proto__ keys)', () => {
-    const value = JSON.parse('{"a":[1,"x\\u001b\\"",null,true,{"__proto__":{"b":2}}],"c":{}}') as Record<string, unknown>;
+    const value = JSON.parse('{"a":[1,"x\\u001b\\"",null,true,{"__proto__":{"b":2}}],"c":{}}') as Record<
+      string,
+      unknown
+    >;
     (value as Record<string, unknown>).u = undefined;
     (value as Record<string, unknown>).n = [Number.NaN, undefined];
     expect(stringifyIteratively(value)).toBe(JSON.stringify(value));
@@ -34,11 +43,26 @@ describe('deep JSON', () => {
     const dir = mkdtempSync(join(tmpdir(), 'deep-store-'));
     try {
       const result = { content: [], structuredContent: { d: JSON.parse(deepText) as unknown } };
-      const record = { version: 1 as const, server: 'http://127.0.0.1:1/mcp', method: 'tools/call', taskId: 't1', localCreatedAt: 1, ttlMs: null, status: 'completed' as const, answeredKeys: [], updatedAt: 1, outcome: { status: 'completed' as const, result } };
+      const record = {
+        version: 1 as const,
+        server: 'http://127.0.0.1:1/mcp',
+        method: 'tools/call',
+        taskId: 't1',
+        localCreatedAt: 1,
+        ttlMs: null,
+        status: 'completed' as const,
+        answeredKeys: [],
+        updatedAt: 1,
+        outcome: { status: 'completed' as const, result },
+      };
       for (const store of [new FileTaskStore(dir), new MemoryTaskStore()]) {
         await store.put(record);
         const back = await store.get('t1');
-        expect(stringifyIteratively((back?.outcome as unknown as { result: { structuredContent: unknown } }).result.structuredContent)).toBe(`{"d":${deepText}}`);
+        expect(
+          stringifyIteratively(
+            (back?.outcome as unknown as { result: { structuredContent: unknown } }).result.structuredContent,
+          ),
+        ).toBe(`{"d":${deepText}}`);
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -37,7 +37,13 @@ import type { DetailedTask } from '../../src/protocol/tasks.js';
 
 const LONG_ID = 'task-0123456789abcdef-0123456789abcdef';
 const failedTask = (taskId: string, extra: Partial<DetailedTask> = {}) =>
-  ({ taskId, status: 'failed', ttlMs: null, error: { code: -32603, message: 'disk full', data: { p: 1 } }, ...extra }) as DetailedTask & { status: 'failed' };
+  ({
+    taskId,
+    status: 'failed',
+    ttlMs: null,
+    error: { code: -32603, message: 'disk full', data: { p: 1 } },
+    ...extra,
+  }) as DetailedTask & { status: 'failed' };
 
 const samples: Array<[McpClientError, string | number, string]> = [
   [new HttpError('tools/list', 503, 'busy', 1_000), 'HTTP_ERROR', 'HttpError'],
@@ -46,8 +52,16 @@ const samples: Array<[McpClientError, string | number, string]> = [
   [new InvalidResponseError('tools/call', 'bad'), 'INVALID_RESPONSE', 'InvalidResponseError'],
   [new ResponseTooLargeError('tools/call', 10), 'RESPONSE_TOO_LARGE', 'ResponseTooLargeError'],
   [new RequestTimeoutError('tools/call', 5), 'REQUEST_TIMEOUT', 'RequestTimeoutError'],
-  [new UnsupportedProtocolVersionError('2026-07-28', ['1999-01-01']), 'UNSUPPORTED_PROTOCOL_VERSION', 'UnsupportedProtocolVersionError'],
-  [new InputRequiredError('tools/call', { k: { method: 'elicitation/create' } }), 'INPUT_REQUIRED', 'InputRequiredError'],
+  [
+    new UnsupportedProtocolVersionError('2026-07-28', ['1999-01-01']),
+    'UNSUPPORTED_PROTOCOL_VERSION',
+    'UnsupportedProtocolVersionError',
+  ],
+  [
+    new InputRequiredError('tools/call', { k: { method: 'elicitation/create' } }),
+    'INPUT_REQUIRED',
+    'InputRequiredError',
+  ],
   [new TooManyRoundsError('tools/call', 3), 'TOO_MANY_ROUNDS', 'TooManyRoundsError'],
   [new TaskFailedError(failedTask('t1')), 'TASK_FAILED', 'TaskFailedError'],
   [new TaskCancelledError('t1'), 'TASK_CANCELLED', 'TaskCancelledError'],
@@ -59,25 +73,48 @@ const samples: Array<[McpClientError, string | number, string]> = [
   [new OutcomeUnknownError('tools/call'), 'OUTCOME_UNKNOWN', 'OutcomeUnknownError'],
   [new ClientClosedError(), 'CLIENT_CLOSED', 'ClientClosedError'],
   [new ServerExitedError('node server.js --stdio', 1, null), 'SERVER_EXITED', 'ServerExitedError'],
-  [new RedirectBlockedError('tools/call', 307, 'http://127.0.0.1:9', 'cross-origin'), 'REDIRECT_BLOCKED', 'RedirectBlockedError'],
+  [
+    new RedirectBlockedError('tools/call', 307, 'http://127.0.0.1:9', 'cross-origin'),
+    'REDIRECT_BLOCKED',
+    'RedirectBlockedError',
+  ],
   [new PaginationError('tools/list', 'repeated-cursor', 2), 'PAGINATION_FAILED', 'PaginationError'],
-  [new GetHeadersError('tools/call', { cause: new Error('token fail') }), 'GET_HEADERS_FAILED', 'GetHeadersError'],
-  [new InvalidHeaderError('headers', 'X-Api-Key', 'its value contains CR or LF'), 'INVALID_HEADER', 'InvalidHeaderError'],
+  [
+    new GetHeadersError('tools/call', { cause: new Error('token fail') }),
+    'GET_HEADERS_FAILED',
+    'GetHeadersError',
+  ],
+  [
+    new InvalidHeaderError('headers', 'X-Api-Key', 'its value contains CR or LF'),
+    'INVALID_HEADER',
+    'InvalidHeaderError',
+  ],
   [new McpError('tools/call', { code: -32602, message: 'bad params' }), -32602, 'McpError'],
-  [new AuthorizationRequiredError('http://127.0.0.1:1/mcp', 'tools/call'), 'AUTHORIZATION_REQUIRED', 'AuthorizationRequiredError'],
-  [new AuthorizationError('http://127.0.0.1:1/mcp', 'refresh', 'invalid_grant'), 'AUTHORIZATION_FAILED', 'AuthorizationError'],
+  [
+    new AuthorizationRequiredError('http://127.0.0.1:1/mcp', 'tools/call'),
+    'AUTHORIZATION_REQUIRED',
+    'AuthorizationRequiredError',
+  ],
+  [
+    new AuthorizationError('http://127.0.0.1:1/mcp', 'refresh', 'invalid_grant'),
+    'AUTHORIZATION_FAILED',
+    'AuthorizationError',
+  ],
 ];
 
 describe('errors (§7, STYLE 12–16)', () => {
-  it.each(samples.map(([e, code, name]) => [name, code, e] as const))('7.3: %s has the stable code %s and its class name', (name, code, e) => {
-    expect(e.code).toBe(code);
-    expect(e.name).toBe(name);
-    expect(e).toBeInstanceOf(McpClientError);
-    expect(e).toBeInstanceOf(Error);
-    expect(isMcpClientError(e)).toBe(true);
-    expect(isMcpClientError(e, code as McpClientErrorCode | number)).toBe(true);
-    expect(isMcpClientError(e, 'NOT_A_CODE' as never)).toBe(false);
-  });
+  it.each(samples.map(([e, code, name]) => [name, code, e] as const))(
+    '7.3: %s has the stable code %s and its class name',
+    (name, code, e) => {
+      expect(e.code).toBe(code);
+      expect(e.name).toBe(name);
+      expect(e).toBeInstanceOf(McpClientError);
+      expect(e).toBeInstanceOf(Error);
+      expect(isMcpClientError(e)).toBe(true);
+      expect(isMcpClientError(e, code as McpClientErrorCode | number)).toBe(true);
+      expect(isMcpClientError(e, 'NOT_A_CODE' as never)).toBe(false);
+    },
+  );
 
   it('every exported error class is covered above', () => {
     const classes = Object.entries(errors)
@@ -137,7 +174,10 @@ describe('errors (§7, STYLE 12–16)', () => {
       // src/errors.ts re-exports the classes from src/errors/*.ts: load a second copy of those files.
       const path = '../../src/errors/task-errors.ts?second-copy';
       const basePath = '../../src/errors/base.ts?second-copy';
-      const copy = { ...((await import(/* @vite-ignore */ path)) as typeof errors), McpClientError: ((await import(/* @vite-ignore */ basePath)) as typeof errors).McpClientError };
+      const copy = {
+        ...((await import(/* @vite-ignore */ path)) as typeof errors),
+        McpClientError: ((await import(/* @vite-ignore */ basePath)) as typeof errors).McpClientError,
+      };
       expect(copy.TaskFailedError).not.toBe(TaskFailedError);
       const theirs = new copy.TaskNotFoundError('t1');
       expect(theirs instanceof TaskNotFoundError).toBe(true);
@@ -181,10 +221,17 @@ describe('errors (§7, STYLE 12–16)', () => {
       const e = new TaskFailedError(task);
       expect(e.error).toEqual({ code: -32603, message: 'disk full', data: { p: 1 } });
       expect(e.task).toBe(task);
-      const bare = new TaskFailedError({ taskId: 't1', status: 'failed', ttlMs: null, statusMessage: 'quota' });
+      const bare = new TaskFailedError({
+        taskId: 't1',
+        status: 'failed',
+        ttlMs: null,
+        statusMessage: 'quota',
+      });
       expect(bare.error).toBeUndefined();
       expect(bare.message).toBe('task t1 failed: quota');
-      expect(new TaskFailedError({ taskId: 't1', status: 'failed', ttlMs: null }).message).toBe('task t1 failed: no reason given');
+      expect(new TaskFailedError({ taskId: 't1', status: 'failed', ttlMs: null }).message).toBe(
+        'task t1 failed: no reason given',
+      );
     });
 
     it('STYLE 13: cause is chained', () => {
@@ -192,7 +239,11 @@ describe('errors (§7, STYLE 12–16)', () => {
       const net = new NetworkError('tasks/get', { cause: root });
       expect(net.cause).toBe(root);
       expect(net.message).toBe('tasks/get failed: network error: socket hang up');
-      const rpc = new McpError('tasks/get', { code: -32602, message: 'unknown task' }, { cause: net, httpStatus: 400 });
+      const rpc = new McpError(
+        'tasks/get',
+        { code: -32602, message: 'unknown task' },
+        { cause: net, httpStatus: 400 },
+      );
       expect(rpc.cause).toBe(net);
       expect(rpc.httpStatus).toBe(400);
       expect(new TaskExpiredError('t1', 0, undefined, { cause: rpc }).cause).toBe(rpc);
@@ -203,9 +254,18 @@ describe('errors (§7, STYLE 12–16)', () => {
     });
 
     it('McpError names the method and keeps the server text, code and data', () => {
-      const e = new McpError('tools/call', { code: -32021, message: 'Missing capability', data: { requiredCapabilities: {} } });
+      const e = new McpError('tools/call', {
+        code: -32021,
+        message: 'Missing capability',
+        data: { requiredCapabilities: {} },
+      });
       expect(e.message).toBe('tools/call failed: Missing capability (JSON-RPC -32021)');
-      expect([e.code, e.data, e.method, e.httpStatus]).toEqual([-32021, { requiredCapabilities: {} }, 'tools/call', undefined]);
+      expect([e.code, e.data, e.method, e.httpStatus]).toEqual([
+        -32021,
+        { requiredCapabilities: {} },
+        'tools/call',
+        undefined,
+      ]);
     });
 
     it('HttpError message with and without a body excerpt', () => {

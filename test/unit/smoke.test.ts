@@ -9,12 +9,27 @@ describe('smoke', () => {
   it('turns a task into one promise and polls no sooner than pollIntervalMs', async () => {
     let polls = 0;
     const transport = new ScriptedTransport((method) => {
-      if (method === 'tools/call') return { resultType: 'task', taskId: 't1', status: 'working', createdAt: 'x', lastUpdatedAt: 'x', ttlMs: 60_000, pollIntervalMs: 500 };
+      if (method === 'tools/call')
+        return {
+          resultType: 'task',
+          taskId: 't1',
+          status: 'working',
+          createdAt: 'x',
+          lastUpdatedAt: 'x',
+          ttlMs: 60_000,
+          pollIntervalMs: 500,
+        };
       if (method === 'tasks/get') {
         polls++;
         return polls < 3
           ? { resultType: 'complete', taskId: 't1', status: 'working', ttlMs: 60_000, pollIntervalMs: 500 }
-          : { resultType: 'complete', taskId: 't1', status: 'completed', ttlMs: 60_000, result: { content: [{ type: 'text', text: 'ok' }] } };
+          : {
+              resultType: 'complete',
+              taskId: 't1',
+              status: 'completed',
+              ttlMs: 60_000,
+              result: { content: [{ type: 'text', text: 'ok' }] },
+            };
       }
       return { error: { code: -32601, message: 'nope' } };
     });

@@ -17,7 +17,10 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 
 /** Finds a schema beside the clone (`../shared/spec`), else in /work/shared/spec; fails loudly when missing. */
 function schemaPath(name: string): string {
-  const candidates = [path.resolve(repoRoot, '..', 'shared', 'spec', name), path.join('/work/shared/spec', name)];
+  const candidates = [
+    path.resolve(repoRoot, '..', 'shared', 'spec', name),
+    path.join('/work/shared/spec', name),
+  ];
   const found = candidates.find((p) => existsSync(p));
   if (!found) throw new Error(`schema ${name} not found; looked in: ${candidates.join(', ')}`);
   return found;
@@ -66,8 +69,14 @@ beforeAll(() => {
   });
   ajv.addFormat('uri-template', true);
   ajv.addFormat('byte', /^[A-Za-z0-9+/]*={0,2}$/);
-  const mcp = JSON.parse(readFileSync(schemaPath('mcp-2026-07-28.schema.json'), 'utf8')) as Record<string, unknown>;
-  const tasks = JSON.parse(readFileSync(schemaPath('tasks-extension.schema.json'), 'utf8')) as Record<string, unknown>;
+  const mcp = JSON.parse(readFileSync(schemaPath('mcp-2026-07-28.schema.json'), 'utf8')) as Record<
+    string,
+    unknown
+  >;
+  const tasks = JSON.parse(readFileSync(schemaPath('tasks-extension.schema.json'), 'utf8')) as Record<
+    string,
+    unknown
+  >;
   ajv.addSchema({ ...mcp, $id: MCP_ID });
   ajv.addSchema({ ...tasks, $id: TASKS_ID });
 });
@@ -85,8 +94,15 @@ describe('wire schema (conformance wire-schema-valid)', () => {
     const noMeta = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x' } };
     expect(validator(MCP_ID, 'CallToolRequest')(noMeta)).toBe(false);
     expect(validator(MCP_ID, 'ClientRequest')(noMeta)).toBe(false);
-    expect(validator(TASKS_ID, 'UpdateTaskRequest')({ jsonrpc: '2.0', id: 1, method: 'tasks/update', params: { taskId: 't' } })).toBe(false);
-    expect(validator(MCP_ID, 'RequestMetaObject')({ 'io.modelcontextprotocol/protocolVersion': '2026-07-28' })).toBe(false);
+    expect(
+      validator(
+        TASKS_ID,
+        'UpdateTaskRequest',
+      )({ jsonrpc: '2.0', id: 1, method: 'tasks/update', params: { taskId: 't' } }),
+    ).toBe(false);
+    expect(
+      validator(MCP_ID, 'RequestMetaObject')({ 'io.modelcontextprotocol/protocolVersion': '2026-07-28' }),
+    ).toBe(false);
     expect(validator(MCP_ID, 'CallToolRequest')({ ...noMeta, id: null })).toBe(false);
   });
 
@@ -95,9 +111,23 @@ describe('wire schema (conformance wire-schema-valid)', () => {
     const transport: ScriptedTransport = new ScriptedTransport((method, params): Reply => {
       switch (method) {
         case 'server/discover':
-          return { supportedVersions: ['2026-07-28'], capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } }, serverInfo: { name: 's', version: '1' } };
+          return {
+            supportedVersions: ['2026-07-28'],
+            capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+            serverInfo: { name: 's', version: '1' },
+          };
         case 'tools/list':
-          return { tools: [{ name: 'needs_input', inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } } } }] };
+          return {
+            tools: [
+              {
+                name: 'needs_input',
+                inputSchema: {
+                  type: 'object',
+                  properties: { region: { type: 'string', 'x-mcp-header': 'Region' } },
+                },
+              },
+            ],
+          };
         case 'tools/call':
           if (params.name === 'long') return created({ taskId: 't-long' });
           callRound++;
@@ -106,7 +136,13 @@ describe('wire schema (conformance wire-schema-valid)', () => {
               resultType: 'input_required',
               inputRequests: {
                 confirm: elicit('Go?'),
-                llm: { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 10 } },
+                llm: {
+                  method: 'sampling/createMessage',
+                  params: {
+                    messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }],
+                    maxTokens: 10,
+                  },
+                },
                 where: { method: 'roots/list', params: {} },
               },
               requestState: 'opaque-state-1',
@@ -176,7 +212,13 @@ describe('wire schema (conformance wire-schema-valid)', () => {
       if (!target) throw new Error(`no schema definition mapped for ${message.method}`);
       expectValid(target.schema, target.def, message, label);
       if (target.schema === MCP_ID) expectValid(MCP_ID, 'ClientRequest', message, label);
-      else expectValid(MCP_ID, 'RequestMetaObject', (message.params as { _meta?: unknown })._meta, `${label} _meta`);
+      else
+        expectValid(
+          MCP_ID,
+          'RequestMetaObject',
+          (message.params as { _meta?: unknown })._meta,
+          `${label} _meta`,
+        );
       expectValid(MCP_ID, 'RequestId', message.id, `${label} id`);
     }
 
@@ -184,7 +226,8 @@ describe('wire schema (conformance wire-schema-valid)', () => {
     const retry = wire[3]!.params as { inputResponses: Record<string, unknown>; requestState: string };
     expect(Object.keys(retry.inputResponses)).toEqual(['confirm', 'llm', 'where']);
     expect(retry.requestState).toBe('opaque-state-1');
-    for (const [key, answer] of Object.entries(retry.inputResponses)) expectValid(MCP_ID, 'InputResponse', answer, `inputResponses.${key}`);
+    for (const [key, answer] of Object.entries(retry.inputResponses))
+      expectValid(MCP_ID, 'InputResponse', answer, `inputResponses.${key}`);
     const stateOnly = wire[4]!.params as Record<string, unknown>;
     expect('inputResponses' in stateOnly).toBe(false);
     expect(stateOnly.requestState).toBe('opaque-state-2');

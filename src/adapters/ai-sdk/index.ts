@@ -23,13 +23,18 @@
  */
 import { jsonSchema, tool, type Tool as AiTool, type ToolSet } from 'ai';
 import type { TaskClient } from '../../client/task-client.js';
-import type { TaskToolsOptions, TaskToolUpdate } from '../shared/options.js';
+import type { TaskToolsOptions } from '../shared/options.js';
 import type { PendingTaskResult, ToolOutcome } from '../shared/outcome.js';
 import { TaskToolRuntime } from '../shared/runtime.js';
 import { withPreliminaryResults, type TaskToolProgress } from './preliminary.js';
 
 export { TASK_TOOL_NAMES } from '../shared/options.js';
-export type { TaskToolInputCallback, TaskToolInputContext, TaskToolsOptions, TaskToolUpdate } from '../shared/options.js';
+export type {
+  TaskToolInputCallback,
+  TaskToolInputContext,
+  TaskToolsOptions,
+  TaskToolUpdate,
+} from '../shared/options.js';
 export { TaskToolError } from '../shared/outcome.js';
 export type { PendingTaskResult, TaskToolErrorCode } from '../shared/outcome.js';
 export type { TaskToolProgress } from './preliminary.js';
@@ -64,23 +69,33 @@ export interface TaskToolOutput {
  *
  * @throws TypeError for invalid options or colliding names; the client's errors for `tools/list`.
  */
-export async function createTaskTools(client: TaskClient, options: AiSdkTaskToolsOptions = {}): Promise<ToolSet> {
+export async function createTaskTools(
+  client: TaskClient,
+  options: AiSdkTaskToolsOptions = {},
+): Promise<ToolSet> {
   const { preliminaryResults, ...shared } = options;
   if (preliminaryResults !== undefined && typeof preliminaryResults !== 'boolean') {
-    throw new TypeError(`createTaskTools: invalid option "preliminaryResults": expected a boolean (got ${JSON.stringify(preliminaryResults)})`);
+    throw new TypeError(
+      `createTaskTools: invalid option "preliminaryResults": expected a boolean (got ${JSON.stringify(preliminaryResults)})`,
+    );
   }
   const runtime = new TaskToolRuntime(client, shared);
   const set: ToolSet = {};
   for (const adapted of await runtime.tools()) {
     type Output = TaskToolOutput | PendingTaskResult | TaskToolProgress;
-    const execute = (args: Record<string, unknown>, execution: { abortSignal?: AbortSignal; toolCallId: string }): AsyncIterable<Output> | Promise<Output> => {
+    const execute = (
+      args: Record<string, unknown>,
+      execution: { abortSignal?: AbortSignal; toolCallId: string },
+    ): AsyncIterable<Output> | Promise<Output> => {
       const context = { signal: execution.abortSignal, toolCallId: execution.toolCallId };
       if (preliminaryResults) return withPreliminaryResults((c) => adapted.run(args, c), context, toAiSdk);
       return adapted.run(args, context).then(toAiSdk);
     };
     const value = tool({
       description: adapted.description,
-      inputSchema: jsonSchema<Record<string, unknown>>(adapted.inputSchema as Parameters<typeof jsonSchema>[0]),
+      inputSchema: jsonSchema<Record<string, unknown>>(
+        adapted.inputSchema as Parameters<typeof jsonSchema>[0],
+      ),
       execute,
     }) as AiTool;
     // A server's tool name is data: even "__proto__" becomes an ordinary key, never the set's prototype.
@@ -95,8 +110,8 @@ function toAiSdk(outcome: ToolOutcome): TaskToolOutput | PendingTaskResult {
   if (outcome.kind === 'pending') return outcome.pending;
   const { content, structuredContent } = outcome.result;
   const output: TaskToolOutput = { content: content ?? [] };
-  if (structuredContent !== undefined) output.structuredContent = structuredContent as Record<string, unknown>;
+  if (structuredContent !== undefined)
+    output.structuredContent = structuredContent as Record<string, unknown>;
   if (outcome.note) output.note = outcome.note;
   return output;
 }
-

@@ -34,7 +34,12 @@ import { resultText, type ToolOutcome } from '../shared/outcome.js';
 import { TaskToolRuntime, type AdaptedTool } from '../shared/runtime.js';
 
 export { TASK_TOOL_NAMES } from '../shared/options.js';
-export type { TaskToolInputCallback, TaskToolInputContext, TaskToolsOptions, TaskToolUpdate } from '../shared/options.js';
+export type {
+  TaskToolInputCallback,
+  TaskToolInputContext,
+  TaskToolsOptions,
+  TaskToolUpdate,
+} from '../shared/options.js';
 export { TaskToolError } from '../shared/outcome.js';
 export type { PendingTaskResult, TaskToolErrorCode } from '../shared/outcome.js';
 
@@ -51,7 +56,10 @@ type ToolConfig = RunnableConfig & { toolCall?: { id?: string } };
  *
  * @throws TypeError for invalid options or colliding names; the client's errors for `tools/list`.
  */
-export async function createTaskTools(client: TaskClient, options: TaskToolsOptions = {}): Promise<DynamicStructuredTool[]> {
+export async function createTaskTools(
+  client: TaskClient,
+  options: TaskToolsOptions = {},
+): Promise<DynamicStructuredTool[]> {
   const runtime = new TaskToolRuntime(client, options);
   return (await runtime.tools()).map((adapted) => toLangChain(adapted));
 }
@@ -64,7 +72,8 @@ function toLangChain(adapted: AdaptedTool): DynamicStructuredTool {
     func: async (input: Record<string, unknown>, _runManager?: unknown, config?: ToolConfig) => {
       const toolCallId = config?.toolCall?.id;
       const onUpdate = config?.callbacks
-        ? (update: TaskToolUpdate) => void dispatchCustomEvent(TASK_STATUS_EVENT, update, config).catch(() => undefined)
+        ? (update: TaskToolUpdate) =>
+            void dispatchCustomEvent(TASK_STATUS_EVENT, update, config).catch(() => undefined)
         : undefined;
       const outcome = await adapted.run(input, { signal: config?.signal, toolCallId, onUpdate });
       return toMessage(outcome, adapted.name, toolCallId);
@@ -80,15 +89,35 @@ function toMessage(outcome: ToolOutcome, name: string, toolCallId: string | unde
   if (outcome.kind === 'error') {
     if (!toolCallId) throw outcome.error;
     const { code, taskId } = outcome.error;
-    return new ToolMessage({ content: outcome.error.message, tool_call_id: toolCallId, name, status: 'error', artifact: { code, taskId, result: outcome.error.result } });
+    return new ToolMessage({
+      content: outcome.error.message,
+      tool_call_id: toolCallId,
+      name,
+      status: 'error',
+      artifact: { code, taskId, result: outcome.error.result },
+    });
   }
   if (outcome.kind === 'pending') {
     const content = JSON.stringify(outcome.pending);
-    return toolCallId ? new ToolMessage({ content, tool_call_id: toolCallId, name, status: 'success', artifact: outcome.pending }) : content;
+    return toolCallId
+      ? new ToolMessage({
+          content,
+          tool_call_id: toolCallId,
+          name,
+          status: 'success',
+          artifact: outcome.pending,
+        })
+      : content;
   }
   const { result, note } = outcome;
   const text = resultText(result) || JSON.stringify(result.structuredContent ?? result.content ?? []);
   const content = note ? `${text}\n${note}` : text;
   if (!toolCallId) return content;
-  return new ToolMessage({ content, tool_call_id: toolCallId, name, status: 'success', artifact: { structuredContent: result.structuredContent, content: result.content } });
+  return new ToolMessage({
+    content,
+    tool_call_id: toolCallId,
+    name,
+    status: 'success',
+    artifact: { structuredContent: result.structuredContent, content: result.content },
+  });
 }

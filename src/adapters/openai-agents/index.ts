@@ -39,7 +39,12 @@ import { TaskToolError, type ToolOutcome } from '../shared/outcome.js';
 import { TaskToolRuntime, type AdaptedTool } from '../shared/runtime.js';
 
 export { TASK_TOOL_NAMES } from '../shared/options.js';
-export type { TaskToolInputCallback, TaskToolInputContext, TaskToolsOptions, TaskToolUpdate } from '../shared/options.js';
+export type {
+  TaskToolInputCallback,
+  TaskToolInputContext,
+  TaskToolsOptions,
+  TaskToolUpdate,
+} from '../shared/options.js';
 export { TaskToolError } from '../shared/outcome.js';
 export type { PendingTaskResult, TaskToolErrorCode } from '../shared/outcome.js';
 
@@ -63,7 +68,9 @@ export interface TaskMcpServerOptions extends TaskToolsOptions {
 
 /** The default `errorFunction`: a `TaskToolError`'s text as written for the model; other errors get a short prefix. Spec: https://github.com/modelcontextprotocol/ext-tasks */
 export const taskToolErrorFunction: MCPToolErrorFunction = ({ error }) =>
-  error instanceof TaskToolError ? error.message : `The tool call failed: ${error instanceof Error ? error.message : String(error)}`;
+  error instanceof TaskToolError
+    ? error.message
+    : `The tool call failed: ${error instanceof Error ? error.message : String(error)}`;
 
 /**
  * An Agents SDK `MCPServer` backed by a `TaskClient`.
@@ -84,7 +91,15 @@ export class TaskMcpServer implements MCPServer {
   #tools: Map<string, AdaptedTool> | undefined;
 
   constructor(client: TaskClient, options: TaskMcpServerOptions = {}) {
-    const { name, cacheToolsList, toolFilter, useStructuredContent, errorFunction, closeClient, ...adapterOptions } = options;
+    const {
+      name,
+      cacheToolsList,
+      toolFilter,
+      useStructuredContent,
+      errorFunction,
+      closeClient,
+      ...adapterOptions
+    } = options;
     this.#client = client;
     this.#runtime = new TaskToolRuntime(client, adapterOptions);
     this.name = name ?? 'mcp-tasks';
@@ -110,7 +125,11 @@ export class TaskMcpServer implements MCPServer {
   async listTools(): Promise<AgentsMCPTool[]> {
     const tools = this.cacheToolsList && this.#tools ? this.#tools : await this.#load();
     return [...tools.values()].map((tool) => {
-      const schema = tool.inputSchema as { properties?: Record<string, unknown>; required?: string[]; additionalProperties?: unknown };
+      const schema = tool.inputSchema as {
+        properties?: Record<string, unknown>;
+        required?: string[];
+        additionalProperties?: unknown;
+      };
       return {
         name: tool.name,
         description: tool.description,
@@ -130,7 +149,12 @@ export class TaskMcpServer implements MCPServer {
    *
    * @throws {@link TaskToolError} for tool errors and failed tasks; `options.signal.reason` on abort.
    */
-  async callTool(toolName: string, args: Record<string, unknown> | null, _meta?: Record<string, unknown> | null, options?: MCPCallToolOptions): Promise<CallToolResultContent> {
+  async callTool(
+    toolName: string,
+    args: Record<string, unknown> | null,
+    _meta?: Record<string, unknown> | null,
+    options?: MCPCallToolOptions,
+  ): Promise<CallToolResultContent> {
     const result = await this.callToolResult(toolName, args, _meta, options);
     const content = [...result.content] as CallToolResultContent;
     if (result.structuredContent !== undefined) content.structuredContent = result.structuredContent;
@@ -138,10 +162,16 @@ export class TaskMcpServer implements MCPServer {
   }
 
   /** Like {@link callTool}, with the whole result. */
-  async callToolResult(toolName: string, args: Record<string, unknown> | null, _meta?: Record<string, unknown> | null, options?: MCPCallToolOptions): Promise<AgentsCallToolResult> {
+  async callToolResult(
+    toolName: string,
+    args: Record<string, unknown> | null,
+    _meta?: Record<string, unknown> | null,
+    options?: MCPCallToolOptions,
+  ): Promise<AgentsCallToolResult> {
     const tools = this.#tools ?? (await this.#load());
     const tool = tools.get(toolName);
-    if (!tool) throw new TaskToolError('CALL_FAILED', `There is no tool ${JSON.stringify(toolName)} on this server.`);
+    if (!tool)
+      throw new TaskToolError('CALL_FAILED', `There is no tool ${JSON.stringify(toolName)} on this server.`);
     return toAgents(await tool.run(args ?? {}, { signal: options?.signal }));
   }
 
@@ -162,7 +192,10 @@ export class TaskMcpServer implements MCPServer {
 function toAgents(outcome: ToolOutcome): AgentsCallToolResult {
   if (outcome.kind === 'error') throw outcome.error;
   if (outcome.kind === 'pending') {
-    return { content: [{ type: 'text', text: JSON.stringify(outcome.pending) }], structuredContent: { ...outcome.pending } } as AgentsCallToolResult;
+    return {
+      content: [{ type: 'text', text: JSON.stringify(outcome.pending) }],
+      structuredContent: { ...outcome.pending },
+    } as AgentsCallToolResult;
   }
   const { result, note } = outcome;
   const content = [...(result.content ?? [])];

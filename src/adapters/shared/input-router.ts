@@ -114,7 +114,12 @@ export class InputRouter {
 
   async #answer(
     event: InputRequiredEvent,
-    call: { toolName: string | undefined; toolCallId: string | undefined; declined: string[]; stop: () => void },
+    call: {
+      toolName: string | undefined;
+      toolCallId: string | undefined;
+      declined: string[];
+      stop: () => void;
+    },
   ): Promise<void> {
     let response: InputResponse | undefined;
     let failed = this.#onInput === undefined;

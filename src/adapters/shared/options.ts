@@ -12,7 +12,11 @@ import type { TaskStatus } from '../../protocol/tasks.js';
 import type { InputRequiredEvent } from '../../tasks/input-broker.js';
 
 /** Names of the three task tools (before `prefix`): `tasks/get` and `tasks/cancel` for the model. Spec: https://github.com/modelcontextprotocol/ext-tasks */
-export const TASK_TOOL_NAMES = { status: 'task_status', result: 'task_result', cancel: 'task_cancel' } as const;
+export const TASK_TOOL_NAMES = {
+  status: 'task_status',
+  result: 'task_result',
+  cancel: 'task_cancel',
+} as const;
 
 /** What the adapter knows about the call a question belongs to. Spec: https://modelcontextprotocol.io/specification/2026-07-28/client/elicitation */
 export interface TaskToolInputContext {
@@ -99,7 +103,9 @@ export interface ResolvedTaskToolsOptions {
   onStatus: ((update: TaskToolUpdate) => void) | undefined;
 }
 
-const fn = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', { message: 'expected a function' });
+const fn = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', {
+  message: 'expected a function',
+});
 const OptionsSchema = z.strictObject({
   include: z.array(z.string()).optional(),
   exclude: z.array(z.string()).optional(),
@@ -120,9 +126,15 @@ export function resolveTaskToolsOptions(options: TaskToolsOptions = {}): Resolve
   const parsed = OptionsSchema.safeParse(options);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const path = issue?.path.join('.') || (issue && 'keys' in issue ? String((issue as { keys: string[] }).keys.join(', ')) : '');
-    const value = issue?.path.length ? (options as Record<string, unknown>)[String(issue.path[0])] : undefined;
-    throw new TypeError(`createTaskTools: invalid option "${path}": ${issue?.message ?? 'invalid'} (got ${describe(value)})`);
+    const path =
+      issue?.path.join('.') ||
+      (issue && 'keys' in issue ? String((issue as { keys: string[] }).keys.join(', ')) : '');
+    const value = issue?.path.length
+      ? (options as Record<string, unknown>)[String(issue.path[0])]
+      : undefined;
+    throw new TypeError(
+      `createTaskTools: invalid option "${path}": ${issue?.message ?? 'invalid'} (got ${describe(value)})`,
+    );
   }
   const o = options;
   return {

@@ -76,16 +76,25 @@ export class TaskToolError extends Error {
 export function resultText(result: CallToolResult): string {
   const parts: string[] = [];
   for (const block of result.content ?? []) {
-    if (block && typeof block === 'object' && (block as { type?: unknown }).type === 'text') parts.push(String((block as { text?: unknown }).text ?? ''));
+    if (block && typeof block === 'object' && (block as { type?: unknown }).type === 'text')
+      parts.push(String((block as { text?: unknown }).text ?? ''));
   }
   return parts.join('\n');
 }
 
 /** Maps a final `CallToolResult` to an outcome: `isError: true` becomes a `TOOL_ERROR`. */
-export function outcomeOfResult(toolName: string, result: CallToolResult, note: string | undefined, taskId?: string): ToolOutcome {
+export function outcomeOfResult(
+  toolName: string,
+  result: CallToolResult,
+  note: string | undefined,
+  taskId?: string,
+): ToolOutcome {
   if (result.isError !== true) return { kind: 'ok', result, note };
   const text = resultText(result) || `the tool "${toolName}" reported an error`;
-  return { kind: 'error', error: new TaskToolError('TOOL_ERROR', note ? `${text}\n${note}` : text, taskId, result) };
+  return {
+    kind: 'error',
+    error: new TaskToolError('TOOL_ERROR', note ? `${text}\n${note}` : text, taskId, result),
+  };
 }
 
 /** Maps an error of the client to a {@link TaskToolError} whose message tells the model what happened and what to do. */
@@ -95,34 +104,79 @@ export function toolErrorFrom(toolName: string, error: unknown, taskId?: string)
   if (error instanceof TaskToolError) return error;
   if (isMcpClientError(error, 'TASK_FAILED')) {
     const e = error as TaskError & { error?: { message: string; code: number } };
-    const why = e.error ? `${e.error.message} (JSON-RPC ${e.error.code})` : (e.task?.statusMessage ?? 'no reason given');
-    return new TaskToolError('TASK_FAILED', `${Tool} failed on the server (task ${e.taskId}): ${why}.`, e.taskId, undefined, { cause: error });
+    const why = e.error
+      ? `${e.error.message} (JSON-RPC ${e.error.code})`
+      : (e.task?.statusMessage ?? 'no reason given');
+    return new TaskToolError(
+      'TASK_FAILED',
+      `${Tool} failed on the server (task ${e.taskId}): ${why}.`,
+      e.taskId,
+      undefined,
+      { cause: error },
+    );
   }
   if (isMcpClientError(error, 'TASK_CANCELLED')) {
     const e = error as TaskError;
     const why = e.task?.statusMessage ? ` (${e.task.statusMessage})` : '';
-    return new TaskToolError('TASK_CANCELLED', `${Tool} was cancelled before it finished (task ${e.taskId})${why}. Its work may be partly done; call it again only if it is still needed.`, e.taskId, undefined, { cause: error });
+    return new TaskToolError(
+      'TASK_CANCELLED',
+      `${Tool} was cancelled before it finished (task ${e.taskId})${why}. Its work may be partly done; call it again only if it is still needed.`,
+      e.taskId,
+      undefined,
+      { cause: error },
+    );
   }
   if (isMcpClientError(error, 'TASK_EXPIRED')) {
     const e = error as TaskExpiredError;
-    return new TaskToolError('TASK_EXPIRED', `The server no longer keeps task ${e.taskId} of ${tool} (it expired at ${new Date(e.expiredAt).toISOString()}), so its outcome cannot be known. Call it again if the work is still needed.`, e.taskId, undefined, { cause: error });
+    return new TaskToolError(
+      'TASK_EXPIRED',
+      `The server no longer keeps task ${e.taskId} of ${tool} (it expired at ${new Date(e.expiredAt).toISOString()}), so its outcome cannot be known. Call it again if the work is still needed.`,
+      e.taskId,
+      undefined,
+      { cause: error },
+    );
   }
   if (isMcpClientError(error, 'TASK_NOT_FOUND')) {
     const e = error as TaskError;
-    return new TaskToolError('TASK_NOT_FOUND', `The server does not know task ${e.taskId} of ${tool}, so its outcome is unknown. Do not assume it finished; call it again if the work is still needed.`, e.taskId, undefined, { cause: error });
+    return new TaskToolError(
+      'TASK_NOT_FOUND',
+      `The server does not know task ${e.taskId} of ${tool}, so its outcome is unknown. Do not assume it finished; call it again if the work is still needed.`,
+      e.taskId,
+      undefined,
+      { cause: error },
+    );
   }
   if (isMcpClientError(error, 'INPUT_REQUIRED')) {
-    return new TaskToolError('INPUT_REQUIRED', inputNeededText(toolName, undefined), taskId, undefined, { cause: error });
+    return new TaskToolError('INPUT_REQUIRED', inputNeededText(toolName, undefined), taskId, undefined, {
+      cause: error,
+    });
   }
   if (isMcpClientError(error, 'OUTCOME_UNKNOWN')) {
-    return new TaskToolError('OUTCOME_UNKNOWN', `The call to ${tool} got no response: the work may or may not have started on the server. Check before calling it again.`, taskId, undefined, { cause: error });
+    return new TaskToolError(
+      'OUTCOME_UNKNOWN',
+      `The call to ${tool} got no response: the work may or may not have started on the server. Check before calling it again.`,
+      taskId,
+      undefined,
+      { cause: error },
+    );
   }
-  if (error instanceof McpError || isMcpClientError(error) && typeof (error as { code: unknown }).code === 'number') {
+  if (
+    error instanceof McpError ||
+    (isMcpClientError(error) && typeof (error as { code: unknown }).code === 'number')
+  ) {
     const e = error as McpError;
-    return new TaskToolError('SERVER_ERROR', `The server rejected the call to ${tool}: ${e.message}`, taskId, undefined, { cause: error });
+    return new TaskToolError(
+      'SERVER_ERROR',
+      `The server rejected the call to ${tool}: ${e.message}`,
+      taskId,
+      undefined,
+      { cause: error },
+    );
   }
   const message = error instanceof Error ? error.message : String(error);
-  return new TaskToolError('CALL_FAILED', `The call to ${tool} failed: ${message}`, taskId, undefined, { cause: error });
+  return new TaskToolError('CALL_FAILED', `The call to ${tool} failed: ${message}`, taskId, undefined, {
+    cause: error,
+  });
 }
 
 /** The sentence that tells the model a person's input was needed and nobody gave it. */

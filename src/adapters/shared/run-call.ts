@@ -10,7 +10,14 @@ import type { TaskClient } from '../../client/task-client.js';
 import type { CallToolResult } from '../../protocol/results.js';
 import type { InputRouter, StartingCall } from './input-router.js';
 import type { ResolvedTaskToolsOptions, TaskToolUpdate } from './options.js';
-import { inputNeededText, outcomeOfResult, pendingOf, TaskToolError, toolErrorFrom, type ToolOutcome } from './outcome.js';
+import {
+  inputNeededText,
+  outcomeOfResult,
+  pendingOf,
+  TaskToolError,
+  toolErrorFrom,
+  type ToolOutcome,
+} from './outcome.js';
 import type { TaskRegistry, TrackedTask } from './task-registry.js';
 import { waitForTask } from './wait.js';
 
@@ -35,8 +42,14 @@ export interface CallRuntime {
 /** The reason the router aborts a start it had to stop (a question nobody could answer). */
 class InputStop extends Error {}
 
-function updater(rt: CallRuntime, toolName: string, context: CallContext): ((update: Omit<TaskToolUpdate, 'toolName' | 'toolCallId'>) => void) | undefined {
-  const hooks = [rt.options.onStatus, context.onUpdate].filter((h): h is (u: TaskToolUpdate) => void => h !== undefined);
+function updater(
+  rt: CallRuntime,
+  toolName: string,
+  context: CallContext,
+): ((update: Omit<TaskToolUpdate, 'toolName' | 'toolCallId'>) => void) | undefined {
+  const hooks = [rt.options.onStatus, context.onUpdate].filter(
+    (h): h is (u: TaskToolUpdate) => void => h !== undefined,
+  );
   if (hooks.length === 0) return undefined;
   return (update) => {
     for (const hook of hooks) {
@@ -56,7 +69,12 @@ function updater(rt: CallRuntime, toolName: string, context: CallContext): ((upd
  * @throws `context.signal.reason` when the framework aborts the call (a task it created is cancelled first, unless
  *   `onAbort: 'detach'`).
  */
-export async function runToolCall(rt: CallRuntime, toolName: string, args: Record<string, unknown> | undefined, context: CallContext): Promise<ToolOutcome> {
+export async function runToolCall(
+  rt: CallRuntime,
+  toolName: string,
+  args: Record<string, unknown> | undefined,
+  context: CallContext,
+): Promise<ToolOutcome> {
   const { signal } = context;
   if (signal?.aborted) throw signal.reason;
   const update = updater(rt, toolName, context);
@@ -82,20 +100,32 @@ export async function runToolCall(rt: CallRuntime, toolName: string, args: Recor
     });
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
-    if (stopped) return { kind: 'error', error: new TaskToolError('INPUT_REQUIRED', inputNeededText(toolName, starting.declined.join('; ')), undefined, undefined, { cause: error }) };
+    if (stopped)
+      return {
+        kind: 'error',
+        error: new TaskToolError(
+          'INPUT_REQUIRED',
+          inputNeededText(toolName, starting.declined.join('; ')),
+          undefined,
+          undefined,
+          { cause: error },
+        ),
+      };
     return { kind: 'error', error: toolErrorFrom(toolName, error) };
   } finally {
     endStart();
     signal?.removeEventListener('abort', forwardAbort);
   }
-  const note = starting.declined.length > 0 ? inputNeededText(toolName, starting.declined.join('; ')) : undefined;
+  const note =
+    starting.declined.length > 0 ? inputNeededText(toolName, starting.declined.join('; ')) : undefined;
   if (start.resultType === 'complete') return outcomeOfResult(toolName, start.result, note);
   const entry = rt.registry.track(start.task, toolName);
   entry.declined.push(...starting.declined);
   rt.router.attach(entry, context.toolCallId);
   if (update) {
     const handle = start.task;
-    const onStatus = (): void => update({ taskId: handle.taskId, status: handle.task.status, statusMessage: handle.task.statusMessage });
+    const onStatus = (): void =>
+      update({ taskId: handle.taskId, status: handle.task.status, statusMessage: handle.task.statusMessage });
     onStatus();
     handle.on('status', onStatus);
     const forget = (): void => void handle.off('status', onStatus);
@@ -110,7 +140,12 @@ export async function runToolCall(rt: CallRuntime, toolName: string, args: Recor
  *
  * @throws `signal.reason` on abort (after `tasks/cancel` when `cancelOnAbort`).
  */
-export async function awaitOutcome(rt: CallRuntime, entry: TrackedTask, signal: AbortSignal | undefined, cancelOnAbort: boolean): Promise<ToolOutcome> {
+export async function awaitOutcome(
+  rt: CallRuntime,
+  entry: TrackedTask,
+  signal: AbortSignal | undefined,
+  cancelOnAbort: boolean,
+): Promise<ToolOutcome> {
   let end;
   try {
     end = await waitForTask(entry.handle, rt.options.maxWaitMs, signal);
@@ -118,15 +153,24 @@ export async function awaitOutcome(rt: CallRuntime, entry: TrackedTask, signal: 
     if (cancelOnAbort) await entry.handle.cancel().catch(() => undefined); // a failed cancel leaves the task known by id
     throw reason;
   }
-  if ('timedOut' in end) return { kind: 'pending', pending: pendingOf(entry.toolName, entry.handle, rt.options.prefix) };
+  if ('timedOut' in end)
+    return { kind: 'pending', pending: pendingOf(entry.toolName, entry.handle, rt.options.prefix) };
   return outcomeOfTask(entry, end.settled);
 }
 
 /** Maps a settled task to an outcome, with the declined questions noted. */
-export function outcomeOfTask(entry: TrackedTask, settled: { ok: true; value: CallToolResult } | { ok: false; error: unknown }): ToolOutcome {
+export function outcomeOfTask(
+  entry: TrackedTask,
+  settled: { ok: true; value: CallToolResult } | { ok: false; error: unknown },
+): ToolOutcome {
   const { toolName, handle } = entry;
-  const note = entry.declined.length > 0 ? inputNeededText(toolName || undefined, entry.declined.join('; ')) : undefined;
+  const note =
+    entry.declined.length > 0 ? inputNeededText(toolName || undefined, entry.declined.join('; ')) : undefined;
   if (settled.ok) return outcomeOfResult(toolName, settled.value, note, handle.taskId);
-  if (entry.inputStopped && note) return { kind: 'error', error: new TaskToolError('INPUT_REQUIRED', note, handle.taskId, undefined, { cause: settled.error }) };
+  if (entry.inputStopped && note)
+    return {
+      kind: 'error',
+      error: new TaskToolError('INPUT_REQUIRED', note, handle.taskId, undefined, { cause: settled.error }),
+    };
   return { kind: 'error', error: toolErrorFrom(toolName, settled.error, handle.taskId) };
 }

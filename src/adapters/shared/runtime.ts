@@ -41,7 +41,11 @@ export class TaskToolRuntime implements CallRuntime {
 
   /** @throws TypeError for invalid options (the message names the option and the value). */
   constructor(client: TaskClient, options: TaskToolsOptions = {}) {
-    if (client === null || typeof client !== 'object' || typeof (client as { startTool?: unknown }).startTool !== 'function') {
+    if (
+      client === null ||
+      typeof client !== 'object' ||
+      typeof (client as { startTool?: unknown }).startTool !== 'function'
+    ) {
       throw new TypeError('createTaskTools: the first argument must be a TaskClient');
     }
     this.client = client;
@@ -63,7 +67,11 @@ export class TaskToolRuntime implements CallRuntime {
   /** Adapts an already listed set of tools (see {@link tools}). */
   adapt(listed: readonly Tool[]): AdaptedTool[] {
     const local = this.options.taskTools ? TASK_TOOLS : [];
-    const selected = selectTools(listed, this.options, local.map((t) => t.name));
+    const selected = selectTools(
+      listed,
+      this.options,
+      local.map((t) => t.name),
+    );
     const adapted: AdaptedTool[] = selected.map(({ tool, exposedName }) => ({
       name: exposedName,
       sourceName: tool.name,
@@ -87,6 +95,9 @@ export class TaskToolRuntime implements CallRuntime {
 
 /** A tool's input schema as a JSON Schema object with `type: "object"` (what every framework expects). */
 function objectSchema(schema: unknown): Record<string, unknown> {
-  const base = schema !== null && typeof schema === 'object' && !Array.isArray(schema) ? (schema as Record<string, unknown>) : {};
+  const base =
+    schema !== null && typeof schema === 'object' && !Array.isArray(schema)
+      ? (schema as Record<string, unknown>)
+      : {};
   return { ...base, type: 'object', properties: base.properties ?? {} };
 }

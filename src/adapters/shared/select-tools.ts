@@ -19,7 +19,11 @@ export interface SelectedTool {
  * @throws TypeError when two exposed names collide (e.g. a server tool named like a task tool): use `prefix`,
  *   `include` or `exclude`.
  */
-export function selectTools(tools: readonly Tool[], options: ResolvedTaskToolsOptions, reserved: readonly string[]): SelectedTool[] {
+export function selectTools(
+  tools: readonly Tool[],
+  options: ResolvedTaskToolsOptions,
+  reserved: readonly string[],
+): SelectedTool[] {
   const selected: SelectedTool[] = [];
   const names = new Set(reserved.map((name) => options.prefix + name));
   for (const tool of tools) {
@@ -27,7 +31,9 @@ export function selectTools(tools: readonly Tool[], options: ResolvedTaskToolsOp
     if (options.exclude.has(tool.name)) continue;
     const exposedName = options.prefix + tool.name;
     if (names.has(exposedName)) {
-      throw new TypeError(`createTaskTools: two tools would be named ${JSON.stringify(exposedName)}; set "prefix", or "exclude" ${JSON.stringify(tool.name)}`);
+      throw new TypeError(
+        `createTaskTools: two tools would be named ${JSON.stringify(exposedName)}; set "prefix", or "exclude" ${JSON.stringify(tool.name)}`,
+      );
     }
     names.add(exposedName);
     selected.push({ tool, exposedName });

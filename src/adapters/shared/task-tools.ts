@@ -35,10 +35,20 @@ function okJson(value: Record<string, unknown>, text: string): ToolOutcome {
   return { kind: 'ok', result };
 }
 
-async function lookup(rt: CallRuntime, args: Record<string, unknown> | undefined, tool: string): Promise<TrackedTask | ToolOutcome> {
+async function lookup(
+  rt: CallRuntime,
+  args: Record<string, unknown> | undefined,
+  tool: string,
+): Promise<TrackedTask | ToolOutcome> {
   const taskId = args?.taskId;
   if (typeof taskId !== 'string' || taskId === '') {
-    return { kind: 'error', error: new TaskToolError('CALL_FAILED', `${tool} needs {"taskId": "<id from a pending result>"}; got ${JSON.stringify(taskId ?? null)}.`) };
+    return {
+      kind: 'error',
+      error: new TaskToolError(
+        'CALL_FAILED',
+        `${tool} needs {"taskId": "<id from a pending result>"}; got ${JSON.stringify(taskId ?? null)}.`,
+      ),
+    };
   }
   try {
     const entry = await rt.registry.find(rt.client, taskId);
@@ -48,7 +58,11 @@ async function lookup(rt: CallRuntime, args: Record<string, unknown> | undefined
   }
   return {
     kind: 'error',
-    error: new TaskToolError('TASK_NOT_FOUND', `No task ${JSON.stringify(taskId)} is known here: it was not started by these tools and the client's store has no record of it.`, taskId),
+    error: new TaskToolError(
+      'TASK_NOT_FOUND',
+      `No task ${JSON.stringify(taskId)} is known here: it was not started by these tools and the client's store has no record of it.`,
+      taskId,
+    ),
   };
 }
 
@@ -67,7 +81,8 @@ function statusOf(entry: TrackedTask): Record<string, unknown> {
 /** `task_status {taskId}`: the task's status as the server last reported it. */
 const taskStatus: LocalToolDefinition = {
   name: TASK_TOOL_NAMES.status,
-  description: 'Returns the current status of a task that a tool started earlier (from a pending result), without waiting for it.',
+  description:
+    'Returns the current status of a task that a tool started earlier (from a pending result), without waiting for it.',
   inputSchema: TASK_ID_SCHEMA,
   async run(rt, args) {
     const entry = await lookup(rt, args, TASK_TOOL_NAMES.status);
@@ -81,7 +96,8 @@ const taskStatus: LocalToolDefinition = {
 /** `task_result {taskId}`: waits at most `maxWaitMs` for the outcome; pending again if it is still running. */
 const taskResult: LocalToolDefinition = {
   name: TASK_TOOL_NAMES.result,
-  description: 'Returns the outcome of a task that a tool started earlier (from a pending result). If it is still running, waits a while and then returns a pending result again.',
+  description:
+    'Returns the outcome of a task that a tool started earlier (from a pending result). If it is still running, waits a while and then returns a pending result again.',
   inputSchema: TASK_ID_SCHEMA,
   async run(rt, args, context) {
     const entry = await lookup(rt, args, TASK_TOOL_NAMES.result);
@@ -100,13 +116,20 @@ const taskCancel: LocalToolDefinition = {
     const entry = await lookup(rt, args, TASK_TOOL_NAMES.cancel);
     if (isOutcome(entry)) return entry;
     const { handle } = entry;
-    if (handle.done) return okJson(statusOf(entry), `Task ${handle.taskId} had already ended (${handle.status}); nothing to cancel.`);
+    if (handle.done)
+      return okJson(
+        statusOf(entry),
+        `Task ${handle.taskId} had already ended (${handle.status}); nothing to cancel.`,
+      );
     try {
       await handle.cancel();
     } catch (error) {
       return { kind: 'error', error: toolErrorFrom(entry.toolName, error, handle.taskId) };
     }
-    return okJson({ ...statusOf(entry), cancelRequested: true }, `Cancellation of task ${handle.taskId} was requested and acknowledged by the server.`);
+    return okJson(
+      { ...statusOf(entry), cancelRequested: true },
+      `Cancellation of task ${handle.taskId} was requested and acknowledged by the server.`,
+    );
   },
 };
 

@@ -15,7 +15,11 @@ export type WaitEnd<T> = { settled: Settled<T> } | { timedOut: true };
  *
  * @throws `signal.reason` when `signal` aborts first.
  */
-export function waitForTask<T>(handle: TaskHandle<T>, maxWaitMs: number | undefined, signal?: AbortSignal): Promise<WaitEnd<T>> {
+export function waitForTask<T>(
+  handle: TaskHandle<T>,
+  maxWaitMs: number | undefined,
+  signal?: AbortSignal,
+): Promise<WaitEnd<T>> {
   if (signal?.aborted) return Promise.reject(signal.reason);
   const outcome = handle.result().then(
     (value): WaitEnd<T> => ({ settled: { ok: true, value } }),

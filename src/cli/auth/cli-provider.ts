@@ -30,7 +30,10 @@ export class CliOAuthProvider implements OAuthClientProvider {
    * @param persist - write changes to the file; false keeps them in memory (a run that cannot sign in and had no
    *   tokens leaves no file behind, not even a client registration).
    */
-  constructor(file: AuthFile, options: { redirect?: LoopbackRedirect; show?: (line: string) => void; persist?: boolean } = {}) {
+  constructor(
+    file: AuthFile,
+    options: { redirect?: LoopbackRedirect; show?: (line: string) => void; persist?: boolean } = {},
+  ) {
     this.#file = file;
     this.#redirect = options.redirect;
     this.#show = options.show ?? (() => undefined);
@@ -66,7 +69,8 @@ export class CliOAuthProvider implements OAuthClientProvider {
     const client = (await this.#file.read()).client;
     // A registration for another redirect port cannot be used for this sign-in: register again.
     const uris = (client as { redirect_uris?: unknown } | undefined)?.redirect_uris;
-    if (this.#redirect && Array.isArray(uris) && uris.length > 0 && !uris.includes(this.redirectUrl)) return undefined;
+    if (this.#redirect && Array.isArray(uris) && uris.length > 0 && !uris.includes(this.redirectUrl))
+      return undefined;
     return client;
   }
 
@@ -115,7 +119,9 @@ export class CliOAuthProvider implements OAuthClientProvider {
   /** Shows the person where to sign in (without a redirect listener, nothing: the run cannot sign in). */
   redirectToAuthorization(url: URL): void {
     if (!this.#redirect) return;
-    this.#show(`Sign in to ${this.#file.server}: open this address in a browser (waiting on ${this.#redirect.url}):`);
+    this.#show(
+      `Sign in to ${this.#file.server}: open this address in a browser (waiting on ${this.#redirect.url}):`,
+    );
     this.#show(url.href);
   }
 }

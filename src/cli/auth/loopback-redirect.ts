@@ -10,8 +10,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AuthorizationCallback } from '../../index.js';
 
-const PAGE_OK = '<!doctype html><title>mcp-tasks</title><p>Signed in. You can close this tab and return to the terminal.</p>';
-const PAGE_BAD = '<!doctype html><title>mcp-tasks</title><p>This sign-in response was not accepted. Return to the terminal.</p>';
+const PAGE_OK =
+  '<!doctype html><title>mcp-tasks</title><p>Signed in. You can close this tab and return to the terminal.</p>';
+const PAGE_BAD =
+  '<!doctype html><title>mcp-tasks</title><p>This sign-in response was not accepted. Return to the terminal.</p>';
 
 /** A listening loopback redirect endpoint. */
 export class LoopbackRedirect {
@@ -37,7 +39,10 @@ export class LoopbackRedirect {
       server.listen(port, '127.0.0.1', () => resolve());
     });
     server.unref();
-    self = new LoopbackRedirect(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`);
+    self = new LoopbackRedirect(
+      server,
+      `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`,
+    );
     return self;
   }
 
@@ -49,10 +54,17 @@ export class LoopbackRedirect {
   private handle(path: string, res: import('node:http').ServerResponse): void {
     const url = new URL(path, this.url);
     const code = url.searchParams.get('code');
-    const ok = url.pathname === '/callback' && code !== null && this.#expectedState !== undefined && url.searchParams.get('state') === this.#expectedState;
-    res.writeHead(ok ? 200 : 400, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(ok ? PAGE_OK : PAGE_BAD);
+    const ok =
+      url.pathname === '/callback' &&
+      code !== null &&
+      this.#expectedState !== undefined &&
+      url.searchParams.get('state') === this.#expectedState;
+    res
+      .writeHead(ok ? 200 : 400, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' })
+      .end(ok ? PAGE_OK : PAGE_BAD);
     if (!ok) {
-      if (url.pathname === '/callback' && url.searchParams.has('error')) this.#settle?.reject(new Error('the authorization server refused the sign-in'));
+      if (url.pathname === '/callback' && url.searchParams.has('error'))
+        this.#settle?.reject(new Error('the authorization server refused the sign-in'));
       return;
     }
     const iss = url.searchParams.get('iss');
@@ -62,7 +74,10 @@ export class LoopbackRedirect {
   /** Resolves with the redirect's `code` and `iss`; rejects after `timeoutMs` or when `signal` aborts. */
   wait(signal: AbortSignal, timeoutMs: number): Promise<AuthorizationCallback> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no sign-in within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no sign-in within ${Math.round(timeoutMs / 1000)} s`)),
+        timeoutMs,
+      );
       const onAbort = (): void => reject(signal.reason);
       signal.addEventListener('abort', onAbort, { once: true });
       this.#pending.then(resolve, reject).finally(() => {

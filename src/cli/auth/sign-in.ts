@@ -8,7 +8,13 @@
  *
  * @module
  */
-import { AuthorizationRequiredError, StreamableHttpTransport, TaskClient, VERSION, type HttpAuthOptions } from '../../index.js';
+import {
+  AuthorizationRequiredError,
+  StreamableHttpTransport,
+  TaskClient,
+  VERSION,
+  type HttpAuthOptions,
+} from '../../index.js';
 import { serverIdentity } from '../../index.js';
 import { CliOAuthProvider } from './cli-provider.js';
 import { LoopbackRedirect } from './loopback-redirect.js';
@@ -42,7 +48,9 @@ export async function signIn(serverUrl: URL, show: (line: string) => void): Prom
   });
   try {
     await client.discover();
-    show(`Signed in to ${file.server}; tokens are kept in ${authDir()} (mcp-tasks logout ${file.server} forgets them).`);
+    show(
+      `Signed in to ${file.server}; tokens are kept in ${authDir()} (mcp-tasks logout ${file.server} forgets them).`,
+    );
   } finally {
     await client.close().catch(() => undefined);
     redirect.close();
@@ -53,7 +61,11 @@ export async function signIn(serverUrl: URL, show: (line: string) => void): Prom
  * What the CLI does with an error of a command: `'retry'` after a successful sign-in, or the error to report
  * (an `AuthorizationRequiredError` gets a message saying how to sign in).
  */
-export async function afterAuthorizationError(error: unknown, interactive: boolean, show: (line: string) => void): Promise<'retry' | unknown> {
+export async function afterAuthorizationError(
+  error: unknown,
+  interactive: boolean,
+  show: (line: string) => void,
+): Promise<'retry' | unknown> {
   if (!(error instanceof AuthorizationRequiredError)) return error;
   const server = serverIdentity(error.serverUrl);
   const firstRequest = hadTokens.get(server) === false;

@@ -12,7 +12,11 @@ import { chmod, mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import envPaths from 'env-paths';
 import writeFileAtomic from 'write-file-atomic';
-import type { OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
+import type {
+  OAuthDiscoveryState,
+  StoredOAuthClientInformation,
+  StoredOAuthTokens,
+} from '@modelcontextprotocol/client';
 import { serverIdentity } from '../../index.js';
 
 /** The contents of one server's file. */
@@ -47,7 +51,10 @@ export class AuthFile {
     if (this.#data) return this.#data;
     try {
       const parsed = JSON.parse(await readFile(this.path, 'utf8')) as AuthFileData;
-      this.#data = parsed && typeof parsed === 'object' && parsed.server === this.server ? parsed : { server: this.server };
+      this.#data =
+        parsed && typeof parsed === 'object' && parsed.server === this.server
+          ? parsed
+          : { server: this.server };
     } catch {
       this.#data = { server: this.server };
     }

@@ -48,7 +48,10 @@ async function inputSchemaOf(session: Session, tool: string): Promise<Record<str
   }
   const found = tools.find((t) => t.name === tool);
   if (found) return found.inputSchema;
-  const close = closestNames(tool, tools.map((t) => t.name));
+  const close = closestNames(
+    tool,
+    tools.map((t) => t.name),
+  );
   throw new UsageError(
     `${session.target.label} has no tool ${JSON.stringify(tool)}${close.length > 0 ? `; did you mean ${close.map((n) => JSON.stringify(n)).join(', ')}?` : ''} (nothing was called; the list: mcp-tasks tools)`,
   );
@@ -59,12 +62,20 @@ async function inputSchemaOf(session: Session, tool: string): Promise<Record<str
  *
  * @throws {@link UsageError} when the tool is missing.
  */
-export function splitCallArguments(positionals: readonly string[], stdio: boolean): { server: string | undefined; tool: string; pairs: string[] } {
+export function splitCallArguments(
+  positionals: readonly string[],
+  stdio: boolean,
+): { server: string | undefined; tool: string; pairs: string[] } {
   const [first, second, ...rest] = positionals;
   const server = stdio ? undefined : first;
   const tool = stdio ? first : second;
   const pairs = stdio ? [second, ...rest].filter((p): p is string => p !== undefined) : rest;
-  if (tool === undefined) throw new UsageError(stdio ? 'missing the tool name: mcp-tasks call --stdio "<command>" <tool> [key=value…]' : 'missing the tool name: mcp-tasks call <server> <tool> [key=value…]');
+  if (tool === undefined)
+    throw new UsageError(
+      stdio
+        ? 'missing the tool name: mcp-tasks call --stdio "<command>" <tool> [key=value…]'
+        : 'missing the tool name: mcp-tasks call <server> <tool> [key=value…]',
+    );
   return { server, tool, pairs };
 }
 
@@ -77,11 +88,17 @@ export function callCommand(positionals: string[], options: CallCommandOptions):
     async () => {
       const { server, tool, pairs } = splitCallArguments(positionals, options.stdio !== undefined);
       parseToolArguments(pairs, options.args); // usage errors before any request
-      const cancelWaitMs = options.cancelWait !== undefined ? parseMs('--cancel-wait', options.cancelWait) : DEFAULT_CANCEL_WAIT_MS;
-      const timeoutMs = options.timeout !== undefined ? parseDuration('--timeout', options.timeout) : undefined;
+      const cancelWaitMs =
+        options.cancelWait !== undefined
+          ? parseMs('--cancel-wait', options.cancelWait)
+          : DEFAULT_CANCEL_WAIT_MS;
+      const timeoutMs =
+        options.timeout !== undefined ? parseDuration('--timeout', options.timeout) : undefined;
       target = await resolveTarget(server, options);
       if (options.detach && target.kind === 'stdio') {
-        throw new UsageError('--detach needs a server that outlives this command; a --stdio server process ends with it (and its tasks with it)');
+        throw new UsageError(
+          '--detach needs a server that outlives this command; a --stdio server process ends with it (and its tasks with it)',
+        );
       }
       const session = await openSession(output, target, options, timeoutMs);
       try {
@@ -90,7 +107,8 @@ export function callCommand(positionals: string[], options: CallCommandOptions):
         const schema = await inputSchemaOf(session, tool);
         const args = parseToolArguments(pairs, options.args, schema);
         checkToolArguments(tool, args, schema);
-        if (options.detach && session.client.era === 'legacy') throw new UsageError(`--detach cannot work here. ${LEGACY_NO_RESUME}`);
+        if (options.detach && session.client.era === 'legacy')
+          throw new UsageError(`--detach cannot work here. ${LEGACY_NO_RESUME}`);
         const abort = new AbortController();
         const onEarlyAbort = (): void => {
           output.emit({ event: 'hint', message: earlyInterruptLine('tools/call') });
@@ -101,9 +119,17 @@ export function callCommand(positionals: string[], options: CallCommandOptions):
         void session.answerer?.stopped.then((error) => abort.abort(error));
         // Questions of a new task wait until its header line is out (MRTR questions are answered at once).
         const start = await session
-          .waitFor('tools/call', session.client.startTool(tool, args, { signal: abort.signal, onTask: () => session.answerer?.hold() }))
+          .waitFor(
+            'tools/call',
+            session.client.startTool(tool, args, {
+              signal: abort.signal,
+              onTask: () => session.answerer?.hold(),
+            }),
+          )
           .catch((error: unknown) => {
-            throw session.signal.aborted ? afterEarlyInterrupt(error, output, { target: session.target, era: session.client.era }) : error;
+            throw session.signal.aborted
+              ? afterEarlyInterrupt(error, output, { target: session.target, era: session.client.era })
+              : error;
           })
           .finally(() => session.signal.removeEventListener('abort', onEarlyAbort));
         if (start.resultType === 'complete') {
@@ -117,7 +143,10 @@ export function callCommand(positionals: string[], options: CallCommandOptions):
         if (options.detach) {
           output.emit({ event: 'detached', taskId: handle.taskId });
           const ctx = { target: session.target, era: session.client.era };
-          output.emit({ event: 'hint', message: `Task ${handle.taskId} is running (${handle.status}); detached.\nFollow it:\n${comeBack(ctx, handle.taskId, 'watch')}\nCancel it:\n${comeBack(ctx, handle.taskId, 'cancel')}` });
+          output.emit({
+            event: 'hint',
+            message: `Task ${handle.taskId} is running (${handle.status}); detached.\nFollow it:\n${comeBack(ctx, handle.taskId, 'watch')}\nCancel it:\n${comeBack(ctx, handle.taskId, 'cancel')}`,
+          });
           return ExitCode.Completed;
         }
         session.answerer?.release();

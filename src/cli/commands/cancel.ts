@@ -42,14 +42,19 @@ export function cancelCommand(taskId: string, options: CancelCommandOptions): Pr
     output,
     async () => {
       const waitMs = options.wait !== undefined ? parseMs('--wait', options.wait) : DEFAULT_CANCEL_WAIT_MS;
-      const timeoutMs = options.timeout !== undefined ? parseDuration('--timeout', options.timeout) : undefined;
+      const timeoutMs =
+        options.timeout !== undefined ? parseDuration('--timeout', options.timeout) : undefined;
       const located = await locateTask(taskId, options.server, options, output);
       target = located.target;
       const session = await openSession(output, target, undefined, timeoutMs);
       try {
         const handle = await session.waitFor('tasks/get', attachTask(session, taskId, located.record));
         const already = handle.done;
-        if (already) output.emit({ event: 'hint', message: `Task ${taskId} had already ended (${handle.status}); nothing to cancel.` });
+        if (already)
+          output.emit({
+            event: 'hint',
+            message: `Task ${taskId} had already ended (${handle.status}); nothing to cancel.`,
+          });
         else {
           output.emit({ event: 'cancel', taskId, stage: 'requested', via: 'command', waitMs });
           // A reply that is no acknowledgement (CANCEL_NOT_CONFIRMED) still reached the server: wait for its word.
@@ -61,7 +66,11 @@ export function cancelCommand(taskId: string, options: CancelCommandOptions): Pr
         try {
           const result = await handle.result();
           const exitCode = result.isError === true ? ExitCode.ToolError : ExitCode.Completed;
-          if (!already) output.emit({ event: 'hint', message: `Task ${taskId} completed before the cancel took effect.` });
+          if (!already)
+            output.emit({
+              event: 'hint',
+              message: `Task ${taskId} completed before the cancel took effect.`,
+            });
           output.emit({ event: 'result', taskId, exitCode, result });
           return exitCode;
         } catch (error) {
@@ -73,7 +82,10 @@ export function cancelCommand(taskId: string, options: CancelCommandOptions): Pr
           }
           if (!isMcpClientError(error, 'CANCEL_NOT_CONFIRMED')) throw error;
           output.emit({ event: 'cancel-not-confirmed', taskId, status: handle.task.status, waitMs });
-          output.emit({ event: 'hint', message: `See how it ends:\n${comeBack({ target, era: session.client.era }, taskId, 'status')}` });
+          output.emit({
+            event: 'hint',
+            message: `See how it ends:\n${comeBack({ target, era: session.client.era }, taskId, 'status')}`,
+          });
           return ExitCode.StillRunning;
         }
       } finally {

@@ -15,7 +15,9 @@ export function logoutCommand(server: string, options: { json?: boolean }): Prom
   return runReporting(output, async () => {
     const file = new AuthFile(parseServerUrl(server));
     const removed = await file.remove();
-    const message = removed ? `Signed out of ${file.server}: its tokens and client registration are forgotten.` : `No stored authorization for ${file.server}.`;
+    const message = removed
+      ? `Signed out of ${file.server}: its tokens and client registration are forgotten.`
+      : `No stored authorization for ${file.server}.`;
     if (output.json) output.emit({ event: 'hint', message });
     else output.text(message);
     return ExitCode.Completed;

@@ -26,7 +26,9 @@ function lastStatus(record: TaskRecord): string {
 export function lsCommand(options: LsCommandOptions): Promise<ExitCodeValue> {
   const output = new Output({ json: options.json });
   return runReporting(output, async () => {
-    const store = openRecordStore((file, reason) => output.warn(`warning: skipped task record ${file}: ${reason}`));
+    const store = openRecordStore((file, reason) =>
+      output.warn(`warning: skipped task record ${file}: ${reason}`),
+    );
     if (options.prune) {
       const removed = await store.prune();
       output.text(`Removed ${removed} expired record(s).`);
@@ -40,13 +42,31 @@ export function lsCommand(options: LsCommandOptions): Promise<ExitCodeValue> {
     const rows = records.map((r) => {
       const expiresAt = r.ttlMs === null ? null : r.localCreatedAt + r.ttlMs;
       const expired = expiresAt !== null && now >= expiresAt;
-      output.emit({ event: 'record', taskId: r.taskId, server: r.server, tool: r.name, status: lastStatus(r), statusMessage: r.statusMessage, localCreatedAt: r.localCreatedAt, expiresAt, expired });
-      const ttl = expiresAt === null ? 'never expires' : expired ? 'TTL passed' : `expires ${relative(expiresAt - now)}`;
+      output.emit({
+        event: 'record',
+        taskId: r.taskId,
+        server: r.server,
+        tool: r.name,
+        status: lastStatus(r),
+        statusMessage: r.statusMessage,
+        localCreatedAt: r.localCreatedAt,
+        expiresAt,
+        expired,
+      });
+      const ttl =
+        expiresAt === null
+          ? 'never expires'
+          : expired
+            ? 'TTL passed'
+            : `expires ${relative(expiresAt - now)}`;
       return [r.taskId, lastStatus(r), r.name ?? r.method, relative(r.localCreatedAt - now), ttl, r.server];
     });
     const header = ['TASK ID', 'STATUS', 'TOOL', 'CREATED', 'TTL', 'SERVER'];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] as string).length)));
-    for (const row of [header, ...rows]) output.text(row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] as number))).join('  '));
+    for (const row of [header, ...rows])
+      output.text(
+        row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] as number))).join('  '),
+      );
     return ExitCode.Completed;
   });
 }

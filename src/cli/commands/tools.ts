@@ -61,31 +61,48 @@ function hints(t: ToolSummary): string {
 }
 
 /** Runs `tools`; resolves with the exit code (0, or the error's). */
-export function toolsCommand(server: string | undefined, options: ToolsCommandOptions): Promise<ExitCodeValue> {
+export function toolsCommand(
+  server: string | undefined,
+  options: ToolsCommandOptions,
+): Promise<ExitCodeValue> {
   const output = new Output({ json: options.json });
   let target: ServerTarget | undefined;
   return runReporting(
     output,
     async () => {
-      const timeoutMs = options.timeout !== undefined ? parseDuration('--timeout', options.timeout) : undefined;
+      const timeoutMs =
+        options.timeout !== undefined ? parseDuration('--timeout', options.timeout) : undefined;
       target = await resolveTarget(server, options);
       const session = await openSession(output, target, undefined, timeoutMs);
       try {
-        const tools = (await session.waitFor('tools/list', session.client.listTools({ signal: session.signal }))).map(summarizeTool);
+        const tools = (
+          await session.waitFor('tools/list', session.client.listTools({ signal: session.signal }))
+        ).map(summarizeTool);
         for (const t of tools) output.emit({ event: 'tool', ...t });
         if (tools.length === 0) {
           output.text(`${target.label} lists no tools.`);
           return ExitCode.Completed;
         }
-        const rows = tools.map((t) => [safeLine(t.name), t.taskSupport ?? 'server decides', t.required.length > 0 ? t.required.map(safeLine).join(', ') : '-', hints(t)]);
+        const rows = tools.map((t) => [
+          safeLine(t.name),
+          t.taskSupport ?? 'server decides',
+          t.required.length > 0 ? t.required.map(safeLine).join(', ') : '-',
+          hints(t),
+        ]);
         const header = ['TOOL', 'TASK', 'REQUIRED ARGUMENTS', 'HINTS'];
-        const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] as string).length)));
+        const widths = header.map((h, i) =>
+          Math.max(h.length, ...rows.map((row) => (row[i] as string).length)),
+        );
         for (const [i, row] of [header, ...rows].entries()) {
-          output.text(row.map((cell, c) => (c === row.length - 1 ? cell : cell.padEnd(widths[c] as number))).join('  '));
+          output.text(
+            row.map((cell, c) => (c === row.length - 1 ? cell : cell.padEnd(widths[c] as number))).join('  '),
+          );
           const description = i > 0 ? tools[i - 1]?.description : undefined;
           if (description) output.text(`  ${safeLine(description).slice(0, 110)}`);
         }
-        output.text(`\nTASK: "required"/"optional"/"forbidden" as the tool declares (execution.taskSupport); "server decides" when it declares nothing (MCP 2026-07-28 + Tasks extension: any call may become a task).`);
+        output.text(
+          `\nTASK: "required"/"optional"/"forbidden" as the tool declares (execution.taskSupport); "server decides" when it declares nothing (MCP 2026-07-28 + Tasks extension: any call may become a task).`,
+        );
         return ExitCode.Completed;
       } finally {
         await session.close();

@@ -28,8 +28,12 @@ export function watchCommand(taskId: string, options: WatchCommandOptions): Prom
   return runReporting(
     output,
     async () => {
-      const cancelWaitMs = options.cancelWait !== undefined ? parseMs('--cancel-wait', options.cancelWait) : DEFAULT_CANCEL_WAIT_MS;
-      const timeoutMs = options.timeout !== undefined ? parseDuration('--timeout', options.timeout) : undefined;
+      const cancelWaitMs =
+        options.cancelWait !== undefined
+          ? parseMs('--cancel-wait', options.cancelWait)
+          : DEFAULT_CANCEL_WAIT_MS;
+      const timeoutMs =
+        options.timeout !== undefined ? parseDuration('--timeout', options.timeout) : undefined;
       const located = await locateTask(taskId, options.server, options, output);
       target = located.target;
       const session = await openSession(output, target, options, timeoutMs);

@@ -7,7 +7,13 @@
  */
 import { pathToFileURL } from 'node:url';
 import { basename, resolve } from 'node:path';
-import type { ClientCapabilities, InputRequest, InputRequiredEvent, InputResponse, TaskClient } from '../../index.js';
+import type {
+  ClientCapabilities,
+  InputRequest,
+  InputRequiredEvent,
+  InputResponse,
+  TaskClient,
+} from '../../index.js';
 import { UnanswerableError } from '../exit-codes.js';
 import type { Output } from '../output.js';
 import type { AnswersFile } from './answers-file.js';
@@ -117,7 +123,10 @@ export class InputAnswerer {
     const { output } = this.#options;
     const base = { taskId: event.taskId, key: event.key, method: event.request.method };
     output.emit({ event: 'input', ...base, summary: summarizeRequest(event.request) });
-    let answer: { response: InputResponse; source: 'prompt' | 'answers-file' | 'sampling-command' | 'roots' } | { why: string } | undefined;
+    let answer:
+      | { response: InputResponse; source: 'prompt' | 'answers-file' | 'sampling-command' | 'roots' }
+      | { why: string }
+      | undefined;
     try {
       answer = await this.#answer(event);
     } catch (error) {
@@ -129,7 +138,9 @@ export class InputAnswerer {
     if (answer === undefined || this.#isStopped) return;
     if ('why' in answer) {
       output.emit({ event: 'unanswerable', ...base, message: answer.why });
-      this.#stop(new UnanswerableError(event.key, event.request.method, `[${event.key}] ${answer.why}`, event.request));
+      this.#stop(
+        new UnanswerableError(event.key, event.request.method, `[${event.key}] ${answer.why}`, event.request),
+      );
       return;
     }
     try {
@@ -138,35 +149,70 @@ export class InputAnswerer {
       this.#stop(error as Error);
       return;
     }
-    const action = 'action' in answer.response ? String(answer.response.action) : answer.source === 'roots' ? 'roots' : 'sampled';
+    const action =
+      'action' in answer.response
+        ? String(answer.response.action)
+        : answer.source === 'roots'
+          ? 'roots'
+          : 'sampled';
     output.emit({ event: 'answer', ...base, action, source: answer.source });
     this.#options.onAnswered?.(event);
   }
 
-  async #answer(event: InputRequiredEvent): Promise<{ response: InputResponse; source: 'prompt' | 'answers-file' | 'sampling-command' | 'roots' } | { why: string } | undefined> {
+  async #answer(
+    event: InputRequiredEvent,
+  ): Promise<
+    | { response: InputResponse; source: 'prompt' | 'answers-file' | 'sampling-command' | 'roots' }
+    | { why: string }
+    | undefined
+  > {
     const { answers, interactive, samplingCommand, output, noInput } = this.#options;
     const noAsk = noInput === true ? '--no-input was given, so no prompt' : 'no TTY to ask';
     const request = event.request;
     const found = answers?.lookup(event.key, request) ?? { kind: 'none' as const };
     if (found.kind === 'answer') return { response: found.response, source: 'answers-file' };
-    const fileProblem = found.kind === 'invalid' ? `the --answers entry is not valid (${found.problems.join('; ')})` : undefined;
+    const fileProblem =
+      found.kind === 'invalid'
+        ? `the --answers entry is not valid (${found.problems.join('; ')})`
+        : undefined;
     if (fileProblem) output.warn(`answers file ${answers?.path}: ${fileProblem}`);
     switch (request.method) {
       case 'roots/list':
-        return { response: { roots: (this.#options.roots ?? []).map((p) => ({ uri: pathToFileURL(resolve(p)).href, name: basename(resolve(p)) })) }, source: 'roots' };
+        return {
+          response: {
+            roots: (this.#options.roots ?? []).map((p) => ({
+              uri: pathToFileURL(resolve(p)).href,
+              name: basename(resolve(p)),
+            })),
+          },
+          source: 'roots',
+        };
       case 'sampling/createMessage':
         if (!samplingCommand) return { why: 'sampling declined: no --sampling-command given' };
         try {
-          return { response: await runSamplingCommand(samplingCommand, request, { signal: this.#abort.signal }), source: 'sampling-command' };
+          return {
+            response: await runSamplingCommand(samplingCommand, request, { signal: this.#abort.signal }),
+            source: 'sampling-command',
+          };
         } catch (error) {
           return this.#isStopped ? undefined : { why: (error as Error).message };
         }
       case 'elicitation/create': {
-        if (!interactive) return { why: fileProblem ?? (answers ? `no answer for it in ${answers.path} and ${noAsk}` : `${noAsk} (give --answers <file.json>)`) };
+        if (!interactive)
+          return {
+            why:
+              fileProblem ??
+              (answers
+                ? `no answer for it in ${answers.path} and ${noAsk}`
+                : `${noAsk} (give --answers <file.json>)`),
+          };
         const ctx = { signal: this.#abort.signal, output: output.json ? output.stderr : output.stdout };
         output.pauseLive();
         try {
-          const response = request.params.mode === 'url' ? await promptUrl(request.params, ctx) : await promptForm(request.params, ctx);
+          const response =
+            request.params.mode === 'url'
+              ? await promptUrl(request.params, ctx)
+              : await promptForm(request.params, ctx);
           return { response, source: 'prompt' };
         } finally {
           output.resumeLive();

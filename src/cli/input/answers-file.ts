@@ -17,10 +17,14 @@ import { UsageError } from '../exit-codes.js';
 import { checkContent, readFields } from './schema-fields.js';
 
 /** What the answers file says about one question. */
-export type AnswerLookup = { kind: 'answer'; response: InputResponse } | { kind: 'invalid'; problems: string[] } | { kind: 'none' };
+export type AnswerLookup =
+  | { kind: 'answer'; response: InputResponse }
+  | { kind: 'invalid'; problems: string[] }
+  | { kind: 'none' };
 
 const ACTIONS = new Set(['accept', 'decline', 'cancel']);
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** A loaded answers file. */
 export class AnswersFile {
@@ -59,23 +63,33 @@ export class AnswersFile {
     const entry = Object.hasOwn(this.#data, key) ? this.#data[key] : undefined; // never an inherited `__proto__`/`constructor`
     switch (request.method) {
       case 'elicitation/create':
-        return request.params.mode === 'url' ? this.#url(entry) : this.#form(entry, request.params.requestedSchema);
+        return request.params.mode === 'url'
+          ? this.#url(entry)
+          : this.#form(entry, request.params.requestedSchema);
       case 'sampling/createMessage':
         if (entry === undefined) return { kind: 'none' };
-        return isObject(entry) && typeof entry.model === 'string' && typeof entry.role === 'string' && 'content' in entry
+        return isObject(entry) &&
+          typeof entry.model === 'string' &&
+          typeof entry.role === 'string' &&
+          'content' in entry
           ? { kind: 'answer', response: entry as InputResponse }
           : { kind: 'invalid', problems: [`${key}: a sampling answer needs role, content and model`] };
       case 'roots/list':
         if (entry === undefined) return { kind: 'none' };
         return isObject(entry) && Array.isArray(entry.roots)
           ? { kind: 'answer', response: entry as InputResponse }
-          : { kind: 'invalid', problems: [`${key}: a roots answer looks like {"roots": [{"uri": "file:///path"}]}`] };
+          : {
+              kind: 'invalid',
+              problems: [`${key}: a roots answer looks like {"roots": [{"uri": "file:///path"}]}`],
+            };
     }
   }
 
   #url(entry: unknown): AnswerLookup {
-    if (typeof entry === 'string' && ACTIONS.has(entry)) return { kind: 'answer', response: { action: entry as 'accept' } };
-    if (isObject(entry) && typeof entry.action === 'string' && ACTIONS.has(entry.action)) return { kind: 'answer', response: { action: entry.action as 'accept' } };
+    if (typeof entry === 'string' && ACTIONS.has(entry))
+      return { kind: 'answer', response: { action: entry as 'accept' } };
+    if (isObject(entry) && typeof entry.action === 'string' && ACTIONS.has(entry.action))
+      return { kind: 'answer', response: { action: entry.action as 'accept' } };
     return { kind: 'none' };
   }
 
@@ -84,17 +98,24 @@ export class AnswersFile {
     const accept = (given: Record<string, unknown>): AnswerLookup => {
       const checked = checkContent(fields, given);
       if ('problems' in checked) return { kind: 'invalid', problems: checked.problems };
-      return { kind: 'answer', response: { action: 'accept', content: checked.content as Record<string, string> } };
+      return {
+        kind: 'answer',
+        response: { action: 'accept', content: checked.content as Record<string, string> },
+      };
     };
-    if (typeof entry === 'string' && ACTIONS.has(entry)) return entry === 'accept' ? accept({}) : { kind: 'answer', response: { action: entry as 'decline' } };
+    if (typeof entry === 'string' && ACTIONS.has(entry))
+      return entry === 'accept' ? accept({}) : { kind: 'answer', response: { action: entry as 'decline' } };
     if (isObject(entry)) {
       if (typeof entry.action === 'string' && ACTIONS.has(entry.action)) {
-        if (entry.action !== 'accept') return { kind: 'answer', response: { action: entry.action as 'decline' } };
+        if (entry.action !== 'accept')
+          return { kind: 'answer', response: { action: entry.action as 'decline' } };
         return accept(isObject(entry.content) ? entry.content : {});
       }
       return accept(entry);
     }
-    const byName = Object.fromEntries(fields.filter((f) => Object.hasOwn(this.#data, f.name)).map((f) => [f.name, this.#data[f.name]]));
+    const byName = Object.fromEntries(
+      fields.filter((f) => Object.hasOwn(this.#data, f.name)).map((f) => [f.name, this.#data[f.name]]),
+    );
     return Object.keys(byName).length > 0 ? accept(byName) : { kind: 'none' };
   }
 }

@@ -24,10 +24,13 @@ function label(field: FormField): string {
   if (!field.required) hints.push('optional');
   if (field.kind === 'string') {
     if (field.format) hints.push(field.format);
-    if (field.minLength !== undefined || field.maxLength !== undefined) hints.push(`${field.minLength ?? 0}-${field.maxLength ?? '∞'} chars`);
+    if (field.minLength !== undefined || field.maxLength !== undefined)
+      hints.push(`${field.minLength ?? 0}-${field.maxLength ?? '∞'} chars`);
   }
-  if (field.kind === 'number' && (field.minimum !== undefined || field.maximum !== undefined)) hints.push(`${field.minimum ?? '-∞'}..${field.maximum ?? '∞'}`);
-  if (field.kind === 'multi' && (field.minItems !== undefined || field.maxItems !== undefined)) hints.push(`choose ${field.minItems ?? 0}-${field.maxItems ?? 'all'}`);
+  if (field.kind === 'number' && (field.minimum !== undefined || field.maximum !== undefined))
+    hints.push(`${field.minimum ?? '-∞'}..${field.maximum ?? '∞'}`);
+  if (field.kind === 'multi' && (field.minItems !== undefined || field.maxItems !== undefined))
+    hints.push(`choose ${field.minItems ?? 0}-${field.maxItems ?? 'all'}`);
   const text = hints.length > 0 ? `${field.label} (${hints.join(', ')})` : field.label;
   return field.description ? `${text} - ${field.description}` : text;
 }
@@ -63,13 +66,28 @@ export async function promptField(field: FormField, ctx: PromptContext): Promise
         ctx,
       );
     case 'boolean':
-      if (field.required || field.default !== undefined) return confirm({ message, default: field.default ?? false }, ctx);
+      if (field.required || field.default !== undefined)
+        return confirm({ message, default: field.default ?? false }, ctx);
       return unskip(
-        await select<boolean | typeof SKIP>({ message, choices: [{ name: 'Yes', value: true }, { name: 'No', value: false }, { name: '(leave empty)', value: SKIP }] }, ctx),
+        await select<boolean | typeof SKIP>(
+          {
+            message,
+            choices: [
+              { name: 'Yes', value: true },
+              { name: 'No', value: false },
+              { name: '(leave empty)', value: SKIP },
+            ],
+          },
+          ctx,
+        ),
       );
     case 'enum': {
-      const choices: Array<{ name: string; value: string | typeof SKIP }> = field.options.map((o) => ({ name: o.title === safeLine(o.value) ? o.title : `${o.title} (${safeLine(o.value)})`, value: o.value }));
-      if (!field.required && field.default === undefined) choices.push({ name: '(leave empty)', value: SKIP });
+      const choices: Array<{ name: string; value: string | typeof SKIP }> = field.options.map((o) => ({
+        name: o.title === safeLine(o.value) ? o.title : `${o.title} (${safeLine(o.value)})`,
+        value: o.value,
+      }));
+      if (!field.required && field.default === undefined)
+        choices.push({ name: '(leave empty)', value: SKIP });
       return unskip(await select({ message, choices, default: field.default }, ctx));
     }
     case 'multi': {
@@ -77,8 +95,16 @@ export async function promptField(field: FormField, ctx: PromptContext): Promise
       return checkbox(
         {
           message,
-          choices: field.options.map((o) => ({ name: o.title === safeLine(o.value) ? o.title : `${o.title} (${safeLine(o.value)})`, value: o.value, checked: chosen.has(o.value) })),
-          validate: (items) => checkValue(field, items.map((i) => i.value)) ?? true,
+          choices: field.options.map((o) => ({
+            name: o.title === safeLine(o.value) ? o.title : `${o.title} (${safeLine(o.value)})`,
+            value: o.value,
+            checked: chosen.has(o.value),
+          })),
+          validate: (items) =>
+            checkValue(
+              field,
+              items.map((i) => i.value),
+            ) ?? true,
         },
         ctx,
       );
@@ -112,7 +138,13 @@ export async function promptForm(params: ElicitRequestParams, ctx: PromptContext
   for (const field of readFields(params.requestedSchema)) {
     const value = await promptField(field, ctx);
     // defineProperty: a field named `__proto__` stays a field, never the prototype.
-    if (value !== undefined) Object.defineProperty(content, field.name, { value, enumerable: true, writable: true, configurable: true });
+    if (value !== undefined)
+      Object.defineProperty(content, field.name, {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
   }
   return { action: 'accept', content };
 }

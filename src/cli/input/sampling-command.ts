@@ -17,9 +17,18 @@ export const DEFAULT_SAMPLING_TIMEOUT_MS = 120_000;
  * @throws Error when the command cannot start, exits non-zero, times out, or prints something that is not a
  *   sampling result.
  */
-export function runSamplingCommand(command: string, request: unknown, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<CreateMessageResult> {
+export function runSamplingCommand(
+  command: string,
+  request: unknown,
+  options: { timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<CreateMessageResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, { shell: true, stdio: ['pipe', 'pipe', 'inherit'], signal: options.signal, timeout: options.timeoutMs ?? DEFAULT_SAMPLING_TIMEOUT_MS });
+    const child = spawn(command, {
+      shell: true,
+      stdio: ['pipe', 'pipe', 'inherit'],
+      signal: options.signal,
+      timeout: options.timeoutMs ?? DEFAULT_SAMPLING_TIMEOUT_MS,
+    });
     let stdout = '';
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {
@@ -40,8 +49,16 @@ export function runSamplingCommand(command: string, request: unknown, options: {
         return;
       }
       const r = parsed as Partial<CreateMessageResult> | null;
-      if (!r || typeof r !== 'object' || typeof r.model !== 'string' || (r.role !== 'assistant' && r.role !== 'user') || r.content === undefined) {
-        reject(new Error('--sampling-command printed JSON that is not a sampling result (role, content, model)'));
+      if (
+        !r ||
+        typeof r !== 'object' ||
+        typeof r.model !== 'string' ||
+        (r.role !== 'assistant' && r.role !== 'user') ||
+        r.content === undefined
+      ) {
+        reject(
+          new Error('--sampling-command printed JSON that is not a sampling result (role, content, model)'),
+        );
         return;
       }
       resolve(r as CreateMessageResult);

@@ -24,11 +24,23 @@ interface FieldBase {
 
 /** One field of a form. */
 export type FormField =
-  | (FieldBase & { kind: 'string'; default?: string; minLength?: number; maxLength?: number; format?: string })
+  | (FieldBase & {
+      kind: 'string';
+      default?: string;
+      minLength?: number;
+      maxLength?: number;
+      format?: string;
+    })
   | (FieldBase & { kind: 'number'; integer: boolean; default?: number; minimum?: number; maximum?: number })
   | (FieldBase & { kind: 'boolean'; default?: boolean })
   | (FieldBase & { kind: 'enum'; options: EnumOption[]; default?: string })
-  | (FieldBase & { kind: 'multi'; options: EnumOption[]; default?: string[]; minItems?: number; maxItems?: number })
+  | (FieldBase & {
+      kind: 'multi';
+      options: EnumOption[];
+      default?: string[];
+      minItems?: number;
+      maxItems?: number;
+    })
   | (FieldBase & { kind: 'unsupported'; type: string });
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
@@ -37,42 +49,87 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
 function options(values: unknown, titled: unknown, legacyNames?: unknown): EnumOption[] {
   if (Array.isArray(titled)) {
     return titled
-      .filter((o): o is { const: string; title?: string } => typeof (o as { const?: unknown })?.const === 'string')
+      .filter(
+        (o): o is { const: string; title?: string } => typeof (o as { const?: unknown })?.const === 'string',
+      )
       .map((o) => ({ value: o.const, title: safeLine(typeof o.title === 'string' ? o.title : o.const) }));
   }
   if (!Array.isArray(values)) return [];
   const names = Array.isArray(legacyNames) ? legacyNames : [];
-  return values.filter((v): v is string => typeof v === 'string').map((v, i) => ({ value: v, title: safeLine(typeof names[i] === 'string' ? (names[i] as string) : v) }));
+  return values
+    .filter((v): v is string => typeof v === 'string')
+    .map((v, i) => ({ value: v, title: safeLine(typeof names[i] === 'string' ? (names[i] as string) : v) }));
 }
 
 /** Reads one property definition of `requestedSchema` into a {@link FormField}. */
 export function readField(name: string, def: Record<string, unknown>, required: boolean): FormField {
   const description = str(def.description);
-  const base: FieldBase = { name, label: safeLine(str(def.title) ?? name), description: description === undefined ? undefined : safeLine(description), required };
+  const base: FieldBase = {
+    name,
+    label: safeLine(str(def.title) ?? name),
+    description: description === undefined ? undefined : safeLine(description),
+    required,
+  };
   const type = str(def.type) ?? 'unknown';
   if (type === 'string' && (Array.isArray(def.enum) || Array.isArray(def.oneOf))) {
-    return { ...base, kind: 'enum', options: options(def.enum, def.oneOf, def.enumNames), default: str(def.default) };
+    return {
+      ...base,
+      kind: 'enum',
+      options: options(def.enum, def.oneOf, def.enumNames),
+      default: str(def.default),
+    };
   }
   if (type === 'array') {
     const items = (def.items ?? {}) as Record<string, unknown>;
-    const defaults = Array.isArray(def.default) ? def.default.filter((v): v is string => typeof v === 'string') : undefined;
-    return { ...base, kind: 'multi', options: options(items.enum, items.anyOf), default: defaults, minItems: num(def.minItems), maxItems: num(def.maxItems) };
+    const defaults = Array.isArray(def.default)
+      ? def.default.filter((v): v is string => typeof v === 'string')
+      : undefined;
+    return {
+      ...base,
+      kind: 'multi',
+      options: options(items.enum, items.anyOf),
+      default: defaults,
+      minItems: num(def.minItems),
+      maxItems: num(def.maxItems),
+    };
   }
   if (type === 'string') {
-    return { ...base, kind: 'string', default: str(def.default), minLength: num(def.minLength), maxLength: num(def.maxLength), format: str(def.format) };
+    return {
+      ...base,
+      kind: 'string',
+      default: str(def.default),
+      minLength: num(def.minLength),
+      maxLength: num(def.maxLength),
+      format: str(def.format),
+    };
   }
   if (type === 'number' || type === 'integer') {
-    return { ...base, kind: 'number', integer: type === 'integer', default: num(def.default), minimum: num(def.minimum), maximum: num(def.maximum) };
+    return {
+      ...base,
+      kind: 'number',
+      integer: type === 'integer',
+      default: num(def.default),
+      minimum: num(def.minimum),
+      maximum: num(def.maximum),
+    };
   }
-  if (type === 'boolean') return { ...base, kind: 'boolean', default: typeof def.default === 'boolean' ? def.default : undefined };
+  if (type === 'boolean')
+    return { ...base, kind: 'boolean', default: typeof def.default === 'boolean' ? def.default : undefined };
   return { ...base, kind: 'unsupported', type };
 }
 
 /** Every field of a `requestedSchema`, in the order the server listed them. */
 export function readFields(requestedSchema: unknown): FormField[] {
-  const schema = (requestedSchema ?? {}) as { properties?: Record<string, Record<string, unknown>>; required?: unknown };
-  const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : []);
-  return Object.entries(schema.properties ?? {}).map(([name, def]) => readField(name, def ?? {}, required.has(name)));
+  const schema = (requestedSchema ?? {}) as {
+    properties?: Record<string, Record<string, unknown>>;
+    required?: unknown;
+  };
+  const required = new Set(
+    Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [],
+  );
+  return Object.entries(schema.properties ?? {}).map(([name, def]) =>
+    readField(name, def ?? {}, required.has(name)),
+  );
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -94,10 +151,14 @@ export function checkFormat(format: string | undefined, value: string): string |
     case 'date': {
       const m = DATE.exec(value);
       const d = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : undefined;
-      return d && d.getUTCDate() === Number(m?.[3]) && d.getUTCMonth() === Number(m?.[2]) - 1 ? undefined : 'must be a date YYYY-MM-DD';
+      return d && d.getUTCDate() === Number(m?.[3]) && d.getUTCMonth() === Number(m?.[2]) - 1
+        ? undefined
+        : 'must be a date YYYY-MM-DD';
     }
     case 'date-time':
-      return DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)) ? undefined : 'must be a date-time such as 2026-07-28T12:00:00Z';
+      return DATE_TIME.test(value) && !Number.isNaN(Date.parse(value))
+        ? undefined
+        : 'must be a date-time such as 2026-07-28T12:00:00Z';
     default:
       return undefined;
   }
@@ -108,8 +169,10 @@ export function checkValue(field: FormField, value: unknown): string | undefined
   switch (field.kind) {
     case 'string': {
       if (typeof value !== 'string') return 'must be a string';
-      if (field.minLength !== undefined && value.length < field.minLength) return `must be at least ${field.minLength} characters`;
-      if (field.maxLength !== undefined && value.length > field.maxLength) return `must be at most ${field.maxLength} characters`;
+      if (field.minLength !== undefined && value.length < field.minLength)
+        return `must be at least ${field.minLength} characters`;
+      if (field.maxLength !== undefined && value.length > field.maxLength)
+        return `must be at most ${field.maxLength} characters`;
       return checkFormat(field.format, value);
     }
     case 'number': {
@@ -122,17 +185,23 @@ export function checkValue(field: FormField, value: unknown): string | undefined
     case 'boolean':
       return typeof value === 'boolean' ? undefined : 'must be true or false';
     case 'enum':
-      return typeof value === 'string' && field.options.some((o) => o.value === value) ? undefined : `must be one of ${field.options.map((o) => o.value).join(', ')}`;
+      return typeof value === 'string' && field.options.some((o) => o.value === value)
+        ? undefined
+        : `must be one of ${field.options.map((o) => o.value).join(', ')}`;
     case 'multi': {
       if (!Array.isArray(value) || !value.every((v) => field.options.some((o) => o.value === v))) {
         return `must be a list of ${field.options.map((o) => o.value).join(', ')}`;
       }
-      if (field.minItems !== undefined && value.length < field.minItems) return `choose at least ${field.minItems}`;
-      if (field.maxItems !== undefined && value.length > field.maxItems) return `choose at most ${field.maxItems}`;
+      if (field.minItems !== undefined && value.length < field.minItems)
+        return `choose at least ${field.minItems}`;
+      if (field.maxItems !== undefined && value.length > field.maxItems)
+        return `choose at most ${field.maxItems}`;
       return undefined;
     }
     case 'unsupported':
-      return ['string', 'number', 'boolean'].includes(typeof value) ? undefined : `has an unsupported type (${field.type})`;
+      return ['string', 'number', 'boolean'].includes(typeof value)
+        ? undefined
+        : `has an unsupported type (${field.type})`;
   }
 }
 
@@ -142,18 +211,29 @@ export function checkValue(field: FormField, value: unknown): string | undefined
  *
  * @returns the content, or the list of problems (`field: why`).
  */
-export function checkContent(fields: readonly FormField[], given: Record<string, unknown>): { content: Record<string, unknown> } | { problems: string[] } {
+export function checkContent(
+  fields: readonly FormField[],
+  given: Record<string, unknown>,
+): { content: Record<string, unknown> } | { problems: string[] } {
   const content: Record<string, unknown> = {};
   const problems: string[] = [];
   for (const field of fields) {
-    const value = (Object.hasOwn(given, field.name) ? given[field.name] : undefined) ?? ('default' in field ? field.default : undefined);
+    const value =
+      (Object.hasOwn(given, field.name) ? given[field.name] : undefined) ??
+      ('default' in field ? field.default : undefined);
     if (value === undefined) {
       if (field.required) problems.push(`${field.name}: required`);
       continue;
     }
     const why = checkValue(field, value);
     if (why) problems.push(`${field.name}: ${why}`);
-    else Object.defineProperty(content, field.name, { value, enumerable: true, writable: true, configurable: true }); // `__proto__` stays a field
+    else
+      Object.defineProperty(content, field.name, {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      }); // `__proto__` stays a field
   }
   return problems.length > 0 ? { problems } : { content };
 }
@@ -161,7 +241,10 @@ export function checkContent(fields: readonly FormField[], given: Record<string,
 /** A one-line description of a field, e.g. `confirm (boolean, required)`. */
 export function describeField(field: FormField): string {
   const facts: string[] = [];
-  if (field.kind === 'enum' || field.kind === 'multi') facts.push(`${field.kind === 'multi' ? 'any of' : 'one of'} ${field.options.map((o) => o.value).join('|')}`);
+  if (field.kind === 'enum' || field.kind === 'multi')
+    facts.push(
+      `${field.kind === 'multi' ? 'any of' : 'one of'} ${field.options.map((o) => o.value).join('|')}`,
+    );
   else if (field.kind === 'number') facts.push(field.integer ? 'integer' : 'number');
   else if (field.kind === 'string') facts.push(field.format ? `string, ${field.format}` : 'string');
   else facts.push(field.kind === 'unsupported' ? field.type : field.kind);

@@ -20,7 +20,11 @@ export function openInBrowser(url: string): boolean {
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return false;
   const [command, args] =
-    process.platform === 'darwin' ? ['open', [parsed.href]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', parsed.href]] : ['xdg-open', [parsed.href]];
+    process.platform === 'darwin'
+      ? ['open', [parsed.href]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '""', parsed.href]]
+        : ['xdg-open', [parsed.href]];
   try {
     const child = spawn(command, args as string[], { detached: true, stdio: 'ignore' });
     child.on('error', () => undefined);
@@ -36,7 +40,11 @@ export function openInBrowser(url: string): boolean {
  *
  * @param open how to open the URL once the person agreed. @default openInBrowser
  */
-export async function promptUrl(params: ElicitRequestParams, ctx: PromptContext, open: (url: string) => boolean = openInBrowser): Promise<ElicitResult> {
+export async function promptUrl(
+  params: ElicitRequestParams,
+  ctx: PromptContext,
+  open: (url: string) => boolean = openInBrowser,
+): Promise<ElicitResult> {
   const url = params.url ?? '';
   const out = ctx.output ?? process.stdout;
   out.write(`The server asks you to visit a URL:\n  ${safeText(params.message)}\n  ${safeLine(url)}\n`);

@@ -32,13 +32,20 @@ const Entry = z.looseObject({
   url: z.string().min(1).optional(),
   headers: Strings.optional(),
 });
-const ConfigFile = z.looseObject({ mcpServers: z.record(z.string(), z.unknown()).optional(), servers: z.record(z.string(), z.unknown()).optional() });
+const ConfigFile = z.looseObject({
+  mcpServers: z.record(z.string(), z.unknown()).optional(),
+  servers: z.record(z.string(), z.unknown()).optional(),
+});
 
 /**
  * The places searched when `--config` is not given, in order; the first file that defines the name wins.
  * Project files (relative to `cwd`) come before the user's own.
  */
-export function defaultConfigPaths(cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string[] {
+export function defaultConfigPaths(
+  cwd: string = process.cwd(),
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string[] {
   const home = env.HOME ?? env.USERPROFILE ?? homedir();
   const claudeDesktop =
     platform === 'darwin'
@@ -82,7 +89,10 @@ export async function loadConfig(path: string, required: boolean): Promise<Loade
     throw new UsageError(`the config file ${path} is not valid JSON: ${(error as Error).message}`);
   }
   const file = ConfigFile.safeParse(parsed);
-  if (!file.success) throw new UsageError(`the config file ${path} is not an MCP config ({"mcpServers": {…}} or {"servers": {…}})`);
+  if (!file.success)
+    throw new UsageError(
+      `the config file ${path} is not an MCP config ({"mcpServers": {…}} or {"servers": {…}})`,
+    );
   return { path, servers: { ...file.data.servers, ...file.data.mcpServers } };
 }
 
@@ -90,7 +100,10 @@ export async function loadConfig(path: string, required: boolean): Promise<Loade
 function expand(text: string, where: string, workspace: string, env: NodeJS.ProcessEnv): string {
   return text.replace(/\$\{([^}]*)\}/g, (whole, inner: string) => {
     if (inner === 'workspaceFolder') return workspace;
-    if (inner.startsWith('input:')) throw new UsageError(`${where}: VS Code's ${whole} prompts are not supported; put the value in the file or use \${env:NAME}`);
+    if (inner.startsWith('input:'))
+      throw new UsageError(
+        `${where}: VS Code's ${whole} prompts are not supported; put the value in the file or use \${env:NAME}`,
+      );
     const name = inner.startsWith('env:') ? inner.slice(4) : inner;
     const at = name.indexOf(':-');
     const key = at >= 0 ? name.slice(0, at) : name;
@@ -106,19 +119,34 @@ function expand(text: string, where: string, workspace: string, env: NodeJS.Proc
  *
  * @throws {@link UsageError} naming the file and the entry when it is neither a command nor an http(s) URL.
  */
-export function readConfigServer(config: LoadedConfig, name: string, env: NodeJS.ProcessEnv = process.env): ConfigServer {
+export function readConfigServer(
+  config: LoadedConfig,
+  name: string,
+  env: NodeJS.ProcessEnv = process.env,
+): ConfigServer {
   const where = `server "${name}" in ${config.path}`;
   const entry = Entry.safeParse(config.servers[name]);
-  if (!entry.success) throw new UsageError(`${where}: expected {"command", "args", "env"} or {"url", "headers"}`);
+  if (!entry.success)
+    throw new UsageError(`${where}: expected {"command", "args", "env"} or {"url", "headers"}`);
   const e = entry.data;
   // `.vscode/mcp.json` lives one level below the workspace folder; the other files sit in it (or in the home dir).
   const dir = dirname(resolve(config.path));
   const workspace = dir.endsWith('.vscode') || dir.endsWith('.cursor') ? dirname(dir) : dir;
   const x = (s: string): string => expand(s, where, workspace, env);
-  const values = (r: Record<string, string> | undefined): Record<string, string> => Object.fromEntries(Object.entries(r ?? {}).map(([k, v]) => [k, x(v)]));
-  if (e.type === 'sse') throw new UsageError(`${where}: "type": "sse" (the 2024-11-05 HTTP+SSE transport) is not supported; use a Streamable HTTP endpoint`);
+  const values = (r: Record<string, string> | undefined): Record<string, string> =>
+    Object.fromEntries(Object.entries(r ?? {}).map(([k, v]) => [k, x(v)]));
+  if (e.type === 'sse')
+    throw new UsageError(
+      `${where}: "type": "sse" (the 2024-11-05 HTTP+SSE transport) is not supported; use a Streamable HTTP endpoint`,
+    );
   if (e.command !== undefined && e.type !== 'http') {
-    return { kind: 'stdio', command: x(e.command), args: (e.args ?? []).map(x), env: values(e.env), cwd: e.cwd !== undefined ? resolve(workspace, x(e.cwd)) : undefined };
+    return {
+      kind: 'stdio',
+      command: x(e.command),
+      args: (e.args ?? []).map(x),
+      env: values(e.env),
+      cwd: e.cwd !== undefined ? resolve(workspace, x(e.cwd)) : undefined,
+    };
   }
   if (e.url !== undefined) return { kind: 'http', url: x(e.url), headers: values(e.headers) };
   throw new UsageError(`${where}: expected {"command", "args", "env"} or {"url", "headers"}`);
@@ -135,7 +163,11 @@ export interface FoundServer {
  *
  * @throws {@link UsageError} when no file defines it (listing the files searched and the names they define).
  */
-export async function findConfigServer(name: string, configPath: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<FoundServer> {
+export async function findConfigServer(
+  name: string,
+  configPath: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<FoundServer> {
   const paths = configPath !== undefined ? [resolve(configPath)] : defaultConfigPaths(process.cwd(), env);
   const known: string[] = [];
   const allNames: string[] = [];
@@ -150,5 +182,7 @@ export async function findConfigServer(name: string, configPath: string | undefi
   const close = closestNames(name, [...new Set(allNames)]);
   const hint = close.length > 0 ? `; did you mean ${close.map((n) => JSON.stringify(n)).join(', ')}?` : '';
   const names = known.length > 0 ? `\nservers found: ${known.join(', ')}` : '';
-  throw new UsageError(`"${name}" is not an http(s) URL, and no server of that name is in ${searched}${hint}${names}`);
+  throw new UsageError(
+    `"${name}" is not an http(s) URL, and no server of that name is in ${searched}${hint}${names}`,
+  );
 }

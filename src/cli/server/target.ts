@@ -39,8 +39,18 @@ interface TargetBase {
 
 /** A resolved server. */
 export type ServerTarget =
-  | (TargetBase & { readonly kind: 'http'; readonly url: URL; readonly headers: Readonly<Record<string, string>> })
-  | (TargetBase & { readonly kind: 'stdio'; readonly command: string; readonly args: readonly string[]; readonly env: Readonly<Record<string, string>>; readonly cwd: string | undefined });
+  | (TargetBase & {
+      readonly kind: 'http';
+      readonly url: URL;
+      readonly headers: Readonly<Record<string, string>>;
+    })
+  | (TargetBase & {
+      readonly kind: 'stdio';
+      readonly command: string;
+      readonly args: readonly string[];
+      readonly env: Readonly<Record<string, string>>;
+      readonly cwd: string | undefined;
+    });
 
 const STDIO_SCHEME = 'stdio:';
 const CONFIG_SCHEME = 'mcp-config:';
@@ -61,11 +71,16 @@ export function splitCommandLine(line: string, env: NodeJS.ProcessEnv = process.
   for (const token of parseShell(line, (name) => env[name] ?? '')) {
     if (typeof token !== 'string') {
       const shown = 'comment' in token ? `#${token.comment}` : token.op === 'glob' ? token.pattern : token.op;
-      throw new UsageError(`--stdio runs one command without a shell; "${String(shown)}" is not supported (wrap it: --stdio "sh -c '…'")`);
+      throw new UsageError(
+        `--stdio runs one command without a shell; "${String(shown)}" is not supported (wrap it: --stdio "sh -c '…'")`,
+      );
     }
     words.push(token);
   }
-  if (words.length === 0 || words[0] === '') throw new UsageError('--stdio needs a command line, e.g. --stdio "npx mcp-tasks-reference-server --stdio"');
+  if (words.length === 0 || words[0] === '')
+    throw new UsageError(
+      '--stdio needs a command line, e.g. --stdio "npx mcp-tasks-reference-server --stdio"',
+    );
   return words;
 }
 
@@ -102,9 +117,12 @@ export function parseHttpUrl(raw: string): URL {
   try {
     url = new URL(raw);
   } catch {
-    throw new UsageError(`server must be an http(s) URL, a server name from an MCP config file, or --stdio "<command>"; got ${JSON.stringify(raw)}`);
+    throw new UsageError(
+      `server must be an http(s) URL, a server name from an MCP config file, or --stdio "<command>"; got ${JSON.stringify(raw)}`,
+    );
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`server must be an http(s) URL, got ${JSON.stringify(raw)}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`server must be an http(s) URL, got ${JSON.stringify(raw)}`);
   if (url.username !== '' || url.password !== '') {
     throw new UsageError(
       `the server URL contains credentials (${url.username ? 'user' : ''}${url.password ? ':password' : ''}@); they are not sent from a URL. ` +
@@ -114,23 +132,51 @@ export function parseHttpUrl(raw: string): URL {
   return url;
 }
 
-const headerFlags = (headers: Record<string, string>): string[] => Object.keys(headers).flatMap((name) => ['--header', `${name}: <value>`]);
+const headerFlags = (headers: Record<string, string>): string[] =>
+  Object.keys(headers).flatMap((name) => ['--header', `${name}: <value>`]);
 
-function httpTarget(url: URL, headers: Record<string, string>, identity?: string, flags?: string[], label?: string): ServerTarget {
+function httpTarget(
+  url: URL,
+  headers: Record<string, string>,
+  identity?: string,
+  flags?: string[],
+  label?: string,
+): ServerTarget {
   const plain = `${url.protocol}//${url.host}${url.pathname}`;
-  return { kind: 'http', url, headers, identity: identity ?? plain, label: label ?? plain, flags: flags ?? ['--server', plain, ...headerFlags(headers)] };
+  return {
+    kind: 'http',
+    url,
+    headers,
+    identity: identity ?? plain,
+    label: label ?? plain,
+    flags: flags ?? ['--server', plain, ...headerFlags(headers)],
+  };
 }
 
-function stdioTarget(line: string, words: string[], env: Record<string, string>, cwd: string | undefined, identity?: string, flags?: string[], label?: string): ServerTarget {
+function stdioTarget(
+  line: string,
+  words: string[],
+  env: Record<string, string>,
+  cwd: string | undefined,
+  identity?: string,
+  flags?: string[],
+  label?: string,
+): ServerTarget {
   const [command, ...args] = words as [string, ...string[]];
-  const ownFlags = ['--stdio', line, ...(cwd !== undefined ? ['--cwd', cwd] : []), ...Object.keys(env).flatMap((k) => ['--env', `${k}=<value>`])];
+  const ownFlags = [
+    '--stdio',
+    line,
+    ...(cwd !== undefined ? ['--cwd', cwd] : []),
+    ...Object.keys(env).flatMap((k) => ['--env', `${k}=<value>`]),
+  ];
   return {
     kind: 'stdio',
     command,
     args,
     env,
     cwd,
-    identity: identity ?? `${STDIO_SCHEME}///${encodeURIComponent(cwd ?? process.cwd())}/${encodeURIComponent(line)}`,
+    identity:
+      identity ?? `${STDIO_SCHEME}///${encodeURIComponent(cwd ?? process.cwd())}/${encodeURIComponent(line)}`,
     label: label ?? `stdio: ${line}`,
     flags: flags ?? ownFlags,
   };
@@ -140,8 +186,17 @@ function fromConfig(name: string, path: string, server: ConfigServer, explicitCo
   const identity = `${CONFIG_SCHEME}///${encodeURIComponent(path)}/${encodeURIComponent(name)}`;
   const flags = ['--server', name, ...(explicitConfig ? ['--config', path] : [])];
   const label = `${name} (${path})`;
-  if (server.kind === 'http') return httpTarget(parseHttpUrl(server.url), server.headers, identity, flags, label);
-  return stdioTarget(shellWords([server.command, ...server.args]), [server.command, ...server.args], server.env, server.cwd, identity, flags, label);
+  if (server.kind === 'http')
+    return httpTarget(parseHttpUrl(server.url), server.headers, identity, flags, label);
+  return stdioTarget(
+    shellWords([server.command, ...server.args]),
+    [server.command, ...server.args],
+    server.env,
+    server.cwd,
+    identity,
+    flags,
+    label,
+  );
 }
 
 /**
@@ -150,18 +205,33 @@ function fromConfig(name: string, path: string, server: ConfigServer, explicitCo
  *
  * @throws {@link UsageError} for a missing or contradictory server, a bad URL, command line, `--env` or config.
  */
-export async function resolveTarget(server: string | undefined, options: ServerOptions): Promise<ServerTarget> {
+export async function resolveTarget(
+  server: string | undefined,
+  options: ServerOptions,
+): Promise<ServerTarget> {
   const env = parsePairs(options.env);
   const headers = parseHeaders(options.header);
   if (options.stdio !== undefined) {
-    if (server !== undefined) throw new UsageError(`give either a server (${JSON.stringify(server)}) or --stdio, not both`);
-    if (options.header?.length) throw new UsageError('--header is for HTTP servers; a --stdio server gets --env');
-    return stdioTarget(options.stdio, splitCommandLine(options.stdio), env, options.cwd !== undefined ? resolve(options.cwd) : undefined);
+    if (server !== undefined)
+      throw new UsageError(`give either a server (${JSON.stringify(server)}) or --stdio, not both`);
+    if (options.header?.length)
+      throw new UsageError('--header is for HTTP servers; a --stdio server gets --env');
+    return stdioTarget(
+      options.stdio,
+      splitCommandLine(options.stdio),
+      env,
+      options.cwd !== undefined ? resolve(options.cwd) : undefined,
+    );
   }
-  if (options.env?.length || options.cwd !== undefined) throw new UsageError('--env and --cwd go with --stdio "<command line>"');
-  if (server === undefined || server === '') throw new UsageError('which server? give an http(s) URL, a server name from an MCP config file, or --stdio "<command line>"');
+  if (options.env?.length || options.cwd !== undefined)
+    throw new UsageError('--env and --cwd go with --stdio "<command line>"');
+  if (server === undefined || server === '')
+    throw new UsageError(
+      'which server? give an http(s) URL, a server name from an MCP config file, or --stdio "<command line>"',
+    );
   if (server.includes('://')) return httpTarget(parseHttpUrl(server), headers);
-  if (options.header?.length) throw new UsageError('--header is for an http(s) URL; a config file entry has its own "headers"');
+  if (options.header?.length)
+    throw new UsageError('--header is for an http(s) URL; a config file entry has its own "headers"');
   const found = await findConfigServer(server, options.config);
   return fromConfig(server, found.path, found.server, options.config !== undefined);
 }
@@ -214,8 +284,16 @@ export function isStoredIdentity(identity: string): boolean {
  */
 export function openTransport(target: ServerTarget, auth?: HttpAuthOptions): Transport {
   const serverKey = target.identity;
-  if (target.kind === 'http') return new StreamableHttpTransport(target.url.href, { headers: { ...target.headers }, serverKey, auth });
-  return new StdioTransport({ command: target.command, args: [...target.args], env: { ...target.env }, cwd: target.cwd, restart: false, serverKey });
+  if (target.kind === 'http')
+    return new StreamableHttpTransport(target.url.href, { headers: { ...target.headers }, serverKey, auth });
+  return new StdioTransport({
+    command: target.command,
+    args: [...target.args],
+    env: { ...target.env },
+    cwd: target.cwd,
+    restart: false,
+    serverKey,
+  });
 }
 
 /** `mcp-tasks <command> <taskId> <flags>`, shell-quoted, to reach this task's server again. */

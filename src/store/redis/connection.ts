@@ -66,7 +66,8 @@ export class RedisConnection {
     try {
       return await this.#client.sendCommand(['EVALSHA', sha, ...rest]);
     } catch (error) {
-      if (!String((error as Error)?.message ?? error).includes('NOSCRIPT')) throw new StoreUnavailableError('EVALSHA', { cause: error });
+      if (!String((error as Error)?.message ?? error).includes('NOSCRIPT'))
+        throw new StoreUnavailableError('EVALSHA', { cause: error });
     }
     return this.send(['EVAL', script, ...rest]);
   }

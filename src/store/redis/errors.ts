@@ -48,6 +48,9 @@ export class StoreUnavailableError extends McpClientError {
     readonly command: string,
     options?: ErrorOptions,
   ) {
-    super(`Redis ${command} failed: ${options?.cause instanceof Error ? options.cause.message : String(options?.cause ?? 'unknown error')}`, options);
+    super(
+      `Redis ${command} failed: ${options?.cause instanceof Error ? options.cause.message : String(options?.cause ?? 'unknown error')}`,
+      options,
+    );
   }
 }

@@ -31,16 +31,22 @@ export interface FleetSubscription {
 /** Field/value pairs of a reply: a flat array (RESP2) or a map (RESP3, as node-redis may give it). */
 function toFields(raw: unknown): Map<string, string> {
   const out = new Map<string, string>();
-  if (Array.isArray(raw)) for (let i = 0; i + 1 < raw.length; i += 2) out.set(String(raw[i]), String(raw[i + 1]));
+  if (Array.isArray(raw))
+    for (let i = 0; i + 1 < raw.length; i += 2) out.set(String(raw[i]), String(raw[i + 1]));
   else if (raw instanceof Map) for (const [k, v] of raw) out.set(String(k), String(v));
-  else if (raw !== null && typeof raw === 'object') for (const [k, v] of Object.entries(raw)) out.set(k, String(v));
+  else if (raw !== null && typeof raw === 'object')
+    for (const [k, v] of Object.entries(raw)) out.set(k, String(v));
   return out;
 }
 
 /** The entries of an `XREAD` reply for one stream: `[[name, entries]]` (RESP2) or `{ name: entries }` (a map). */
 function streamEntries(reply: unknown): unknown[][] {
   if (reply === null || reply === undefined) return [];
-  const streams = Array.isArray(reply) ? reply.map((s) => (s as unknown[])[1]) : reply instanceof Map ? [...reply.values()] : Object.values(reply);
+  const streams = Array.isArray(reply)
+    ? reply.map((s) => (s as unknown[])[1])
+    : reply instanceof Map
+      ? [...reply.values()]
+      : Object.values(reply);
   return streams.flatMap((entries) => (Array.isArray(entries) ? (entries as unknown[][]) : []));
 }
 
@@ -68,7 +74,14 @@ export class FleetChannel {
 
   /** Records a question once per key. @returns true when this call recorded it (and announced it). */
   async recordQuestion(server: string, taskId: string, key: string, request: InputRequest): Promise<boolean> {
-    return this.#once(this.#keys.questions(recordId(server, taskId)), 'question', server, taskId, key, request);
+    return this.#once(
+      this.#keys.questions(recordId(server, taskId)),
+      'question',
+      server,
+      taskId,
+      key,
+      request,
+    );
   }
 
   /**
@@ -81,21 +94,28 @@ export class FleetChannel {
 
   /** The recorded question of `key`, if any. */
   async question(server: string, taskId: string, key: string): Promise<InputRequest | undefined> {
-    return parseJson<InputRequest>(await this.#redis.send(['HGET', this.#keys.questions(recordId(server, taskId)), key]));
+    return parseJson<InputRequest>(
+      await this.#redis.send(['HGET', this.#keys.questions(recordId(server, taskId)), key]),
+    );
   }
 
   /** The recorded answer of `key`, if any. */
   async answer(server: string, taskId: string, key: string): Promise<InputResponse | undefined> {
-    return parseJson<InputResponse>(await this.#redis.send(['HGET', this.#keys.answers(recordId(server, taskId)), key]));
+    return parseJson<InputResponse>(
+      await this.#redis.send(['HGET', this.#keys.answers(recordId(server, taskId)), key]),
+    );
   }
 
   /** Every answer recorded for the task, by key. */
   async answers(server: string, taskId: string): Promise<Record<string, InputResponse>> {
-    const fields = toFields(await this.#redis.send(['HGETALL', this.#keys.answers(recordId(server, taskId))]));
+    const fields = toFields(
+      await this.#redis.send(['HGETALL', this.#keys.answers(recordId(server, taskId))]),
+    );
     const out: Record<string, InputResponse> = {};
     for (const [key, text] of fields) {
       const value = parseJson<InputResponse>(text);
-      if (value !== undefined) Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+      if (value !== undefined)
+        Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
     }
     return out;
   }
@@ -133,18 +153,40 @@ export class FleetChannel {
       while (!stopped) {
         try {
           if (last === undefined) {
-            const top = (await reader.send(['XREVRANGE', this.#keys.events, '+', '-', 'COUNT', '1'])) as unknown[][];
+            const top = (await reader.send([
+              'XREVRANGE',
+              this.#keys.events,
+              '+',
+              '-',
+              'COUNT',
+              '1',
+            ])) as unknown[][];
             last = top.length > 0 ? String(top[0]?.[0]) : '0-0';
             options.onReady?.();
           }
-          const reply = await reader.send(['XREAD', 'COUNT', '500', 'BLOCK', String(blockMs), 'STREAMS', this.#keys.events, last]);
+          const reply = await reader.send([
+            'XREAD',
+            'COUNT',
+            '500',
+            'BLOCK',
+            String(blockMs),
+            'STREAMS',
+            this.#keys.events,
+            last,
+          ]);
           for (const entry of streamEntries(reply)) {
             last = String(entry[0]);
             const f = toFields(entry[1]);
             const type = f.get('type');
             if (type === 'question' || type === 'answer' || type === 'outcome') {
               const key = f.get('key');
-              onEvent({ type, id: f.get('id') ?? '', taskId: f.get('taskId') ?? '', server: f.get('server') ?? '', ...(key !== undefined ? { key } : {}) });
+              onEvent({
+                type,
+                id: f.get('id') ?? '',
+                taskId: f.get('taskId') ?? '',
+                server: f.get('server') ?? '',
+                ...(key !== undefined ? { key } : {}),
+              });
             }
           }
         } catch (error) {
@@ -169,8 +211,19 @@ export class FleetChannel {
     };
   }
 
-  async #once(hash: string, type: 'question' | 'answer', server: string, taskId: string, key: string, value: unknown): Promise<boolean> {
-    const done = await this.#redis.eval(RECORD_ONCE_SCRIPT, [hash, this.#keys.events], [key, JSON.stringify(value), type, recordId(server, taskId), taskId, server, this.#maxStream]);
+  async #once(
+    hash: string,
+    type: 'question' | 'answer',
+    server: string,
+    taskId: string,
+    key: string,
+    value: unknown,
+  ): Promise<boolean> {
+    const done = await this.#redis.eval(
+      RECORD_ONCE_SCRIPT,
+      [hash, this.#keys.events],
+      [key, JSON.stringify(value), type, recordId(server, taskId), taskId, server, this.#maxStream],
+    );
     return Number(done) === 1;
   }
 }

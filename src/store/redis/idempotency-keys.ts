@@ -39,7 +39,14 @@ export class IdempotencyKeys {
   async claim(server: string, key: string, owner: string, pendingMs: number): Promise<KeyState> {
     const pending = `${PENDING_PREFIX}${owner}:${randomUUID()}`;
     const name = this.#keys.idempotency(server, key);
-    const set = await this.#redis.send(['SET', name, pending, 'NX', 'PX', String(Math.max(1, Math.round(pendingMs)))]);
+    const set = await this.#redis.send([
+      'SET',
+      name,
+      pending,
+      'NX',
+      'PX',
+      String(Math.max(1, Math.round(pendingMs))),
+    ]);
     if (set === 'OK') return { state: 'claimed', pending };
     return this.read(server, key);
   }
@@ -47,13 +54,18 @@ export class IdempotencyKeys {
   /** What the key stands for now; a lapsed claim reads as `pending` until the next `claim`. */
   async read(server: string, key: string): Promise<KeyState> {
     const value = await this.#redis.send(['GET', this.#keys.idempotency(server, key)]);
-    if (typeof value === 'string' && value.startsWith(TASK_PREFIX)) return { state: 'task', taskId: value.slice(TASK_PREFIX.length) };
+    if (typeof value === 'string' && value.startsWith(TASK_PREFIX))
+      return { state: 'task', taskId: value.slice(TASK_PREFIX.length) };
     return { state: 'pending' };
   }
 
   /** Binds the key to `taskId` for `ttlMs` (the task's retention). @returns false when the claim was lost meanwhile. */
   async bind(server: string, key: string, pending: string, taskId: string, ttlMs: number): Promise<boolean> {
-    const done = await this.#redis.eval(BIND_KEY_SCRIPT, [this.#keys.idempotency(server, key)], [pending, `${TASK_PREFIX}${taskId}`, Math.max(1, Math.round(ttlMs))]);
+    const done = await this.#redis.eval(
+      BIND_KEY_SCRIPT,
+      [this.#keys.idempotency(server, key)],
+      [pending, `${TASK_PREFIX}${taskId}`, Math.max(1, Math.round(ttlMs))],
+    );
     return Number(done) === 1;
   }
 

@@ -60,13 +60,29 @@ function json(text: unknown): unknown {
 
 /** The open questions recorded in Redis (entries whose record or request does not parse are skipped). */
 export async function listOpenQuestions(redis: RedisConnection, keys: FleetKeys): Promise<OpenQuestion[]> {
-  const flat = (await redis.eval(OPEN_QUESTIONS_SCRIPT, [keys.tasks], [keys.prefix, MAX_OPEN_QUESTIONS])) as unknown[];
+  const flat = (await redis.eval(
+    OPEN_QUESTIONS_SCRIPT,
+    [keys.tasks],
+    [keys.prefix, MAX_OPEN_QUESTIONS],
+  )) as unknown[];
   const out: OpenQuestion[] = [];
   for (let i = 0; i + 3 < flat.length; i += 4) {
     const record = json(flat[i + 1]) as { taskId?: unknown; server?: unknown } | undefined;
     const request = json(flat[i + 3]) as InputRequest | undefined;
-    if (typeof record?.taskId !== 'string' || typeof record.server !== 'string' || request === undefined || request === null) continue;
-    out.push({ id: String(flat[i]), taskId: record.taskId, server: record.server, key: String(flat[i + 2]), request });
+    if (
+      typeof record?.taskId !== 'string' ||
+      typeof record.server !== 'string' ||
+      request === undefined ||
+      request === null
+    )
+      continue;
+    out.push({
+      id: String(flat[i]),
+      taskId: record.taskId,
+      server: record.server,
+      key: String(flat[i + 2]),
+      request,
+    });
   }
   return out;
 }

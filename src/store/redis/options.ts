@@ -37,14 +37,27 @@ export interface RedisTaskStoreOptions {
 
 /** @internal */
 export const OptionsSchema = z.strictObject({
-  client: z.custom<RedisClientLike>((v) => v !== null && typeof v === 'object' && typeof (v as RedisClientLike).sendCommand === 'function', {
-    message: 'client must be a node-redis client (sendCommand)',
-  }),
-  prefix: z.string().min(1).regex(/^[\w.:-]+$/, 'letters, digits and . _ : - only').optional(),
+  client: z.custom<RedisClientLike>(
+    (v) => v !== null && typeof v === 'object' && typeof (v as RedisClientLike).sendCommand === 'function',
+    {
+      message: 'client must be a node-redis client (sendCommand)',
+    },
+  ),
+  prefix: z
+    .string()
+    .min(1)
+    .regex(/^[\w.:-]+$/, 'letters, digits and . _ : - only')
+    .optional(),
   leaseMs: durationSchema({ atLeast: 100, integer: true }).optional(),
   workerId: z.string().min(1).max(200).optional(),
-  onInvalid: z.custom<(id: string, reason: string) => void>((v) => typeof v === 'function', { message: 'onInvalid must be a function' }).optional(),
-  now: z.custom<() => number>((v) => typeof v === 'function', { message: 'now must be a function' }).optional(),
+  onInvalid: z
+    .custom<(id: string, reason: string) => void>((v) => typeof v === 'function', {
+      message: 'onInvalid must be a function',
+    })
+    .optional(),
+  now: z
+    .custom<() => number>((v) => typeof v === 'function', { message: 'now must be a function' })
+    .optional(),
   maxStreamLength: z.number().int().min(100).optional(),
 });
 
@@ -70,4 +83,3 @@ export interface ClaimedTask {
   /** For a takeover: ms between the end of the previous lease and this claim (Redis clock). */
   lateMs?: number;
 }
-

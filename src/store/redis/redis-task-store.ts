@@ -58,7 +58,9 @@ export class RedisTaskStore implements TaskStore {
     const parsed = OptionsSchema.safeParse(options);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new TypeError(`RedisTaskStore: option "${issue?.path.join('.') ?? ''}" is invalid (${issue?.message})`);
+      throw new TypeError(
+        `RedisTaskStore: option "${issue?.path.join('.') ?? ''}" is invalid (${issue?.message})`,
+      );
     }
     this.#redis = new RedisConnection(options.client);
     this.keys = new FleetKeys(options.prefix ?? DEFAULT_FLEET_PREFIX);
@@ -97,27 +99,38 @@ export class RedisTaskStore implements TaskStore {
     const newToken = randomUUID();
     const dueInMs = valid.pollIntervalMs ?? FALLBACK_POLL_MS;
     const sentAt = this.#now();
-    const reply = (await this.#redis.eval(PUT_SCRIPT, [this.keys.task(id), this.keys.due, this.keys.tasks, this.keys.fence, this.keys.events], [
-      id,
-      JSON.stringify(valid),
-      lease?.token ?? '',
-      lease ? String(lease.fence) : '',
-      this.workerId,
-      this.leaseMs,
-      dueInMs,
-      valid.outcome?.status ?? '',
-      valid.taskId,
-      valid.server,
-      this.#maxStream,
-      valid.outcome === undefined && !isTerminalStatus(valid.status) ? newToken : '',
-    ])) as [number, number | string, number?, number?];
+    const reply = (await this.#redis.eval(
+      PUT_SCRIPT,
+      [this.keys.task(id), this.keys.due, this.keys.tasks, this.keys.fence, this.keys.events],
+      [
+        id,
+        JSON.stringify(valid),
+        lease?.token ?? '',
+        lease ? String(lease.fence) : '',
+        this.workerId,
+        this.leaseMs,
+        dueInMs,
+        valid.outcome?.status ?? '',
+        valid.taskId,
+        valid.server,
+        this.#maxStream,
+        valid.outcome === undefined && !isTerminalStatus(valid.status) ? newToken : '',
+      ],
+    )) as [number, number | string, number?, number?];
     if (reply[0] !== 1) {
       if (lease) this.#refuse(lease, reply[1] as LeaseLostReason);
       throw new LeaseLostError(valid.taskId, reply[1] as LeaseLostReason);
     }
     if (valid.outcome !== undefined) this.#leases.delete(id);
     else if (!lease && reply[3] === 1) {
-      this.#leases.set(id, { id, server: valid.server, taskId: valid.taskId, token: newToken, fence: Number(reply[1]), deadline: this.#deadline(sentAt) });
+      this.#leases.set(id, {
+        id,
+        server: valid.server,
+        taskId: valid.taskId,
+        token: newToken,
+        fence: Number(reply[1]),
+        deadline: this.#deadline(sentAt),
+      });
     }
   }
 
@@ -136,7 +149,9 @@ export class RedisTaskStore implements TaskStore {
     const records: TaskRecord[] = [];
     for (let i = 0; i < ids.length; i += 500) {
       const batch = ids.slice(i, i + 500);
-      const texts = await Promise.all(batch.map((id) => this.#redis.send(['HGET', this.keys.task(id), 'record'])));
+      const texts = await Promise.all(
+        batch.map((id) => this.#redis.send(['HGET', this.keys.task(id), 'record'])),
+      );
       batch.forEach((id, j) => {
         const record = this.#parse(id, texts[j]);
         if (record) records.push(record);
@@ -147,7 +162,8 @@ export class RedisTaskStore implements TaskStore {
 
   /** {@inheritDoc TaskStore.delete} */
   async delete(taskId: string, server?: string): Promise<void> {
-    const targets = server !== undefined ? [{ server, taskId }] : (await this.list()).filter((r) => r.taskId === taskId);
+    const targets =
+      server !== undefined ? [{ server, taskId }] : (await this.list()).filter((r) => r.taskId === taskId);
     for (const t of targets) {
       const id = recordId(t.server, t.taskId);
       await this.#redis.send(['DEL', this.keys.task(id), this.keys.questions(id), this.keys.answers(id)]);
@@ -173,14 +189,33 @@ export class RedisTaskStore implements TaskStore {
     if (limit <= 0) return [];
     const token = randomUUID();
     const sentAt = this.#now();
-    const args = [this.keys.prefix, limit, token, this.workerId, this.leaseMs, held, Math.max(1, Math.round(liveMs))];
-    const flat = (await this.#redis.eval(CLAIM_SCRIPT, [this.keys.due, this.keys.fence, this.keys.workers], args)) as Array<string | number>;
+    const args = [
+      this.keys.prefix,
+      limit,
+      token,
+      this.workerId,
+      this.leaseMs,
+      held,
+      Math.max(1, Math.round(liveMs)),
+    ];
+    const flat = (await this.#redis.eval(
+      CLAIM_SCRIPT,
+      [this.keys.due, this.keys.fence, this.keys.workers],
+      args,
+    )) as Array<string | number>;
     const claimed: ClaimedTask[] = [];
     for (let i = 0; i + 4 < flat.length; i += 5) {
       const id = String(flat[i]);
       const record = this.#parse(id, flat[i + 1]);
       if (!record) continue;
-      const lease: Lease = { id, server: record.server, taskId: record.taskId, token, fence: Number(flat[i + 2]), deadline: this.#deadline(sentAt) };
+      const lease: Lease = {
+        id,
+        server: record.server,
+        taskId: record.taskId,
+        token,
+        fence: Number(flat[i + 2]),
+        deadline: this.#deadline(sentAt),
+      };
       this.#leases.set(id, lease);
       const task: ClaimedTask = { lease, record };
       if (flat[i + 3] !== '') task.previousOwner = String(flat[i + 3]);
@@ -198,7 +233,13 @@ export class RedisTaskStore implements TaskStore {
    */
   async renew(lease: Lease, dueInMs: number): Promise<boolean> {
     const sentAt = this.#now();
-    const until = Number(await this.#redis.eval(RENEW_SCRIPT, [this.keys.task(lease.id), this.keys.due], [lease.id, lease.token, lease.fence, this.leaseMs, Math.max(0, Math.round(dueInMs))]));
+    const until = Number(
+      await this.#redis.eval(
+        RENEW_SCRIPT,
+        [this.keys.task(lease.id), this.keys.due],
+        [lease.id, lease.token, lease.fence, this.leaseMs, Math.max(0, Math.round(dueInMs))],
+      ),
+    );
     if (until > 0) {
       lease.deadline = this.#deadline(sentAt);
       return true;
@@ -218,8 +259,17 @@ export class RedisTaskStore implements TaskStore {
    */
   async fencePoll(lease: Lease, intervalMs: number): Promise<boolean> {
     const sentAt = this.#now();
-    const args = [lease.id, lease.token, lease.fence, this.leaseMs, Math.max(0, Math.round(intervalMs)), this.sendWindowMs];
-    const until = Number(await this.#redis.eval(POLL_SCRIPT, [this.keys.task(lease.id), this.keys.due], args));
+    const args = [
+      lease.id,
+      lease.token,
+      lease.fence,
+      this.leaseMs,
+      Math.max(0, Math.round(intervalMs)),
+      this.sendWindowMs,
+    ];
+    const until = Number(
+      await this.#redis.eval(POLL_SCRIPT, [this.keys.task(lease.id), this.keys.due], args),
+    );
     if (until > 0) {
       lease.deadline = this.#deadline(sentAt);
       lease.sendBy = sentAt + this.sendWindowMs;
@@ -237,7 +287,11 @@ export class RedisTaskStore implements TaskStore {
   /** Gives `lease` back (graceful stop): another worker may claim the task at its next poll time. */
   async release(lease: Lease): Promise<void> {
     this.#leases.delete(lease.id);
-    await this.#redis.eval(RELEASE_SCRIPT, [this.keys.task(lease.id), this.keys.due], [lease.id, lease.token, lease.fence]);
+    await this.#redis.eval(
+      RELEASE_SCRIPT,
+      [this.keys.task(lease.id), this.keys.due],
+      [lease.id, lease.token, lease.fence],
+    );
   }
 
   /** The lease this worker holds on the task, if any. */

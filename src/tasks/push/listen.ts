@@ -26,17 +26,34 @@ let nextListenId = 1;
  * `subscriptions/listen` request that opened the stream" (schema/2026-07-28 `NotificationMetaObject`). One without
  * the key is kept: on Streamable HTTP the stream itself belongs to one subscription.
  */
-export function listenOver(transport: Transport, meta: () => Record<string, unknown>, onViolation?: (error: unknown) => void): ListenFn {
+export function listenOver(
+  transport: Transport,
+  meta: () => Record<string, unknown>,
+  onViolation?: (error: unknown) => void,
+): ListenFn {
   return (taskIds, onNotification, signal) => {
     const id = `listen-${nextListenId++}`;
     const ours = (notification: JsonRpcNotification): void => {
       const m = notification.params?._meta;
-      const named = m !== null && typeof m === 'object' && !Array.isArray(m) ? (m as Record<string, unknown>)[META_KEYS.subscriptionId] : undefined;
+      const named =
+        m !== null && typeof m === 'object' && !Array.isArray(m)
+          ? (m as Record<string, unknown>)[META_KEYS.subscriptionId]
+          : undefined;
       if (named === undefined || named === id) return onNotification(notification);
-      onViolation?.(new InvalidResponseError('subscriptions/listen', `${notification.method} for subscription ${printableExcerpt(JSON.stringify(named) ?? String(named), 80)} on the stream of ${id}; ignored`));
+      onViolation?.(
+        new InvalidResponseError(
+          'subscriptions/listen',
+          `${notification.method} for subscription ${printableExcerpt(JSON.stringify(named) ?? String(named), 80)} on the stream of ${id}; ignored`,
+        ),
+      );
     };
     return transport.request(
-      { jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: { taskIds: [...taskIds] }, _meta: meta() } },
+      {
+        jsonrpc: '2.0',
+        id,
+        method: 'subscriptions/listen',
+        params: { notifications: { taskIds: [...taskIds] }, _meta: meta() },
+      },
       { signal, onNotification: ours },
     );
   };

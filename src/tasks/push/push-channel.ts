@@ -50,7 +50,11 @@ export interface PushTarget {
  * when the stream ends (resolves on the server's graceful close, rejects on a drop or error), or when `signal`
  * aborts.
  */
-export type ListenFn = (taskIds: readonly string[], onNotification: (notification: JsonRpcNotification) => void, signal: AbortSignal) => Promise<unknown>;
+export type ListenFn = (
+  taskIds: readonly string[],
+  onNotification: (notification: JsonRpcNotification) => void,
+  signal: AbortSignal,
+) => Promise<unknown>;
 
 /** Options of {@link PushChannel}. */
 export interface PushChannelOptions {
@@ -66,7 +70,10 @@ export interface PushChannelOptions {
 
 /** The server does not offer task push: no such method, a capability it wants, or an HTTP status saying so. */
 function refusesListen(error: unknown): boolean {
-  if (error instanceof McpError) return error.code === ErrorCode.MethodNotFound || error.code === ErrorCode.MissingRequiredClientCapability;
+  if (error instanceof McpError)
+    return (
+      error.code === ErrorCode.MethodNotFound || error.code === ErrorCode.MissingRequiredClientCapability
+    );
   return error instanceof HttpError && [400, 404, 405, 501].includes(error.status);
 }
 
@@ -192,12 +199,25 @@ export class PushChannel {
     }
     const open = [...this.#streams];
     const live = (stream: Stream) => [...stream.requested].filter((id) => followed.has(id));
-    const replaces = planTakeOver(open.map((stream) => live(stream).length), fresh.length, this.#maxStreams).map((i) => open[i] as Stream);
-    const stream: Stream = { controller: new AbortController(), requested: new Set([...fresh, ...replaces.flatMap(live)]), acked: undefined, replaces };
+    const replaces = planTakeOver(
+      open.map((stream) => live(stream).length),
+      fresh.length,
+      this.#maxStreams,
+    ).map((i) => open[i] as Stream);
+    const stream: Stream = {
+      controller: new AbortController(),
+      requested: new Set([...fresh, ...replaces.flatMap(live)]),
+      acked: undefined,
+      replaces,
+    };
     this.#streams.push(stream);
     this.#opening = stream;
     this.#waiting = false;
-    this.#listen([...stream.requested], (n) => this.#onNotification(stream, n), stream.controller.signal).then(
+    this.#listen(
+      [...stream.requested],
+      (n) => this.#onNotification(stream, n),
+      stream.controller.signal,
+    ).then(
       () => this.#ended(stream, undefined),
       (error: unknown) => this.#ended(stream, error),
     );
@@ -209,7 +229,9 @@ export class PushChannel {
     if (notification.method === 'notifications/subscriptions/acknowledged') {
       if (stream !== this.#opening) return;
       const agreed = (params.notifications as { taskIds?: unknown } | undefined)?.taskIds;
-      const ids = Array.isArray(agreed) ? agreed.filter((id): id is string => typeof id === 'string' && stream.requested.has(id)) : [];
+      const ids = Array.isArray(agreed)
+        ? agreed.filter((id): id is string => typeof id === 'string' && stream.requested.has(id))
+        : [];
       stream.acked = new Set(ids);
       this.#opening = undefined;
       this.#failures = 0;

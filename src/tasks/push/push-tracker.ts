@@ -7,7 +7,14 @@
  * @module
  */
 import type { DetailedTask } from '../../protocol/tasks.js';
-import { DEFAULT_SAFETY_POLL_MULTIPLE, PushChannel, type ListenFn, type PushCadence, type PushChannelOptions, type PushTarget } from './push-channel.js';
+import {
+  DEFAULT_SAFETY_POLL_MULTIPLE,
+  PushChannel,
+  type ListenFn,
+  type PushCadence,
+  type PushChannelOptions,
+  type PushTarget,
+} from './push-channel.js';
 
 /** What the tracker needs of a task handle. */
 export interface PushFollowable {

@@ -23,7 +23,9 @@ export const DEFAULT_MAX_PUSH_STREAMS = 4;
  */
 export function planTakeOver(sizes: readonly number[], fresh: number, maxStreams: number): number[] {
   if (sizes.length < maxStreams) return [];
-  const order = sizes.map((size, index) => ({ size, index })).sort((a, b) => a.size - b.size || a.index - b.index);
+  const order = sizes
+    .map((size, index) => ({ size, index }))
+    .sort((a, b) => a.size - b.size || a.index - b.index);
   const taken: number[] = [];
   let gathered = fresh;
   for (const { size, index } of order) {

@@ -22,12 +22,16 @@ async function run(): Promise<void> {
     };
   });
   el('status').textContent = 'calling';
-  const result = await client.callTool('deploy_release', { version: '2.0.0' }, {
-    onTask: (handle) => {
-      el('task').textContent = handle.taskId;
-      handle.on('status', (task) => (el('status').textContent = task.status));
+  const result = await client.callTool(
+    'deploy_release',
+    { version: '2.0.0' },
+    {
+      onTask: (handle) => {
+        el('task').textContent = handle.taskId;
+        handle.on('status', (task) => (el('status').textContent = task.status));
+      },
     },
-  });
+  );
   el('result').textContent = result.content.map((c) => String((c as { text?: unknown }).text ?? '')).join('');
   await client.close();
 }

@@ -12,7 +12,13 @@ function rewriteId(name: string, change: (id: unknown) => unknown): Fault {
     name,
     async reply(_request, next) {
       const honest = await next();
-      if (honest.kind !== 'json' || honest.body === null || typeof honest.body !== 'object' || !('id' in honest.body)) return honest;
+      if (
+        honest.kind !== 'json' ||
+        honest.body === null ||
+        typeof honest.body !== 'object' ||
+        !('id' in honest.body)
+      )
+        return honest;
       const body = honest.body as { id: unknown };
       return jsonReply({ ...body, id: change(body.id) }, honest.status, honest.headers);
     },
@@ -21,10 +27,14 @@ function rewriteId(name: string, change: (id: unknown) => unknown): Fault {
 
 /** Echoes a number id as a string and a numeric-looking string id as a number. */
 export function idTypeSwapped(): Fault {
-  return rewriteId('id of the other JSON type', (id) => (typeof id === 'number' ? String(id) : typeof id === 'string' && /^-?\d+$/.test(id) ? Number(id) : id));
+  return rewriteId('id of the other JSON type', (id) =>
+    typeof id === 'number' ? String(id) : typeof id === 'string' && /^-?\d+$/.test(id) ? Number(id) : id,
+  );
 }
 
 /** Answers with an id that matches no request (`id + 1000`, or `"<id>-other"` for string ids). */
 export function mismatchedId(): Fault {
-  return rewriteId('response id does not match', (id) => (typeof id === 'number' ? id + 1000 : `${String(id)}-other`));
+  return rewriteId('response id does not match', (id) =>
+    typeof id === 'number' ? id + 1000 : `${String(id)}-other`,
+  );
 }

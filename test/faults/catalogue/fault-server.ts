@@ -75,7 +75,8 @@ interface Rule {
   perTarget: Map<string, number>;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -105,13 +106,18 @@ export async function createFaultServer(options: FaultServerOptions = {}): Promi
   const abortWaiters = new Set<() => void>();
 
   const honest = async (message: unknown, req: IncomingMessage, signal: AbortSignal): Promise<WireReply> => {
-    if (req.method !== 'POST') return jsonReply({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'POST only' } }, 405, { Allow: 'POST' });
+    if (req.method !== 'POST')
+      return jsonReply({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'POST only' } }, 405, {
+        Allow: 'POST',
+      });
     const reply = await core.handle(message, req.headers, { signal });
     if (reply.response === undefined) return { kind: 'raw', status: reply.status, chunks: [] };
     return jsonReply(reply.response, reply.status);
   };
 
-  const pick = (request: Omit<FaultRequest, 'count' | 'countForTarget'>): { rule: Rule; request: FaultRequest } | undefined => {
+  const pick = (
+    request: Omit<FaultRequest, 'count' | 'countForTarget'>,
+  ): { rule: Rule; request: FaultRequest } | undefined => {
     for (const rule of rules) {
       const t = rule.target;
       if (rule.used >= (t.times ?? Infinity)) continue;
@@ -146,19 +152,30 @@ export async function createFaultServer(options: FaultServerOptions = {}): Promi
     const params = isObject(m.params) ? m.params : {};
     const method = typeof m.method === 'string' ? m.method : '';
     const taskId = typeof params.taskId === 'string' ? params.taskId : undefined;
-    const tool = method === 'tools/call' && typeof params.name === 'string' ? params.name : taskId !== undefined ? taskTools.get(taskId) : undefined;
+    const tool =
+      method === 'tools/call' && typeof params.name === 'string'
+        ? params.name
+        : taskId !== undefined
+          ? taskTools.get(taskId)
+          : undefined;
     const id = typeof m.id === 'string' || typeof m.id === 'number' ? m.id : undefined;
     const base = { method, id, params, tool, taskId, headers: req.headers };
     const picked = url.pathname === path ? pick(base) : undefined;
     log.push({ method, id, tool, taskId, at: Date.now(), fault: picked?.rule.fault.name });
 
     const next = (): Promise<WireReply> =>
-      url.pathname === path ? honest(message, req, closed.signal) : Promise.resolve(jsonReply({ error: 'not found' }, 404));
+      url.pathname === path
+        ? honest(message, req, closed.signal)
+        : Promise.resolve(jsonReply({ error: 'not found' }, 404));
     const reply = picked ? await picked.rule.fault.reply(picked.request, next) : await next();
     // Learn which tool created which task, so tool-targeted faults follow the task (also through a nested wrapper).
     const result = resultOf(reply);
     const nested: unknown = result?.task;
-    const created = isTaskResult(result) ? result : isObject(nested) && isTaskResult(nested) ? nested : undefined;
+    const created = isTaskResult(result)
+      ? result
+      : isObject(nested) && isTaskResult(nested)
+        ? nested
+        : undefined;
     if (method === 'tools/call' && tool !== undefined && created) taskTools.set(String(created.taskId), tool);
     if (closed.signal.aborted) return;
     await writeWireReply(res, reply, closed.signal);

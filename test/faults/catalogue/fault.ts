@@ -43,7 +43,9 @@ export function resultOf(reply: WireReply): Record<string, unknown> | undefined 
   if (reply.kind !== 'json') return undefined;
   const body = reply.body as { result?: unknown } | null;
   const result = body?.result;
-  return result !== null && typeof result === 'object' && !Array.isArray(result) ? (result as Record<string, unknown>) : undefined;
+  return result !== null && typeof result === 'object' && !Array.isArray(result)
+    ? (result as Record<string, unknown>)
+    : undefined;
 }
 
 /** True for a task-shaped result: a `CreateTaskResult` or a `tasks/get` result. */
@@ -66,7 +68,9 @@ export function rewriteResult(
       const result = resultOf(honest);
       if (result === undefined || honest.kind !== 'json') return honest;
       const changed = rewrite(structuredClone(result), request);
-      return changed === undefined ? honest : { ...honest, body: { ...(honest.body as object), result: changed } };
+      return changed === undefined
+        ? honest
+        : { ...honest, body: { ...(honest.body as object), result: changed } };
     },
   };
 }
@@ -76,12 +80,27 @@ export function rewriteTask(
   name: string,
   rewrite: (task: Record<string, unknown>, request: FaultRequest) => Record<string, unknown> | undefined,
 ): Fault {
-  return rewriteResult(name, (result, request) => (isTaskResult(result) ? rewrite(result, request) : undefined));
+  return rewriteResult(name, (result, request) =>
+    isTaskResult(result) ? rewrite(result, request) : undefined,
+  );
 }
 
 /** A JSON-RPC error reply for the request (HTTP status as the reference server would use). */
-export function rpcErrorReply(request: FaultRequest, code: number, message: string, status = 400, data?: unknown): WireReply {
-  return jsonReply({ jsonrpc: '2.0', id: request.id ?? null, error: { code, message, ...(data === undefined ? {} : { data }) } }, status);
+export function rpcErrorReply(
+  request: FaultRequest,
+  code: number,
+  message: string,
+  status = 400,
+  data?: unknown,
+): WireReply {
+  return jsonReply(
+    {
+      jsonrpc: '2.0',
+      id: request.id ?? null,
+      error: { code, message, ...(data === undefined ? {} : { data }) },
+    },
+    status,
+  );
 }
 
 /** A JSON-RPC result reply for the request. */
@@ -94,7 +113,8 @@ export function chain(...faults: Fault[]): Fault {
   return {
     name: faults.map((f) => f.name).join(' + '),
     reply(request, next) {
-      const run = (i: number): Promise<WireReply> => (i >= faults.length ? next() : Promise.resolve(faults[i]!.reply(request, () => run(i + 1))));
+      const run = (i: number): Promise<WireReply> =>
+        i >= faults.length ? next() : Promise.resolve(faults[i]!.reply(request, () => run(i + 1)));
       return run(0);
     },
   };

@@ -8,11 +8,23 @@
 import type { Fault } from './fault.js';
 import type { WireReply } from './wire-reply.js';
 
-const HTML = '<!DOCTYPE html>\n<html><head><title>Bad Gateway</title></head>\n<body><h1>502 Bad Gateway</h1><p>nginx</p></body></html>\n';
-const LOGIN = '<!DOCTYPE html>\n<html><head><title>Sign in</title></head>\n<body><form action="/login"><input name="user"></form></body></html>\n';
+const HTML =
+  '<!DOCTYPE html>\n<html><head><title>Bad Gateway</title></head>\n<body><h1>502 Bad Gateway</h1><p>nginx</p></body></html>\n';
+const LOGIN =
+  '<!DOCTYPE html>\n<html><head><title>Sign in</title></head>\n<body><form action="/login"><input name="user"></form></body></html>\n';
 
-function raw(status: number, contentType: string | undefined, body: string, headers: Record<string, string> = {}): WireReply {
-  return { kind: 'raw', status, headers: { ...(contentType ? { 'Content-Type': contentType } : {}), ...headers }, chunks: body ? [body] : [] };
+function raw(
+  status: number,
+  contentType: string | undefined,
+  body: string,
+  headers: Record<string, string> = {},
+): WireReply {
+  return {
+    kind: 'raw',
+    status,
+    headers: { ...(contentType ? { 'Content-Type': contentType } : {}), ...headers },
+    chunks: body ? [body] : [],
+  };
 }
 
 /** HTTP 200 with an HTML page (a captive portal or login page answering for the endpoint). */

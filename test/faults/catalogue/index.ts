@@ -13,7 +13,15 @@
  */
 export { createFaultServer } from './fault-server.js';
 export type { FaultLogEntry, FaultServer, FaultServerOptions, FaultTarget } from './fault-server.js';
-export { chain, isTaskResult, resultOf, rewriteResult, rewriteTask, rpcErrorReply, rpcResultReply } from './fault.js';
+export {
+  chain,
+  isTaskResult,
+  resultOf,
+  rewriteResult,
+  rewriteTask,
+  rpcErrorReply,
+  rpcResultReply,
+} from './fault.js';
 export type { Fault, FaultRequest, NextReply } from './fault.js';
 export { jsonReply, sseFrame, sseReply, writeWireReply } from './wire-reply.js';
 export type { JsonWireReply, RawWireReply, StreamWireReply, WireReply } from './wire-reply.js';

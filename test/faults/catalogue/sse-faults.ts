@@ -17,11 +17,21 @@ function honestBody(reply: WireReply): unknown {
 /** A `notifications/progress` for the request's own progress token (or a stray token when it sent none). */
 function progressFor(request: FaultRequest, progress: number): Record<string, unknown> {
   const meta = request.params._meta as { progressToken?: unknown } | undefined;
-  const token = typeof meta?.progressToken === 'string' || typeof meta?.progressToken === 'number' ? meta.progressToken : 'not-yours';
-  return { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress, total: 2, message: `step ${progress}` } };
+  const token =
+    typeof meta?.progressToken === 'string' || typeof meta?.progressToken === 'number'
+      ? meta.progressToken
+      : 'not-yours';
+  return {
+    jsonrpc: '2.0',
+    method: 'notifications/progress',
+    params: { progressToken: token, progress, total: 2, message: `step ${progress}` },
+  };
 }
 
-function fromHonest(name: string, build: (request: FaultRequest, body: unknown) => RawWireReply | StreamWireReply): Fault {
+function fromHonest(
+  name: string,
+  build: (request: FaultRequest, body: unknown) => RawWireReply | StreamWireReply,
+): Fault {
   return {
     name,
     async reply(request, next) {
@@ -35,19 +45,30 @@ function fromHonest(name: string, build: (request: FaultRequest, body: unknown) 
 /** Comment lines (`: keep-alive`) before, between and after the events, and an event of another type. */
 export function sseWithComments(): Fault {
   return fromHonest('SSE with comments', (request, body) =>
-    sseReply([': welcome\n\n', sseFrame(progressFor(request, 1)), ': keep-alive\n', ': still here\n\n', sseFrame({ ignored: true }, { event: 'ping' }), sseFrame(body), ': bye\n\n']),
+    sseReply([
+      ': welcome\n\n',
+      sseFrame(progressFor(request, 1)),
+      ': keep-alive\n',
+      ': still here\n\n',
+      sseFrame({ ignored: true }, { event: 'ping' }),
+      sseFrame(body),
+      ': bye\n\n',
+    ]),
   );
 }
 
 /** The response pretty-printed over many `data:` lines (joined with `\n` by the SSE parser). */
 export function sseMultilineData(): Fault {
-  return fromHonest('SSE multi-line data', (_request, body) => sseReply([sseFrame(JSON.stringify(body, null, 2))]));
+  return fromHonest('SSE multi-line data', (_request, body) =>
+    sseReply([sseFrame(JSON.stringify(body, null, 2))]),
+  );
 }
 
 /** CRLF line ends throughout, with the frames split mid-line (and between `\r` and `\n`). */
 export function sseCrlf(): Fault {
   return fromHonest('SSE with CRLF line ends', (request, body) => {
-    const text = sseFrame(progressFor(request, 1), { eol: '\r\n', event: 'message' }) + sseFrame(body, { eol: '\r\n' });
+    const text =
+      sseFrame(progressFor(request, 1), { eol: '\r\n', event: 'message' }) + sseFrame(body, { eol: '\r\n' });
     const cuts = [3, text.indexOf('\r') + 1, Math.floor(text.length / 2), text.length - 1];
     const chunks: string[] = [];
     let from = 0;
@@ -62,12 +83,16 @@ export function sseCrlf(): Fault {
 
 /** Two progress notifications (for the request's token), then the response. */
 export function sseProgressBeforeResponse(): Fault {
-  return fromHonest('SSE progress before the response', (request, body) => sseReply([sseFrame(progressFor(request, 1)), sseFrame(progressFor(request, 2)), sseFrame(body)]));
+  return fromHonest('SSE progress before the response', (request, body) =>
+    sseReply([sseFrame(progressFor(request, 1)), sseFrame(progressFor(request, 2)), sseFrame(body)]),
+  );
 }
 
 /** The response arrives, but the stream stays open afterwards (the client must settle anyway). */
 export function sseLingersAfterResponse(): Fault {
-  return fromHonest('SSE lingers after the response', (_request, body) => sseReply([sseFrame(body), ': lingering\n\n'], 'hang'));
+  return fromHonest('SSE lingers after the response', (_request, body) =>
+    sseReply([sseFrame(body), ': lingering\n\n'], 'hang'),
+  );
 }
 
 /**
@@ -76,7 +101,10 @@ export function sseLingersAfterResponse(): Fault {
  */
 export function sseCutBeforeResponse(how: 'end' | 'destroy' = 'end'): Fault {
   return fromHonest(`SSE ${how === 'end' ? 'ended' : 'cut'} before the response`, (request) =>
-    sseReply([sseFrame(progressFor(request, 1)), how === 'destroy' ? 'data: {"jsonrpc":"2.0","id":' : ''], how),
+    sseReply(
+      [sseFrame(progressFor(request, 1)), how === 'destroy' ? 'data: {"jsonrpc":"2.0","id":' : ''],
+      how,
+    ),
   );
 }
 

@@ -65,7 +65,8 @@ export function statusBackwards(): Fault {
       const { result: _r, error: _e, ...rest } = task;
       return { ...rest, status: 'working', statusMessage: 'working again' };
     }
-    if (task.status === 'completed' || task.status === 'failed' || task.status === 'cancelled') terminal.add(id);
+    if (task.status === 'completed' || task.status === 'failed' || task.status === 'cancelled')
+      terminal.add(id);
     return undefined;
   });
 }
@@ -135,7 +136,8 @@ export function extraUnknownFields(): Fault {
     const extra = { 'x-vendor': { trace: 'abc' }, futureField: [1, 2, 3] };
     const out: Record<string, unknown> = { ...result, ...extra };
     if (isTaskResult(result)) out.lastUpdatedBy = 'replica-7';
-    if (out.result !== null && typeof out.result === 'object') out.result = { ...(out.result as object), ...extra };
+    if (out.result !== null && typeof out.result === 'object')
+      out.result = { ...(out.result as object), ...extra };
     return out;
   });
 }

@@ -37,7 +37,11 @@ export function sseManySmallEvents(count: number): Fault {
           for (let from = 1; from <= count && !signal.aborted; from += 1_000) {
             let batch = '';
             for (let n = from; n < Math.min(from + 1_000, count + 1); n++) {
-              batch += sseFrame({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: n, total: count } });
+              batch += sseFrame({
+                jsonrpc: '2.0',
+                method: 'notifications/progress',
+                params: { progressToken: token, progress: n, total: count },
+              });
             }
             await write(batch);
           }
@@ -59,14 +63,20 @@ export function sseOversizeEvent(bytes: number): Fault {
     async reply(request, next): Promise<WireReply> {
       const honest = await next();
       if (honest.kind !== 'json') return honest;
-      const frame = sseFrame({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: progressToken(request), progress: 1, message: 'x'.repeat(bytes) } });
+      const frame = sseFrame({
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: progressToken(request), progress: 1, message: 'x'.repeat(bytes) },
+      });
       return {
         kind: 'stream',
         status: 200,
         headers: SSE_HEADERS,
         produce: async (write, signal) => {
-          for (let at = 0; at < frame.length && !signal.aborted; at += 65_536) await write(frame.slice(at, at + 65_536));
-          if (!signal.aborted) await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+          for (let at = 0; at < frame.length && !signal.aborted; at += 65_536)
+            await write(frame.slice(at, at + 65_536));
+          if (!signal.aborted)
+            await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
         },
       };
     },
@@ -83,7 +93,10 @@ export function endlessInputRounds(): Fault {
         inputRequests: {
           [`q${request.count + 1}`]: {
             method: 'elicitation/create',
-            params: { message: `question ${request.count + 1}`, requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } } } },
+            params: {
+              message: `question ${request.count + 1}`,
+              requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } } },
+            },
           },
         },
         requestState: `round-${request.count + 1}`,

@@ -60,7 +60,10 @@ export function sseFrame(payload: unknown, options: { event?: string; eol?: '\n'
 const SSE_HEADERS = { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' };
 
 /** A raw `text/event-stream` reply made of `chunks`. */
-export function sseReply(chunks: ReadonlyArray<string | Uint8Array>, end: RawWireReply['end'] = 'end'): RawWireReply {
+export function sseReply(
+  chunks: ReadonlyArray<string | Uint8Array>,
+  end: RawWireReply['end'] = 'end',
+): RawWireReply {
   return { kind: 'raw', status: 200, headers: SSE_HEADERS, chunks, end };
 }
 
@@ -81,7 +84,11 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
  * Writes `reply` to `res`. Resolves when the response ended, was cut, or (for `'hang'`) the client closed it.
  * `closed` aborts when the client closed the connection first.
  */
-export async function writeWireReply(res: ServerResponse, reply: WireReply, closed: AbortSignal): Promise<void> {
+export async function writeWireReply(
+  res: ServerResponse,
+  reply: WireReply,
+  closed: AbortSignal,
+): Promise<void> {
   if (reply.kind === 'json') {
     res.writeHead(reply.status, { 'Content-Type': 'application/json', ...reply.headers });
     res.end(JSON.stringify(reply.body));

@@ -8,7 +8,13 @@
 import { createServer, type ServerResponse, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CancelDeliveryError, ClientClosedError, McpError, StreamableHttpTransport, TaskClient } from '../../../src/index.js';
+import {
+  CancelDeliveryError,
+  ClientClosedError,
+  McpError,
+  StreamableHttpTransport,
+  TaskClient,
+} from '../../../src/index.js';
 
 let server: Server | undefined;
 afterEach(async () => {
@@ -18,7 +24,9 @@ afterEach(async () => {
 });
 
 const reply = (res: ServerResponse, id: number, body: Record<string, unknown>): void => {
-  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, ...body }));
+  res
+    .writeHead(200, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ jsonrpc: '2.0', id, ...body }));
 };
 
 /** Holds the `tools/call` answer until `answerCreation()`; answers `tasks/cancel` per `cancel` (or never). */
@@ -33,15 +41,23 @@ async function start(cancel: 'internal-error' | 'never', abortGraceMs: number) {
         const message = JSON.parse(body) as { id: number; method: string };
         seen.push(message.method);
         if (message.method === 'tools/call') {
-          answerCreation = () => reply(res, message.id, { result: { resultType: 'task', taskId: 'late-1', status: 'working', ttlMs: 60_000 } });
+          answerCreation = () =>
+            reply(res, message.id, {
+              result: { resultType: 'task', taskId: 'late-1', status: 'working', ttlMs: 60_000 },
+            });
           resolve();
-        } else if (message.method === 'tasks/cancel' && cancel === 'internal-error') reply(res, message.id, { error: { code: -32603, message: 'no' } });
+        } else if (message.method === 'tasks/cancel' && cancel === 'internal-error')
+          reply(res, message.id, { error: { code: -32603, message: 'no' } });
         else if (message.method !== 'tasks/cancel') reply(res, message.id, { result: {} });
       });
     });
   });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  const client = new TaskClient({ transport: new StreamableHttpTransport(`http://127.0.0.1:${(server!.address() as AddressInfo).port}/mcp`), era: 'modern', abortGraceMs });
+  const client = new TaskClient({
+    transport: new StreamableHttpTransport(`http://127.0.0.1:${(server!.address() as AddressInfo).port}/mcp`),
+    era: 'modern',
+    abortGraceMs,
+  });
   const warnings: string[] = [];
   client.on('warning', (m) => warnings.push(m));
   const call = client.callTool('x', {}).catch((e: unknown) => e);
@@ -72,7 +88,9 @@ describe('close() while the creation answer is on its way', () => {
   it('tasks/cancel sent but unanswered when the transport closes: the warning says so, not "not delivered"', async () => {
     const env = await closeDuringCreation('never', 30);
     await expect.poll(() => env.warnings.length).toBeGreaterThan(0);
-    expect(env.warnings.join('\n')).toMatch(/tasks\/cancel for task late-1 \(the caller aborted\) got no answer before the client closed/);
+    expect(env.warnings.join('\n')).toMatch(
+      /tasks\/cancel for task late-1 \(the caller aborted\) got no answer before the client closed/,
+    );
     expect(env.warnings.join('\n')).not.toMatch(/not delivered/);
   });
 });

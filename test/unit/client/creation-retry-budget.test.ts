@@ -4,7 +4,7 @@
  * client's default timeout. Real HTTP on loopback: a server that never answers.
  * (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports#streamable-http)
  */
-import { type IncomingMessage, type Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import { closeLoopback, listenLoopback } from '../../helpers/loopback-server.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OutcomeUnknownError, StreamableHttpTransport, TaskClient } from '../../../src/index.js';
@@ -23,10 +23,15 @@ afterEach(async () => {
 });
 
 /** A server that reads each request (noted on arrival by its `Mcp-Method` header) and never answers; `onRequest` may act on it (e.g. drop the connection). */
-async function silentServer(onRequest: (seen: Seen, req: IncomingMessage) => void = () => {}): Promise<{ url: string; seen: Seen[] }> {
+async function silentServer(
+  onRequest: (seen: Seen, req: IncomingMessage) => void = () => {},
+): Promise<{ url: string; seen: Seen[] }> {
   const seen: Seen[] = [];
   const listening = await listenLoopback((req) => {
-    const entry = { method: String(req.headers['mcp-method']), closed: new Promise<void>((resolve) => req.socket.once('close', () => resolve())) };
+    const entry = {
+      method: String(req.headers['mcp-method']),
+      closed: new Promise<void>((resolve) => req.socket.once('close', () => resolve())),
+    };
     seen.push(entry);
     req.resume();
     req.on('end', () => onRequest(entry, req));
@@ -40,7 +45,11 @@ describe('the tools/list behind a lost creation runs within the call budget', ()
     const { url, seen } = await silentServer((entry, req) => {
       if (entry.method === 'tools/call') req.socket.destroy(); // received, never answered: a lost creation
     });
-    client = new TaskClient({ transport: new StreamableHttpTransport(url), era: 'modern', timeoutMs: 60_000 });
+    client = new TaskClient({
+      transport: new StreamableHttpTransport(url),
+      era: 'modern',
+      timeoutMs: 60_000,
+    });
     const error = await client.callTool('x', {}, { timeoutMs: 1_000 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OutcomeUnknownError);
     expect(seen.map((s) => s.method)).toEqual(['tools/call', 'tools/list']);
@@ -54,7 +63,12 @@ describe('the tools/list behind a lost creation runs within the call budget', ()
       if (entry.method === 'tools/call') req.socket.destroy(); // received, never answered: a lost creation
       if (entry.method === 'tools/list') controller.abort(reason);
     });
-    client = new TaskClient({ transport: new StreamableHttpTransport(url), era: 'modern', timeoutMs: 60_000, abortGraceMs: 60_000 });
+    client = new TaskClient({
+      transport: new StreamableHttpTransport(url),
+      era: 'modern',
+      timeoutMs: 60_000,
+      abortGraceMs: 60_000,
+    });
     await expect(client.callTool('x', {}, { signal: controller.signal })).rejects.toBe(reason);
     expect(seen.map((s) => s.method)).toEqual(['tools/call', 'tools/list']);
     await seen[1]!.closed;

@@ -10,7 +10,11 @@ import { StreamableHttpTransport, TaskClient } from '../../../src/index.js';
 import { createTaskServer, type TaskServer } from '../../../src/testing/index.js';
 import { ScriptedTransport } from '../../helpers/scripted-transport.js';
 
-const BASE = { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } };
+const BASE = {
+  resultType: 'complete',
+  supportedVersions: ['2026-07-28'],
+  capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+};
 const KEY = 'io.modelcontextprotocol/serverInfo';
 
 async function discoverWith(result: Record<string, unknown>) {
@@ -30,13 +34,27 @@ afterEach(async () => {
 
 describe('discover(): serverInfo from _meta (server/discover.mdx § Response)', () => {
   it('"_meta[\'io.modelcontextprotocol/serverInfo\']: Name and version of the server software" → serverInfo', async () => {
-    const info = await discoverWith({ ...BASE, _meta: { [KEY]: { name: 'ExampleServer', version: '1.0.0', title: 'Example' } } });
+    const info = await discoverWith({
+      ...BASE,
+      _meta: { [KEY]: { name: 'ExampleServer', version: '1.0.0', title: 'Example' } },
+    });
     expect(info.serverInfo).toEqual({ name: 'ExampleServer', version: '1.0.0', title: 'Example' });
   });
 
   it('_meta wins over a top-level serverInfo (an older draft); the top-level one is the fallback', async () => {
-    expect((await discoverWith({ ...BASE, serverInfo: { name: 'old', version: '0' }, _meta: { [KEY]: { name: 'new', version: '1' } } })).serverInfo).toEqual({ name: 'new', version: '1' });
-    expect((await discoverWith({ ...BASE, serverInfo: { name: 'old', version: '0' } })).serverInfo).toEqual({ name: 'old', version: '0' });
+    expect(
+      (
+        await discoverWith({
+          ...BASE,
+          serverInfo: { name: 'old', version: '0' },
+          _meta: { [KEY]: { name: 'new', version: '1' } },
+        })
+      ).serverInfo,
+    ).toEqual({ name: 'new', version: '1' });
+    expect((await discoverWith({ ...BASE, serverInfo: { name: 'old', version: '0' } })).serverInfo).toEqual({
+      name: 'old',
+      version: '0',
+    });
   });
 
   it('a malformed serverInfo (display only) is left out instead of failing discover()', async () => {

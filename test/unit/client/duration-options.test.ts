@@ -12,11 +12,24 @@ import { createTaskServer, textResult, type TaskServer } from '../../../src/test
 
 let server: TaskServer;
 beforeAll(async () => {
-  server = await createTaskServer({ inlineBudgetMs: 1_000, catalog: { tools: [{ name: 'echo', description: 'Echoes.', inputSchema: { type: 'object' }, run: async () => textResult('ok') }] } });
+  server = await createTaskServer({
+    inlineBudgetMs: 1_000,
+    catalog: {
+      tools: [
+        {
+          name: 'echo',
+          description: 'Echoes.',
+          inputSchema: { type: 'object' },
+          run: async () => textResult('ok'),
+        },
+      ],
+    },
+  });
 });
 afterAll(() => server.close());
 
-const newClient = (options: Record<string, unknown> = {}): TaskClient => new TaskClient({ transport: new StreamableHttpTransport(server.url), era: 'modern', ...options });
+const newClient = (options: Record<string, unknown> = {}): TaskClient =>
+  new TaskClient({ transport: new StreamableHttpTransport(server.url), era: 'modern', ...options });
 
 describe('client-level duration options', () => {
   it.each([
@@ -53,25 +66,32 @@ describe('per-call duration options', () => {
     ['pollIntervalMs', 2 ** 31],
   ])('callTool with %s = %s rejects with a TypeError naming it, and sends nothing', async (name, value) => {
     const client = newClient();
-    const before = server.core.stats.count("tools/call");
+    const before = server.core.stats.count('tools/call');
     const error = await client.callTool('echo', {}, { [name]: value }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TypeError);
     expect((error as Error).message).toContain(`option "${name}"`);
-    expect(server.core.stats.count("tools/call")).toBe(before);
+    expect(server.core.stats.count('tools/call')).toBe(before);
     await client.close();
   });
 
   it.each([['listTools'], ['discover']] as const)('%s checks timeoutMs the same way', async (method) => {
     const client = newClient();
-    await expect(client[method]({ timeoutMs: Number.NaN })).rejects.toThrow(/option "timeoutMs" must be a number/);
+    await expect(client[method]({ timeoutMs: Number.NaN })).rejects.toThrow(
+      /option "timeoutMs" must be a number/,
+    );
     await client.close();
   });
 
-  it.each([[Number.POSITIVE_INFINITY], [2 ** 40]])('maxTotalTimeoutMs = %s means no total budget: the call completes', async (total) => {
-    const client = newClient();
-    await expect(client.callTool('echo', {}, { maxTotalTimeoutMs: total })).resolves.toMatchObject({ content: [{ type: 'text', text: 'ok' }] });
-    await client.close();
-  });
+  it.each([[Number.POSITIVE_INFINITY], [2 ** 40]])(
+    'maxTotalTimeoutMs = %s means no total budget: the call completes',
+    async (total) => {
+      const client = newClient();
+      await expect(client.callTool('echo', {}, { maxTotalTimeoutMs: total })).resolves.toMatchObject({
+        content: [{ type: 'text', text: 'ok' }],
+      });
+      await client.close();
+    },
+  );
 });
 
 describe('timers never overflow', () => {

@@ -12,7 +12,10 @@ import { mapOf, ODD_KEYS } from '../../helpers/odd-keys.js';
 
 /** `inputRequests` with one form question per odd key, as a server's JSON would parse. */
 function oddQuestions(): Record<string, unknown> {
-  const map = mapOf(ODD_KEYS, (key) => ({ method: 'elicitation/create', params: { message: `about ${key}`, requestedSchema: { type: 'object', properties: {} } } }));
+  const map = mapOf(ODD_KEYS, (key) => ({
+    method: 'elicitation/create',
+    params: { message: `about ${key}`, requestedSchema: { type: 'object', properties: {} } },
+  }));
   return JSON.parse(JSON.stringify(map)) as Record<string, unknown>;
 }
 
@@ -27,7 +30,11 @@ function wireKeys(params: unknown, field: 'inputResponses'): string[] {
 
 function setup(handler: Handler) {
   const transport = new ScriptedTransport(handler);
-  const client = new TaskClient({ transport, jitterRatio: 0, handlers: { elicitation: (_p, ctx) => answerFor(ctx.key) } });
+  const client = new TaskClient({
+    transport,
+    jitterRatio: 0,
+    handlers: { elicitation: (_p, ctx) => answerFor(ctx.key) },
+  });
   const events: InputRequiredEvent[] = [];
   client.on('inputRequired', (e) => events.push(e));
   return { transport, client, events };
@@ -45,7 +52,9 @@ describe('exact keys through the client (issue behaviour 6)', () => {
     let round = 0;
     const { transport, client, events } = setup((method) => {
       if (method !== 'tools/call') return {};
-      return round++ === 0 ? { resultType: 'input_required', inputRequests: oddQuestions(), requestState: 'st' } : toolResult('done');
+      return round++ === 0
+        ? { resultType: 'input_required', inputRequests: oddQuestions(), requestState: 'st' }
+        : toolResult('done');
     });
     await expect(client.callTool('ask', {})).resolves.toEqual(toolResult('done'));
     expect(events.map((e) => e.key)).toEqual(ODD_KEYS);
@@ -53,7 +62,8 @@ describe('exact keys through the client (issue behaviour 6)', () => {
     const params = retry!.message.params as Record<string, unknown>;
     expect(wireKeys(params, 'inputResponses')).toEqual(ODD_KEYS);
     const responses = params.inputResponses as Record<string, unknown>;
-    for (const key of ODD_KEYS) expect(Object.getOwnPropertyDescriptor(responses, key)?.value).toEqual(answerFor(key));
+    for (const key of ODD_KEYS)
+      expect(Object.getOwnPropertyDescriptor(responses, key)?.value).toEqual(answerFor(key));
     expect(Object.getPrototypeOf(responses)).toBe(Object.prototype);
     expect(transport.of('tools/call')).toHaveLength(2); // answered once: no loop towards TooManyRoundsError
   });
@@ -63,7 +73,9 @@ describe('exact keys through the client (issue behaviour 6)', () => {
     const { transport, client, events } = setup((method) => {
       if (method === 'tools/call') return created();
       if (method === 'tasks/update') return { resultType: 'complete' };
-      return polls++ === 0 ? detailed({ status: 'input_required', inputRequests: oddQuestions() }) : completed();
+      return polls++ === 0
+        ? detailed({ status: 'input_required', inputRequests: oddQuestions() })
+        : completed();
     });
     const call = client.callTool('ask', {});
     await vi.advanceTimersByTimeAsync(3_000);
@@ -71,16 +83,24 @@ describe('exact keys through the client (issue behaviour 6)', () => {
     expect(events.map((e) => e.key)).toEqual(ODD_KEYS);
     const updated = transport.of('tasks/update').flatMap((s) => wireKeys(s.message.params, 'inputResponses'));
     expect(updated.sort()).toEqual([...ODD_KEYS].sort());
-    const proto = transport.of('tasks/update').find((s) => wireKeys(s.message.params, 'inputResponses').includes('__proto__'));
-    const sent = JSON.parse(JSON.stringify(proto!.message.params)) as { inputResponses: Record<string, unknown> };
-    expect(Object.getOwnPropertyDescriptor(sent.inputResponses, '__proto__')?.value).toEqual(answerFor('__proto__'));
+    const proto = transport
+      .of('tasks/update')
+      .find((s) => wireKeys(s.message.params, 'inputResponses').includes('__proto__'));
+    const sent = JSON.parse(JSON.stringify(proto!.message.params)) as {
+      inputResponses: Record<string, unknown>;
+    };
+    expect(Object.getOwnPropertyDescriptor(sent.inputResponses, '__proto__')?.value).toEqual(
+      answerFor('__proto__'),
+    );
   });
 
   it('handle.respond() with a map built from JSON keeps __proto__ as a key', async () => {
     const transport: ScriptedTransport = new ScriptedTransport((method) => {
       if (method === 'tools/call') return created();
       if (method === 'tasks/update') return { resultType: 'complete' };
-      return transport.of('tasks/update').length === 0 ? detailed({ status: 'input_required', inputRequests: oddQuestions() }) : completed();
+      return transport.of('tasks/update').length === 0
+        ? detailed({ status: 'input_required', inputRequests: oddQuestions() })
+        : completed();
     });
     const client = new TaskClient({ transport, jitterRatio: 0 });
     client.on('inputRequired', () => undefined);
@@ -88,9 +108,14 @@ describe('exact keys through the client (issue behaviour 6)', () => {
     if (start.resultType !== 'task') throw new Error('expected a task');
     const handle = start.task;
     await vi.advanceTimersByTimeAsync(1_000);
-    const answers = JSON.parse(`{"__proto__":${JSON.stringify(answerFor('__proto__'))}}`) as Record<string, never>;
+    const answers = JSON.parse(`{"__proto__":${JSON.stringify(answerFor('__proto__'))}}`) as Record<
+      string,
+      never
+    >;
     await expect(handle.respond(answers)).resolves.toEqual(['__proto__']);
-    expect(wireKeys(transport.of('tasks/update')[0]!.message.params, 'inputResponses')).toEqual(['__proto__']);
+    expect(wireKeys(transport.of('tasks/update')[0]!.message.params, 'inputResponses')).toEqual([
+      '__proto__',
+    ]);
     await vi.advanceTimersByTimeAsync(1_000);
     await expect(handle.result()).resolves.toEqual(toolResult('done'));
   });

@@ -47,7 +47,10 @@ describe('close()', () => {
 describe('a server that is not there', () => {
   it('is a NetworkError saying nothing was sent (after a few quick re-sends), not OutcomeUnknownError', async () => {
     const url = `http://127.0.0.1:${await freePort()}/mcp`;
-    const client = new TaskClient({ transport: new StreamableHttpTransport(url), creationRetry: { notSentMinTimeoutMs: 1 } });
+    const client = new TaskClient({
+      transport: new StreamableHttpTransport(url),
+      creationRetry: { notSentMinTimeoutMs: 1 },
+    });
     const error = await client.callTool('deploy', {}, { idempotencyKey: 'k' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect(error).not.toBeInstanceOf(OutcomeUnknownError);
@@ -59,21 +62,37 @@ describe('options at the boundary', () => {
   const transport = new ScriptedTransport(() => ({}));
   it.each([
     [undefined, 'TaskClient: options are required: new TaskClient({ transport })'],
-    [{ transport, defaultPolIntervalMs: 5 }, 'TaskClient: unknown option "defaultPolIntervalMs"; did you mean "defaultPollIntervalMs"?'],
-    [{ transport, timeoutMs: '100' }, 'TaskClient: option "timeoutMs" is invalid (must be a number of milliseconds); got "100"'],
-    [{ transport: {} }, 'TaskClient: option "transport" is invalid (transport must implement request()); got an object with keys []'],
-    [{ transport, defaultPollIntervalMs: -1 }, 'TaskClient: option "defaultPollIntervalMs" is invalid (must be greater than 0); got -1'],
+    [
+      { transport, defaultPolIntervalMs: 5 },
+      'TaskClient: unknown option "defaultPolIntervalMs"; did you mean "defaultPollIntervalMs"?',
+    ],
+    [
+      { transport, timeoutMs: '100' },
+      'TaskClient: option "timeoutMs" is invalid (must be a number of milliseconds); got "100"',
+    ],
+    [
+      { transport: {} },
+      'TaskClient: option "transport" is invalid (transport must implement request()); got an object with keys []',
+    ],
+    [
+      { transport, defaultPollIntervalMs: -1 },
+      'TaskClient: option "defaultPollIntervalMs" is invalid (must be greater than 0); got -1',
+    ],
   ])('%j → TypeError', (options, message) => {
     expect(() => new TaskClient(options as never)).toThrow(new TypeError(message));
   });
 
   it('a transport URL that is not one is a TypeError naming it', () => {
-    expect(() => new StreamableHttpTransport('notaurl')).toThrow(new TypeError('StreamableHttpTransport: url must be an absolute http(s) URL, got "notaurl"'));
+    expect(() => new StreamableHttpTransport('notaurl')).toThrow(
+      new TypeError('StreamableHttpTransport: url must be an absolute http(s) URL, got "notaurl"'),
+    );
   });
 
   it('task("") is a TypeError, before any request', async () => {
     const t = new ScriptedTransport(() => ({}));
-    await expect(new TaskClient({ transport: t }).task('')).rejects.toThrow(new TypeError('TaskClient.task: taskId must be a non-empty string, got ""'));
+    await expect(new TaskClient({ transport: t }).task('')).rejects.toThrow(
+      new TypeError('TaskClient.task: taskId must be a non-empty string, got ""'),
+    );
     expect(t.sent).toHaveLength(0);
   });
 });
@@ -96,15 +115,22 @@ describe('handle.respond()', () => {
   it('sends only keys the server asked (5.11) and returns them', async () => {
     const transport = new ScriptedTransport((m) => {
       if (m === 'tools/call') return created();
-      if (m === 'tasks/get') return detailed({ status: 'input_required', inputRequests: { q: elicit('Go?') } });
+      if (m === 'tasks/get')
+        return detailed({ status: 'input_required', inputRequests: { q: elicit('Go?') } });
       return { resultType: 'complete' };
     });
     const client = new TaskClient({ transport, jitterRatio: 0, capabilities: { elicitation: { form: {} } } });
     const start = await client.startTool('deploy', {});
     const handle = (start as { task: TaskHandle<unknown> }).task;
     await vi.advanceTimersByTimeAsync(1_000);
-    await expect(handle.respond({ q: { action: 'decline' }, stranger: { action: 'decline' } })).resolves.toEqual(['q']);
-    expect(transport.of('tasks/update').map((s) => (s.message.params as { inputResponses: unknown }).inputResponses)).toEqual([{ q: { action: 'decline' } }]);
+    await expect(
+      handle.respond({ q: { action: 'decline' }, stranger: { action: 'decline' } }),
+    ).resolves.toEqual(['q']);
+    expect(
+      transport
+        .of('tasks/update')
+        .map((s) => (s.message.params as { inputResponses: unknown }).inputResponses),
+    ).toEqual([{ q: { action: 'decline' } }]);
     await client.close();
   });
 });

@@ -14,7 +14,11 @@ function client(nextCursor: (page: number, cursor: unknown) => string | undefine
     if (method !== 'tools/list') return {};
     page++;
     const next = nextCursor(page, params.cursor);
-    return { resultType: 'complete', tools: [tool(`t${page}`)], ...(next === undefined ? {} : { nextCursor: next }) };
+    return {
+      resultType: 'complete',
+      tools: [tool(`t${page}`)],
+      ...(next === undefined ? {} : { nextCursor: next }),
+    };
   });
   return { transport, client: new TaskClient({ transport }) };
 }
@@ -23,15 +27,26 @@ describe('listTools pagination', () => {
   it('follows nextCursor to the last page, sending each cursor once', async () => {
     const { transport, client: c } = client((page) => (page < 3 ? `c${page}` : undefined));
     expect((await c.listTools()).map((t) => t.name)).toEqual(['t1', 't2', 't3']);
-    expect(transport.of('tools/list').map((s) => (s.message.params as { cursor?: string }).cursor)).toEqual([undefined, 'c1', 'c2']);
+    expect(transport.of('tools/list').map((s) => (s.message.params as { cursor?: string }).cursor)).toEqual([
+      undefined,
+      'c1',
+      'c2',
+    ]);
   });
 
   it('the same nextCursor twice: PaginationError (PAGINATION_FAILED, repeated-cursor) after 2 requests, not 100', async () => {
     const { transport, client: c } = client(() => 'c');
     const error = await c.listTools().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PaginationError);
-    expect(error).toMatchObject({ code: 'PAGINATION_FAILED', reason: 'repeated-cursor', pages: 2, method: 'tools/list' });
-    expect((error as Error).message).toBe('tools/list failed: the server repeated a nextCursor after 2 pages (a pagination loop)');
+    expect(error).toMatchObject({
+      code: 'PAGINATION_FAILED',
+      reason: 'repeated-cursor',
+      pages: 2,
+      method: 'tools/list',
+    });
+    expect((error as Error).message).toBe(
+      'tools/list failed: the server repeated a nextCursor after 2 pages (a pagination loop)',
+    );
     expect(transport.of('tools/list')).toHaveLength(2);
   });
 
@@ -47,7 +62,9 @@ describe('listTools pagination', () => {
     const error = await c.listTools().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PaginationError);
     expect(error).toMatchObject({ reason: 'too-many-pages', pages: MAX_LIST_PAGES });
-    expect((error as Error).message).toBe(`tools/list failed: more than ${MAX_LIST_PAGES} pages; the list is incomplete, so none is returned`);
+    expect((error as Error).message).toBe(
+      `tools/list failed: more than ${MAX_LIST_PAGES} pages; the list is incomplete, so none is returned`,
+    );
     expect(transport.of('tools/list')).toHaveLength(MAX_LIST_PAGES);
   });
 });

@@ -52,7 +52,14 @@ describe('per-request _meta (1.1–1.6, 5.1)', () => {
   it('1.1, 1.2, 1.4, 5.1: every request, incl. server/discover and tasks/*, carries version, capabilities, clientInfo; the tasks extension only where a task is accepted', async () => {
     const { transport, client } = setup(flowServer);
     await fullFlow(transport, client);
-    expect(transport.sent.map((s) => s.message.method)).toEqual(['tools/call', 'server/discover', 'tools/list', 'tasks/get', 'tasks/update', 'tasks/cancel']);
+    expect(transport.sent.map((s) => s.message.method)).toEqual([
+      'tools/call',
+      'server/discover',
+      'tools/list',
+      'tasks/get',
+      'tasks/update',
+      'tasks/cancel',
+    ]);
     for (const [i, sent] of transport.sent.entries()) {
       const meta = metaOf(transport, i);
       expect(meta[PV], sent.message.method).toBe('2026-07-28');
@@ -84,7 +91,11 @@ describe('per-request _meta (1.1–1.6, 5.1)', () => {
 
   it('1.3: an elicitation handler declares elicitation (form); sampling and roots handlers declare theirs', async () => {
     const { transport, client } = setup(() => ({ tools: [] }), {
-      handlers: { elicitation: () => ({ action: 'decline' }), sampling: () => ({ role: 'assistant', content: {}, model: 'm' }), roots: () => ({ roots: [] }) },
+      handlers: {
+        elicitation: () => ({ action: 'decline' }),
+        sampling: () => ({ role: 'assistant', content: {}, model: 'm' }),
+        roots: () => ({ roots: [] }),
+      },
     });
     await client.listTools();
     expect(metaOf(transport, 0)[CAPS]).toEqual({ elicitation: { form: {} }, sampling: {}, roots: {} });
@@ -119,12 +130,19 @@ describe('per-request _meta (1.1–1.6, 5.1)', () => {
       capabilities: { elicitation: { form: {}, url: {} }, extensions: { 'com.example/x': { on: true } } },
     });
     await client.callTool('x');
-    expect(metaOf(transport, 0)[CAPS]).toEqual({ elicitation: { form: {}, url: {} }, extensions: { 'com.example/x': { on: true }, [TASKS]: {} } });
+    expect(metaOf(transport, 0)[CAPS]).toEqual({
+      elicitation: { form: {}, url: {} },
+      extensions: { 'com.example/x': { on: true }, [TASKS]: {} },
+    });
   });
 
   it('1.5: onProgress adds a unique progressToken; caller meta cannot override reserved keys', async () => {
     const { transport, client } = setup(() => ({ content: [] }));
-    await client.callTool('a', {}, { onProgress: () => undefined, meta: { [PV]: '1999-01-01', 'com.example/trace': 't-1' } });
+    await client.callTool(
+      'a',
+      {},
+      { onProgress: () => undefined, meta: { [PV]: '1999-01-01', 'com.example/trace': 't-1' } },
+    );
     await client.callTool('b', {}, { onProgress: () => undefined });
     const m0 = metaOf(transport, 0);
     const m1 = metaOf(transport, 1);
@@ -136,7 +154,9 @@ describe('per-request _meta (1.1–1.6, 5.1)', () => {
 
   it('5.1: the tasks poll of a completed flow keeps the extension declared (no elided _meta, "Seed vs spec" 15)', async () => {
     const get = queue([completed()]);
-    const { transport, client } = setup((m) => (m === 'tools/call' ? created() : get()), { clientInfo: false });
+    const { transport, client } = setup((m) => (m === 'tools/call' ? created() : get()), {
+      clientInfo: false,
+    });
     const call = client.callTool('x');
     await vi.advanceTimersByTimeAsync(1_000);
     await call;
@@ -146,7 +166,10 @@ describe('per-request _meta (1.1–1.6, 5.1)', () => {
 
 describe('buildCapabilities / buildMeta', () => {
   it('answersByEvent alone declares elicitation form', () => {
-    expect(buildCapabilities({ declared: undefined, handlers: undefined, answersByEvent: true })).toEqual({ elicitation: { form: {} }, extensions: { [TASKS]: {} } });
+    expect(buildCapabilities({ declared: undefined, handlers: undefined, answersByEvent: true })).toEqual({
+      elicitation: { form: {} },
+      extensions: { [TASKS]: {} },
+    });
   });
 
   it('does not mutate the declared object', () => {
@@ -156,6 +179,10 @@ describe('buildCapabilities / buildMeta', () => {
   });
 
   it('reserved keys win over extra', () => {
-    expect(buildMeta('2026-07-28', {}, undefined, { [PV]: 'x', [CAPS]: 'y', k: 1 })).toEqual({ [PV]: '2026-07-28', [CAPS]: {}, k: 1 });
+    expect(buildMeta('2026-07-28', {}, undefined, { [PV]: 'x', [CAPS]: 'y', k: 1 })).toEqual({
+      [PV]: '2026-07-28',
+      [CAPS]: {},
+      k: 1,
+    });
   });
 });

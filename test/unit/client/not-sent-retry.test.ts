@@ -11,14 +11,21 @@ import { toolResult } from '../../helpers/unit-fixtures.js';
 
 /** A socket error as undici reports it: `TypeError: fetch failed` with the system error as `cause`. */
 function refused(code = 'ECONNREFUSED'): NetworkError {
-  return new NetworkError('tools/call', { cause: new TypeError('fetch failed', { cause: Object.assign(new Error(`connect ${code} 127.0.0.1:9`), { code }) }) });
+  return new NetworkError('tools/call', {
+    cause: new TypeError('fetch failed', {
+      cause: Object.assign(new Error(`connect ${code} 127.0.0.1:9`), { code }),
+    }),
+  });
 }
 
 /** Refuses the first `n` tools/call, then answers inline; tools/list would say the tool is not idempotent. */
 function setup(n: number, code?: string) {
   let calls = 0;
   const transport = new ScriptedTransport((method) => {
-    if (method === 'tools/list') return { tools: [{ name: 'deploy', inputSchema: { type: 'object' }, annotations: { destructiveHint: true } }] };
+    if (method === 'tools/list')
+      return {
+        tools: [{ name: 'deploy', inputSchema: { type: 'object' }, annotations: { destructiveHint: true } }],
+      };
     if (calls++ < n) throw refused(code);
     return toolResult('deployed');
   });
@@ -54,20 +61,25 @@ describe('connection refused before anything was sent (issue behaviour 11)', () 
     expect(transport.of('tools/list')).toHaveLength(0); // no need to ask whether a re-send is safe: nothing was sent
   });
 
-  it.each([['ECONNREFUSED'], ['ENOTFOUND'], ['EAI_AGAIN']])('%s every time: NetworkError "nothing was sent" after 4 attempts and 1.75 s, never OutcomeUnknownError', async (code) => {
-    const { transport, client } = setup(Number.POSITIVE_INFINITY, code);
-    const error = client.callTool('deploy', {}, { idempotencyKey: 'k' }).catch((e: unknown) => e);
-    await vi.advanceTimersByTimeAsync(1_749);
-    expect(transport.of('tools/call')).toHaveLength(3);
-    await vi.advanceTimersByTimeAsync(1);
-    const failure = await error;
-    expect(transport.of('tools/call')).toHaveLength(4);
-    expect(failure).toBeInstanceOf(NetworkError);
-    expect(failure).not.toBeInstanceOf(OutcomeUnknownError);
-    expect(failure).toMatchObject({ code: 'NETWORK_ERROR', notSent: true, attempts: 4 });
-    expect((failure as Error).message).toBe(`tools/call failed: network error: fetch failed (${code}); nothing was sent: the server could not be reached in 4 attempts`);
-    expect(((failure as Error).cause as Error).message).toBe('fetch failed');
-  });
+  it.each([['ECONNREFUSED'], ['ENOTFOUND'], ['EAI_AGAIN']])(
+    '%s every time: NetworkError "nothing was sent" after 4 attempts and 1.75 s, never OutcomeUnknownError',
+    async (code) => {
+      const { transport, client } = setup(Number.POSITIVE_INFINITY, code);
+      const error = client.callTool('deploy', {}, { idempotencyKey: 'k' }).catch((e: unknown) => e);
+      await vi.advanceTimersByTimeAsync(1_749);
+      expect(transport.of('tools/call')).toHaveLength(3);
+      await vi.advanceTimersByTimeAsync(1);
+      const failure = await error;
+      expect(transport.of('tools/call')).toHaveLength(4);
+      expect(failure).toBeInstanceOf(NetworkError);
+      expect(failure).not.toBeInstanceOf(OutcomeUnknownError);
+      expect(failure).toMatchObject({ code: 'NETWORK_ERROR', notSent: true, attempts: 4 });
+      expect((failure as Error).message).toBe(
+        `tools/call failed: network error: fetch failed (${code}); nothing was sent: the server could not be reached in 4 attempts`,
+      );
+      expect(((failure as Error).cause as Error).message).toBe('fetch failed');
+    },
+  );
 
   it('notSentRetries: 0 fails at once; the option is validated', async () => {
     const transport = new ScriptedTransport(() => {
@@ -93,7 +105,9 @@ describe('connection refused before anything was sent (issue behaviour 11)', () 
   it('a connection reset (maybe sent) is not this case: without key or hint it is OutcomeUnknownError after one try', async () => {
     const transport = new ScriptedTransport((method) => {
       if (method === 'tools/list') return { tools: [] };
-      throw new NetworkError('tools/call', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
+      throw new NetworkError('tools/call', {
+        cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
+      });
     });
     const error = await new TaskClient({ transport }).callTool('deploy', {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OutcomeUnknownError);

@@ -4,23 +4,34 @@ import {
   CancelNotConfirmedError,
   InvalidResponseError,
   RequestTimeoutError,
-  TaskCancelledError,
   TaskClient,
   type TaskClientOptions,
   type TaskHandle,
 } from '../../../src/index.js';
 import type { CallToolResult } from '../../../src/protocol/results.js';
 import { ScriptedTransport, type Handler } from '../../helpers/scripted-transport.js';
-import { AbortableTransport, completed, created, deferred, detailed, flush, toolResult, outcome } from '../../helpers/unit-fixtures.js';
+import {
+  AbortableTransport,
+  completed,
+  created,
+  deferred,
+  detailed,
+  flush,
+  toolResult,
+  outcome,
+} from '../../helpers/unit-fixtures.js';
 
-function setup(handler: Handler, options: Partial<TaskClientOptions> = {}, Transport: typeof ScriptedTransport = ScriptedTransport) {
+function setup(
+  handler: Handler,
+  options: Partial<TaskClientOptions> = {},
+  Transport: typeof ScriptedTransport = ScriptedTransport,
+) {
   const transport = new Transport(handler);
   const client = new TaskClient({ transport, jitterRatio: 0, ...options });
   const violations: string[] = [];
   client.on('serverViolation', (d) => violations.push(d));
   return { transport, client, violations };
 }
-
 
 describe('TaskClient result dispatch (1.7, 5.2–5.5)', () => {
   beforeEach(() => vi.useFakeTimers({ now: 0 }));
@@ -36,7 +47,9 @@ describe('TaskClient result dispatch (1.7, 5.2–5.5)', () => {
     const { client } = setup(() => ({ resultType: 'deferred', content: [] }));
     const error = await client.callTool('x').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidResponseError);
-    expect((error as Error).message).toBe('tools/call failed: invalid response: unexpected resultType "deferred" for tools/call');
+    expect((error as Error).message).toBe(
+      'tools/call failed: invalid response: unexpected resultType "deferred" for tools/call',
+    );
   });
 
   it.each([
@@ -45,26 +58,42 @@ describe('TaskClient result dispatch (1.7, 5.2–5.5)', () => {
     ['tools/list', 'input_required', (c: TaskClient) => c.listTools()],
     ['tools/list', 'banana', (c: TaskClient) => c.listTools()],
   ])('1.7, 4.1: %s answering resultType %s → InvalidResponseError', async (method, resultType, call) => {
-    const { client } = setup(() => ({ resultType, supportedVersions: ['2026-07-28'], capabilities: {}, tools: [] }));
+    const { client } = setup(() => ({
+      resultType,
+      supportedVersions: ['2026-07-28'],
+      capabilities: {},
+      tools: [],
+    }));
     const error = await call(client).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidResponseError);
     expect((error as InvalidResponseError).method).toBe(method);
-    expect((error as Error).message).toBe(`${method} failed: invalid response: unexpected resultType "${resultType}" for ${method}`);
+    expect((error as Error).message).toBe(
+      `${method} failed: invalid response: unexpected resultType "${resultType}" for ${method}`,
+    );
   });
 
   it('1.7: resultType "complete" on server/discover and tools/list is accepted', async () => {
-    const { client } = setup(() => ({ resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: {}, tools: [] }));
+    const { client } = setup(() => ({
+      resultType: 'complete',
+      supportedVersions: ['2026-07-28'],
+      capabilities: {},
+      tools: [],
+    }));
     await expect(client.discover()).resolves.toMatchObject({ supportedVersions: ['2026-07-28'] });
     await expect(client.listTools()).resolves.toEqual([]);
   });
 
   it('"Seed vs spec" 2: a nested {task:{...}} creation result is unwrapped and reported as a serverViolation', async () => {
     const { resultType, ...task } = created();
-    const { client, violations } = setup((m) => (m === 'tools/call' ? { resultType, task } : completed(toolResult('nested ok'))));
+    const { client, violations } = setup((m) =>
+      m === 'tools/call' ? { resultType, task } : completed(toolResult('nested ok')),
+    );
     const done = outcome(client.callTool('job'));
     await vi.advanceTimersByTimeAsync(1_000);
     expect(done.value).toEqual(toolResult('nested ok'));
-    expect(violations).toEqual(['tools/call: CreateTaskResult nested under "task" (the specification makes it flat)']);
+    expect(violations).toEqual([
+      'tools/call: CreateTaskResult nested under "task" (the specification makes it flat)',
+    ]);
   });
 
   it('5.4: a CreateTaskResult without taskId → InvalidResponseError', async () => {
@@ -87,7 +116,9 @@ describe('TaskClient result dispatch (1.7, 5.2–5.5)', () => {
     const { transport, client } = setup(() => created(), { taskMethods: ['tools/call'] });
     const error = await client.readResource('file:///a').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidResponseError);
-    expect((error as Error).message).toBe('resources/read failed: invalid response: unexpected resultType "task" for resources/read');
+    expect((error as Error).message).toBe(
+      'resources/read failed: invalid response: unexpected resultType "task" for resources/read',
+    );
     await vi.advanceTimersByTimeAsync(10_000);
     expect(transport.of('tasks/get')).toHaveLength(0);
   });
@@ -101,10 +132,15 @@ describe('TaskClient result dispatch (1.7, 5.2–5.5)', () => {
   });
 
   it('5.17: startTool returns the inline result or a handle; the "task" event fires once', async () => {
-    const { client } = setup((m, p) => (m === 'tools/call' ? (p.name === 'fast' ? toolResult('now') : created()) : detailed()));
+    const { client } = setup((m, p) =>
+      m === 'tools/call' ? (p.name === 'fast' ? toolResult('now') : created()) : detailed(),
+    );
     const tasks: TaskHandle<unknown>[] = [];
     client.on('task', (h) => tasks.push(h));
-    await expect(client.startTool('fast')).resolves.toEqual({ resultType: 'complete', result: toolResult('now') });
+    await expect(client.startTool('fast')).resolves.toEqual({
+      resultType: 'complete',
+      result: toolResult('now'),
+    });
     const slow = await client.startTool('slow');
     expect(slow.resultType).toBe('task');
     expect(tasks).toHaveLength(1);
@@ -113,8 +149,12 @@ describe('TaskClient result dispatch (1.7, 5.2–5.5)', () => {
 
   it('rejects invalid options with a TypeError naming the option and value', () => {
     const transport = new ScriptedTransport(() => ({}));
-    expect(() => new TaskClient({ transport, minPollIntervalMs: -1 })).toThrow(/option "minPollIntervalMs" is invalid .*got -1/);
-    expect(() => new TaskClient({ transport, maxConcurrentPolls: 0 })).toThrow(/option "maxConcurrentPolls".*got 0/);
+    expect(() => new TaskClient({ transport, minPollIntervalMs: -1 })).toThrow(
+      /option "minPollIntervalMs" is invalid .*got -1/,
+    );
+    expect(() => new TaskClient({ transport, maxConcurrentPolls: 0 })).toThrow(
+      /option "maxConcurrentPolls".*got 0/,
+    );
     expect(() => new TaskClient({ transport, minPollIntervalMs: 5_000, maxPollIntervalMs: 1_000 })).toThrow(
       new TypeError('TaskClient: minPollIntervalMs (5000) exceeds maxPollIntervalMs (1000)'),
     );
@@ -144,7 +184,11 @@ describe('TaskClient abort and time budgets (STYLE 9, 10; 5.14, 6.1)', () => {
 
   it('STYLE 9 (behaviour 3): aborted before the response arrives → the response is still read, its task cancelled, rejects with signal.reason', async () => {
     const gate = deferred<Record<string, unknown>>();
-    const { transport, client } = setup((m) => (m === 'tools/call' ? gate.promise : m === 'tasks/cancel' ? {} : detailed()), {}, AbortableTransport);
+    const { transport, client } = setup(
+      (m) => (m === 'tools/call' ? gate.promise : m === 'tasks/cancel' ? {} : detailed()),
+      {},
+      AbortableTransport,
+    );
     const controller = new AbortController();
     const reason = new Error('user gave up');
     const done = outcome(client.callTool('job', {}, { signal: controller.signal }));
@@ -162,7 +206,9 @@ describe('TaskClient abort and time budgets (STYLE 9, 10; 5.14, 6.1)', () => {
   it('STYLE 9: an abort that races a task creation still cancels the task and never leaves it polling', async () => {
     // The transport ignores the abort and delivers the CreateTaskResult anyway (the response was already in flight).
     const gate = deferred<Record<string, unknown>>();
-    const { transport, client } = setup((m) => (m === 'tools/call' ? gate.promise : m === 'tasks/cancel' ? {} : detailed()));
+    const { transport, client } = setup((m) =>
+      m === 'tools/call' ? gate.promise : m === 'tasks/cancel' ? {} : detailed(),
+    );
     const controller = new AbortController();
     const reason = new Error('raced');
     const done = outcome(client.callTool('job', {}, { signal: controller.signal }));
@@ -180,7 +226,13 @@ describe('TaskClient abort and time budgets (STYLE 9, 10; 5.14, 6.1)', () => {
     const { transport, client } = setup(server);
     const controller = new AbortController();
     let handle: TaskHandle<CallToolResult> | undefined;
-    const done = outcome(client.callTool('job', {}, { signal: controller.signal, onAbort: 'detach', onTask: (h) => void (handle = h) }));
+    const done = outcome(
+      client.callTool(
+        'job',
+        {},
+        { signal: controller.signal, onAbort: 'detach', onTask: (h) => void (handle = h) },
+      ),
+    );
     await vi.advanceTimersByTimeAsync(1_000);
     controller.abort(new Error('detach'));
     await vi.advanceTimersByTimeAsync(2_000);
@@ -210,7 +262,9 @@ describe('TaskClient abort and time budgets (STYLE 9, 10; 5.14, 6.1)', () => {
     const { client } = setup(server);
     const controller = new AbortController();
     let handle: TaskHandle<CallToolResult> | undefined;
-    const done = outcome(client.callTool('job', {}, { signal: controller.signal, onTask: (h) => void (handle = h) }));
+    const done = outcome(
+      client.callTool('job', {}, { signal: controller.signal, onTask: (h) => void (handle = h) }),
+    );
     await flush();
     controller.abort(new Error('stop'));
     await flush();
@@ -219,7 +273,9 @@ describe('TaskClient abort and time budgets (STYLE 9, 10; 5.14, 6.1)', () => {
   });
 
   it('STYLE 22: no abort listener is left on the caller signal after the call settles (inline and task)', async () => {
-    const { client } = setup((m, p) => (m === 'tools/call' ? (p.name === 'inline' ? toolResult('i') : created()) : completed()));
+    const { client } = setup((m, p) =>
+      m === 'tools/call' ? (p.name === 'inline' ? toolResult('i') : created()) : completed(),
+    );
     const controller = new AbortController();
     await client.callTool('inline', {}, { signal: controller.signal, maxTotalTimeoutMs: 60_000 });
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
@@ -241,7 +297,10 @@ describe('TaskClient abort and time budgets (STYLE 9, 10; 5.14, 6.1)', () => {
   });
 
   it('autoPoll: false → nothing polls until client.tick(), which returns the next due time', async () => {
-    const { transport, client } = setup((m) => (m === 'tools/call' ? created({ pollIntervalMs: 2_000 }) : completed()), { autoPoll: false });
+    const { transport, client } = setup(
+      (m) => (m === 'tools/call' ? created({ pollIntervalMs: 2_000 }) : completed()),
+      { autoPoll: false },
+    );
     const done = outcome(client.callTool('job'));
     await flush();
     expect(await client.tick()).toBe(2_000);

@@ -8,7 +8,12 @@
  * to any supported request it issues") and § Supported Methods (today: `tools/call`).
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TASK_METHODS, SPEC_TASK_METHODS, TaskClient, type TaskClientOptions } from '../../../src/index.js';
+import {
+  DEFAULT_TASK_METHODS,
+  SPEC_TASK_METHODS,
+  TaskClient,
+  type TaskClientOptions,
+} from '../../../src/index.js';
 import { buildCapabilities, declaresTasks } from '../../../src/client/meta.js';
 import { ScriptedTransport } from '../../helpers/scripted-transport.js';
 
@@ -39,7 +44,8 @@ async function everyMethod(client: TaskClient): Promise<void> {
 function declared(transport: ScriptedTransport): Record<string, boolean> {
   const out: Record<string, boolean> = {};
   for (const { message } of transport.sent) {
-    const caps = (message.params as { _meta: Record<string, { extensions?: Record<string, unknown> }> })._meta[CAPS];
+    const caps = (message.params as { _meta: Record<string, { extensions?: Record<string, unknown> }> })
+      ._meta[CAPS];
     out[message.method] = caps?.extensions?.[TASKS] !== undefined;
   }
   return out;
@@ -60,21 +66,41 @@ describe('tasks.md § Capability Negotiation: declare the extension only where a
     });
   });
 
-  it('taskMethods narrowed to the specification\'s list (tools/call): resources/read and prompts/get no longer declare it', async () => {
+  it("taskMethods narrowed to the specification's list (tools/call): resources/read and prompts/get no longer declare it", async () => {
     expect(SPEC_TASK_METHODS).toEqual(['tools/call']);
     const { transport, client } = setup({ taskMethods: SPEC_TASK_METHODS });
     await everyMethod(client);
-    expect(declared(transport)).toMatchObject({ 'tools/call': true, 'resources/read': false, 'prompts/get': false });
+    expect(declared(transport)).toMatchObject({
+      'tools/call': true,
+      'resources/read': false,
+      'prompts/get': false,
+    });
   });
 
   it('tasks/* always declare it (they fail with -32021 without it); a host-declared tasks entry is removed elsewhere', () => {
     expect(declaresTasks('tasks/get', [])).toBe(true);
     expect(declaresTasks('tasks/cancel', ['tools/call'])).toBe(true);
     const declaredByHost = { extensions: { [TASKS]: { custom: 1 }, 'com.example/x': {} } };
-    expect(buildCapabilities({ declared: declaredByHost, handlers: undefined, answersByEvent: false, method: 'tools/list', taskMethods: ['tools/call'] })).toEqual({
+    expect(
+      buildCapabilities({
+        declared: declaredByHost,
+        handlers: undefined,
+        answersByEvent: false,
+        method: 'tools/list',
+        taskMethods: ['tools/call'],
+      }),
+    ).toEqual({
       extensions: { 'com.example/x': {} },
     });
-    expect(buildCapabilities({ declared: declaredByHost, handlers: undefined, answersByEvent: false, method: 'tools/call', taskMethods: ['tools/call'] })).toEqual({
+    expect(
+      buildCapabilities({
+        declared: declaredByHost,
+        handlers: undefined,
+        answersByEvent: false,
+        method: 'tools/call',
+        taskMethods: ['tools/call'],
+      }),
+    ).toEqual({
       extensions: { [TASKS]: { custom: 1 }, 'com.example/x': {} },
     });
   });

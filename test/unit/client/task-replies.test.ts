@@ -8,7 +8,13 @@
  * MUST be considered invalid." / "clients MUST treat an absent resultType as "complete"").
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CancelDeliveryError, CancelNotConfirmedError, InvalidResponseError, McpError, TaskClient } from '../../../src/index.js';
+import {
+  CancelDeliveryError,
+  CancelNotConfirmedError,
+  InvalidResponseError,
+  McpError,
+  TaskClient,
+} from '../../../src/index.js';
 import { checkTaskReplyResultType } from '../../../src/client/task-replies.js';
 import { ScriptedTransport } from '../../helpers/scripted-transport.js';
 import { completed, created, detailed, elicit, outcome } from '../../helpers/unit-fixtures.js';
@@ -58,7 +64,9 @@ describe('through TaskClient: an unknown resultType is never accepted silently',
   afterEach(() => vi.useRealTimers());
 
   it('tasks/get "MUST be set to complete": a reply with resultType "bogus" rejects the call with InvalidResponseError', async () => {
-    const transport = new ScriptedTransport((method) => (method === 'tools/call' ? created() : completed(undefined, { resultType: 'bogus' })));
+    const transport = new ScriptedTransport((method) =>
+      method === 'tools/call' ? created() : completed(undefined, { resultType: 'bogus' }),
+    );
     const client = new TaskClient({ transport, jitterRatio: 0 });
     const call = outcome(client.callTool('job'));
     await vi.advanceTimersByTimeAsync(1_000);
@@ -87,14 +95,18 @@ describe('through TaskClient: an unknown resultType is never accepted silently',
     const start = await client.startTool('job');
     if (start.resultType !== 'task') throw new Error('expected a task');
     await vi.advanceTimersByTimeAsync(1_000);
-    await expect(start.task.respond({ q: { action: 'accept', content: { ok: true } } })).rejects.toBeInstanceOf(InvalidResponseError);
+    await expect(
+      start.task.respond({ q: { action: 'accept', content: { ok: true } } }),
+    ).rejects.toBeInstanceOf(InvalidResponseError);
     await client.close();
   });
 
   it.each(['cancelled', 'task'])(
     'tasks/cancel (CancelTaskResult resultType "complete"): %j → cancel() rejects with CancelNotConfirmedError (the request reached the server), a serverViolation names it',
     async (resultType) => {
-      const transport = new ScriptedTransport((method) => (method === 'tools/call' ? created() : method === 'tasks/cancel' ? { resultType } : detailed()));
+      const transport = new ScriptedTransport((method) =>
+        method === 'tools/call' ? created() : method === 'tasks/cancel' ? { resultType } : detailed(),
+      );
       const client = new TaskClient({ transport, jitterRatio: 0 });
       const violations: string[] = [];
       client.on('serverViolation', (d) => violations.push(d));
@@ -110,14 +122,18 @@ describe('through TaskClient: an unknown resultType is never accepted silently',
       expect((error as Error).message).not.toMatch(/could not be delivered/);
       expect((error as Error).cause).toBeInstanceOf(InvalidResponseError);
       expect(transport.of('tasks/cancel')).toHaveLength(1); // sent once: re-sending cannot make the reply valid
-      expect(violations).toEqual([expect.stringContaining(`resultType "${resultType}" on a tasks/cancel reply`)]);
+      expect(violations).toEqual([
+        expect.stringContaining(`resultType "${resultType}" on a tasks/cancel reply`),
+      ]);
       expect(start.task.done).toBe(false); // the server's word still decides how the task ends
       await client.close();
     },
   );
 
   it('tasks/cancel acknowledged with resultType "task" after a caller abort: the call rejects with the abort reason carrying the taskId (the cancel reached the server)', async () => {
-    const transport = new ScriptedTransport((method) => (method === 'tools/call' ? created() : method === 'tasks/cancel' ? { resultType: 'task' } : detailed()));
+    const transport = new ScriptedTransport((method) =>
+      method === 'tools/call' ? created() : method === 'tasks/cancel' ? { resultType: 'task' } : detailed(),
+    );
     const client = new TaskClient({ transport, jitterRatio: 0 });
     const controller = new AbortController();
     const call = outcome(client.callTool('job', {}, { signal: controller.signal }));
@@ -134,7 +150,8 @@ describe('through TaskClient: an unknown resultType is never accepted silently',
   it('tasks/cancel refused with a JSON-RPC error: CancelDeliveryError says the server refused it, not that it could not be delivered', async () => {
     const transport = new ScriptedTransport((method) => {
       if (method === 'tools/call') return created();
-      if (method === 'tasks/cancel') throw new McpError('tasks/cancel', { code: -32603, message: 'cancel not supported here' });
+      if (method === 'tasks/cancel')
+        throw new McpError('tasks/cancel', { code: -32603, message: 'cancel not supported here' });
       return detailed();
     });
     const client = new TaskClient({ transport, jitterRatio: 0 });
@@ -143,7 +160,9 @@ describe('through TaskClient: an unknown resultType is never accepted silently',
     start.task.result().catch(() => undefined);
     const error = (await start.task.cancel().catch((e: unknown) => e)) as CancelDeliveryError;
     expect(error).toBeInstanceOf(CancelDeliveryError);
-    expect(error.message).toMatch(/^task t1: the server refused tasks\/cancel: .*cancel not supported here.*; the task may still be running$/);
+    expect(error.message).toMatch(
+      /^task t1: the server refused tasks\/cancel: .*cancel not supported here.*; the task may still be running$/,
+    );
     await client.close();
   });
 });

@@ -14,13 +14,21 @@ describe('protocol version negotiation (1.8)', () => {
   it('1.8: -32022 with supported ["2026-07-28"] → re-sent once with a new id even though the version is unchanged', async () => {
     let n = 0;
     const { transport, client } = setup(() =>
-      n++ === 0 ? rpcError(-32022, 'Unsupported protocol version', { supported: ['2026-07-28'], requested: '2026-07-28' }) : { tools: [] },
+      n++ === 0
+        ? rpcError(-32022, 'Unsupported protocol version', {
+            supported: ['2026-07-28'],
+            requested: '2026-07-28',
+          })
+        : { tools: [] },
     );
     await expect(client.listTools()).resolves.toEqual([]);
     const sent = transport.of('tools/list');
     expect(sent).toHaveLength(2);
     expect(sent[1]!.message.id).not.toBe(sent[0]!.message.id);
-    expect(sent.map((s) => (s.message.params as { _meta: Record<string, unknown> })._meta[PV])).toEqual(['2026-07-28', '2026-07-28']);
+    expect(sent.map((s) => (s.message.params as { _meta: Record<string, unknown> })._meta[PV])).toEqual([
+      '2026-07-28',
+      '2026-07-28',
+    ]);
     expect(client.protocolVersion).toBe('2026-07-28');
   });
 
@@ -32,7 +40,12 @@ describe('protocol version negotiation (1.8)', () => {
   });
 
   it('1.8: supported ["1999-01-01"] → UnsupportedProtocolVersionError without a resend', async () => {
-    const { transport, client } = setup(() => rpcError(-32022, 'Unsupported protocol version', { supported: ['1999-01-01'], requested: '2026-07-28' }));
+    const { transport, client } = setup(() =>
+      rpcError(-32022, 'Unsupported protocol version', {
+        supported: ['1999-01-01'],
+        requested: '2026-07-28',
+      }),
+    );
     const error = await client.callTool('x').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnsupportedProtocolVersionError);
     const e = error as UnsupportedProtocolVersionError;
@@ -48,11 +61,15 @@ describe('protocol version negotiation (1.8)', () => {
     const { client } = setup(() => rpcError(-32022, 'bad version'));
     const error = await client.discover().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnsupportedProtocolVersionError);
-    expect((error as Error).message).toBe('server does not support protocol 2026-07-28; it supports nothing listed');
+    expect((error as Error).message).toBe(
+      'server does not support protocol 2026-07-28; it supports nothing listed',
+    );
   });
 
   it('other JSON-RPC errors are not retried and surface as McpError with code and data', async () => {
-    const { transport, client } = setup(() => rpcError(-32021, 'missing capability', { requiredCapabilities: { extensions: {} } }));
+    const { transport, client } = setup(() =>
+      rpcError(-32021, 'missing capability', { requiredCapabilities: { extensions: {} } }),
+    );
     const error = await client.callTool('x').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(McpError);
     expect((error as McpError).code).toBe(-32021);

@@ -44,18 +44,36 @@ const NESTED_TOOL = {
   },
 };
 
-const misplaced = (name: string, schema: Record<string, unknown>) => ({ name, description: name, inputSchema: { type: 'object', ...schema } });
+const misplaced = (name: string, schema: Record<string, unknown>) => ({
+  name,
+  description: name,
+  inputSchema: { type: 'object', ...schema },
+});
 const INVALID_TOOLS = [
-  misplaced('under_items', { properties: { list: { type: 'array', items: { type: 'string', 'x-mcp-header': 'Item' } } } }),
-  misplaced('under_anyOf', { properties: { v: { anyOf: [{ type: 'string', 'x-mcp-header': 'V' }, { type: 'integer' }] } } }),
-  misplaced('under_defs', { $defs: { r: { type: 'string', 'x-mcp-header': 'R' } }, properties: { r: { $ref: '#/$defs/r' } } }),
-  misplaced('under_then', { if: { properties: { a: { const: 1 } } }, then: { properties: { b: { type: 'string', 'x-mcp-header': 'B' } } } }),
+  misplaced('under_items', {
+    properties: { list: { type: 'array', items: { type: 'string', 'x-mcp-header': 'Item' } } },
+  }),
+  misplaced('under_anyOf', {
+    properties: { v: { anyOf: [{ type: 'string', 'x-mcp-header': 'V' }, { type: 'integer' }] } },
+  }),
+  misplaced('under_defs', {
+    $defs: { r: { type: 'string', 'x-mcp-header': 'R' } },
+    properties: { r: { $ref: '#/$defs/r' } },
+  }),
+  misplaced('under_then', {
+    if: { properties: { a: { const: 1 } } },
+    then: { properties: { b: { type: 'string', 'x-mcp-header': 'B' } } },
+  }),
   misplaced('on_the_root', { 'x-mcp-header': 'Root', properties: {} }),
-  misplaced('under_additionalProperties', { additionalProperties: { type: 'string', 'x-mcp-header': 'Extra' } }),
+  misplaced('under_additionalProperties', {
+    additionalProperties: { type: 'string', 'x-mcp-header': 'Extra' },
+  }),
 ];
 
 /** What the server expects per tool: header name → path of the argument it mirrors. */
-const EXPECTED: Record<string, Record<string, string[]>> = { route_query: { region: ['target', 'region'], shard: ['target', 'placement', 'shard'] } };
+const EXPECTED: Record<string, Record<string, string[]>> = {
+  route_query: { region: ['target', 'region'], shard: ['target', 'placement', 'shard'] },
+};
 
 interface Strict {
   url: string;
@@ -72,14 +90,25 @@ afterEach(async () => {
 });
 
 async function strictServer(): Promise<Strict> {
-  const state: Strict = { url: '', received: [], alwaysMismatch: false, failList: false, close: async () => undefined };
+  const state: Strict = {
+    url: '',
+    received: [],
+    alwaysMismatch: false,
+    failList: false,
+    close: async () => undefined,
+  };
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString('utf8')));
     req.on('end', () => {
-      const msg = JSON.parse(body) as { id: unknown; method: string; params: { name?: string; arguments?: Record<string, unknown> } };
+      const msg = JSON.parse(body) as {
+        id: unknown;
+        method: string;
+        params: { name?: string; arguments?: Record<string, unknown> };
+      };
       const params: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) if (k.startsWith('mcp-param-') && typeof v === 'string') params[k.slice('mcp-param-'.length)] = v;
+      for (const [k, v] of Object.entries(req.headers))
+        if (k.startsWith('mcp-param-') && typeof v === 'string') params[k.slice('mcp-param-'.length)] = v;
       state.received.push({ id: msg.id, method: msg.method, name: msg.params?.name, params });
       const reply = (status: number, payload: Record<string, unknown>): void => {
         res.writeHead(status, { 'Content-Type': 'application/json' });
@@ -98,7 +127,9 @@ async function strictServer(): Promise<Strict> {
           return reply(400, { error: { code: -32020, message: `Header mismatch: Mcp-Param-${header}` } });
         }
       }
-      return reply(200, { result: { resultType: 'complete', content: [{ type: 'text', text: `ran ${msg.params.name}` }] } });
+      return reply(200, {
+        result: { resultType: 'complete', content: [{ type: 'text', text: `ran ${msg.params.name}` }] },
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -135,7 +166,9 @@ describe('x-mcp-header through chains of properties (streamable-http.mdx § Sche
     expect(tools.map((t) => t.name)).toEqual(['route_query']);
     expect(warnings).toHaveLength(INVALID_TOOLS.length);
     for (const tool of INVALID_TOOLS) {
-      expect(warnings).toContain(`tools/list: dropped tool "${tool.name}": x-mcp-header outside a chain of "properties" (under items, anyOf/oneOf/allOf, not, if/then/else, $defs or similar)`);
+      expect(warnings).toContain(
+        `tools/list: dropped tool "${tool.name}": x-mcp-header outside a chain of "properties" (under items, anyOf/oneOf/allOf, not, if/then/else, $defs or similar)`,
+      );
     }
     await c.close();
   });
@@ -150,7 +183,9 @@ describe('x-mcp-header through chains of properties (streamable-http.mdx § Sche
     expect(server.received.at(-1)?.params).toEqual({ shard: '-9007199254740991' });
     const before = server.received.length;
     for (const shard of [2 ** 70, 2 ** 53, 1.5]) {
-      const error = await c.callTool('route_query', { target: { placement: { shard } } }).catch((e: unknown) => e);
+      const error = await c
+        .callTool('route_query', { target: { placement: { shard } } })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(InvalidHeaderError);
       expect((error as InvalidHeaderError).headerName).toBe('Mcp-Param-Shard');
       expect((error as Error).message).not.toContain('1.1805916207174113e+21');

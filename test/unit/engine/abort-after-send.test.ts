@@ -5,7 +5,14 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_ABORT_GRACE_MS, InvalidResponseError, OutcomeUnknownError } from '../../../src/index.js';
-import { AbortableTransport, created, deferred, detailed, flush, outcome } from '../../helpers/unit-fixtures.js';
+import {
+  AbortableTransport,
+  created,
+  deferred,
+  detailed,
+  flush,
+  outcome,
+} from '../../helpers/unit-fixtures.js';
 import { setup, T0 } from './setup.js';
 
 describe('behaviour 3: an abort after the creation request left never orphans a task (ext-tasks § Task Cancellation)', () => {
@@ -14,7 +21,11 @@ describe('behaviour 3: an abort after the creation request left never orphans a 
 
   it("behaviour 3: onAbort 'cancel': the response is still read; its task gets one tasks/cancel; the rejection is the abort reason with the taskId", async () => {
     const gate = deferred<Record<string, unknown>>();
-    const { transport, client } = setup((m) => (m === 'tools/call' ? gate.promise : m === 'tasks/cancel' ? {} : detailed()), {}, AbortableTransport);
+    const { transport, client } = setup(
+      (m) => (m === 'tools/call' ? gate.promise : m === 'tasks/cancel' ? {} : detailed()),
+      {},
+      AbortableTransport,
+    );
     const controller = new AbortController();
     const reason = new Error('user gave up');
     const done = outcome(client.callTool('job', {}, { signal: controller.signal }));
@@ -30,7 +41,11 @@ describe('behaviour 3: an abort after the creation request left never orphans a 
 
   it("behaviour 3: onAbort 'detach': the late task is recorded in the store, not cancelled", async () => {
     const gate = deferred<Record<string, unknown>>();
-    const { transport, client, store } = setup((m) => (m === 'tools/call' ? gate.promise : detailed()), {}, AbortableTransport);
+    const { transport, client, store } = setup(
+      (m) => (m === 'tools/call' ? gate.promise : detailed()),
+      {},
+      AbortableTransport,
+    );
     const controller = new AbortController();
     const done = outcome(client.callTool('job', {}, { signal: controller.signal, onAbort: 'detach' }));
     await flush();
@@ -44,7 +59,11 @@ describe('behaviour 3: an abort after the creation request left never orphans a 
   });
 
   it('behaviour 3: no response within the abort grace → OutcomeUnknownError', async () => {
-    const { client } = setup((m) => (m === 'tools/call' ? new Promise<never>(() => undefined) : detailed()), {}, AbortableTransport);
+    const { client } = setup(
+      (m) => (m === 'tools/call' ? new Promise<never>(() => undefined) : detailed()),
+      {},
+      AbortableTransport,
+    );
     const controller = new AbortController();
     const reason = new Error('stop');
     const done = outcome(client.callTool('job', {}, { signal: controller.signal }));
@@ -70,7 +89,9 @@ describe('behaviour 3: an abort after the creation request left never orphans a 
       AbortableTransport,
     );
     const controller = new AbortController();
-    const calls = Array.from({ length: 500 }, () => outcome(client.callTool('job', {}, { signal: controller.signal })));
+    const calls = Array.from({ length: 500 }, () =>
+      outcome(client.callTool('job', {}, { signal: controller.signal })),
+    );
     await vi.advanceTimersByTimeAsync(200);
     controller.abort(new Error('burst over'));
     await vi.advanceTimersByTimeAsync(DEFAULT_ABORT_GRACE_MS + 1_000);
@@ -88,7 +109,9 @@ describe('behaviour 9: a malformed creation result that names a task is not orph
   afterEach(() => vi.useRealTimers());
 
   it('behaviour 9: a wrong-typed field beside a usable taskId → InvalidResponseError carrying the taskId, and tasks/cancel is sent', async () => {
-    const { transport, client } = setup((m) => (m === 'tools/call' ? created({ ttlMs: 'ten minutes' }) : m === 'tasks/cancel' ? {} : detailed()));
+    const { transport, client } = setup((m) =>
+      m === 'tools/call' ? created({ ttlMs: 'ten minutes' }) : m === 'tasks/cancel' ? {} : detailed(),
+    );
     const error = await client.callTool('job').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidResponseError);
     expect((error as InvalidResponseError).taskId).toBe('t1');
@@ -97,7 +120,9 @@ describe('behaviour 9: a malformed creation result that names a task is not orph
   });
 
   it("behaviour 9: with onAbort 'detach' the malformed task is recorded in the store instead", async () => {
-    const { transport, client, store } = setup((m) => (m === 'tools/call' ? created({ status: 42 }) : detailed()));
+    const { transport, client, store } = setup((m) =>
+      m === 'tools/call' ? created({ status: 42 }) : detailed(),
+    );
     const error = await client.callTool('job', {}, { onAbort: 'detach' }).catch((e: unknown) => e);
     expect((error as InvalidResponseError).taskId).toBe('t1');
     await flush();

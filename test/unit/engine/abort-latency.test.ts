@@ -9,7 +9,9 @@ import { created, detailed, outcome } from '../../helpers/unit-fixtures.js';
 import { setup, T0 } from './setup.js';
 
 const reset = (): never => {
-  throw new NetworkError('tasks/cancel', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
+  throw new NetworkError('tasks/cancel', {
+    cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
+  });
 };
 
 describe('abort latency: the caller waits at most abortGraceMs for tasks/cancel', () => {
@@ -17,7 +19,10 @@ describe('abort latency: the caller waits at most abortGraceMs for tasks/cancel'
   afterEach(() => vi.useRealTimers());
 
   it('a cancel that keeps failing: the call rejects with the abort reason (taskId) after abortGraceMs; delivery goes on, then a warning; the record keeps cancelRequested', async () => {
-    const { transport, client, store, warnings } = setup((m) => (m === 'tools/call' ? created() : m === 'tasks/cancel' ? reset() : detailed()), { abortGraceMs: 1_000 });
+    const { transport, client, store, warnings } = setup(
+      (m) => (m === 'tools/call' ? created() : m === 'tasks/cancel' ? reset() : detailed()),
+      { abortGraceMs: 1_000 },
+    );
     const controller = new AbortController();
     const done = outcome(client.callTool('job', {}, { signal: controller.signal }));
     await vi.advanceTimersByTimeAsync(500);
@@ -40,7 +45,10 @@ describe('abort latency: the caller waits at most abortGraceMs for tasks/cancel'
   });
 
   it('a cancel delivered within abortGraceMs: the call rejects with the abort reason and no warning', async () => {
-    const { transport, client, warnings } = setup((m) => (m === 'tools/call' ? created() : m === 'tasks/cancel' ? {} : detailed()), { abortGraceMs: 1_000 });
+    const { transport, client, warnings } = setup(
+      (m) => (m === 'tools/call' ? created() : m === 'tasks/cancel' ? {} : detailed()),
+      { abortGraceMs: 1_000 },
+    );
     const controller = new AbortController();
     const done = outcome(client.callTool('job', {}, { signal: controller.signal }));
     await vi.advanceTimersByTimeAsync(500);

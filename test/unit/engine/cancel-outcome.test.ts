@@ -13,11 +13,22 @@ import {
   TaskClient,
   TaskNotFoundError,
 } from '../../../src/index.js';
-import { completed, created, detailed, flush, outcome, queue, rpcError, toolResult } from '../../helpers/unit-fixtures.js';
+import {
+  completed,
+  created,
+  detailed,
+  flush,
+  outcome,
+  queue,
+  rpcError,
+  toolResult,
+} from '../../helpers/unit-fixtures.js';
 import { setup, startTask, T0 } from './setup.js';
 
 const reset = (): never => {
-  throw new NetworkError('tasks/cancel', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
+  throw new NetworkError('tasks/cancel', {
+    cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
+  });
 };
 
 describe('behaviour 1: TaskCancelledError only when the server reported cancelled (ext-tasks § Task Cancellation)', () => {
@@ -26,7 +37,9 @@ describe('behaviour 1: TaskCancelledError only when the server reported cancelle
 
   it('behaviour 1: after a tasks/cancel ack the handle keeps following and the server\'s "completed" is the outcome', async () => {
     const get = queue([detailed(), detailed(), completed(toolResult('finished anyway'))]);
-    const { transport, client } = setup((m) => (m === 'tools/call' ? created() : m === 'tasks/cancel' ? {} : get()));
+    const { transport, client } = setup((m) =>
+      m === 'tools/call' ? created() : m === 'tasks/cancel' ? {} : get(),
+    );
     const handle = await startTask(client);
     const done = outcome(handle.result());
     await vi.advanceTimersByTimeAsync(1_000);
@@ -52,7 +65,9 @@ describe('behaviour 1: TaskCancelledError only when the server reported cancelle
   });
 
   it('behaviour 1: cancel({waitMs}) ending before the server decides → CancelNotConfirmedError with taskId and last status', async () => {
-    const { transport, client } = setup((m) => (m === 'tools/call' ? created() : m === 'tasks/cancel' ? {} : detailed({ statusMessage: 'still going' })));
+    const { transport, client } = setup((m) =>
+      m === 'tools/call' ? created() : m === 'tasks/cancel' ? {} : detailed({ statusMessage: 'still going' }),
+    );
     const handle = await startTask(client);
     const done = outcome(handle.result());
     await handle.cancel({ waitMs: 2_500 });
@@ -68,7 +83,9 @@ describe('behaviour 1: TaskCancelledError only when the server reported cancelle
   });
 
   it('behaviour 1: an unconfirmed cancel is stored without outcome and never as "cancelled"; resumeAll() finds it', async () => {
-    const { client, store } = setup((m) => (m === 'tools/call' ? created() : m === 'tasks/cancel' ? {} : detailed()));
+    const { client, store } = setup((m) =>
+      m === 'tools/call' ? created() : m === 'tasks/cancel' ? {} : detailed(),
+    );
     const handle = await startTask(client);
     await handle.cancel({ waitMs: 1_500 });
     await vi.advanceTimersByTimeAsync(1_500);
@@ -77,7 +94,13 @@ describe('behaviour 1: TaskCancelledError only when the server reported cancelle
     expect(record?.outcome).toBeUndefined();
     expect(record?.status).not.toBe('cancelled');
     expect(record?.cancelRequested).toBe(true);
-    const again = new TaskClient({ transport: new (await import('../../helpers/scripted-transport.js')).ScriptedTransport(() => detailed({ status: 'cancelled' })), store, jitterRatio: 0 });
+    const again = new TaskClient({
+      transport: new (await import('../../helpers/scripted-transport.js')).ScriptedTransport(() =>
+        detailed({ status: 'cancelled' }),
+      ),
+      store,
+      jitterRatio: 0,
+    });
     const resumed = await again.resumeAll();
     expect(resumed.map((h) => h.taskId)).toEqual(['t1']);
     const done = outcome(resumed[0]!.result());
@@ -112,7 +135,9 @@ describe('behaviour 2: a lost tasks/cancel is retried, reported, or classified (
   });
 
   it('behaviour 2: a tasks/cancel that is never delivered → cancel() rejects with CancelDeliveryError; the record stays resumable', async () => {
-    const { transport, client, store } = setup((m) => (m === 'tools/call' ? created() : m === 'tasks/get' ? detailed() : reset()));
+    const { transport, client, store } = setup((m) =>
+      m === 'tools/call' ? created() : m === 'tasks/get' ? detailed() : reset(),
+    );
     const handle = await startTask(client);
     const cancelled = outcome(handle.cancel());
     await vi.advanceTimersByTimeAsync(120_000);
@@ -130,7 +155,10 @@ describe('behaviour 2: a lost tasks/cancel is retried, reported, or classified (
 
   it('behaviour 2: the abort path of callTool says when tasks/cancel could not be delivered', async () => {
     // Within abortGraceMs the caller hears of it directly (past it: a warning, see abort-latency.test.ts).
-    const { client } = setup((m) => (m === 'tools/call' ? created() : m === 'tasks/get' ? detailed() : reset()), { abortGraceMs: 60_000 });
+    const { client } = setup(
+      (m) => (m === 'tools/call' ? created() : m === 'tasks/get' ? detailed() : reset()),
+      { abortGraceMs: 60_000 },
+    );
     const controller = new AbortController();
     const done = outcome(client.callTool('job', {}, { signal: controller.signal }));
     await vi.advanceTimersByTimeAsync(1_000);
@@ -143,7 +171,9 @@ describe('behaviour 2: a lost tasks/cancel is retried, reported, or classified (
 
   it('behaviour 2: -32602 on tasks/cancel → the task is read once and its terminal status is the outcome, never a raw McpError', async () => {
     const get = queue([detailed(), completed(toolResult('was already done'))]);
-    const { transport, client } = setup((m) => (m === 'tools/call' ? created() : m === 'tasks/cancel' ? rpcError(-32602, 'unknown task') : get()));
+    const { transport, client } = setup((m) =>
+      m === 'tools/call' ? created() : m === 'tasks/cancel' ? rpcError(-32602, 'unknown task') : get(),
+    );
     const handle = await startTask(client);
     const done = outcome(handle.result());
     await vi.advanceTimersByTimeAsync(1_000);
@@ -156,7 +186,9 @@ describe('behaviour 2: a lost tasks/cancel is retried, reported, or classified (
 
   it('behaviour 2: -32602 on tasks/cancel and on the read after it → TaskNotFoundError from the one classifier', async () => {
     const get = queue([detailed(), rpcError(-32602, 'unknown task')]);
-    const { client } = setup((m) => (m === 'tools/call' ? created() : m === 'tasks/cancel' ? rpcError(-32602, 'unknown task') : get()));
+    const { client } = setup((m) =>
+      m === 'tools/call' ? created() : m === 'tasks/cancel' ? rpcError(-32602, 'unknown task') : get(),
+    );
     const handle = await startTask(client);
     const done = outcome(handle.result());
     await vi.advanceTimersByTimeAsync(1_000);

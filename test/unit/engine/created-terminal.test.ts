@@ -13,8 +13,14 @@ describe('parseCreateTaskResult keeps a terminal status', () => {
     const onTerminal = vi.fn();
     expect(parseCreateTaskResult(created({ status: 'cancelled' }), { onTerminal }).status).toBe('cancelled');
     expect(parseCreateTaskResult(created({ status: 'failed' }), { onTerminal }).status).toBe('failed');
-    expect(parseCreateTaskResult(created({ status: 'failed', error: { code: -32603, message: 'x' } }), { onTerminal })).toMatchObject({ status: 'failed', error: { code: -32603, message: 'x' } });
-    expect(parseCreateTaskResult(created({ status: 'completed', result: { content: [] } }), { onTerminal })).toMatchObject({ status: 'completed', result: { content: [] } });
+    expect(
+      parseCreateTaskResult(created({ status: 'failed', error: { code: -32603, message: 'x' } }), {
+        onTerminal,
+      }),
+    ).toMatchObject({ status: 'failed', error: { code: -32603, message: 'x' } });
+    expect(
+      parseCreateTaskResult(created({ status: 'completed', result: { content: [] } }), { onTerminal }),
+    ).toMatchObject({ status: 'completed', result: { content: [] } });
     expect(onTerminal).not.toHaveBeenCalled();
   });
 
@@ -30,9 +36,15 @@ describe('TaskClient: a CreateTaskResult that is already terminal', () => {
   afterEach(() => vi.useRealTimers());
 
   it('cancelled: the call rejects with TaskCancelledError at once; the handle says cancelled; no tasks/get, no tasks/cancel', async () => {
-    const { transport, client } = setup((m) => (m === 'tools/call' ? created({ status: 'cancelled', statusMessage: 'refused' }) : detailed({ status: 'working' })));
+    const { transport, client } = setup((m) =>
+      m === 'tools/call'
+        ? created({ status: 'cancelled', statusMessage: 'refused' })
+        : detailed({ status: 'working' }),
+    );
     const statuses: string[] = [];
-    const done = outcome(client.callTool('job', {}, { onTask: (h) => void h.on('status', (t) => statuses.push(t.status)) }));
+    const done = outcome(
+      client.callTool('job', {}, { onTask: (h) => void h.on('status', (t) => statuses.push(t.status)) }),
+    );
     await vi.advanceTimersByTimeAsync(5_000);
     expect(done.error).toBeInstanceOf(TaskCancelledError);
     expect((done.error as TaskCancelledError).taskId).toBe('t1');
@@ -42,7 +54,11 @@ describe('TaskClient: a CreateTaskResult that is already terminal', () => {
   });
 
   it('failed: TaskFailedError at once, with the error the reply carried', async () => {
-    const { transport, client } = setup((m) => (m === 'tools/call' ? created({ status: 'failed', error: { code: -32603, message: 'boom' } }) : detailed({ status: 'working' })));
+    const { transport, client } = setup((m) =>
+      m === 'tools/call'
+        ? created({ status: 'failed', error: { code: -32603, message: 'boom' } })
+        : detailed({ status: 'working' }),
+    );
     const done = outcome(client.callTool('job', {}));
     await vi.advanceTimersByTimeAsync(5_000);
     expect(done.error).toBeInstanceOf(TaskFailedError);
@@ -51,7 +67,11 @@ describe('TaskClient: a CreateTaskResult that is already terminal', () => {
   });
 
   it('completed with a result in the reply: resolves with it, no tasks/get', async () => {
-    const { transport, client } = setup((m) => (m === 'tools/call' ? created({ status: 'completed', result: { content: [{ type: 'text', text: 'inline-done' }] } }) : detailed({ status: 'working' })));
+    const { transport, client } = setup((m) =>
+      m === 'tools/call'
+        ? created({ status: 'completed', result: { content: [{ type: 'text', text: 'inline-done' }] } })
+        : detailed({ status: 'working' }),
+    );
     const done = outcome(client.callTool('job', {}));
     await vi.advanceTimersByTimeAsync(0);
     expect(done.value).toEqual({ content: [{ type: 'text', text: 'inline-done' }] });
@@ -59,7 +79,11 @@ describe('TaskClient: a CreateTaskResult that is already terminal', () => {
   });
 
   it('completed without a result: one tasks/get at once fetches it', async () => {
-    const { transport, client } = setup((m) => (m === 'tools/call' ? created({ status: 'completed' }) : detailed({ status: 'completed', result: { content: [] } })));
+    const { transport, client } = setup((m) =>
+      m === 'tools/call'
+        ? created({ status: 'completed' })
+        : detailed({ status: 'completed', result: { content: [] } }),
+    );
     const done = outcome(client.callTool('job', {}));
     await vi.advanceTimersByTimeAsync(0);
     expect(transport.of('tasks/get').map((s) => s.at - T0)).toEqual([0]);

@@ -3,7 +3,12 @@
  * input its TTL keeps burning (ext-tasks § Task Polling: `ttlMs`).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { TaskExpiredError, TaskNotFoundError, type ExpiringEvent, type InputRequiredEvent } from '../../../src/index.js';
+import {
+  TaskExpiredError,
+  TaskNotFoundError,
+  type ExpiringEvent,
+  type InputRequiredEvent,
+} from '../../../src/index.js';
 import { created, detailed, elicit, outcome, queue, rpcError } from '../../helpers/unit-fixtures.js';
 import { setup, startTask, T0 } from './setup.js';
 
@@ -15,7 +20,10 @@ describe('behaviour 7: expiresAt from the client clock only (ext-tasks § Task P
 
   it('behaviour 7: attach to a task from a server two hours behind: expiresAt = receipt + ttlMs − (lastUpdatedAt − createdAt); a -32602 is "unknown", not "expired"', async () => {
     const serverNow = T0 - 2 * 3_600_000;
-    const get = queue([detailed({ createdAt: iso(serverNow - 10_000), lastUpdatedAt: iso(serverNow), ttlMs: 60_000 }), rpcError(-32602, 'gone')]);
+    const get = queue([
+      detailed({ createdAt: iso(serverNow - 10_000), lastUpdatedAt: iso(serverNow), ttlMs: 60_000 }),
+      rpcError(-32602, 'gone'),
+    ]);
     const { client } = setup(() => get());
     const handle = await client.task('t1');
     expect(handle.expiresAt).toBe(T0 + 50_000);
@@ -26,14 +34,21 @@ describe('behaviour 7: expiresAt from the client clock only (ext-tasks § Task P
   });
 
   it('behaviour 7: the age a CreateTaskResult reports is subtracted from the TTL at receipt', async () => {
-    const { client } = setup((m) => (m === 'tools/call' ? created({ createdAt: '2026-08-01T09:00:00Z', lastUpdatedAt: '2026-08-01T09:00:30Z', ttlMs: 60_000 }) : detailed()));
+    const { client } = setup((m) =>
+      m === 'tools/call'
+        ? created({ createdAt: '2026-08-01T09:00:00Z', lastUpdatedAt: '2026-08-01T09:00:30Z', ttlMs: 60_000 })
+        : detailed(),
+    );
     const handle = await startTask(client);
     expect(handle.expiresAt).toBe(T0 + 30_000);
     await client.close();
   });
 
   it('behaviour 7: a task lost after the locally computed expiry is TaskExpiredError at that time', async () => {
-    const get = queue([detailed({ createdAt: iso(T0 - 7_200_000), lastUpdatedAt: iso(T0 - 7_200_000 + 1_000), ttlMs: 3_000 }), rpcError(-32602, 'gone')]);
+    const get = queue([
+      detailed({ createdAt: iso(T0 - 7_200_000), lastUpdatedAt: iso(T0 - 7_200_000 + 1_000), ttlMs: 3_000 }),
+      rpcError(-32602, 'gone'),
+    ]);
     const { client } = setup(() => get());
     const handle = await client.task('t1', { pollIntervalMs: 2_500 });
     expect(handle.expiresAt).toBe(T0 + 2_000);
@@ -48,7 +63,10 @@ describe('behaviour 8: while a task waits for input its TTL is burning (ext-task
   beforeEach(() => vi.useFakeTimers({ now: T0 }));
   afterEach(() => vi.useRealTimers());
 
-  const asking = (m: string) => (m === 'tools/call' ? created({ ttlMs: 100_000 }) : detailed({ ttlMs: 100_000, status: 'input_required', inputRequests: { ask: elicit('?') } }));
+  const asking = (m: string) =>
+    m === 'tools/call'
+      ? created({ ttlMs: 100_000 })
+      : detailed({ ttlMs: 100_000, status: 'input_required', inputRequests: { ask: elicit('?') } });
 
   it('behaviour 8: each inputRequired event carries expiresAt', async () => {
     const { client } = setup(asking);
@@ -81,7 +99,15 @@ describe('behaviour 8: while a task waits for input its TTL is burning (ext-task
   it('behaviour 8: a TTL past the 2^31−1 ms timer limit fires expiring at its time, not after 1 ms (no timer overflow)', async () => {
     const ttlMs = 10 * 2 ** 31;
     const { client } = setup(
-      (m) => (m === 'tools/call' ? created({ ttlMs }) : detailed({ ttlMs, pollIntervalMs: ttlMs, status: 'input_required', inputRequests: { ask: elicit('?') } })),
+      (m) =>
+        m === 'tools/call'
+          ? created({ ttlMs })
+          : detailed({
+              ttlMs,
+              pollIntervalMs: ttlMs,
+              status: 'input_required',
+              inputRequests: { ask: elicit('?') },
+            }),
       { expiringMarginRatio: 0.5, maxPollIntervalMs: 1_000 },
     );
     const seen: ExpiringEvent[] = [];
@@ -98,7 +124,9 @@ describe('behaviour 8: while a task waits for input its TTL is burning (ext-task
   });
 
   it('behaviour 8: no expiring event for a task that is merely working', async () => {
-    const { client } = setup((m) => (m === 'tools/call' ? created({ ttlMs: 100_000 }) : detailed({ ttlMs: 100_000 })));
+    const { client } = setup((m) =>
+      m === 'tools/call' ? created({ ttlMs: 100_000 }) : detailed({ ttlMs: 100_000 }),
+    );
     const seen: ExpiringEvent[] = [];
     client.on('expiring', (e) => seen.push(e));
     await startTask(client);

@@ -12,12 +12,14 @@ const busy = (): never => {
   throw new HttpError('tasks/get', 503, 'busy');
 };
 
-describe('a unified call whose task wait fails without the server\'s word', () => {
+describe("a unified call whose task wait fails without the server's word", () => {
   beforeEach(() => vi.useFakeTimers({ now: T0 }));
   afterEach(() => vi.useRealTimers());
 
   it('poll retries exhausted (503): rejects with taskId; the task is not cancelled but stays recorded and resumable', async () => {
-    const { transport, client, store } = setup((m) => (m === 'tools/call' ? created() : m === 'tasks/cancel' ? {} : busy()));
+    const { transport, client, store } = setup((m) =>
+      m === 'tools/call' ? created() : m === 'tasks/cancel' ? {} : busy(),
+    );
     const done = outcome(client.callTool('job', {}));
     await vi.advanceTimersByTimeAsync(120_000);
     expect(done.error).toBeInstanceOf(HttpError);
@@ -29,7 +31,9 @@ describe('a unified call whose task wait fails without the server\'s word', () =
   });
 
   it('poll retries exhausted without a store: a warning names the task', async () => {
-    const { client, warnings } = setup((m) => (m === 'tools/call' ? created() : busy()), { store: undefined });
+    const { client, warnings } = setup((m) => (m === 'tools/call' ? created() : busy()), {
+      store: undefined,
+    });
     const done = outcome(client.callTool('job', {}));
     await vi.advanceTimersByTimeAsync(120_000);
     expect((done.error as { taskId?: string }).taskId).toBe('t1');
@@ -38,7 +42,9 @@ describe('a unified call whose task wait fails without the server\'s word', () =
   });
 
   it('invalid tasks/get ("completed" without result), onAbort default: one tasks/cancel, record keeps cancelRequested and no outcome', async () => {
-    const { transport, client, store } = setup((m) => (m === 'tools/call' ? created() : m === 'tasks/cancel' ? {} : detailed({ status: 'completed' })));
+    const { transport, client, store } = setup((m) =>
+      m === 'tools/call' ? created() : m === 'tasks/cancel' ? {} : detailed({ status: 'completed' }),
+    );
     const done = outcome(client.callTool('job', {}));
     await vi.advanceTimersByTimeAsync(10_000);
     expect((done.error as InvalidResponseError).taskId).toBe('t1');
@@ -50,7 +56,9 @@ describe('a unified call whose task wait fails without the server\'s word', () =
   });
 
   it('invalid tasks/get ("completed" without result): InvalidResponseError carrying taskId; onAbort "detach" sends no tasks/cancel and keeps the record', async () => {
-    const { transport, client, store } = setup((m) => (m === 'tools/call' ? created() : m === 'tasks/cancel' ? {} : detailed({ status: 'completed' })));
+    const { transport, client, store } = setup((m) =>
+      m === 'tools/call' ? created() : m === 'tasks/cancel' ? {} : detailed({ status: 'completed' }),
+    );
     const done = outcome(client.callTool('job', {}, { onAbort: 'detach' }));
     await vi.advanceTimersByTimeAsync(10_000);
     expect(done.error).toBeInstanceOf(InvalidResponseError);
@@ -62,7 +70,9 @@ describe('a unified call whose task wait fails without the server\'s word', () =
   });
 
   it('a wrong task in the tasks/get answer: InvalidResponseError carrying taskId and one tasks/cancel', async () => {
-    const { transport, client } = setup((m) => (m === 'tools/call' ? created() : m === 'tasks/cancel' ? {} : detailed({ taskId: 'other' })));
+    const { transport, client } = setup((m) =>
+      m === 'tools/call' ? created() : m === 'tasks/cancel' ? {} : detailed({ taskId: 'other' }),
+    );
     const done = outcome(client.callTool('job', {}));
     await vi.advanceTimersByTimeAsync(10_000);
     expect(done.error).toBeInstanceOf(InvalidResponseError);
@@ -72,7 +82,13 @@ describe('a unified call whose task wait fails without the server\'s word', () =
   });
 
   it('a server-reported outcome ("failed") sends no tasks/cancel', async () => {
-    const { transport, client } = setup((m) => (m === 'tools/call' ? created() : m === 'tasks/cancel' ? {} : detailed({ status: 'failed', error: { code: -32000, message: 'boom' } })));
+    const { transport, client } = setup((m) =>
+      m === 'tools/call'
+        ? created()
+        : m === 'tasks/cancel'
+          ? {}
+          : detailed({ status: 'failed', error: { code: -32000, message: 'boom' } }),
+    );
     const done = outcome(client.callTool('job', {}));
     await vi.advanceTimersByTimeAsync(10_000);
     expect(done.error).toBeInstanceOf(TaskFailedError);

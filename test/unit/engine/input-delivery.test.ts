@@ -3,9 +3,28 @@
  * sent after cancel or close, and a failed delivery is retried, re-offered or reported, never a silent hang.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ClientClosedError, DEFAULT_MAX_CONCURRENT_UPDATES, HttpError, InputDeliveryError, NetworkError, type ElicitResult, type InputRequiredEvent, type TaskClient } from '../../../src/index.js';
+import {
+  ClientClosedError,
+  DEFAULT_MAX_CONCURRENT_UPDATES,
+  HttpError,
+  InputDeliveryError,
+  NetworkError,
+  type ElicitResult,
+  type InputRequiredEvent,
+  type TaskClient,
+} from '../../../src/index.js';
 import type { Handler } from '../../helpers/scripted-transport.js';
-import { completed, created, deferred, detailed, elicit, flush, outcome, rpcError, toolResult } from '../../helpers/unit-fixtures.js';
+import {
+  completed,
+  created,
+  deferred,
+  detailed,
+  elicit,
+  flush,
+  outcome,
+  rpcError,
+  toolResult,
+} from '../../helpers/unit-fixtures.js';
 import { setup, startTask, T0 } from './setup.js';
 
 const accept: ElicitResult = { action: 'accept', content: { ok: true } };
@@ -16,7 +35,10 @@ function asking(keys: string[], update: Handler = () => ({})): Handler {
     if (m === 'tools/call') return created();
     if (m === 'tasks/update') return update(m, p, msg);
     if (m === 'tasks/cancel') return {};
-    return detailed({ status: 'input_required', inputRequests: Object.fromEntries(keys.map((k) => [k, elicit(`${k}?`)])) });
+    return detailed({
+      status: 'input_required',
+      inputRequests: Object.fromEntries(keys.map((k) => [k, elicit(`${k}?`)])),
+    });
   };
 }
 
@@ -26,7 +48,9 @@ describe('behaviour 4: no tasks/update after cancel() or close() (ext-tasks ยง T
 
   it('behaviour 4: a slow handler answering after cancel() is dropped with a warning, never sent', async () => {
     const answer = deferred<ElicitResult>();
-    const { transport, client, warnings } = setup(asking(['ask']), { handlers: { elicitation: () => answer.promise } });
+    const { transport, client, warnings } = setup(asking(['ask']), {
+      handlers: { elicitation: () => answer.promise },
+    });
     const handle = await startTask(client);
     const handleWarnings: string[] = [];
     handle.on('warning', (w) => handleWarnings.push(w));
@@ -95,7 +119,9 @@ describe('behaviour 4: tasks/update retries stop at once on close(), cancel() or
     expect((answer.error as InputDeliveryError).taskId).toBe('t1');
     expect((answer.error as InputDeliveryError).key).toBe('ask');
     expect((answer.error as InputDeliveryError).message).toContain('"ask"');
-    expect(String(((answer.error as InputDeliveryError).cause as Error).message)).toContain('a cancel was requested');
+    expect(String(((answer.error as InputDeliveryError).cause as Error).message)).toContain(
+      'a cancel was requested',
+    );
     expect(handle.done).toBe(false); // only the server's word ends the task
     await vi.advanceTimersByTimeAsync(60_000);
     expect(transport.of('tasks/update')).toHaveLength(1);
@@ -159,7 +185,9 @@ describe('behaviour 5: a failed tasks/update is never a silent hang (ext-tasks ย
 
   it('behaviour 5: a definitive rejection re-offers the question once: one new inputRequired event, same key', async () => {
     let calls = 0;
-    const { transport, client } = setup(asking(['ask'], () => (calls++ === 0 ? rpcError(-32603, 'cannot take this answer') : {})));
+    const { transport, client } = setup(
+      asking(['ask'], () => (calls++ === 0 ? rpcError(-32603, 'cannot take this answer') : {})),
+    );
     const events: InputRequiredEvent[] = [];
     client.on('inputRequired', (e) => events.push(e));
     await startTask(client);
@@ -177,7 +205,10 @@ describe('behaviour 5: a failed tasks/update is never a silent hang (ext-tasks ย
   });
 
   it('behaviour 5: a second definitive rejection of the same key rejects the call with InputDeliveryError naming the key', async () => {
-    const { client } = setup(asking(['ask'], () => rpcError(-32603, 'cannot take this answer')), { handlers: { elicitation: () => accept } });
+    const { client } = setup(
+      asking(['ask'], () => rpcError(-32603, 'cannot take this answer')),
+      { handlers: { elicitation: () => accept } },
+    );
     const done = outcome(client.callTool('job'));
     await vi.advanceTimersByTimeAsync(5_000);
     expect(done.error).toBeInstanceOf(InputDeliveryError);
@@ -189,7 +220,10 @@ describe('behaviour 5: a failed tasks/update is never a silent hang (ext-tasks ย
   });
 
   it('behaviour 5: a -32602 answer to tasks/update while the task is still alive asking the same key: re-offered once, then InputDeliveryError (never a silent loop)', async () => {
-    const { transport, client } = setup(asking(['ask'], () => rpcError(-32602, 'answer rejected')), { handlers: { elicitation: () => accept } });
+    const { transport, client } = setup(
+      asking(['ask'], () => rpcError(-32602, 'answer rejected')),
+      { handlers: { elicitation: () => accept } },
+    );
     const events: InputRequiredEvent[] = [];
     client.on('inputRequired', (e) => events.push(e));
     const done = outcome(client.callTool('job', {}, { onAbort: 'detach' }));
@@ -218,7 +252,9 @@ describe('behaviour 5: a failed tasks/update is never a silent hang (ext-tasks ย
     );
     const handle = await startTask(client);
     await vi.advanceTimersByTimeAsync(2_000);
-    const sentKeys = transport.of('tasks/update').flatMap((s) => Object.keys((s.message.params as { inputResponses: object }).inputResponses));
+    const sentKeys = transport
+      .of('tasks/update')
+      .flatMap((s) => Object.keys((s.message.params as { inputResponses: object }).inputResponses));
     expect(new Set(sentKeys).size).toBe(2_000);
     expect(transport.of('tasks/update').length).toBeLessThanOrEqual(DEFAULT_MAX_CONCURRENT_UPDATES + 1);
     expect(maxInFlight).toBeLessThanOrEqual(DEFAULT_MAX_CONCURRENT_UPDATES);
@@ -248,4 +284,3 @@ describe('behaviour 5: a failed tasks/update is never a silent hang (ext-tasks ย
     await client.close();
   });
 });
-

@@ -33,7 +33,9 @@ function onDisk(): TaskRecord {
 
 describe('record writes finish before result() / cancel() settle', () => {
   it('result(): the completed outcome is on disk the moment the await returns', async () => {
-    const { client } = setup((m) => (m === 'tools/call' ? created() : completed(toolResult('finished'))), { store: new FileTaskStore(dir) });
+    const { client } = setup((m) => (m === 'tools/call' ? created() : completed(toolResult('finished'))), {
+      store: new FileTaskStore(dir),
+    });
     const handle = await startTask(client);
     const seen = handle.result().then((value) => ({ value, record: onDisk() }));
     await vi.advanceTimersByTimeAsync(1_000);
@@ -44,7 +46,10 @@ describe('record writes finish before result() / cancel() settle', () => {
   });
 
   it('cancel(): cancelRequested is on disk the moment the await returns', async () => {
-    const { client } = setup((m) => (m === 'tools/call' ? created() : m === 'tasks/cancel' ? {} : detailed()), { store: new FileTaskStore(dir) });
+    const { client } = setup(
+      (m) => (m === 'tools/call' ? created() : m === 'tasks/cancel' ? {} : detailed()),
+      { store: new FileTaskStore(dir) },
+    );
     const handle = await startTask(client);
     const record = await handle.cancel().then(() => onDisk());
     expect(record.cancelRequested).toBe(true);
@@ -53,11 +58,19 @@ describe('record writes finish before result() / cancel() settle', () => {
 
   it('cancel() answered -32602, then read as cancelled: the cancelled outcome is on disk when cancel() returns', async () => {
     const get = queue([detailed({ status: 'cancelled' })]);
-    const { client } = setup((m) => (m === 'tools/call' ? created() : m === 'tasks/cancel' ? rpcError(-32602, 'unknown task') : get()), { store: new FileTaskStore(dir) });
+    const { client } = setup(
+      (m) =>
+        m === 'tools/call' ? created() : m === 'tasks/cancel' ? rpcError(-32602, 'unknown task') : get(),
+      { store: new FileTaskStore(dir) },
+    );
     const handle = await startTask(client);
     const waited = handle.result().catch((e: unknown) => e);
     const record = await handle.cancel().then(() => onDisk());
-    expect(record).toMatchObject({ cancelRequested: true, status: 'cancelled', outcome: { status: 'cancelled' } });
+    expect(record).toMatchObject({
+      cancelRequested: true,
+      status: 'cancelled',
+      outcome: { status: 'cancelled' },
+    });
     expect(await waited).toBeInstanceOf(TaskCancelledError);
   });
 
@@ -68,7 +81,10 @@ describe('record writes finish before result() / cancel() settle', () => {
         await super.put(record);
       }
     }
-    const { client, warnings } = setup((m) => (m === 'tools/call' ? created() : completed(toolResult('finished'))), { store: new FailingStore() });
+    const { client, warnings } = setup(
+      (m) => (m === 'tools/call' ? created() : completed(toolResult('finished'))),
+      { store: new FailingStore() },
+    );
     const handle = await startTask(client);
     const seen = handle.result().then((value) => ({ value, warnings: [...warnings] }));
     await vi.advanceTimersByTimeAsync(1_000);
@@ -84,7 +100,9 @@ describe('record writes finish before result() / cancel() settle', () => {
         await super.put(record);
       }
     }
-    const { client } = setup((m) => (m === 'tools/call' ? created() : completed(toolResult('finished'))), { store: new HangingStore() });
+    const { client } = setup((m) => (m === 'tools/call' ? created() : completed(toolResult('finished'))), {
+      store: new HangingStore(),
+    });
     const handle = await startTask(client);
     let value: unknown;
     void handle.result().then((v) => (value = v));

@@ -4,14 +4,26 @@
  * once with its typed error, never a `cancel()` pending for an hour.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CancelDeliveryError, HttpError, InputDeliveryError, McpError, TaskCancelledError, type ElicitResult } from '../../../src/index.js';
-import { DEFAULT_DELIVERY_RETRY, DELIVERY_BUDGET_MS, deliver, deliveryBudgetMs, DeliveryFailure } from '../../../src/tasks/delivery.js';
+import {
+  CancelDeliveryError,
+  HttpError,
+  InputDeliveryError,
+  McpError,
+  TaskCancelledError,
+  type ElicitResult,
+} from '../../../src/index.js';
+import {
+  DEFAULT_DELIVERY_RETRY,
+  DELIVERY_BUDGET_MS,
+  deliver,
+  deliveryBudgetMs,
+  DeliveryFailure,
+} from '../../../src/tasks/delivery.js';
 import { created, detailed, elicit, outcome } from '../../helpers/unit-fixtures.js';
 import { setup, startTask, T0 } from './setup.js';
 
 const HOUR = 3_600_000;
 const accept: ElicitResult = { action: 'accept', content: { ok: true } };
-
 
 /** A delivery whose attempts throw `failures` in turn, then succeed with 'ok'; `sent` holds each attempt's time since T0. */
 function deliverFailing(failures: unknown[]) {
@@ -31,14 +43,17 @@ describe('the delivery budget', () => {
   beforeEach(() => vi.useFakeTimers({ now: T0 }));
   afterEach(() => vi.useRealTimers());
 
-  it('is 30 s, or the schedule\'s own total when longer (the default schedule waits 7.5 s)', () => {
+  it("is 30 s, or the schedule's own total when longer (the default schedule waits 7.5 s)", () => {
     expect(DELIVERY_BUDGET_MS).toBe(30_000);
     expect(deliveryBudgetMs(DEFAULT_DELIVERY_RETRY)).toBe(30_000);
     expect(deliveryBudgetMs({ attempts: 5, minDelayMs: 10_000, maxDelayMs: 60_000 })).toBe(130_000); // 10 + 20 + 40 + 60 s
   });
 
   it('a Retry-After within the budget is honoured to the millisecond; one past it ends the delivery at once', async () => {
-    const { sent, done } = deliverFailing([new HttpError('tasks/cancel', 429, 'slow', 20_000), new HttpError('tasks/cancel', 429, 'slow', 20_000)]);
+    const { sent, done } = deliverFailing([
+      new HttpError('tasks/cancel', 429, 'slow', 20_000),
+      new HttpError('tasks/cancel', 429, 'slow', 20_000),
+    ]);
     await vi.advanceTimersByTimeAsync(19_999);
     expect(sent).toEqual([0]);
     await vi.advanceTimersByTimeAsync(1);
@@ -58,8 +73,16 @@ describe('a delivery honours Retry-After carried by an McpError (429/503 with a 
 
   it('503 + Retry-After 2 s + -32603, twice: re-sent at 2 000 and 4 000 ms, never sooner; a 429 + -32000 is retried too', async () => {
     const { sent, done } = deliverFailing([
-      new McpError('tasks/cancel', { code: -32603, message: 'overloaded' }, { httpStatus: 503, retryAfterMs: 2_000 }),
-      new McpError('tasks/cancel', { code: -32000, message: 'slow down' }, { httpStatus: 429, retryAfterMs: 2_000 }),
+      new McpError(
+        'tasks/cancel',
+        { code: -32603, message: 'overloaded' },
+        { httpStatus: 503, retryAfterMs: 2_000 },
+      ),
+      new McpError(
+        'tasks/cancel',
+        { code: -32000, message: 'slow down' },
+        { httpStatus: 429, retryAfterMs: 2_000 },
+      ),
     ]);
     await vi.advanceTimersByTimeAsync(1_999);
     expect(sent).toEqual([0]);
@@ -69,7 +92,11 @@ describe('a delivery honours Retry-After carried by an McpError (429/503 with a 
   });
 
   it('an McpError Retry-After past the budget ends the delivery at once with it', async () => {
-    const error = new McpError('tasks/cancel', { code: -32000, message: 'later' }, { httpStatus: 429, retryAfterMs: HOUR });
+    const error = new McpError(
+      'tasks/cancel',
+      { code: -32000, message: 'later' },
+      { httpStatus: 429, retryAfterMs: HOUR },
+    );
     const done = outcome(deliver(async () => Promise.reject(error)));
     await vi.advanceTimersByTimeAsync(0);
     expect(done.error).toBeInstanceOf(DeliveryFailure);
@@ -197,7 +224,12 @@ describe('tasks/get answered 429 + Retry-After + a JSON-RPC -32000 body', () => 
       if (m === 'tools/call') return created({ pollIntervalMs: 300 });
       if (m === 'tasks/get') {
         polls++;
-        if (polls === 1) throw new McpError('tasks/get', { code: -32000, message: 'slow down' }, { httpStatus: 429, retryAfterMs: 2_000 });
+        if (polls === 1)
+          throw new McpError(
+            'tasks/get',
+            { code: -32000, message: 'slow down' },
+            { httpStatus: 429, retryAfterMs: 2_000 },
+          );
         return detailed({ status: 'completed', pollIntervalMs: 300, result: { content: [] } });
       }
       return {};
@@ -216,7 +248,7 @@ describe('tasks/get answered 429 + Retry-After + a JSON-RPC -32000 body', () => 
   });
 });
 
-describe('a handle\'s error events for failed polls name the task', () => {
+describe("a handle's error events for failed polls name the task", () => {
   beforeEach(() => vi.useFakeTimers({ now: T0 }));
   afterEach(() => vi.useRealTimers());
 
@@ -227,7 +259,8 @@ describe('a handle\'s error events for failed polls name the task', () => {
       if (m === 'tasks/get') {
         polls++;
         if (polls === 1) throw new HttpError('tasks/get', 503, 'busy', 1_000);
-        if (polls === 2) throw new McpError('tasks/get', { code: -32000, message: 'slow down' }, { httpStatus: 429 });
+        if (polls === 2)
+          throw new McpError('tasks/get', { code: -32000, message: 'slow down' }, { httpStatus: 429 });
         return detailed({ status: 'completed', result: { content: [] } });
       }
       return {};

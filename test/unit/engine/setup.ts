@@ -1,12 +1,22 @@
 /**
  * Shared setup of the engine behaviour tests: a scripted server, a client with a memory store, fake-timer helpers.
  */
-import { TaskClient, MemoryTaskStore, type TaskClientOptions, type TaskHandle, type CallToolResult } from '../../../src/index.js';
+import {
+  TaskClient,
+  MemoryTaskStore,
+  type TaskClientOptions,
+  type TaskHandle,
+  type CallToolResult,
+} from '../../../src/index.js';
 import { ScriptedTransport, type Handler } from '../../helpers/scripted-transport.js';
 
 export const T0 = Date.parse('2026-08-01T12:00:00Z');
 
-export function setup(handler: Handler, options: Partial<TaskClientOptions> = {}, Transport: typeof ScriptedTransport = ScriptedTransport) {
+export function setup(
+  handler: Handler,
+  options: Partial<TaskClientOptions> = {},
+  Transport: typeof ScriptedTransport = ScriptedTransport,
+) {
   const transport = new Transport(handler);
   const store = new MemoryTaskStore();
   const client = new TaskClient({ transport, jitterRatio: 0, store, ...options });

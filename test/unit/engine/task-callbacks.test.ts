@@ -5,10 +5,18 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CancelDeliveryError, HttpError, type TaskHandle } from '../../../src/index.js';
-import { AbortableTransport, created, deferred, detailed, flush, outcome } from '../../helpers/unit-fixtures.js';
+import {
+  AbortableTransport,
+  created,
+  deferred,
+  detailed,
+  flush,
+  outcome,
+} from '../../helpers/unit-fixtures.js';
 import { setup, T0 } from './setup.js';
 
-const server = (m: string): Record<string, unknown> => (m === 'tools/call' ? created() : m === 'tasks/cancel' ? {} : detailed({ status: 'working' }));
+const server = (m: string): Record<string, unknown> =>
+  m === 'tools/call' ? created() : m === 'tasks/cancel' ? {} : detailed({ status: 'working' });
 
 describe('a throwing onTask or task listener is an abort of the call, never an orphan', () => {
   beforeEach(() => vi.useFakeTimers({ now: T0 }));
@@ -17,7 +25,17 @@ describe('a throwing onTask or task listener is an abort of the call, never an o
   it('onTask throws (default onAbort "cancel"): one tasks/cancel; the call rejects with the thrown error carrying taskId', async () => {
     const { transport, client, store } = setup(server);
     const boom = new Error('onTask failed');
-    const call = outcome(client.callTool('job', {}, { onTask: () => { throw boom; } }));
+    const call = outcome(
+      client.callTool(
+        'job',
+        {},
+        {
+          onTask: () => {
+            throw boom;
+          },
+        },
+      ),
+    );
     await vi.advanceTimersByTimeAsync(0);
     expect(call.error).toBe(boom);
     expect((call.error as { taskId?: string }).taskId).toBe('t1');
@@ -30,7 +48,9 @@ describe('a throwing onTask or task listener is an abort of the call, never an o
   it('a client "task" listener throws: same, and onTask is not called after it', async () => {
     const { transport, client } = setup(server);
     const boom = new TypeError('listener failed');
-    client.on('task', () => { throw boom; });
+    client.on('task', () => {
+      throw boom;
+    });
     const onTask = vi.fn();
     const call = outcome(client.callTool('job', {}, { onTask }));
     await vi.advanceTimersByTimeAsync(0);
@@ -45,13 +65,17 @@ describe('a throwing onTask or task listener is an abort of the call, never an o
     const { transport, client, store } = setup(server);
     let handle: TaskHandle | undefined;
     const call = outcome(
-      client.startTool('job', {}, {
-        onAbort: 'detach',
-        onTask: (h) => {
-          handle = h as TaskHandle;
-          throw new Error('nope');
+      client.startTool(
+        'job',
+        {},
+        {
+          onAbort: 'detach',
+          onTask: (h) => {
+            handle = h as TaskHandle;
+            throw new Error('nope');
+          },
         },
-      }),
+      ),
     );
     await vi.advanceTimersByTimeAsync(0);
     expect((call.error as Error).message).toBe('nope');
@@ -66,7 +90,17 @@ describe('a throwing onTask or task listener is an abort of the call, never an o
 
   it('a thrown non-object is wrapped in an Error (cause: the value) that carries taskId', async () => {
     const { client } = setup(server);
-    const call = outcome(client.callTool('job', {}, { onTask: () => { throw 'plain string'; } }));
+    const call = outcome(
+      client.callTool(
+        'job',
+        {},
+        {
+          onTask: () => {
+            throw 'plain string';
+          },
+        },
+      ),
+    );
     await vi.advanceTimersByTimeAsync(0);
     expect(call.error).toBeInstanceOf(Error);
     expect((call.error as Error).cause).toBe('plain string');
@@ -80,7 +114,17 @@ describe('a throwing onTask or task listener is an abort of the call, never an o
       return server(m);
     });
     const boom = new Error('onTask failed');
-    const call = outcome(client.callTool('job', {}, { onTask: () => { throw boom; } }));
+    const call = outcome(
+      client.callTool(
+        'job',
+        {},
+        {
+          onTask: () => {
+            throw boom;
+          },
+        },
+      ),
+    );
     await vi.advanceTimersByTimeAsync(0);
     expect(call.error).toBeInstanceOf(CancelDeliveryError);
     expect((call.error as CancelDeliveryError).taskId).toBe('t1');
@@ -92,7 +136,9 @@ describe('a throwing onTask or task listener is an abort of the call, never an o
     const { transport, client } = setup(server);
     for (const bad of ['yes', 42, null, {}]) {
       await expect(client.callTool('job', {}, { onTask: bad } as never)).rejects.toThrow(
-        new TypeError(`TaskClient tools/call: option "onTask" must be a function; got ${bad === null ? 'null' : typeof bad}`),
+        new TypeError(
+          `TaskClient tools/call: option "onTask" must be a function; got ${bad === null ? 'null' : typeof bad}`,
+        ),
       );
       await expect(client.startTool('job', {}, { onTask: bad } as never)).rejects.toThrow(TypeError);
     }
@@ -116,12 +162,16 @@ describe('a throwing onTask or task listener is an abort of the call, never an o
     const { transport, client } = setup(server);
     const statuses: string[] = [];
     let polledBefore = -1;
-    await client.startTool('job', {}, {
-      onTask: (h) => {
-        polledBefore = transport.of('tasks/get').length;
-        h.on('status', (t) => statuses.push(t.status));
+    await client.startTool(
+      'job',
+      {},
+      {
+        onTask: (h) => {
+          polledBefore = transport.of('tasks/get').length;
+          h.on('status', (t) => statuses.push(t.status));
+        },
       },
-    });
+    );
     expect(polledBefore).toBe(0);
     expect(statuses).toEqual(['working']);
     await client.close();
@@ -129,10 +179,25 @@ describe('a throwing onTask or task listener is an abort of the call, never an o
 
   it('onTask throws after the caller aborted during the creation: the call rejects with the abort reason (taskId), the thrown error is a warning, one tasks/cancel', async () => {
     const gate = deferred<Record<string, unknown>>();
-    const { transport, client, warnings } = setup((m) => (m === 'tools/call' ? gate.promise : server(m)), {}, AbortableTransport);
+    const { transport, client, warnings } = setup(
+      (m) => (m === 'tools/call' ? gate.promise : server(m)),
+      {},
+      AbortableTransport,
+    );
     const controller = new AbortController();
     const reason = new Error('user gave up');
-    const call = outcome(client.callTool('job', {}, { signal: controller.signal, onTask: () => { throw new Error('late onTask'); } }));
+    const call = outcome(
+      client.callTool(
+        'job',
+        {},
+        {
+          signal: controller.signal,
+          onTask: () => {
+            throw new Error('late onTask');
+          },
+        },
+      ),
+    );
     await flush();
     controller.abort(reason);
     gate.resolve(created());

@@ -7,7 +7,13 @@
  */
 import type { Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { InvalidResponseError, McpError, MAX_CANCEL_NAME_HEADER_BYTES, StreamableHttpTransport, TaskClient } from '../../../src/index.js';
+import {
+  InvalidResponseError,
+  McpError,
+  MAX_CANCEL_NAME_HEADER_BYTES,
+  StreamableHttpTransport,
+  TaskClient,
+} from '../../../src/index.js';
 import { closeLoopback, listenLoopback } from '../../helpers/loopback-server.js';
 
 let server: Server | undefined;
@@ -24,7 +30,11 @@ type CancelReply = 'ack' | 'unknown-task' | 'task-result';
  * Answers `tools/call` with a task named `taskId` (and `extra` fields), `tasks/cancel` per `reply`, anything else
  * with `{}`; keeps every `tasks/cancel` body raw and its `Mcp-Name` header.
  */
-async function start(taskId: string, reply: CancelReply = 'ack', extra: Record<string, unknown> = {}): Promise<{ cancels: string[]; names: string[]; warnings: string[] }> {
+async function start(
+  taskId: string,
+  reply: CancelReply = 'ack',
+  extra: Record<string, unknown> = {},
+): Promise<{ cancels: string[]; names: string[]; warnings: string[] }> {
   const cancels: string[] = [];
   const names: string[] = [];
   const listening = await listenLoopback((req, res) => {
@@ -32,15 +42,24 @@ async function start(taskId: string, reply: CancelReply = 'ack', extra: Record<s
     req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
     req.on('end', () => {
       const message = JSON.parse(body) as { id: number; method: string };
-      const send = (payload: object): void => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, ...payload }));
+      const send = (payload: object): void =>
+        void res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id: message.id, ...payload }));
       if (message.method === 'tasks/cancel') {
         cancels.push(body);
         names.push(String(req.headers['mcp-name']));
         if (reply === 'unknown-task') return send({ error: { code: -32602, message: 'no such task' } });
-        if (reply === 'task-result') return send({ result: { resultType: 'task', taskId: 'other', status: 'working', ttlMs: 1_000 } });
+        if (reply === 'task-result')
+          return send({ result: { resultType: 'task', taskId: 'other', status: 'working', ttlMs: 1_000 } });
         return send({ result: {} });
       }
-      send({ result: message.method === 'tools/call' ? { resultType: 'task', taskId, status: 'working', ttlMs: 60_000, ...extra } : {} });
+      send({
+        result:
+          message.method === 'tools/call'
+            ? { resultType: 'task', taskId, status: 'working', ttlMs: 60_000, ...extra }
+            : {},
+      });
     });
   });
   server = listening.server;
@@ -65,17 +84,20 @@ describe('a task named by an id the client refuses', () => {
     ['over MAX_TASK_ID_BYTES', 'A'.repeat(2000), `${'A'.repeat(256)}…(2000 chars)`],
     ['U+FFFD', 'bad\ufffd', 'bad\ufffd'],
     ['a lone surrogate', 'x\ud800y', 'x\\ud800y'],
-  ])('%s: tasks/cancel with the raw id; taskCancel cancel-requested; taskIdEscaped, no raw controls', async (_, id, escaped) => {
-    const { cancels } = await start(id);
-    const error = await refusal();
-    expect(error.taskId).toBeUndefined();
-    expect(error.taskIdEscaped).toBe(escaped);
-    expect(error.taskCancel).toEqual({ kind: 'cancel-requested' });
-    expect(error.message).not.toMatch(UNPRINTABLE);
-    expect(cancels).toHaveLength(1);
-    expect((JSON.parse(cancels[0]!) as { params: { taskId: string } }).params.taskId).toBe(id);
-    expect(cancels[0]).not.toMatch(/[\u0000-\u001f]/); // JSON-escaped on the wire
-  });
+  ])(
+    '%s: tasks/cancel with the raw id; taskCancel cancel-requested; taskIdEscaped, no raw controls',
+    async (_, id, escaped) => {
+      const { cancels } = await start(id);
+      const error = await refusal();
+      expect(error.taskId).toBeUndefined();
+      expect(error.taskIdEscaped).toBe(escaped);
+      expect(error.taskCancel).toEqual({ kind: 'cancel-requested' });
+      expect(error.message).not.toMatch(UNPRINTABLE);
+      expect(cancels).toHaveLength(1);
+      expect((JSON.parse(cancels[0]!) as { params: { taskId: string } }).params.taskId).toBe(id);
+      expect(cancels[0]).not.toMatch(/[\u0000-\u001f]/); // JSON-escaped on the wire
+    },
+  );
 
   it('the bound is the encoded Mcp-Name value: 8,192 printable ASCII characters go verbatim and are cancelled', async () => {
     const id = 'A'.repeat(MAX_CANCEL_NAME_HEADER_BYTES);
@@ -91,7 +113,9 @@ describe('a task named by an id the client refuses', () => {
     expect(error.taskCancel).toEqual({ kind: 'not-sent', reason: 'id-too-long' });
     expect(error.taskIdEscaped).toBe(`${'A'.repeat(256)}…(8193 chars)`);
     expect(cancels).toHaveLength(0);
-    expect(warnings.join('\n')).toMatch(/not cancelled: the id takes 8193 bytes in the Mcp-Name header, over 8192/);
+    expect(warnings.join('\n')).toMatch(
+      /not cancelled: the id takes 8193 bytes in the Mcp-Name header, over 8192/,
+    );
   });
 
   it('an id with a control character is base64 in Mcp-Name: 6,135 UTF-8 bytes encode to 8,191 header bytes (sent), 6,141 to 8,199 (not sent)', async () => {
@@ -118,7 +142,9 @@ describe('a task named by an id the client refuses', () => {
     expect((outcome as { cause: unknown }).cause).toBeInstanceOf(McpError);
     expect((outcome as { cause: McpError }).cause.code).toBe(-32602);
     expect(cancels).toHaveLength(1);
-    expect(warnings.join('\n')).toContain('tasks/cancel for the task "\\u001bgone" (an id this client refuses) was refused: tasks/cancel failed: no such task');
+    expect(warnings.join('\n')).toContain(
+      'tasks/cancel for the task "\\u001bgone" (an id this client refuses) was refused: tasks/cancel failed: no such task',
+    );
   });
 
   it('a tasks/cancel reply that is not the acknowledgement (resultType "task"): cancel-not-confirmed; the warning says it reached the server', async () => {
@@ -127,7 +153,9 @@ describe('a task named by an id the client refuses', () => {
     expect(outcome?.kind).toBe('cancel-not-confirmed');
     expect((outcome as { cause: unknown }).cause).toBeInstanceOf(InvalidResponseError);
     expect(cancels).toHaveLength(1);
-    expect(warnings.join('\n')).toMatch(/tasks\/cancel for the task "\\u001bodd" \(an id this client refuses\) reached the server, but its reply was not an acknowledgement/);
+    expect(warnings.join('\n')).toMatch(
+      /tasks\/cancel for the task "\\u001bodd" \(an id this client refuses\) reached the server, but its reply was not an acknowledgement/,
+    );
   });
 
   it("onAbort: 'detach': left running (not-sent, detached), reported by a warning with the escaped id", async () => {
@@ -151,7 +179,10 @@ describe('a malformed creation result naming a usable task id', () => {
 
   it("onAbort: 'detach': not-sent, detached; no tasks/cancel", async () => {
     const { cancels } = await start('t-2', 'ack', { status: 42 });
-    expect((await refusal({ onAbort: 'detach' })).taskCancel).toEqual({ kind: 'not-sent', reason: 'detached' });
+    expect((await refusal({ onAbort: 'detach' })).taskCancel).toEqual({
+      kind: 'not-sent',
+      reason: 'detached',
+    });
     expect(cancels).toHaveLength(0);
   });
 

@@ -5,7 +5,13 @@
  */
 import { EventEmitter } from 'eventemitter3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { FleetClaim, FleetHost, FleetLease, FleetStore, FleetTask } from '../../../src/fleet/fleet-host.js';
+import type {
+  FleetClaim,
+  FleetHost,
+  FleetLease,
+  FleetStore,
+  FleetTask,
+} from '../../../src/fleet/fleet-host.js';
 import { FleetRunner } from '../../../src/fleet/fleet-runner.js';
 import type { TaskRecord } from '../../../src/index.js';
 
@@ -41,7 +47,17 @@ class ScriptedTask extends EventEmitter implements FleetTask {
 }
 
 function record(taskId: string): TaskRecord {
-  return { version: 1, server: 'http://s/mcp', method: 'tools/call', taskId, localCreatedAt: 0, ttlMs: null, status: 'working', answeredKeys: [], updatedAt: 0 };
+  return {
+    version: 1,
+    server: 'http://s/mcp',
+    method: 'tools/call',
+    taskId,
+    localCreatedAt: 0,
+    ttlMs: null,
+    status: 'working',
+    answeredKeys: [],
+    updatedAt: 0,
+  };
 }
 
 /** A fence that answers at once: the lease is extended and a poll may be sent within 200 ms. */
@@ -51,12 +67,26 @@ async function fenceNow(lease: FleetLease): Promise<boolean> {
   return true;
 }
 
-function scripted(renew: (lease: FleetLease) => Promise<boolean>, fence: (lease: FleetLease) => Promise<boolean> = fenceNow) {
+function scripted(
+  renew: (lease: FleetLease) => Promise<boolean>,
+  fence: (lease: FleetLease) => Promise<boolean> = fenceNow,
+) {
   const leases = new Map<string, FleetLease>();
   const released: string[] = [];
   const fences: Array<{ taskId: string; intervalMs: number }> = [];
   const claims: Array<{ limit: number; held: number; liveMs: number }> = [];
-  let pending: FleetClaim[] = [{ lease: { id: 'i1', server: 'http://s/mcp', taskId: 't1', fence: 7, deadline: Date.now() + LEASE_MS * 0.8 }, record: record('t1') }];
+  let pending: FleetClaim[] = [
+    {
+      lease: {
+        id: 'i1',
+        server: 'http://s/mcp',
+        taskId: 't1',
+        fence: 7,
+        deadline: Date.now() + LEASE_MS * 0.8,
+      },
+      record: record('t1'),
+    },
+  ];
   const store = {
     leaseMs: LEASE_MS,
     workerId: 'w',
@@ -68,7 +98,9 @@ function scripted(renew: (lease: FleetLease) => Promise<boolean>, fence: (lease:
       return out;
     },
     renew: (lease: FleetLease) => renew(lease),
-    fencePoll: (lease: FleetLease, intervalMs: number) => (fences.push({ taskId: lease.taskId, intervalMs }), fence(lease)),
+    fencePoll: (lease: FleetLease, intervalMs: number) => (
+      fences.push({ taskId: lease.taskId, intervalMs }), fence(lease)
+    ),
     release: async (lease: FleetLease) => void released.push(lease.taskId),
     leaseOf: (_server: string, taskId: string) => leases.get(taskId),
     forget: (lease: FleetLease) => void leases.delete(lease.taskId),
@@ -182,7 +214,10 @@ describe('FleetRunner timing', () => {
   });
 
   it('a fence the store refuses (the lease moved to another worker) drops the task and sends nothing', async () => {
-    const s = scripted(() => new Promise(() => undefined), async () => false);
+    const s = scripted(
+      () => new Promise(() => undefined),
+      async () => false,
+    );
     const runner = new FleetRunner(s.host, { claimIntervalMs: 10_000 });
     const lost: unknown[] = [];
     runner.on('leaseLost', (e) => lost.push(e));

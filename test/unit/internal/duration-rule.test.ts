@@ -19,27 +19,40 @@ const host = {} as FleetHost; // never reached: the option is refused first
 
 describe('fleet options', () => {
   it.each(BAD)('runFleet claimIntervalMs = %s → TypeError naming it', (value) => {
-    expect(() => new FleetRunner(host, { claimIntervalMs: value as number })).toThrow(/^runFleet: option "claimIntervalMs" must/);
+    expect(() => new FleetRunner(host, { claimIntervalMs: value as number })).toThrow(
+      /^runFleet: option "claimIntervalMs" must/,
+    );
   });
   it('runFleet maxTasks must be a positive integer', () => {
-    expect(() => new FleetRunner(host, { maxTasks: 1.5 })).toThrow(new TypeError('runFleet: option "maxTasks" must be a positive integer; got 1.5'));
+    expect(() => new FleetRunner(host, { maxTasks: 1.5 })).toThrow(
+      new TypeError('runFleet: option "maxTasks" must be a positive integer; got 1.5'),
+    );
   });
   it.each(BAD)('resultOf checkIntervalMs = %s → TypeError naming it', async (value) => {
-    await expect(resultOf(host, 't1', { checkIntervalMs: value as number })).rejects.toThrow(/^resultOf: option "checkIntervalMs" must/);
+    await expect(resultOf(host, 't1', { checkIntervalMs: value as number })).rejects.toThrow(
+      /^resultOf: option "checkIntervalMs" must/,
+    );
   });
   it.each(BAD)('fleet.startTool creationClaimMs = %s → TypeError naming it', async (value) => {
-    await expect(startOnce(host, () => undefined, 'x', {}, { idempotencyKey: 'k', creationClaimMs: value as number })).rejects.toThrow(/^fleet\.startTool: option "creationClaimMs" must/);
+    await expect(
+      startOnce(host, () => undefined, 'x', {}, { idempotencyKey: 'k', creationClaimMs: value as number }),
+    ).rejects.toThrow(/^fleet\.startTool: option "creationClaimMs" must/);
   });
 });
 
 describe('RedisTaskStore leaseMs', () => {
   const client = { sendCommand: async () => null } as never;
-  it.each([[99, 'must be at least 100 ms'], [150.5, 'must be a whole number of milliseconds'], [2 ** 31, 'must be at most 2147483647 ms (the longest timer delay)'], [Number.NaN, 'must be a number of milliseconds'], [0, 'must be greater than 0']])(
-    'leaseMs = %s → TypeError: %s',
-    (leaseMs, why) => {
-      expect(() => new RedisTaskStore({ client, leaseMs })).toThrow(new TypeError(`RedisTaskStore: option "leaseMs" is invalid (${why})`));
-    },
-  );
+  it.each([
+    [99, 'must be at least 100 ms'],
+    [150.5, 'must be a whole number of milliseconds'],
+    [2 ** 31, 'must be at most 2147483647 ms (the longest timer delay)'],
+    [Number.NaN, 'must be a number of milliseconds'],
+    [0, 'must be greater than 0'],
+  ])('leaseMs = %s → TypeError: %s', (leaseMs, why) => {
+    expect(() => new RedisTaskStore({ client, leaseMs })).toThrow(
+      new TypeError(`RedisTaskStore: option "leaseMs" is invalid (${why})`),
+    );
+  });
 });
 
 describe('adapters maxWaitMs', () => {
@@ -47,9 +60,14 @@ describe('adapters maxWaitMs', () => {
     expect(resolveTaskToolsOptions({ maxWaitMs: 0 }).maxWaitMs).toBe(0);
     expect(resolveTaskToolsOptions({ maxWaitMs: 2 ** 31 - 1 }).maxWaitMs).toBe(2 ** 31 - 1);
   });
-  it.each([Number.NaN, -1, 2 ** 31, Number.POSITIVE_INFINITY])('maxWaitMs = %s → TypeError naming it', (value) => {
-    expect(() => resolveTaskToolsOptions({ maxWaitMs: value })).toThrow(/^createTaskTools: invalid option "maxWaitMs": must /);
-  });
+  it.each([Number.NaN, -1, 2 ** 31, Number.POSITIVE_INFINITY])(
+    'maxWaitMs = %s → TypeError naming it',
+    (value) => {
+      expect(() => resolveTaskToolsOptions({ maxWaitMs: value })).toThrow(
+        /^createTaskTools: invalid option "maxWaitMs": must /,
+      );
+    },
+  );
 });
 
 describe('TaskHandle.cancel({ waitMs }): real loopback HTTP', () => {
@@ -57,7 +75,18 @@ describe('TaskHandle.cancel({ waitMs }): real loopback HTTP', () => {
   beforeAll(async () => {
     server = await createTaskServer({
       inlineBudgetMs: 20,
-      catalog: { tools: [{ name: 'slow', description: 'A task.', inputSchema: { type: 'object' }, run: async (ctx) => (await sleep(60_000, ctx.signal), textResult('late')) }], resources: [], prompts: [] },
+      catalog: {
+        tools: [
+          {
+            name: 'slow',
+            description: 'A task.',
+            inputSchema: { type: 'object' },
+            run: async (ctx) => (await sleep(60_000, ctx.signal), textResult('late')),
+          },
+        ],
+        resources: [],
+        prompts: [],
+      },
     });
   });
   afterAll(() => server.close());
@@ -67,7 +96,9 @@ describe('TaskHandle.cancel({ waitMs }): real loopback HTTP', () => {
     const start = await client.startTool('slow', {});
     if (start.resultType !== 'task') throw new Error('expected a task');
     for (const waitMs of [Number.NaN, -1, 2 ** 31]) {
-      await expect(start.task.cancel({ waitMs })).rejects.toThrow(/^TaskHandle\.cancel: option "waitMs" must/);
+      await expect(start.task.cancel({ waitMs })).rejects.toThrow(
+        /^TaskHandle\.cancel: option "waitMs" must/,
+      );
     }
     expect(server.stats.count('tasks/cancel')).toBe(0);
     await start.task.cancel({ waitMs: 0 });

@@ -10,7 +10,9 @@ type Events = { a: [n: number]; b: [] };
 
 class Recording extends SafeEmitter<Events> {
   readonly failures: Array<[unknown, string]> = [];
-  protected override listenerFailed(error: unknown, event: string): void { this.failures.push([error, event]); }
+  protected override listenerFailed(error: unknown, event: string): void {
+    this.failures.push([error, event]);
+  }
 }
 
 const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
@@ -20,7 +22,9 @@ describe('SafeEmitter and callGuarded', () => {
     const e = new Recording();
     const boom = new Error('boom');
     const seen: number[] = [];
-    e.on('a', () => { throw boom; });
+    e.on('a', () => {
+      throw boom;
+    });
     e.on('a', (n) => seen.push(n));
     expect(e.emit('a', 1)).toBe(true);
     expect(seen).toEqual([1]);
@@ -31,19 +35,30 @@ describe('SafeEmitter and callGuarded', () => {
     const e = new Recording();
     const rejected = new Error('rejected');
     const getter = new Error('getter');
-    e.on('a', async () => { throw rejected; });
-    e.on('b', () => ({ get then() { throw getter; } }));
+    e.on('a', async () => {
+      throw rejected;
+    });
+    e.on('b', () => ({
+      get then() {
+        throw getter;
+      },
+    }));
     e.emit('a', 1);
     e.emit('b');
     await tick();
-    expect(e.failures).toEqual([[getter, 'b'], [rejected, 'a']]);
+    expect(e.failures).toEqual([
+      [getter, 'b'],
+      [rejected, 'a'],
+    ]);
   });
 
   it('a listener of an inner emitter called during an outer emit reports to the outer sink', () => {
     const outer = new Recording();
     const inner = new Recording();
     const boom = new Error('inner listener');
-    inner.on('b', () => { throw boom; });
+    inner.on('b', () => {
+      throw boom;
+    });
     outer.on('a', () => inner.emit('b'));
     outer.emit('a', 1);
     expect(outer.failures).toEqual([[boom, 'b']]);
@@ -55,17 +70,36 @@ describe('SafeEmitter and callGuarded', () => {
   it('withListenerSink names the sink for what it runs; callGuarded with its own sink ignores the active one', () => {
     const e = new Recording();
     const got: string[] = [];
-    e.on('b', () => { throw new Error('x'); });
-    withListenerSink((_error, event) => got.push(`explicit ${event}`), () => e.emit('b'));
-    withListenerSink(() => got.push('active'), () => callGuarded(() => { throw new Error('y'); }, undefined, [], 'onTask', (_error, event) => got.push(`own ${event}`)));
+    e.on('b', () => {
+      throw new Error('x');
+    });
+    withListenerSink(
+      (_error, event) => got.push(`explicit ${event}`),
+      () => e.emit('b'),
+    );
+    withListenerSink(
+      () => got.push('active'),
+      () =>
+        callGuarded(
+          () => {
+            throw new Error('y');
+          },
+          undefined,
+          [],
+          'onTask',
+          (_error, event) => got.push(`own ${event}`),
+        ),
+    );
     expect(got).toEqual(['explicit b', 'own onTask']);
     expect(e.failures).toEqual([]);
   });
 
-  it('off/once/listeners/listenerCount with the caller\'s function; one function on two events', () => {
+  it("off/once/listeners/listenerCount with the caller's function; one function on two events", () => {
     const e = new Recording();
     let calls = 0;
-    const fn = (): void => { calls++; };
+    const fn = (): void => {
+      calls++;
+    };
     e.on('a', fn);
     e.on('b', fn);
     expect(e.listeners('a')).toEqual([fn]);
@@ -83,8 +117,17 @@ describe('SafeEmitter and callGuarded', () => {
 
   it('a sink that throws is dropped (nowhere left to report)', () => {
     const e = new SafeEmitter<Events>();
-    e.on('b', () => { throw new Error('x'); });
-    expect(() => withListenerSink(() => { throw new Error('sink'); }, () => e.emit('b'))).not.toThrow();
+    e.on('b', () => {
+      throw new Error('x');
+    });
+    expect(() =>
+      withListenerSink(
+        () => {
+          throw new Error('sink');
+        },
+        () => e.emit('b'),
+      ),
+    ).not.toThrow();
     expect(() => e.emit('b')).not.toThrow(); // the default sink drops
   });
 });

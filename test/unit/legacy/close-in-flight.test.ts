@@ -59,8 +59,14 @@ async function startLegacyServer(): Promise<LegacyServer> {
     const sessionId = req.headers['mcp-session-id'];
     let transport = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (!transport) {
-      const created = new StreamableHTTPServerTransport({ sessionIdGenerator: randomUUID, onsessioninitialized: (id) => void sessions.set(id, created) });
-      const server = new McpServer({ name: 'legacy-held', version: '1.0.0' }, { capabilities: { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }, taskStore });
+      const created = new StreamableHTTPServerTransport({
+        sessionIdGenerator: randomUUID,
+        onsessioninitialized: (id) => void sessions.set(id, created),
+      });
+      const server = new McpServer(
+        { name: 'legacy-held', version: '1.0.0' },
+        { capabilities: { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }, taskStore },
+      );
       server.experimental.tasks.registerToolTask(
         'held_job',
         { description: 'creates its task when the test lets it', execution: { taskSupport: 'required' } },

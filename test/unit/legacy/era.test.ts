@@ -5,7 +5,7 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { EraRouter, DISCOVER_PROBE_TIMEOUT_MS } from '../../../src/client/era-router.js';
 import {
@@ -25,7 +25,8 @@ import type { LegacyHost } from '../../../src/legacy/legacy-backend.js';
 import type { CustomTarget } from '../../../src/transport/transport.js';
 import { ScriptedTransport, type Handler } from '../../helpers/scripted-transport.js';
 
-const rpc = (code: number, httpStatus?: number, method = 'tools/call') => new McpError(method, { code, message: `error ${code}` }, { httpStatus });
+const rpc = (code: number, httpStatus?: number, method = 'tools/call') =>
+  new McpError(method, { code, message: `error ${code}` }, { httpStatus });
 
 describe('eraFromError', () => {
   it.each([
@@ -47,8 +48,16 @@ describe('eraFromError', () => {
     ['a JSON-RPC error without HTTP status (stdio) on a normal request', rpc(-32601), undefined],
     ['a request timeout on a normal request', new RequestTimeoutError('tools/call', 10), undefined],
     ['a network error', new NetworkError('tools/call', { cause: new Error('ECONNREFUSED') }), undefined],
-    ['-32022 listing no version we speak (after renegotiation)', new UnsupportedProtocolVersionError('2026-07-28', ['2099-01-01'], { cause: rpc(-32022, 400) }), 'modern'],
-    ['UnsupportedProtocolVersionError without a wire cause (SDK missing)', new UnsupportedProtocolVersionError('2026-07-28', ['2025-11-25'], { cause: new Error('no sdk') }), undefined],
+    [
+      '-32022 listing no version we speak (after renegotiation)',
+      new UnsupportedProtocolVersionError('2026-07-28', ['2099-01-01'], { cause: rpc(-32022, 400) }),
+      'modern',
+    ],
+    [
+      'UnsupportedProtocolVersionError without a wire cause (SDK missing)',
+      new UnsupportedProtocolVersionError('2026-07-28', ['2025-11-25'], { cause: new Error('no sdk') }),
+      undefined,
+    ],
     ['a plain Error', new Error('boom'), undefined],
     ['a non-error', 'aborted', undefined],
   ])('request: %s → %s', (_, error, era) => {
@@ -56,12 +65,26 @@ describe('eraFromError', () => {
   });
 
   it.each([
-    ['-32601 "Method not found" (what server-everything answers over stdio)', rpc(-32601, undefined, 'server/discover'), 'legacy'],
+    [
+      '-32601 "Method not found" (what server-everything answers over stdio)',
+      rpc(-32601, undefined, 'server/discover'),
+      'legacy',
+    ],
     ['-32600 invalid request (not initialized)', rpc(-32600, undefined, 'server/discover'), 'legacy'],
     ['-32603 internal error', rpc(-32603, undefined, 'server/discover'), 'legacy'],
-    ['-32022 (a modern server that wants another version)', rpc(-32022, undefined, 'server/discover'), 'modern'],
+    [
+      '-32022 (a modern server that wants another version)',
+      rpc(-32022, undefined, 'server/discover'),
+      'modern',
+    ],
     ['-32021', rpc(-32021, undefined, 'server/discover'), 'modern'],
-    ['-32022 after renegotiation failed', new UnsupportedProtocolVersionError('2026-07-28', [], { cause: rpc(-32022, undefined, 'server/discover') }), 'modern'],
+    [
+      '-32022 after renegotiation failed',
+      new UnsupportedProtocolVersionError('2026-07-28', [], {
+        cause: rpc(-32022, undefined, 'server/discover'),
+      }),
+      'modern',
+    ],
     ['no answer within the probe timeout', new RequestTimeoutError('server/discover', 5_000), 'legacy'],
     ['the server exited', new ServerExitedError('node server.js', 1, null, 'boom'), undefined],
     ['the client was closed', new ClientClosedError(), undefined],
@@ -72,7 +95,10 @@ describe('eraFromError', () => {
 });
 
 /** A transport that is nothing but a server key and a legacy target whose factory is counted. */
-function legacyCapable(probe: CustomTarget['probe'], createSdkTransport: () => Promise<unknown> = () => Promise.reject(new Error('no legacy server here'))) {
+function legacyCapable(
+  probe: CustomTarget['probe'],
+  createSdkTransport: () => Promise<unknown> = () => Promise.reject(new Error('no legacy server here')),
+) {
   const calls = { create: 0 };
   const transport: Transport & { target: CustomTarget } = {
     serverKey: `test://${probe}/${Math.random()}`,
@@ -91,7 +117,12 @@ function legacyCapable(probe: CustomTarget['probe'], createSdkTransport: () => P
   return { transport, calls };
 }
 
-const host: LegacyHost = { clientInfo: undefined, handlers: undefined, emitInput: () => undefined, listenerCount: () => 0 };
+const host: LegacyHost = {
+  clientInfo: undefined,
+  handlers: undefined,
+  emitInput: () => undefined,
+  listenerCount: () => 0,
+};
 const never = (): Promise<never> => Promise.reject(new Error('probe not expected'));
 const legacyCalled = async (): Promise<string> => 'legacy';
 
@@ -99,7 +130,12 @@ describe('EraRouter', () => {
   afterEach(() => vi.useRealTimers());
 
   it('a transport without a legacy target is modern from the start; no detection', async () => {
-    const plain: Transport = { serverKey: 'plain', request: never, notify: async () => undefined, close: async () => undefined };
+    const plain: Transport = {
+      serverKey: 'plain',
+      request: never,
+      notify: async () => undefined,
+      close: async () => undefined,
+    };
     const router = new EraRouter(plain, 'auto', host, never);
     expect(router.era).toBe('modern');
     await expect(router.route(async () => 'modern', legacyCalled)).resolves.toBe('modern');
@@ -129,7 +165,7 @@ describe('EraRouter', () => {
       expect(new EraRouter(transport, 'auto', host, never).era).toBeUndefined();
     });
 
-    it('a modern rejection (400 + -32602) → modern, and the error is the caller\'s', async () => {
+    it("a modern rejection (400 + -32602) → modern, and the error is the caller's", async () => {
       const { transport, calls } = legacyCapable('request');
       const router = new EraRouter(transport, 'auto', host, never);
       const error = rpc(-32602, 400);
@@ -141,7 +177,9 @@ describe('EraRouter', () => {
     it('a legacy signature (400 + -32000) → legacy: the session is opened and the call re-issued there', async () => {
       const { transport, calls } = legacyCapable('request');
       const router = new EraRouter(transport, 'auto', host, never);
-      await expect(router.route(() => Promise.reject(rpc(-32000, 400)), legacyCalled)).rejects.toThrow(/no legacy server here/);
+      await expect(router.route(() => Promise.reject(rpc(-32000, 400)), legacyCalled)).rejects.toThrow(
+        /no legacy server here/,
+      );
       expect(router.era).toBe('legacy');
       expect(calls.create).toBe(1);
       expect(router.era).toBe('legacy');
@@ -169,7 +207,9 @@ describe('EraRouter', () => {
 
     it('-32601 → legacy, without any modern attempt of the call itself', async () => {
       const { transport, calls } = legacyCapable('discover');
-      const router = new EraRouter(transport, 'auto', host, () => Promise.reject(rpc(-32601, undefined, 'server/discover')));
+      const router = new EraRouter(transport, 'auto', host, () =>
+        Promise.reject(rpc(-32601, undefined, 'server/discover')),
+      );
       const modernAttempt = vi.fn(async () => 'modern');
       await expect(router.route(modernAttempt, legacyCalled)).rejects.toThrow(/no legacy server here/);
       expect(modernAttempt).not.toHaveBeenCalled();
@@ -200,7 +240,10 @@ describe('EraRouter', () => {
     it('the timeout decides even when the probe rejects with something else once aborted', async () => {
       vi.useFakeTimers();
       const { transport } = legacyCapable('discover');
-      const probe = (signal?: AbortSignal) => new Promise<never>((_, reject) => signal?.addEventListener('abort', () => reject(new Error('write after abort')), { once: true }));
+      const probe = (signal?: AbortSignal) =>
+        new Promise<never>((_, reject) =>
+          signal?.addEventListener('abort', () => reject(new Error('write after abort')), { once: true }),
+        );
       const router = new EraRouter(transport, 'auto', host, probe, 50);
       const routed = router.route(async () => 'modern', legacyCalled).catch((e: unknown) => e);
       await vi.advanceTimersByTimeAsync(50);
@@ -251,7 +294,9 @@ describe('EraRouter', () => {
       let answer!: (value: unknown) => void;
       const probe = vi.fn(() => new Promise((resolve) => (answer = resolve)));
       const router = new EraRouter(transport, 'auto', host, probe);
-      const all = Promise.all([1, 2, 3].map((n) => router.route<number | string>(async () => n, legacyCalled)));
+      const all = Promise.all(
+        [1, 2, 3].map((n) => router.route<number | string>(async () => n, legacyCalled)),
+      );
       answer({});
       await expect(all).resolves.toEqual([1, 2, 3]);
       expect(probe).toHaveBeenCalledTimes(1);
@@ -262,7 +307,11 @@ describe('EraRouter', () => {
 /** A legacy (2025-11-25) server of the official SDK, in memory: `echo` only. */
 function sdkServer(): { createSdkTransport: () => Promise<unknown>; close: () => Promise<void> } {
   const server = new McpServer({ name: 'legacy-in-memory', version: '1.0.0' });
-  server.registerTool('echo', { description: 'echo', inputSchema: { text: z.string() } }, async ({ text }) => ({ content: [{ type: 'text', text: `legacy echo: ${text}` }] }));
+  server.registerTool(
+    'echo',
+    { description: 'echo', inputSchema: { text: z.string() } },
+    async ({ text }) => ({ content: [{ type: 'text', text: `legacy echo: ${text}` }] }),
+  );
   return {
     createSdkTransport: async () => {
       const [client, serverSide] = InMemoryTransport.createLinkedPair();
@@ -274,18 +323,28 @@ function sdkServer(): { createSdkTransport: () => Promise<unknown>; close: () =>
 }
 
 /** A scripted transport that can fall back to the in-memory SDK server. */
-function scriptedLegacy(probe: CustomTarget['probe'], handler: Handler, legacy: { createSdkTransport: () => Promise<unknown> }): ScriptedTransport & { target: CustomTarget } {
-  const transport = new ScriptedTransport(handler) as ScriptedTransport & { target: CustomTarget; serverKey: string };
+function scriptedLegacy(
+  probe: CustomTarget['probe'],
+  handler: Handler,
+  legacy: { createSdkTransport: () => Promise<unknown> },
+): ScriptedTransport & { target: CustomTarget } {
+  const transport = new ScriptedTransport(handler) as ScriptedTransport & {
+    target: CustomTarget;
+    serverKey: string;
+  };
   Object.defineProperty(transport, 'serverKey', { value: `scripted://${probe}/${Math.random()}` });
   transport.target = { kind: 'custom', probe, createSdkTransport: legacy.createSdkTransport };
   return transport;
 }
 
 describe('TaskClient over a scripted transport', () => {
-
   it('stdio-like: server/discover → -32601 → the call goes to the SDK session; only the probe was sent modern', async () => {
     const legacy = sdkServer();
-    const transport = scriptedLegacy('discover', (method) => ({ error: { code: -32601, message: `Method not found: ${method}` } }), legacy);
+    const transport = scriptedLegacy(
+      'discover',
+      (method) => ({ error: { code: -32601, message: `Method not found: ${method}` } }),
+      legacy,
+    );
     const client = new TaskClient({ transport });
     expect(client.era).toBeUndefined();
     const result = await client.callTool('echo', { text: 'hi' });
@@ -304,11 +363,16 @@ describe('TaskClient over a scripted transport', () => {
     const legacy = { createSdkTransport: () => Promise.reject(new Error('must not be called')) };
     const transport = scriptedLegacy(
       'discover',
-      (method) => (method === 'server/discover' ? { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: {} } : { resultType: 'complete', content: [{ type: 'text', text: 'modern' }] }),
+      (method) =>
+        method === 'server/discover'
+          ? { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: {} }
+          : { resultType: 'complete', content: [{ type: 'text', text: 'modern' }] },
       legacy,
     );
     const client = new TaskClient({ transport });
-    expect((await client.callTool('echo', { text: 'x' })).content).toEqual([{ type: 'text', text: 'modern' }]);
+    expect((await client.callTool('echo', { text: 'x' })).content).toEqual([
+      { type: 'text', text: 'modern' },
+    ]);
     expect(client.era).toBe('modern');
     expect(transport.sent.map((s) => s.message.method)).toEqual(['server/discover', 'tools/call']);
   });
@@ -318,7 +382,11 @@ describe('TaskClient over a scripted transport', () => {
     const transport = scriptedLegacy(
       'request',
       (method) => {
-        throw new McpError(method, { code: -32000, message: 'Bad Request: Server not initialized' }, { httpStatus: 400 });
+        throw new McpError(
+          method,
+          { code: -32000, message: 'Bad Request: Server not initialized' },
+          { httpStatus: 400 },
+        );
       },
       legacy,
     );

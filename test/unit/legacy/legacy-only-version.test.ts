@@ -53,15 +53,32 @@ async function startFront(supported: string[]): Promise<Front> {
       state.modernRejected++;
       const id = (body as { id?: unknown } | undefined)?.id ?? null;
       res.writeHead(400, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32022, message: 'Unsupported protocol version', data: { supported, requested: '2026-07-28' } } }));
+      res.end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          error: {
+            code: -32022,
+            message: 'Unsupported protocol version',
+            data: { supported, requested: '2026-07-28' },
+          },
+        }),
+      );
       return;
     }
     const sessionId = req.headers['mcp-session-id'];
     let transport = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (!transport) {
-      const created = new StreamableHTTPServerTransport({ sessionIdGenerator: randomUUID, onsessioninitialized: (id) => void sessions.set(id, created) });
+      const created = new StreamableHTTPServerTransport({
+        sessionIdGenerator: randomUUID,
+        onsessioninitialized: (id) => void sessions.set(id, created),
+      });
       const server = new McpServer({ name: 'legacy-only', version: '1.0.0' });
-      server.registerTool('echo', { description: 'echo', inputSchema: { text: z.string() } }, async ({ text }) => ({ content: [{ type: 'text', text: `2025-11-25 echo: ${text}` }] }));
+      server.registerTool(
+        'echo',
+        { description: 'echo', inputSchema: { text: z.string() } },
+        async ({ text }) => ({ content: [{ type: 'text', text: `2025-11-25 echo: ${text}` }] }),
+      );
       await server.connect(created);
       transport = created;
     }
@@ -83,12 +100,31 @@ async function startFront(supported: string[]): Promise<Front> {
 
 describe('-32022 listing only 2025-11-25 (versioning.mdx § Protocol Version Negotiation: "SHOULD select a mutually supported version")', () => {
   it('eraFromError: an UnsupportedProtocolVersionError whose list has 2025-11-25 means legacy (HTTP 400 or stdio)', () => {
-    const http400 = new McpError('tools/call', { code: -32022, message: 'v', data: { supported: ['2025-11-25'] } }, { httpStatus: 400 });
-    expect(eraFromError(new UnsupportedProtocolVersionError('2026-07-28', ['2025-11-25'], { cause: http400 }), 'request')).toBe('legacy');
+    const http400 = new McpError(
+      'tools/call',
+      { code: -32022, message: 'v', data: { supported: ['2025-11-25'] } },
+      { httpStatus: 400 },
+    );
+    expect(
+      eraFromError(
+        new UnsupportedProtocolVersionError('2026-07-28', ['2025-11-25'], { cause: http400 }),
+        'request',
+      ),
+    ).toBe('legacy');
     const stdio = new McpError('server/discover', { code: -32022, message: 'v' });
-    expect(eraFromError(new UnsupportedProtocolVersionError('2026-07-28', ['2025-11-25'], { cause: stdio }), 'discover')).toBe('legacy');
+    expect(
+      eraFromError(
+        new UnsupportedProtocolVersionError('2026-07-28', ['2025-11-25'], { cause: stdio }),
+        'discover',
+      ),
+    ).toBe('legacy');
     // Nothing we speak at all: still a modern server that wants another modern version.
-    expect(eraFromError(new UnsupportedProtocolVersionError('2026-07-28', ['2099-01-01'], { cause: http400 }), 'request')).toBe('modern');
+    expect(
+      eraFromError(
+        new UnsupportedProtocolVersionError('2026-07-28', ['2099-01-01'], { cause: http400 }),
+        'request',
+      ),
+    ).toBe('modern');
   });
 
   it('era "auto" over loopback HTTP: the call reaches the SDK 1.x server through the legacy path; the era is cached as legacy', async () => {

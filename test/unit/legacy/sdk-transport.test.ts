@@ -13,8 +13,17 @@ import { probeOf } from '../../../src/transport/transport.js';
 
 describe('createSdkTransport (transports describe their target)', () => {
   it('a StdioTransport describes its command line; the era is probed with server/discover', () => {
-    const target = new StdioTransport({ command: process.execPath, args: ['server.js', '--stdio'], cwd: '/tmp' }).target;
-    expect(target).toMatchObject({ kind: 'stdio', command: process.execPath, args: ['server.js', '--stdio'], cwd: '/tmp' });
+    const target = new StdioTransport({
+      command: process.execPath,
+      args: ['server.js', '--stdio'],
+      cwd: '/tmp',
+    }).target;
+    expect(target).toMatchObject({
+      kind: 'stdio',
+      command: process.execPath,
+      args: ['server.js', '--stdio'],
+      cwd: '/tmp',
+    });
     expect(probeOf(target)).toBe('discover');
   });
 
@@ -27,18 +36,29 @@ describe('createSdkTransport (transports describe their target)', () => {
 
   it('builds an unstarted SDK stdio transport; the release hook runs once', async () => {
     const release = vi.fn(async () => undefined);
-    const transport = await createSdkTransport({ kind: 'stdio', command: process.execPath, args: ['server.js', '--stdio'], cwd: '/tmp' }, release);
+    const transport = await createSdkTransport(
+      { kind: 'stdio', command: process.execPath, args: ['server.js', '--stdio'], cwd: '/tmp' },
+      release,
+    );
     expect(transport).toBeInstanceOf(StdioClientTransport);
     expect((transport as StdioClientTransport).pid).toBeNull(); // the SDK starts it on connect
     expect(release).toHaveBeenCalledTimes(1);
   });
 
   it('a failing release hook does not fail the legacy session', async () => {
-    await expect(createSdkTransport({ kind: 'stdio', command: 'node' }, () => Promise.reject(new Error('already closed')))).resolves.toBeInstanceOf(StdioClientTransport);
+    await expect(
+      createSdkTransport({ kind: 'stdio', command: 'node' }, () =>
+        Promise.reject(new Error('already closed')),
+      ),
+    ).resolves.toBeInstanceOf(StdioClientTransport);
   });
 
   it('builds the SDK HTTP transport for an http target (nothing is sent)', async () => {
-    const transport = await createSdkTransport({ kind: 'http', url: new URL('http://127.0.0.1:1/mcp'), headers: { a: '1' } });
+    const transport = await createSdkTransport({
+      kind: 'http',
+      url: new URL('http://127.0.0.1:1/mcp'),
+      headers: { a: '1' },
+    });
     expect(transport).toBeInstanceOf(StreamableHTTPClientTransport);
   });
 });

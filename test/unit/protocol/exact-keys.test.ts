@@ -14,10 +14,12 @@ import {
 } from '../../../src/protocol/index.js';
 import { mapOf, ODD_KEYS } from '../../helpers/odd-keys.js';
 
-
 const question = (key: string) => ({
   method: 'elicitation/create',
-  params: { message: `about ${key}`, requestedSchema: { type: 'object', properties: { polluted: { type: 'string' } } } },
+  params: {
+    message: `about ${key}`,
+    requestedSchema: { type: 'object', properties: { polluted: { type: 'string' } } },
+  },
 });
 
 /** `{key: question(key)}` for every odd key, as JSON text (JSON.stringify keeps an own `__proto__`). */
@@ -53,21 +55,27 @@ describe('exact keys: inputRequests (MRTR § InputRequests: any string key)', ()
     const text = `{"resultType":"input_required","inputRequests":${questionsJson()},"requestState":"s"}`;
     const mrtr = InputRequiredResultSchema.parse(JSON.parse(text));
     expect(Object.keys(mrtr.inputRequests ?? {})).toEqual(ODD_KEYS);
-    const task = parseDetailedTask(JSON.parse(`{"taskId":"t","status":"input_required","ttlMs":null,"inputRequests":${questionsJson()}}`));
+    const task = parseDetailedTask(
+      JSON.parse(`{"taskId":"t","status":"input_required","ttlMs":null,"inputRequests":${questionsJson()}}`),
+    );
     expect(task.status === 'input_required' && Object.keys(task.inputRequests)).toEqual(ODD_KEYS);
   });
 
   it('form fields named __proto__ in requestedSchema.properties are kept', () => {
     const parsed = InputRequestsSchema.parse(
-      JSON.parse('{"k":{"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{"__proto__":{"type":"string"}}}}}}'),
+      JSON.parse(
+        '{"k":{"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{"__proto__":{"type":"string"}}}}}}',
+      ),
     );
-    const properties = (parsed.k?.params as { requestedSchema: { properties: Record<string, unknown> } }).requestedSchema.properties;
+    const properties = (parsed.k?.params as { requestedSchema: { properties: Record<string, unknown> } })
+      .requestedSchema.properties;
     expect(Object.keys(properties)).toEqual(['__proto__']);
   });
 });
 
 describe('exact keys: results, _meta, structuredContent, tool definitions', () => {
-  const RESULT = '{"content":[{"type":"text","text":"x","__proto__":{"polluted":"block"}}],"structuredContent":{"__proto__":{"polluted":"sc"},"a.b":1},"_meta":{"__proto__":{"polluted":"meta"}},"__proto__":{"polluted":"top"}}';
+  const RESULT =
+    '{"content":[{"type":"text","text":"x","__proto__":{"polluted":"block"}}],"structuredContent":{"__proto__":{"polluted":"sc"},"a.b":1},"_meta":{"__proto__":{"polluted":"meta"}},"__proto__":{"polluted":"top"}}';
 
   it('a JSON-RPC response keeps __proto__ at every level of its result', () => {
     const message = classifyMessage(JSON.parse(`{"jsonrpc":"2.0","id":1,"result":${RESULT}}`));
@@ -85,7 +93,8 @@ describe('exact keys: results, _meta, structuredContent, tool definitions', () =
   });
 
   it('a tool whose inputSchema has a __proto__ key keeps it', () => {
-    const text = '{"name":"t","inputSchema":{"type":"object","__proto__":{"x":1},"properties":{"__proto__":{"type":"string"}}}}';
+    const text =
+      '{"name":"t","inputSchema":{"type":"object","__proto__":{"x":1},"properties":{"__proto__":{"type":"string"}}}}';
     expect(JSON.stringify(ToolSchema.parse(JSON.parse(text)))).toBe(text);
   });
 });

@@ -8,7 +8,15 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { InvalidResponseError, MAX_TASK_ID_BYTES, MemoryTaskStore, parseCreateTaskResult, parseDetailedTask, StreamableHttpTransport, TaskClient } from '../../../src/index.js';
+import {
+  InvalidResponseError,
+  MAX_TASK_ID_BYTES,
+  MemoryTaskStore,
+  parseCreateTaskResult,
+  parseDetailedTask,
+  StreamableHttpTransport,
+  TaskClient,
+} from '../../../src/index.js';
 import { taskIdProblem } from '../../../src/protocol/task-id.js';
 import { ScriptedTransport } from '../../helpers/scripted-transport.js';
 import { created, detailed } from '../../helpers/unit-fixtures.js';
@@ -51,7 +59,9 @@ describe('taskIdProblem', () => {
 
 describe('through TaskClient: InvalidResponseError at creation, nothing stored, no handle, no poll', () => {
   it.each(HOSTILE)('%s', async (_label, taskId) => {
-    const transport = new ScriptedTransport((method) => (method === 'tools/call' ? created({ taskId }) : detailed({ taskId })));
+    const transport = new ScriptedTransport((method) =>
+      method === 'tools/call' ? created({ taskId }) : detailed({ taskId }),
+    );
     const store = new MemoryTaskStore();
     const client = new TaskClient({ transport, store });
     const tasks: unknown[] = [];
@@ -61,14 +71,20 @@ describe('through TaskClient: InvalidResponseError at creation, nothing stored, 
     expect((error as InvalidResponseError).method).toBe('tools/call');
     if (taskId.length > 3) {
       expect((error as Error).message).not.toContain(taskId.slice(2));
-      expect(JSON.stringify((error as InvalidResponseError).issues)).not.toContain(JSON.stringify(taskId.slice(2)).slice(1, -1));
+      expect(JSON.stringify((error as InvalidResponseError).issues)).not.toContain(
+        JSON.stringify(taskId.slice(2)).slice(1, -1),
+      );
     }
     expect(await store.list()).toEqual([]);
     expect(tasks).toEqual([]);
     expect(transport.of('tasks/get')).toHaveLength(0);
     // The work may be running: one tasks/cancel with the raw id (JSON escapes it on the wire); it is never stored or quoted.
-    expect(transport.of('tasks/cancel').map((s) => (s.message.params as { taskId: string }).taskId)).toEqual(taskId.length > 0 ? [taskId] : []);
-    expect((error as InvalidResponseError).taskIdEscaped ?? "").not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202e]/);
+    expect(transport.of('tasks/cancel').map((s) => (s.message.params as { taskId: string }).taskId)).toEqual(
+      taskId.length > 0 ? [taskId] : [],
+    );
+    expect((error as InvalidResponseError).taskIdEscaped ?? '').not.toMatch(
+      /[\u0000-\u001f\u007f-\u009f\u202e]/,
+    );
     await client.close();
   });
 });
@@ -83,8 +99,14 @@ describe('invalid UTF-8 bytes in the taskId over real loopback HTTP', () => {
       req.on('data', (c: Buffer) => (body += c.toString('utf8')));
       req.on('end', () => {
         const id = (JSON.parse(body) as { id: number }).id;
-        const head = Buffer.from(`{"jsonrpc":"2.0","id":${id},"result":{"resultType":"task","taskId":"t-`, 'utf8');
-        const tail = Buffer.from('","status":"working","createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:00Z","ttlMs":60000}}', 'utf8');
+        const head = Buffer.from(
+          `{"jsonrpc":"2.0","id":${id},"result":{"resultType":"task","taskId":"t-`,
+          'utf8',
+        );
+        const tail = Buffer.from(
+          '","status":"working","createdAt":"2026-08-01T09:00:00Z","lastUpdatedAt":"2026-08-01T09:00:00Z","ttlMs":60000}}',
+          'utf8',
+        );
         res.writeHead(200, { 'Content-Type': 'application/json' });
         res.end(Buffer.concat([head, Buffer.from([0xff, 0xfe, 0xc3]), tail]));
       });
@@ -103,7 +125,12 @@ describe('invalid UTF-8 bytes in the taskId over real loopback HTTP', () => {
 
 describe('the 2025-11-25 path (official SDK 1.x session) refuses the same ids', () => {
   let legacy: Server | undefined;
-  afterEach(() => new Promise<void>((resolve) => (legacy ? (legacy.closeAllConnections(), legacy.close(() => resolve())) : resolve())));
+  afterEach(
+    () =>
+      new Promise<void>((resolve) =>
+        legacy ? (legacy.closeAllConnections(), legacy.close(() => resolve())) : resolve(),
+      ),
+  );
 
   it('a legacy CreateTaskResult with an ANSI-laden taskId → InvalidResponseError, nothing stored', async () => {
     const hostile = 't-\u001b[2Jowned';
@@ -117,10 +144,26 @@ describe('the 2025-11-25 path (official SDK 1.x session) refuses the same ids', 
         if (msg.id === undefined) return void res.writeHead(202).end();
         const result =
           msg.method === 'initialize'
-            ? { protocolVersion: '2025-11-25', capabilities: { tools: {}, tasks: { requests: { tools: { call: {} } } } }, serverInfo: { name: 'raw-legacy', version: '1' } }
+            ? {
+                protocolVersion: '2025-11-25',
+                capabilities: { tools: {}, tasks: { requests: { tools: { call: {} } } } },
+                serverInfo: { name: 'raw-legacy', version: '1' },
+              }
             : msg.method === 'tools/list'
-              ? { tools: [{ name: 'job', inputSchema: { type: 'object' }, execution: { taskSupport: 'required' } }] }
-              : { task: { taskId: hostile, status: 'working', ttl: 60_000, createdAt: '2026-08-01T09:00:00Z', lastUpdatedAt: '2026-08-01T09:00:00Z' } };
+              ? {
+                  tools: [
+                    { name: 'job', inputSchema: { type: 'object' }, execution: { taskSupport: 'required' } },
+                  ],
+                }
+              : {
+                  task: {
+                    taskId: hostile,
+                    status: 'working',
+                    ttl: 60_000,
+                    createdAt: '2026-08-01T09:00:00Z',
+                    lastUpdatedAt: '2026-08-01T09:00:00Z',
+                  },
+                };
         res.writeHead(200, { 'Content-Type': 'application/json' });
         res.end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result }));
       });

@@ -5,7 +5,9 @@ import { created, detailed } from '../../helpers/unit-fixtures.js';
 
 describe('parseCreateTaskResult (5.4)', () => {
   it('5.4: parses the flat shape', () => {
-    expect(parseCreateTaskResult(created({ statusMessage: 'queued', pollIntervalMs: 2_000, ttlMs: 900_000 }))).toEqual({
+    expect(
+      parseCreateTaskResult(created({ statusMessage: 'queued', pollIntervalMs: 2_000, ttlMs: 900_000 })),
+    ).toEqual({
       taskId: 't1',
       status: 'working',
       statusMessage: 'queued',
@@ -26,13 +28,29 @@ describe('parseCreateTaskResult (5.4)', () => {
   });
 
   it('"Seed vs spec" 3: tolerates missing timestamps and pollIntervalMs; ttlMs null means unlimited', () => {
-    expect(parseCreateTaskResult({ resultType: 'task', taskId: 'x', status: 'working', ttlMs: null })).toEqual({ taskId: 'x', status: 'working', ttlMs: null });
+    expect(
+      parseCreateTaskResult({ resultType: 'task', taskId: 'x', status: 'working', ttlMs: null }),
+    ).toEqual({ taskId: 'x', status: 'working', ttlMs: null });
   });
 
   it('"Seed vs spec" 5: legacy ttl/pollInterval are read as milliseconds only when the new keys are missing', () => {
-    const legacy = parseCreateTaskResult({ resultType: 'task', taskId: 'x', status: 'working', ttl: 60_000, pollInterval: 5_000 });
+    const legacy = parseCreateTaskResult({
+      resultType: 'task',
+      taskId: 'x',
+      status: 'working',
+      ttl: 60_000,
+      pollInterval: 5_000,
+    });
     expect([legacy.ttlMs, legacy.pollIntervalMs]).toEqual([60_000, 5_000]);
-    const both = parseCreateTaskResult({ resultType: 'task', taskId: 'x', status: 'working', ttlMs: 1_000, ttl: 60_000, pollIntervalMs: 200, pollInterval: 5_000 });
+    const both = parseCreateTaskResult({
+      resultType: 'task',
+      taskId: 'x',
+      status: 'working',
+      ttlMs: 1_000,
+      ttl: 60_000,
+      pollIntervalMs: 200,
+      pollInterval: 5_000,
+    });
     expect([both.ttlMs, both.pollIntervalMs]).toEqual([1_000, 200]);
   });
 
@@ -57,13 +75,21 @@ describe('parseDetailedTask (5.8)', () => {
   });
 
   it('5.8: completed carries result; completed without result is a TaskShapeError', () => {
-    expect(parseDetailedTask(detailed({ status: 'completed', result: { content: [] } }))).toMatchObject({ status: 'completed', result: { content: [] } });
-    expect(() => parseDetailedTask(detailed({ status: 'completed' }))).toThrow(new TaskShapeError('task t1 is "completed" but has no "result"'));
+    expect(parseDetailedTask(detailed({ status: 'completed', result: { content: [] } }))).toMatchObject({
+      status: 'completed',
+      result: { content: [] },
+    });
+    expect(() => parseDetailedTask(detailed({ status: 'completed' }))).toThrow(
+      new TaskShapeError('task t1 is "completed" but has no "result"'),
+    );
   });
 
   it('5.8, 5.9: failed keeps the error object; failed without error has none', () => {
     const error = { code: -32603, message: 'boom', data: { x: 1 } };
-    expect(parseDetailedTask(detailed({ status: 'failed', error }))).toMatchObject({ status: 'failed', error });
+    expect(parseDetailedTask(detailed({ status: 'failed', error }))).toMatchObject({
+      status: 'failed',
+      error,
+    });
     expect('error' in parseDetailedTask(detailed({ status: 'failed' }))).toBe(false);
   });
 
@@ -72,6 +98,8 @@ describe('parseDetailedTask (5.8)', () => {
   });
 
   it('isTerminalStatus: completed, failed and cancelled only', () => {
-    expect((['working', 'input_required', 'completed', 'failed', 'cancelled'] as const).map(isTerminalStatus)).toEqual([false, false, true, true, true]);
+    expect(
+      (['working', 'input_required', 'completed', 'failed', 'cancelled'] as const).map(isTerminalStatus),
+    ).toEqual([false, false, true, true, true]);
   });
 });

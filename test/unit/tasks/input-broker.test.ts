@@ -1,5 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { TaskClient, type InputRequiredEvent, type TaskClientOptions, type TaskHandle } from '../../../src/index.js';
+import {
+  TaskClient,
+  type InputRequiredEvent,
+  type TaskClientOptions,
+  type TaskHandle,
+} from '../../../src/index.js';
 import type { InputRequests } from '../../../src/protocol/input.js';
 import type { CallToolResult } from '../../../src/protocol/results.js';
 import { InputScope } from '../../../src/tasks/input-broker.js';
@@ -45,7 +50,13 @@ describe('task input requests (5.11–5.13)', () => {
     expect(onHandle).toHaveLength(1);
     expect(onClient).toHaveLength(1);
     expect(onClient[0]).toBe(onHandle[0]);
-    expect(onHandle[0]).toMatchObject({ key: 'ask', taskId: 't1', method: 'tools/call', answered: false, request: elicit('Proceed?') });
+    expect(onHandle[0]).toMatchObject({
+      key: 'ask',
+      taskId: 't1',
+      method: 'tools/call',
+      answered: false,
+      request: elicit('Proceed?'),
+    });
     await client.close();
   });
 
@@ -93,7 +104,10 @@ describe('task input requests (5.11–5.13)', () => {
 
   it('registered handlers answer automatically, once, with params and context', async () => {
     const elicitation = vi.fn(() => accept);
-    const { transport, client } = setup(asking(() => ({ ask: elicit('Proceed?') })), { handlers: { elicitation } });
+    const { transport, client } = setup(
+      asking(() => ({ ask: elicit('Proceed?') })),
+      { handlers: { elicitation } },
+    );
     await startTask(client);
     await vi.advanceTimersByTimeAsync(3_000);
     expect(elicitation).toHaveBeenCalledTimes(1);
@@ -101,19 +115,26 @@ describe('task input requests (5.11–5.13)', () => {
       elicit('Proceed?').params,
       expect.objectContaining({ key: 'ask', taskId: 't1', method: 'tools/call' }),
     ]);
-    expect(transport.of('tasks/update').map((s) => (s.message.params as { inputResponses: unknown }).inputResponses)).toEqual([{ ask: accept }]);
+    expect(
+      transport
+        .of('tasks/update')
+        .map((s) => (s.message.params as { inputResponses: unknown }).inputResponses),
+    ).toEqual([{ ask: accept }]);
     await client.close();
   });
 
   it('a handler that throws → handle "error" event; the key stays open and can be answered by hand', async () => {
     const boom = new Error('handler broke');
-    const { transport, client } = setup(asking(() => ({ ask: elicit('Proceed?') })), {
-      handlers: {
-        elicitation: () => {
-          throw boom;
+    const { transport, client } = setup(
+      asking(() => ({ ask: elicit('Proceed?') })),
+      {
+        handlers: {
+          elicitation: () => {
+            throw boom;
+          },
         },
       },
-    });
+    );
     const handle = await startTask(client);
     const errors: unknown[] = [];
     handle.on('error', (e) => errors.push(e));
@@ -134,8 +155,12 @@ describe('task input requests (5.11–5.13)', () => {
         for (const k of Object.keys(params.inputResponses as object)) answered.add(k);
         return {};
       }
-      const open = Object.fromEntries(Object.entries({ a: elicit('A?'), b: elicit('B?') }).filter(([k]) => !answered.has(k)));
-      return Object.keys(open).length ? detailed({ status: 'input_required', inputRequests: open }) : completed();
+      const open = Object.fromEntries(
+        Object.entries({ a: elicit('A?'), b: elicit('B?') }).filter(([k]) => !answered.has(k)),
+      );
+      return Object.keys(open).length
+        ? detailed({ status: 'input_required', inputRequests: open })
+        : completed();
     });
     const events = new Map<string, InputRequiredEvent>();
     client.on('inputRequired', (e) => events.set(e.key, e));
@@ -148,23 +173,33 @@ describe('task input requests (5.11–5.13)', () => {
     expect(Object.keys((handle.task as { inputRequests: object }).inputRequests)).toEqual(['b']);
     await events.get('b')!.respond({ action: 'decline' });
     await vi.advanceTimersByTimeAsync(1_000);
-    expect(transport.of('tasks/update').map((s) => (s.message.params as { inputResponses: unknown }).inputResponses)).toEqual([
-      { a: accept },
-      { b: { action: 'decline' } },
-    ]);
+    expect(
+      transport
+        .of('tasks/update')
+        .map((s) => (s.message.params as { inputResponses: unknown }).inputResponses),
+    ).toEqual([{ a: accept }, { b: { action: 'decline' } }]);
     await expect(handle.result()).resolves.toEqual({ content: [{ type: 'text', text: 'done' }] });
     expect([...handle.answeredKeys]).toEqual(['a', 'b']);
   });
 
   it('5.12: input requests on the creation result are seen by an onTask listener', async () => {
     const { client } = setup((method) => {
-      if (method === 'tools/call') return created({ status: 'input_required', inputRequests: { first: elicit('First?') } });
+      if (method === 'tools/call')
+        return created({ status: 'input_required', inputRequests: { first: elicit('First?') } });
       return detailed();
     });
     const seen: string[] = [];
     const controller = new AbortController();
     client
-      .callTool('job', {}, { signal: controller.signal, onAbort: 'detach', onTask: (h) => h.on('inputRequired', (e) => seen.push(e.key)) })
+      .callTool(
+        'job',
+        {},
+        {
+          signal: controller.signal,
+          onAbort: 'detach',
+          onTask: (h) => h.on('inputRequired', (e) => seen.push(e.key)),
+        },
+      )
       .catch(() => undefined);
     await flush();
     expect(seen).toEqual(['first']);
@@ -174,7 +209,12 @@ describe('task input requests (5.11–5.13)', () => {
 
   it('answeredKeys passed to client.task are never emitted or answered again (resume)', async () => {
     const { transport, client } = setup((method) =>
-      method === 'tasks/update' ? {} : detailed({ status: 'input_required', inputRequests: { old: elicit('Old?'), fresh: elicit('Fresh?') } }),
+      method === 'tasks/update'
+        ? {}
+        : detailed({
+            status: 'input_required',
+            inputRequests: { old: elicit('Old?'), fresh: elicit('Fresh?') },
+          }),
     );
     const keys: string[] = [];
     client.on('inputRequired', (e) => keys.push(e.key));
@@ -187,12 +227,22 @@ describe('task input requests (5.11–5.13)', () => {
 });
 
 describe('InputScope', () => {
-  const requests: InputRequests = { a: elicit('A?') as InputRequests[string], b: elicit('B?') as InputRequests[string] };
+  const requests: InputRequests = {
+    a: elicit('A?') as InputRequests[string],
+    b: elicit('B?') as InputRequests[string],
+  };
 
   function scope(deliver: (key: string, r: unknown) => Promise<void>) {
     const emitted: InputRequiredEvent[] = [];
     const handlerErrors: unknown[] = [];
-    const s = new InputScope({ method: 'tools/call', taskId: 't9', handlers: undefined, deliver, emit: (e) => emitted.push(e), onHandlerError: (e) => handlerErrors.push(e) });
+    const s = new InputScope({
+      method: 'tools/call',
+      taskId: 't9',
+      handlers: undefined,
+      deliver,
+      emit: (e) => emitted.push(e),
+      onHandlerError: (e) => handlerErrors.push(e),
+    });
     return { s, emitted, handlerErrors };
   }
 

@@ -9,11 +9,17 @@ import {
 import { ScriptedTransport } from '../../helpers/scripted-transport.js';
 import { created, detailed, flush } from '../../helpers/unit-fixtures.js';
 
-const policy = { defaultMs: DEFAULT_POLL_INTERVAL_MS, minMs: DEFAULT_MIN_POLL_INTERVAL_MS, maxMs: DEFAULT_MAX_POLL_INTERVAL_MS };
+const policy = {
+  defaultMs: DEFAULT_POLL_INTERVAL_MS,
+  minMs: DEFAULT_MIN_POLL_INTERVAL_MS,
+  maxMs: DEFAULT_MAX_POLL_INTERVAL_MS,
+};
 
 describe('effectivePollIntervalMs (5.7, STYLE 8)', () => {
   it('exports the documented defaults', () => {
-    expect([DEFAULT_POLL_INTERVAL_MS, DEFAULT_MIN_POLL_INTERVAL_MS, DEFAULT_MAX_POLL_INTERVAL_MS]).toEqual([1_000, 100, 300_000]);
+    expect([DEFAULT_POLL_INTERVAL_MS, DEFAULT_MIN_POLL_INTERVAL_MS, DEFAULT_MAX_POLL_INTERVAL_MS]).toEqual([
+      1_000, 100, 300_000,
+    ]);
   });
 
   it('5.7: uses the server value as given when within bounds', () => {
@@ -42,7 +48,7 @@ describe('effectivePollIntervalMs (5.7, STYLE 8)', () => {
     expect(effectivePollIntervalMs(600_000, { ...policy, maxMs: 40 })).toBe(600_000);
   });
 
-  it('the cap applies to the client\'s own choices: the default and a caller raise', () => {
+  it("the cap applies to the client's own choices: the default and a caller raise", () => {
     expect(effectivePollIntervalMs(undefined, { ...policy, defaultMs: 5_000, maxMs: 2_000 })).toBe(2_000);
     expect(effectivePollIntervalMs(500, policy, 10 ** 9)).toBe(300_000);
     expect(effectivePollIntervalMs(400_000, policy, 10 ** 9)).toBe(400_000); // a caller raise never lowers the server value
@@ -69,14 +75,21 @@ describe('poll timing through TaskClient (5.7)', () => {
   function server(createdInterval: unknown, intervals: unknown[] = [createdInterval]) {
     let polls = 0;
     const transport = new ScriptedTransport((method) => {
-      if (method === 'tools/call') return created(createdInterval === undefined ? { pollIntervalMs: undefined } : { pollIntervalMs: createdInterval });
+      if (method === 'tools/call')
+        return created(
+          createdInterval === undefined ? { pollIntervalMs: undefined } : { pollIntervalMs: createdInterval },
+        );
       const pollIntervalMs = intervals[Math.min(polls++, intervals.length - 1)];
       return detailed(pollIntervalMs === undefined ? { pollIntervalMs: undefined } : { pollIntervalMs });
     });
     return transport;
   }
 
-  async function pollTimes(transport: ScriptedTransport, untilMs: number, options: { pollIntervalMs?: number } = {}) {
+  async function pollTimes(
+    transport: ScriptedTransport,
+    untilMs: number,
+    options: { pollIntervalMs?: number } = {},
+  ) {
     const client = new TaskClient({ transport, jitterRatio: 0 });
     const controller = new AbortController();
     const call = client.callTool('slow', {}, { signal: controller.signal, onAbort: 'detach', ...options });

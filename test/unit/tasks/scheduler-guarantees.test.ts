@@ -80,15 +80,20 @@ describe('PollScheduler guarantees', () => {
 
     it('property: with any random value, the due time is now + floor + jitter, jitter in [0, min(5 % floor, 1 000))', () => {
       fc.assert(
-        fc.property(fc.integer({ min: 1, max: 3_000_000 }), fc.double({ min: 0, max: 0.999_999, noNaN: true }), fc.integer({ min: 0, max: 10 ** 9 }), (floor, r, now) => {
-          const s = new PollScheduler({ random: () => r, now: () => now, autoPoll: false });
-          const due = s.scheduleAfter(new Item('p'), floor);
-          const bound = Math.min(floor * 0.05, MAX_JITTER_MS);
-          expect(due).toBe(now + floor + bound * r);
-          expect(due - now).toBeGreaterThanOrEqual(floor);
-          if (bound > 0) expect(due - now - floor).toBeLessThan(bound);
-          s.close();
-        }),
+        fc.property(
+          fc.integer({ min: 1, max: 3_000_000 }),
+          fc.double({ min: 0, max: 0.999_999, noNaN: true }),
+          fc.integer({ min: 0, max: 10 ** 9 }),
+          (floor, r, now) => {
+            const s = new PollScheduler({ random: () => r, now: () => now, autoPoll: false });
+            const due = s.scheduleAfter(new Item('p'), floor);
+            const bound = Math.min(floor * 0.05, MAX_JITTER_MS);
+            expect(due).toBe(now + floor + bound * r);
+            expect(due - now).toBeGreaterThanOrEqual(floor);
+            if (bound > 0) expect(due - now - floor).toBeLessThan(bound);
+            s.close();
+          },
+        ),
       );
     });
   });

@@ -62,7 +62,11 @@ describe('PollScheduler under overload', () => {
   it('no starvation: 40 tasks at 100 ms, a cap of 2 and 10 ms polls serve every task in turn', async () => {
     const started: string[] = [];
     const lags: number[] = [];
-    const s = new PollScheduler({ maxConcurrentPolls: 2, jitterRatio: 0, onPollLag: (lag) => lags.push(lag) });
+    const s = new PollScheduler({
+      maxConcurrentPolls: 2,
+      jitterRatio: 0,
+      onPollLag: (lag) => lags.push(lag),
+    });
     // Capacity: 2 slots / 10 ms = 200 polls/s; demand: 40 tasks / 100 ms = 400 polls/s. Overloaded 2×.
     const tasks = Array.from({ length: 40 }, (_, i) => new Task(`t${i}`, s, 100, 10, started));
     for (const t of tasks) s.scheduleAt(t, 0);

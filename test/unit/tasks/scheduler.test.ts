@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_JITTER_RATIO, DEFAULT_MAX_CONCURRENT_POLLS, MAX_JITTER_MS, PollScheduler, type Pollable } from '../../../src/tasks/scheduler.js';
+import {
+  DEFAULT_JITTER_RATIO,
+  DEFAULT_MAX_CONCURRENT_POLLS,
+  MAX_JITTER_MS,
+  PollScheduler,
+  type Pollable,
+} from '../../../src/tasks/scheduler.js';
 import { deferred, flush } from '../../helpers/unit-fixtures.js';
 
 /** A fake task: records the (fake) time of every poll; `hold` keeps polls in flight until released. */
@@ -77,8 +83,12 @@ describe('PollScheduler', () => {
   });
 
   it('rejects bad options with a TypeError naming them', () => {
-    expect(() => new PollScheduler({ maxConcurrentPolls: 0 })).toThrow(new TypeError('maxConcurrentPolls must be an integer ≥ 1, got 0'));
-    expect(() => new PollScheduler({ jitterRatio: 1.5 })).toThrow(new TypeError('jitterRatio must be within [0, 1], got 1.5'));
+    expect(() => new PollScheduler({ maxConcurrentPolls: 0 })).toThrow(
+      new TypeError('maxConcurrentPolls must be an integer ≥ 1, got 0'),
+    );
+    expect(() => new PollScheduler({ jitterRatio: 1.5 })).toThrow(
+      new TypeError('jitterRatio must be within [0, 1], got 1.5'),
+    );
     expect(() => new PollScheduler({ jitterRatio: Number.NaN })).toThrow(TypeError);
   });
 
@@ -90,7 +100,18 @@ describe('PollScheduler', () => {
     expect(s.nextDueAt()).toBe(1_000);
     expect(s.size).toBe(10);
     await vi.advanceTimersByTimeAsync(1_450);
-    expect(items.map((i) => i.polls)).toEqual([[1_000], [1_100], [1_200], [1_300], [1_400], [], [], [], [], []]);
+    expect(items.map((i) => i.polls)).toEqual([
+      [1_000],
+      [1_100],
+      [1_200],
+      [1_300],
+      [1_400],
+      [],
+      [],
+      [],
+      [],
+      [],
+    ]);
     expect(vi.getTimerCount()).toBe(1);
     s.close();
     expect(vi.getTimerCount()).toBe(0);
@@ -127,7 +148,9 @@ describe('PollScheduler', () => {
     first[0]!.release();
     await flush();
     expect(sum(counts())).toBe(3); // one slot freed → exactly one queued item starts, at once
-    expect(a.filter((i) => i.polls.length === 1 && !first.includes(i)).map((i) => i.polls)).toEqual([[5_100]]);
+    expect(a.filter((i) => i.polls.length === 1 && !first.includes(i)).map((i) => i.polls)).toEqual([
+      [5_100],
+    ]);
     first[1]!.release();
     await flush();
     expect(counts()).toEqual([1, 1, 1, 1]);

@@ -16,7 +16,16 @@ import {
 } from '../../../src/index.js';
 import type { CallToolResult } from '../../../src/protocol/results.js';
 import { ScriptedTransport, type Handler } from '../../helpers/scripted-transport.js';
-import { completed, created, detailed, flush, queue, rpcError, toolResult, outcome } from '../../helpers/unit-fixtures.js';
+import {
+  completed,
+  created,
+  detailed,
+  flush,
+  queue,
+  rpcError,
+  toolResult,
+  outcome,
+} from '../../helpers/unit-fixtures.js';
 
 function setup(handler: Handler, options: Partial<TaskClientOptions> = {}) {
   const transport = new ScriptedTransport(handler);
@@ -32,7 +41,6 @@ async function startTask(client: TaskClient, name = 'job'): Promise<TaskHandle<C
   return start.task;
 }
 
-
 const T0 = Date.parse('2026-08-01T12:00:00Z');
 
 describe('TaskHandle', () => {
@@ -43,28 +51,39 @@ describe('TaskHandle', () => {
     it.each([
       ['3 hours behind', '2026-08-01T09:00:00Z'],
       ['3 hours ahead', '2026-08-01T15:00:00Z'],
-    ])('5.10: -32602 at local creation + ttlMs → TaskExpiredError, server createdAt %s does not matter', async (_label, createdAt) => {
-      const get = queue([detailed({ ttlMs: 3_000, createdAt }), detailed({ ttlMs: 3_000, createdAt }), rpcError(-32602, 'unknown task')]);
-      const { transport, client } = setup((m) => (m === 'tools/call' ? created({ ttlMs: 3_000, createdAt }) : get()));
-      const handle = await startTask(client);
-      expect(handle.localCreatedAt).toBe(T0);
-      expect(handle.expiresAt).toBe(T0 + 3_000);
-      const done = outcome(handle.result());
-      await vi.advanceTimersByTimeAsync(3_000);
-      expect(transport.of('tasks/get').map((s) => s.at - T0)).toEqual([1_000, 2_000, 3_000]);
-      expect(done.error).toBeInstanceOf(TaskExpiredError);
-      const error = done.error as TaskExpiredError;
-      expect(error.code).toBe('TASK_EXPIRED');
-      expect(error.expiredAt).toBe(T0 + 3_000);
-      expect(error.taskId).toBe('t1');
-      expect(error.message).toBe('task t1 expired at 2026-08-01T12:00:03.000Z');
-      expect(error.cause).toBeInstanceOf(McpError);
-      expect((error.cause as McpError).code).toBe(-32602);
-    });
+    ])(
+      '5.10: -32602 at local creation + ttlMs → TaskExpiredError, server createdAt %s does not matter',
+      async (_label, createdAt) => {
+        const get = queue([
+          detailed({ ttlMs: 3_000, createdAt }),
+          detailed({ ttlMs: 3_000, createdAt }),
+          rpcError(-32602, 'unknown task'),
+        ]);
+        const { transport, client } = setup((m) =>
+          m === 'tools/call' ? created({ ttlMs: 3_000, createdAt }) : get(),
+        );
+        const handle = await startTask(client);
+        expect(handle.localCreatedAt).toBe(T0);
+        expect(handle.expiresAt).toBe(T0 + 3_000);
+        const done = outcome(handle.result());
+        await vi.advanceTimersByTimeAsync(3_000);
+        expect(transport.of('tasks/get').map((s) => s.at - T0)).toEqual([1_000, 2_000, 3_000]);
+        expect(done.error).toBeInstanceOf(TaskExpiredError);
+        const error = done.error as TaskExpiredError;
+        expect(error.code).toBe('TASK_EXPIRED');
+        expect(error.expiredAt).toBe(T0 + 3_000);
+        expect(error.taskId).toBe('t1');
+        expect(error.message).toBe('task t1 expired at 2026-08-01T12:00:03.000Z');
+        expect(error.cause).toBeInstanceOf(McpError);
+        expect((error.cause as McpError).code).toBe(-32602);
+      },
+    );
 
     it('5.16: -32602 before creation + ttlMs → TaskNotFoundError("unknown"), no retry', async () => {
       const get = queue([detailed({ ttlMs: 60_000 }), rpcError(-32602, 'unknown task')]);
-      const { transport, client } = setup((m) => (m === 'tools/call' ? created({ ttlMs: 60_000, createdAt: '2026-08-01T09:00:00Z' }) : get()));
+      const { transport, client } = setup((m) =>
+        m === 'tools/call' ? created({ ttlMs: 60_000, createdAt: '2026-08-01T09:00:00Z' }) : get(),
+      );
       const handle = await startTask(client);
       const done = outcome(handle.result());
       await vi.advanceTimersByTimeAsync(10_000);
@@ -77,7 +96,9 @@ describe('TaskHandle', () => {
 
     it('5.10: ttlMs null never expires: a late -32602 is "unknown", expiresAt is null', async () => {
       const get = queue([detailed({ ttlMs: null }), detailed({ ttlMs: null }), rpcError(-32602)]);
-      const { client } = setup((m) => (m === 'tools/call' ? created({ ttlMs: null, pollIntervalMs: 300_000 }) : get()));
+      const { client } = setup((m) =>
+        m === 'tools/call' ? created({ ttlMs: null, pollIntervalMs: 300_000 }) : get(),
+      );
       const handle = await startTask(client);
       expect(handle.expiresAt).toBeNull();
       const done = outcome(handle.result());
@@ -109,15 +130,21 @@ describe('TaskHandle', () => {
     });
 
     it('5.16: -32602 on the first polls of a new task is retried notYetVisibleRetries (2) times, then "not-yet-visible"', async () => {
-      const { transport, client, violations } = setup((m) => (m === 'tools/call' ? created() : rpcError(-32602)));
+      const { transport, client, violations } = setup((m) =>
+        m === 'tools/call' ? created() : rpcError(-32602),
+      );
       const handle = await startTask(client);
       const done = outcome(handle.result());
       await vi.advanceTimersByTimeAsync(10_000);
       expect(transport.of('tasks/get').map((s) => s.at - T0)).toEqual([1_000, 2_000, 3_000]);
       expect(done.error).toBeInstanceOf(TaskNotFoundError);
       expect((done.error as TaskNotFoundError).reason).toBe('not-yet-visible');
-      expect((done.error as Error).message).toBe('task t1 is unknown to the server (not yet visible after creation)');
-      expect(violations).toEqual(Array(3).fill('tasks/get answered -32602 for task t1 right after it was created'));
+      expect((done.error as Error).message).toBe(
+        'task t1 is unknown to the server (not yet visible after creation)',
+      );
+      expect(violations).toEqual(
+        Array(3).fill('tasks/get answered -32602 for task t1 right after it was created'),
+      );
     });
 
     it('5.16: a task that becomes visible on a retry goes on normally', async () => {
@@ -131,7 +158,9 @@ describe('TaskHandle', () => {
     });
 
     it('notYetVisibleRetries: 0 fails on the first -32602', async () => {
-      const { transport, client } = setup((m) => (m === 'tools/call' ? created() : rpcError(-32602)), { notYetVisibleRetries: 0 });
+      const { transport, client } = setup((m) => (m === 'tools/call' ? created() : rpcError(-32602)), {
+        notYetVisibleRetries: 0,
+      });
       const handle = await startTask(client);
       const done = outcome(handle.result());
       await vi.advanceTimersByTimeAsync(10_000);
@@ -151,7 +180,9 @@ describe('TaskHandle', () => {
 
     it('5.10: client.task with localCreatedAt + ttlMs in the past → TaskExpiredError', async () => {
       const { client } = setup(() => rpcError(-32602));
-      const error = await client.task('t1', { localCreatedAt: T0 - 10_000, ttlMs: 5_000 }).catch((e: unknown) => e);
+      const error = await client
+        .task('t1', { localCreatedAt: T0 - 10_000, ttlMs: 5_000 })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(TaskExpiredError);
       expect((error as TaskExpiredError).expiredAt).toBe(T0 - 5_000);
     });
@@ -168,7 +199,9 @@ describe('TaskHandle', () => {
 
     it('5.9: failed → TaskFailedError carrying the JSON-RPC error {code, message, data}', async () => {
       const error = { code: -32603, message: 'disk full', data: { path: '/var' } };
-      const { client } = setup((m) => (m === 'tools/call' ? created() : detailed({ status: 'failed', error, statusMessage: 'oops' })));
+      const { client } = setup((m) =>
+        m === 'tools/call' ? created() : detailed({ status: 'failed', error, statusMessage: 'oops' }),
+      );
       const done = outcome(client.callTool('job'));
       await vi.advanceTimersByTimeAsync(1_000);
       expect(done.error).toBeInstanceOf(TaskFailedError);
@@ -180,7 +213,9 @@ describe('TaskHandle', () => {
     });
 
     it('5.9: failed without error → TaskFailedError with error undefined, message from statusMessage', async () => {
-      const { client } = setup((m) => (m === 'tools/call' ? created() : detailed({ status: 'failed', statusMessage: 'gave up' })));
+      const { client } = setup((m) =>
+        m === 'tools/call' ? created() : detailed({ status: 'failed', statusMessage: 'gave up' }),
+      );
       const done = outcome(client.callTool('job'));
       await vi.advanceTimersByTimeAsync(1_000);
       expect(done.error).toBeInstanceOf(TaskFailedError);
@@ -189,7 +224,9 @@ describe('TaskHandle', () => {
     });
 
     it('5.8: cancelled → TaskCancelledError with the last task', async () => {
-      const { client } = setup((m) => (m === 'tools/call' ? created() : detailed({ status: 'cancelled', statusMessage: 'by admin' })));
+      const { client } = setup((m) =>
+        m === 'tools/call' ? created() : detailed({ status: 'cancelled', statusMessage: 'by admin' }),
+      );
       const done = outcome(client.callTool('job'));
       await vi.advanceTimersByTimeAsync(1_000);
       expect(done.error).toBeInstanceOf(TaskCancelledError);
@@ -199,17 +236,23 @@ describe('TaskHandle', () => {
     });
 
     it('5.8: completed without result → InvalidResponseError, polling stops', async () => {
-      const { transport, client } = setup((m) => (m === 'tools/call' ? created() : detailed({ status: 'completed' })));
+      const { transport, client } = setup((m) =>
+        m === 'tools/call' ? created() : detailed({ status: 'completed' }),
+      );
       const done = outcome(client.callTool('job'));
       await vi.advanceTimersByTimeAsync(5_000);
       expect(done.error).toBeInstanceOf(InvalidResponseError);
       expect((done.error as InvalidResponseError).method).toBe('tasks/get');
-      expect((done.error as Error).message).toBe('tasks/get failed: invalid response: task t1 is "completed" but has no "result"');
+      expect((done.error as Error).message).toBe(
+        'tasks/get failed: invalid response: task t1 is "completed" but has no "result"',
+      );
       expect(transport.of('tasks/get')).toHaveLength(1);
     });
 
     it('a completed result that is not a CallToolResult → InvalidResponseError naming tools/call', async () => {
-      const { client } = setup((m) => (m === 'tools/call' ? created() : completed({ text: 'no content array' })));
+      const { client } = setup((m) =>
+        m === 'tools/call' ? created() : completed({ text: 'no content array' }),
+      );
       const done = outcome(client.callTool('job'));
       await vi.advanceTimersByTimeAsync(1_000);
       expect(done.error).toBeInstanceOf(InvalidResponseError);
@@ -221,7 +264,9 @@ describe('TaskHandle', () => {
       const done = outcome(client.callTool('job'));
       await vi.advanceTimersByTimeAsync(1_000);
       expect(done.error).toBeInstanceOf(InvalidResponseError);
-      expect((done.error as Error).message).toBe('tasks/get failed: invalid response: tasks/get returned task t2, asked for t1');
+      expect((done.error as Error).message).toBe(
+        'tasks/get failed: invalid response: tasks/get returned task t2, asked for t1',
+      );
     });
 
     it('emits status on change and terminal once; toJSON holds the id', async () => {
@@ -243,7 +288,9 @@ describe('TaskHandle', () => {
   describe('cancel (5.14)', () => {
     it('5.14 (behaviour 1): cancel() twice sends tasks/cancel once; the ack is intent, so polling goes on until the server reports cancelled', async () => {
       const get = queue([detailed(), detailed(), detailed({ status: 'cancelled' })]);
-      const { transport, client } = setup((m) => (m === 'tools/call' ? created() : m === 'tasks/cancel' ? {} : get()));
+      const { transport, client } = setup((m) =>
+        m === 'tools/call' ? created() : m === 'tasks/cancel' ? {} : get(),
+      );
       const handle = await startTask(client);
       const done = outcome(handle.result());
       await vi.advanceTimersByTimeAsync(1_000);
@@ -263,7 +310,9 @@ describe('TaskHandle', () => {
 
     it('5.14: cancel({waitMs}) keeps polling and resolves with the result if the server completes meanwhile', async () => {
       const get = queue([detailed(), detailed(), completed(toolResult('finished anyway'))]);
-      const { transport, client } = setup((m) => (m === 'tools/call' ? created() : m === 'tasks/cancel' ? {} : get()));
+      const { transport, client } = setup((m) =>
+        m === 'tools/call' ? created() : m === 'tasks/cancel' ? {} : get(),
+      );
       const handle = await startTask(client);
       const done = outcome(handle.result());
       await vi.advanceTimersByTimeAsync(1_000);
@@ -276,7 +325,9 @@ describe('TaskHandle', () => {
     });
 
     it('5.14 (behaviour 1): cancel({waitMs}) settles with CancelNotConfirmedError when no terminal status arrives in time', async () => {
-      const { transport, client } = setup((m) => (m === 'tools/call' ? created() : m === 'tasks/cancel' ? {} : detailed()));
+      const { transport, client } = setup((m) =>
+        m === 'tools/call' ? created() : m === 'tasks/cancel' ? {} : detailed(),
+      );
       const handle = await startTask(client);
       const done = outcome(handle.result());
       await handle.cancel({ waitMs: 2_500 });
@@ -328,7 +379,10 @@ describe('TaskHandle', () => {
 
   describe('transient poll failures', () => {
     it('NetworkError is retried with backoff from the floor; error events are emitted', async () => {
-      const failures = [new NetworkError('tasks/get', { cause: new Error('ECONNRESET') }), new NetworkError('tasks/get', { cause: new Error('ECONNRESET') })];
+      const failures = [
+        new NetworkError('tasks/get', { cause: new Error('ECONNRESET') }),
+        new NetworkError('tasks/get', { cause: new Error('ECONNRESET') }),
+      ];
       let n = 0;
       const { transport, client } = setup((m) => {
         if (m === 'tools/call') return created();
@@ -367,13 +421,18 @@ describe('TaskHandle', () => {
       let aPolls = 0;
       const { transport, client } = setup((m, params) => {
         if (m === 'tools/call') return created({ taskId: String(params.name) });
-        if (params.taskId === 'A' && aPolls++ === 0) throw new HttpError('tasks/get', 429, 'slow down', 5_000);
+        if (params.taskId === 'A' && aPolls++ === 0)
+          throw new HttpError('tasks/get', 429, 'slow down', 5_000);
         return detailed({ taskId: params.taskId });
       });
       const a = await startTask(client, 'A');
       const b = await startTask(client, 'B');
       await vi.advanceTimersByTimeAsync(6_000);
-      const at = (id: string) => transport.of('tasks/get').filter((s) => s.message.params?.taskId === id).map((s) => s.at - T0);
+      const at = (id: string) =>
+        transport
+          .of('tasks/get')
+          .filter((s) => s.message.params?.taskId === id)
+          .map((s) => s.at - T0);
       // Both poll at 1000; A gets 429 (Retry-After 5 s) → the server is paused until 6000; B's 2000 poll waits too.
       expect(at('A')).toEqual([1_000, 6_000]);
       expect(at('B')).toEqual([1_000, 6_000]);
@@ -404,7 +463,9 @@ describe('TaskHandle', () => {
     });
 
     it('a fatal poll error (JSON-RPC -32603 without HTTP status) rejects at once, no retry', async () => {
-      const { transport, client } = setup((m) => (m === 'tools/call' ? created() : rpcError(-32603, 'internal')));
+      const { transport, client } = setup((m) =>
+        m === 'tools/call' ? created() : rpcError(-32603, 'internal'),
+      );
       const handle = await startTask(client);
       const done = outcome(handle.result());
       await vi.advanceTimersByTimeAsync(60_000);

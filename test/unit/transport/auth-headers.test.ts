@@ -12,7 +12,11 @@ const request = (id = 1): JsonRpcRequest => ({
   jsonrpc: '2.0',
   id,
   method: 'tools/call',
-  params: { name: 'echo', arguments: { text: 'x' }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } },
+  params: {
+    name: 'echo',
+    arguments: { text: 'x' },
+    _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' },
+  },
 });
 
 interface Sent {
@@ -28,12 +32,19 @@ function fakeFetch(statuses: number[]): { fetch: typeof fetch; sent: Sent[] } {
     const body = String(init?.body ?? '');
     sent.push({ url: String(input), headers: new Headers(init?.headers), body });
     const status = statuses[Math.min(sent.length - 1, statuses.length - 1)] as number;
-    if (status !== 200) return new Response('unauthorized', { status, headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } });
+    if (status !== 200)
+      return new Response('unauthorized', {
+        status,
+        headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
+      });
     const id = (JSON.parse(body) as { id: number }).id;
-    return new Response(JSON.stringify({ jsonrpc: '2.0', id, result: { resultType: 'complete', content: [] } }), {
-      status: 200,
-      headers: { 'Content-Type': 'application/json' },
-    });
+    return new Response(
+      JSON.stringify({ jsonrpc: '2.0', id, result: { resultType: 'complete', content: [] } }),
+      {
+        status: 200,
+        headers: { 'Content-Type': 'application/json' },
+      },
+    );
   }) as typeof fetch;
   return { fetch: fetchImpl, sent };
 }
@@ -43,7 +54,12 @@ describe('StreamableHttpTransport: custom fetch and headers', () => {
     const { fetch, sent } = fakeFetch([200]);
     const transport = new StreamableHttpTransport('https://mcp.example.com/mcp', {
       fetch,
-      headers: { Authorization: 'Bearer static', 'X-Tenant': 'acme', 'Mcp-Method': 'forged', 'Content-Type': 'text/plain' },
+      headers: {
+        Authorization: 'Bearer static',
+        'X-Tenant': 'acme',
+        'Mcp-Method': 'forged',
+        'Content-Type': 'text/plain',
+      },
     });
     await expect(transport.request(request())).resolves.toMatchObject({ resultType: 'complete' });
     expect(sent).toHaveLength(1);
@@ -71,7 +87,10 @@ describe('StreamableHttpTransport: custom fetch and headers', () => {
   it('retries a 401 once with fresh headers and the same message', async () => {
     const { fetch, sent } = fakeFetch([401, 200]);
     let n = 0;
-    const transport = new StreamableHttpTransport('https://mcp.example.com/mcp', { fetch, getHeaders: () => ({ Authorization: `Bearer token-${++n}` }) });
+    const transport = new StreamableHttpTransport('https://mcp.example.com/mcp', {
+      fetch,
+      getHeaders: () => ({ Authorization: `Bearer token-${++n}` }),
+    });
     await expect(transport.request(request(7))).resolves.toMatchObject({ resultType: 'complete' });
     expect(sent.map((s) => s.headers.get('authorization'))).toEqual(['Bearer token-1', 'Bearer token-2']);
     expect(sent[1]?.body).toBe(sent[0]?.body);
@@ -79,7 +98,10 @@ describe('StreamableHttpTransport: custom fetch and headers', () => {
 
   it('gives up after one retry: a second 401 is an HttpError', async () => {
     const { fetch, sent } = fakeFetch([401, 401, 200]);
-    const transport = new StreamableHttpTransport('https://mcp.example.com/mcp', { fetch, getHeaders: () => ({ Authorization: 'Bearer stale' }) });
+    const transport = new StreamableHttpTransport('https://mcp.example.com/mcp', {
+      fetch,
+      getHeaders: () => ({ Authorization: 'Bearer stale' }),
+    });
     const error = await transport.request(request()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpError);
     expect((error as HttpError).status).toBe(401);
@@ -88,7 +110,10 @@ describe('StreamableHttpTransport: custom fetch and headers', () => {
 
   it('does not retry a 401 without getHeaders (static headers cannot change)', async () => {
     const { fetch, sent } = fakeFetch([401, 200]);
-    const transport = new StreamableHttpTransport('https://mcp.example.com/mcp', { fetch, headers: { Authorization: 'Bearer static' } });
+    const transport = new StreamableHttpTransport('https://mcp.example.com/mcp', {
+      fetch,
+      headers: { Authorization: 'Bearer static' },
+    });
     await expect(transport.request(request())).rejects.toMatchObject({ code: 'HTTP_ERROR', status: 401 });
     expect(sent).toHaveLength(1);
   });
@@ -114,9 +139,19 @@ describe('short-lived bearer tokens end to end (loopback)', () => {
         rejected.push(String(req.headers.authorization));
         return void res.writeHead(401, { 'WWW-Authenticate': 'Bearer' }).end();
       }
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k.startsWith('mcp-') || k === 'content-type' || k === 'accept')) as Record<string, string>;
-      const reply = await fetch((upstream as TaskServer).url, { method: 'POST', headers, body: Buffer.concat(chunks) });
-      res.writeHead(reply.status, { 'Content-Type': reply.headers.get('content-type') ?? 'application/json' }).end(Buffer.from(await reply.arrayBuffer()));
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter(
+          ([k]) => k.startsWith('mcp-') || k === 'content-type' || k === 'accept',
+        ),
+      ) as Record<string, string>;
+      const reply = await fetch((upstream as TaskServer).url, {
+        method: 'POST',
+        headers,
+        body: Buffer.concat(chunks),
+      });
+      res
+        .writeHead(reply.status, { 'Content-Type': reply.headers.get('content-type') ?? 'application/json' })
+        .end(Buffer.from(await reply.arrayBuffer()));
     });
     await new Promise<void>((resolve) => gate?.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(gate.address() as AddressInfo).port}/mcp`;

@@ -7,7 +7,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { GetHeadersError, OutcomeUnknownError, RequestTimeoutError, StreamableHttpTransport, TaskClient } from '../../../src/index.js';
+import {
+  GetHeadersError,
+  OutcomeUnknownError,
+  RequestTimeoutError,
+  StreamableHttpTransport,
+  TaskClient,
+} from '../../../src/index.js';
 
 let server: Server;
 let url: string;
@@ -24,7 +30,12 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
 
-const hangingClient = (): TaskClient => new TaskClient({ transport: new StreamableHttpTransport(url, { getHeaders: () => new Promise(() => {}) }), era: 'modern', timeoutMs: 60_000 });
+const hangingClient = (): TaskClient =>
+  new TaskClient({
+    transport: new StreamableHttpTransport(url, { getHeaders: () => new Promise(() => {}) }),
+    era: 'modern',
+    timeoutMs: 60_000,
+  });
 
 describe('getHeaders() that never resolves', () => {
   it('timeoutMs ends the request at its budget with RequestTimeoutError', async () => {
@@ -40,13 +51,17 @@ describe('getHeaders() that never resolves', () => {
     const error = (await listing) as RequestTimeoutError;
     expect(error).toBeInstanceOf(RequestTimeoutError);
     expect(error.notSent).toBe(true);
-    expect(error.message).toBe('tools/list timed out after 500 ms; nothing was sent (getHeaders() did not resolve in time)');
+    expect(error.message).toBe(
+      'tools/list timed out after 500 ms; nothing was sent (getHeaders() did not resolve in time)',
+    );
     expect(requests).toBe(0);
   });
 
   it('a creation (tools/call) timing out there is RequestTimeoutError with notSent, never OutcomeUnknownError, never re-sent', async () => {
     const client = hangingClient();
-    const call = client.callTool('deploy', {}, { timeoutMs: 500, idempotencyKey: 'k-1' }).catch((e: unknown) => e);
+    const call = client
+      .callTool('deploy', {}, { timeoutMs: 500, idempotencyKey: 'k-1' })
+      .catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(500);
     const error = await call;
     expect(error).not.toBeInstanceOf(OutcomeUnknownError);
@@ -70,17 +85,21 @@ describe('getHeaders() that never resolves', () => {
   it("a creation (tools/call) aborted by the caller's signal there rejects at once with the abort reason: never OutcomeUnknownError, nothing sent, no re-send", async () => {
     let release: ((headers: Record<string, string>) => void) | undefined;
     const client = new TaskClient({
-      transport: new StreamableHttpTransport(url, { getHeaders: () => new Promise((resolve) => (release = resolve)) }),
+      transport: new StreamableHttpTransport(url, {
+        getHeaders: () => new Promise((resolve) => (release = resolve)),
+      }),
       era: 'modern',
       timeoutMs: 60_000,
     });
     const controller = new AbortController();
     const reason = new Error('caller gave up');
     const settled = vi.fn();
-    const call = client.callTool('deploy', {}, { signal: controller.signal, idempotencyKey: 'k-2' }).catch((e: unknown) => {
-      settled();
-      return e;
-    });
+    const call = client
+      .callTool('deploy', {}, { signal: controller.signal, idempotencyKey: 'k-2' })
+      .catch((e: unknown) => {
+        settled();
+        return e;
+      });
     await vi.advanceTimersByTimeAsync(10);
     controller.abort(reason);
     await vi.advanceTimersByTimeAsync(0); // not after the abort grace (5 s): nothing was written, so nothing can answer
@@ -114,18 +133,29 @@ describe('getHeaders() that throws or rejects', () => {
   const cases: Array<[string, () => Record<string, string> | Promise<Record<string, string>>, unknown]> = [];
   const rejection = new Error('token fail');
   cases.push(['rejects with an Error', () => Promise.reject(rejection), rejection]);
-  cases.push(['throws a string synchronously', () => { throw 'string thrown'; }, 'string thrown']);
+  cases.push([
+    'throws a string synchronously',
+    () => {
+      throw 'string thrown';
+    },
+    'string thrown',
+  ]);
 
   for (const [name, getHeaders, cause] of cases) {
     it(`${name}: GetHeadersError (GET_HEADERS_FAILED, notSent, the original as cause), nothing sent, never re-sent`, async () => {
       const before = requests;
       let calls = 0;
-      const client = new TaskClient({ transport: new StreamableHttpTransport(url, { getHeaders: () => (calls++, getHeaders()) }), era: 'modern' });
+      const client = new TaskClient({
+        transport: new StreamableHttpTransport(url, { getHeaders: () => (calls++, getHeaders()) }),
+        era: 'modern',
+      });
       const error = await client.callTool('x', {}, { idempotencyKey: 'k' }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(GetHeadersError);
       expect(error).toMatchObject({ code: 'GET_HEADERS_FAILED', notSent: true, method: 'tools/call' });
       expect((error as Error).cause).toBe(cause);
-      expect((error as Error).message).toBe(`tools/call failed: getHeaders() failed: ${cause instanceof Error ? cause.message : String(cause)}; nothing was sent`);
+      expect((error as Error).message).toBe(
+        `tools/call failed: getHeaders() failed: ${cause instanceof Error ? cause.message : String(cause)}; nothing was sent`,
+      );
       expect(calls).toBe(1);
       expect(requests).toBe(before);
       await client.close();

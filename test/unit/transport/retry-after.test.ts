@@ -52,10 +52,20 @@ describe('parseRetryAfter (RFC 9110 § 10.2.3)', () => {
   });
 
   it('the transport puts the parsed value on HttpError.retryAfterMs: 0x10 is no delay, 16 is 16 s', async () => {
-    for (const [header, expected] of [['0x10', undefined], ['1e3', undefined], ['-1', undefined], ['Infinity', undefined], ['16', 16_000]] as const) {
-      const { fetch } = fakeFetch(() => new Response('slow down', { status: 429, headers: { 'Retry-After': header } }));
+    for (const [header, expected] of [
+      ['0x10', undefined],
+      ['1e3', undefined],
+      ['-1', undefined],
+      ['Infinity', undefined],
+      ['16', 16_000],
+    ] as const) {
+      const { fetch } = fakeFetch(
+        () => new Response('slow down', { status: 429, headers: { 'Retry-After': header } }),
+      );
       const transport = new StreamableHttpTransport('http://127.0.0.1:1/mcp', { fetch });
-      const error = await transport.request({ jsonrpc: '2.0', id: 1, method: 'tools/list' }).catch((e: unknown) => e);
+      const error = await transport
+        .request({ jsonrpc: '2.0', id: 1, method: 'tools/list' })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(HttpError);
       expect((error as HttpError).retryAfterMs).toBe(expected);
       await transport.close();

@@ -62,12 +62,21 @@ function onLine(line) {
 const transports: StdioTransport[] = [];
 function connect(options: Partial<StdioTransportOptions> & { flags?: string[] } = {}): StdioTransport {
   const { flags = [], ...rest } = options;
-  const transport = new StdioTransport({ command: process.execPath, args: ['-e', SERVER, '--', ...flags], closeGraceMs: 200, ...rest });
+  const transport = new StdioTransport({
+    command: process.execPath,
+    args: ['-e', SERVER, '--', ...flags],
+    closeGraceMs: 200,
+    ...rest,
+  });
   transports.push(transport);
   return transport;
 }
 let nextId = 1;
-function req(method: string, params: Record<string, unknown> = {}, id: string | number = nextId++): JsonRpcRequest {
+function req(
+  method: string,
+  params: Record<string, unknown> = {},
+  id: string | number = nextId++,
+): JsonRpcRequest {
   return { jsonrpc: '2.0', id, method, params };
 }
 
@@ -77,7 +86,9 @@ afterEach(async () => {
 
 describe('StdioTransport', () => {
   it('names the server by its command line', () => {
-    expect(new StdioTransport({ command: 'node', args: ['server.js', '--stdio'] }).serverKey).toBe('stdio:node server.js --stdio');
+    expect(new StdioTransport({ command: 'node', args: ['server.js', '--stdio'] }).serverKey).toBe(
+      'stdio:node server.js --stdio',
+    );
   });
 
   it('rejects invalid options with a TypeError naming the field', () => {
@@ -98,7 +109,11 @@ describe('StdioTransport', () => {
     const slow = t.request(req('slow', { ms: 80 }, 7));
     const fast = t.request(req('slow', { ms: 10 }, '7'));
     const echo = t.request(req('echo', { n: 1 }));
-    await expect(Promise.all([slow, fast, echo])).resolves.toEqual([{ waited: 80 }, { waited: 10 }, { params: { n: 1 } }]);
+    await expect(Promise.all([slow, fast, echo])).resolves.toEqual([
+      { waited: 80 },
+      { waited: 10 },
+      { params: { n: 1 } },
+    ]);
   });
 
   it('reassembles a message split across chunks, multi-byte characters included', async () => {
@@ -198,7 +213,10 @@ describe('StdioTransport', () => {
     const t = new StdioTransport({
       command: process.execPath,
       // The grandchild holds stdout open for 60 s: waiting for stdout to end would run into the test's timeout.
-      args: ['-e', `require('node:child_process').spawn('sleep', ['60'], { stdio: 'inherit' }).unref(); process.stdin.once('data', () => process.exit(4));`],
+      args: [
+        '-e',
+        `require('node:child_process').spawn('sleep', ['60'], { stdio: 'inherit' }).unref(); process.stdin.once('data', () => process.exit(4));`,
+      ],
       restart: false,
     });
     transports.push(t);
@@ -229,10 +247,14 @@ describe('StdioTransport', () => {
   it(`${MAX_SKIPPED_LINES} non-JSON lines in a row fail the requests in flight as lost (StreamEndedError, the last line as cause); the server stays usable`, async () => {
     expect(MAX_SKIPPED_LINES).toBe(100);
     const t = connect({ onWarning: () => undefined });
-    const error = await t.request(req('garbage-forever', { lines: MAX_SKIPPED_LINES })).catch((e: unknown) => e);
+    const error = await t
+      .request(req('garbage-forever', { lines: MAX_SKIPPED_LINES }))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StreamEndedError);
     expect((error as Error).cause).toBeInstanceOf(InvalidResponseError);
-    expect(((error as Error).cause as Error).message).toBe(`garbage-forever failed: invalid response: the server wrote ${MAX_SKIPPED_LINES} lines in a row that are not JSON; last: not json`);
+    expect(((error as Error).cause as Error).message).toBe(
+      `garbage-forever failed: invalid response: the server wrote ${MAX_SKIPPED_LINES} lines in a row that are not JSON; last: not json`,
+    );
     await expect(t.request(req('echo', { still: 'alive' }))).resolves.toEqual({ params: { still: 'alive' } });
   });
 
@@ -268,7 +290,10 @@ describe('StdioTransport', () => {
     // The scripted server has no such method; simulate through a second request that makes it echo a cancel.
     const t = new StdioTransport({
       command: process.execPath,
-      args: ['-e', `process.stdin.once('data', (d) => { const m = JSON.parse(String(d).split('\\n')[0]); process.stdout.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: m.id, reason: 'bye' } }) + '\\n'); }); process.stdin.on('end', () => process.exit(0));`],
+      args: [
+        '-e',
+        `process.stdin.once('data', (d) => { const m = JSON.parse(String(d).split('\\n')[0]); process.stdout.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: m.id, reason: 'bye' } }) + '\\n'); }); process.stdin.on('end', () => process.exit(0));`,
+      ],
     });
     transports.push(t);
     await expect(t.request(req('subscriptions/listen'))).rejects.toBeInstanceOf(StreamEndedError);

@@ -14,7 +14,9 @@ import { createUndiciSender } from '../../../src/transport/undici-sender.js';
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' };
 const servers: Server[] = [];
 
-async function serve(handler: (req: IncomingMessage, res: ServerResponse, body: string) => void): Promise<{ url: string; sockets: Set<Socket> }> {
+async function serve(
+  handler: (req: IncomingMessage, res: ServerResponse, body: string) => void,
+): Promise<{ url: string; sockets: Set<Socket> }> {
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
     let body = '';
@@ -35,7 +37,12 @@ function echo(req: IncomingMessage, res: ServerResponse, body: string, delayMs =
   }, delayMs);
 }
 
-const request = (id: number) => ({ jsonrpc: '2.0' as const, id, method: 'tools/list', params: { _meta: META } });
+const request = (id: number) => ({
+  jsonrpc: '2.0' as const,
+  id,
+  method: 'tools/list',
+  params: { _meta: META },
+});
 
 afterEach(async () => {
   setDefaultHttpSender(undefined);
@@ -48,14 +55,19 @@ describe('undici sender', () => {
   it('keeps connections alive across sequential requests', async () => {
     const { url, sockets } = await serve((req, res, body) => echo(req, res, body));
     const transport = new StreamableHttpTransport(url, { sender: createUndiciSender() });
-    for (let id = 1; id <= 20; id++) await expect(transport.request(request(id))).resolves.toEqual({ method: 'tools/list' });
+    for (let id = 1; id <= 20; id++)
+      await expect(transport.request(request(id))).resolves.toEqual({ method: 'tools/list' });
     expect(sockets.size).toBeLessThanOrEqual(2);
   });
 
   it('opens at most maxConnectionsPerOrigin connections under concurrency', async () => {
     const { url, sockets } = await serve((req, res, body) => echo(req, res, body, 20));
-    const transport = new StreamableHttpTransport(url, { sender: createUndiciSender({ maxConnectionsPerOrigin: 3 }) });
-    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => transport.request(request(i + 1))));
+    const transport = new StreamableHttpTransport(url, {
+      sender: createUndiciSender({ maxConnectionsPerOrigin: 3 }),
+    });
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => transport.request(request(i + 1))),
+    );
     expect(results).toHaveLength(12);
     expect(sockets.size).toBe(3);
   });
@@ -77,7 +89,9 @@ describe('undici sender', () => {
       }
       echo(req, res, body);
     });
-    const transport = new StreamableHttpTransport(url.replace('/mcp', '/old'), { sender: createUndiciSender() });
+    const transport = new StreamableHttpTransport(url.replace('/mcp', '/old'), {
+      sender: createUndiciSender(),
+    });
     await expect(transport.request(request(1))).resolves.toEqual({ method: 'tools/list' });
   });
 

@@ -14,7 +14,12 @@ const SUB = 'io.modelcontextprotocol/subscriptionId';
 const pushed = (subscription: unknown, taskId: string): JsonRpcNotification => ({
   jsonrpc: '2.0',
   method: 'notifications/tasks',
-  params: { taskId, status: 'completed', result: { content: [] }, ...(subscription === undefined ? {} : { _meta: { [SUB]: subscription } }) },
+  params: {
+    taskId,
+    status: 'completed',
+    result: { content: [] },
+    ...(subscription === undefined ? {} : { _meta: { [SUB]: subscription } }),
+  },
 });
 
 /** A transport whose listen stream delivers `notifications(id)` and then closes. */
@@ -31,20 +36,35 @@ function streamOf(notifications: (id: string | number) => JsonRpcNotification[])
 }
 
 describe('listenOver: the subscription id of pushed notifications', () => {
-  it('applies its own and those without the key; drops another subscription\'s (a string, a number equal as text) and reports each', async () => {
+  it("applies its own and those without the key; drops another subscription's (a string, a number equal as text) and reports each", async () => {
     const got: string[] = [];
     const reported: unknown[] = [];
     let listenId = '';
     const transport = streamOf((id) => {
       listenId = String(id);
-      return [pushed(id, 'mine'), pushed('not-yours', 'foreign'), pushed(undefined, 'unnamed'), pushed(Number(String(id).replace(/\D/g, '')), 'numeric')];
+      return [
+        pushed(id, 'mine'),
+        pushed('not-yours', 'foreign'),
+        pushed(undefined, 'unnamed'),
+        pushed(Number(String(id).replace(/\D/g, '')), 'numeric'),
+      ];
     });
-    const listen = listenOver(transport, () => ({}), (e) => reported.push(e));
-    await listen(['mine'], (n) => got.push(String((n.params as { taskId: string }).taskId)), new AbortController().signal);
+    const listen = listenOver(
+      transport,
+      () => ({}),
+      (e) => reported.push(e),
+    );
+    await listen(
+      ['mine'],
+      (n) => got.push(String((n.params as { taskId: string }).taskId)),
+      new AbortController().signal,
+    );
     expect(listenId).toMatch(/^listen-\d+$/);
     expect(got).toEqual(['mine', 'unnamed']);
     expect(reported).toHaveLength(2);
     expect(reported[0]).toBeInstanceOf(InvalidResponseError);
-    expect((reported[0] as Error).message).toBe(`subscriptions/listen failed: invalid response: notifications/tasks for subscription "not-yours" on the stream of ${listenId}; ignored`);
+    expect((reported[0] as Error).message).toBe(
+      `subscriptions/listen failed: invalid response: notifications/tasks for subscription "not-yours" on the stream of ${listenId}; ignored`,
+    );
   });
 });

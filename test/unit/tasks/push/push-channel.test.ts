@@ -8,7 +8,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { McpError, StreamEndedError } from '../../../../src/errors.js';
 import type { JsonRpcNotification } from '../../../../src/protocol/jsonrpc.js';
 import type { DetailedTask } from '../../../../src/protocol/tasks.js';
-import { DEFAULT_PUSH_DEBOUNCE_MS, PushChannel, type PushCadence, type PushTarget } from '../../../../src/tasks/push/push-channel.js';
+import {
+  DEFAULT_PUSH_DEBOUNCE_MS,
+  PushChannel,
+  type PushCadence,
+  type PushTarget,
+} from '../../../../src/tasks/push/push-channel.js';
 
 interface Listen {
   taskIds: readonly string[];
@@ -39,7 +44,12 @@ function setup(options: { maxTaskIds?: number; maxStreams?: number } = {}) {
       }),
     { random: () => 0, ...options },
   );
-  const ack = (l: Listen, ids: string[]) => l.push({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds: ids } } });
+  const ack = (l: Listen, ids: string[]) =>
+    l.push({
+      jsonrpc: '2.0',
+      method: 'notifications/subscriptions/acknowledged',
+      params: { notifications: { taskIds: ids } },
+    });
   /** Follows `ids` too and lets the debounce run out. */
   const follow = async (...ids: string[]) => {
     followed.push(...ids);
@@ -52,7 +62,16 @@ function setup(options: { maxTaskIds?: number; maxStreams?: number } = {}) {
 const task = (taskId: string, status: string, extra: Record<string, unknown> = {}) => ({
   jsonrpc: '2.0' as const,
   method: 'notifications/tasks',
-  params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 1 }, taskId, status, createdAt: '2026-01-01T00:00:00Z', lastUpdatedAt: '2026-01-01T00:00:00Z', ttlMs: 60_000, pollIntervalMs: 1_000, ...extra },
+  params: {
+    _meta: { 'io.modelcontextprotocol/subscriptionId': 1 },
+    taskId,
+    status,
+    createdAt: '2026-01-01T00:00:00Z',
+    lastUpdatedAt: '2026-01-01T00:00:00Z',
+    ttlMs: 60_000,
+    pollIntervalMs: 1_000,
+    ...extra,
+  },
 });
 
 describe('PushChannel', () => {
@@ -78,12 +97,18 @@ describe('PushChannel', () => {
     s.channel.changed();
     await vi.advanceTimersByTimeAsync(DEFAULT_PUSH_DEBOUNCE_MS);
     s.ack(s.listens[0]!, ['a', 'zzz']);
-    expect([...s.cadence]).toEqual([['a', 'push'], ['b', 'poll']]);
+    expect([...s.cadence]).toEqual([
+      ['a', 'push'],
+      ['b', 'poll'],
+    ]);
     expect([...s.channel.acknowledged]).toEqual(['a']);
     s.listens[0]!.push(task('a', 'working'));
     s.listens[0]!.push(task('a', 'completed', { result: { content: [] } }));
     s.listens[0]!.push(task('unfollowed', 'working'));
-    expect(s.applied.map((t) => [t.taskId, t.status])).toEqual([['a', 'working'], ['a', 'completed']]);
+    expect(s.applied.map((t) => [t.taskId, t.status])).toEqual([
+      ['a', 'working'],
+      ['a', 'completed'],
+    ]);
     s.channel.close();
     expect(s.cadence.get('a')).toBe('poll');
   });
@@ -94,7 +119,11 @@ describe('PushChannel', () => {
     s.channel.changed();
     await vi.advanceTimersByTimeAsync(DEFAULT_PUSH_DEBOUNCE_MS);
     s.listens[0]!.push(task('a', 'completed')); // completed without result
-    s.listens[0]!.push({ jsonrpc: '2.0', method: 'notifications/tasks', params: { __proto__: { taskId: 'a' } } as never });
+    s.listens[0]!.push({
+      jsonrpc: '2.0',
+      method: 'notifications/tasks',
+      params: { __proto__: { taskId: 'a' } } as never,
+    });
     expect(s.applied).toEqual([]);
     expect(s.errors).toHaveLength(2);
     expect(s.listens[0]!.signal.aborted).toBe(false);
@@ -109,7 +138,10 @@ describe('PushChannel', () => {
     expect(s.listens[1]!.taskIds).toEqual(['b']); // only the id no stream asks for
     s.ack(s.listens[1]!, ['b']);
     expect(s.listens[0]!.signal.aborted).toBe(false);
-    expect([...s.cadence]).toEqual([['a', 'push'], ['b', 'push']]);
+    expect([...s.cadence]).toEqual([
+      ['a', 'push'],
+      ['b', 'push'],
+    ]);
     expect(s.channel.streamCount).toBe(2);
     s.listens[0]!.push(task('a', 'working', { statusMessage: 'on the first' }));
     s.listens[1]!.push(task('b', 'working', { statusMessage: 'on the second' }));
@@ -143,7 +175,13 @@ describe('PushChannel', () => {
     expect(s.listens[1]!.signal.aborted).toBe(true);
     expect(s.listens[0]!.signal.aborted).toBe(false);
     expect(s.channel.streamCount).toBe(2);
-    expect([...s.cadence]).toEqual([['a', 'push'], ['b', 'push'], ['c', 'push'], ['d', 'poll'], ['e', 'push']]);
+    expect([...s.cadence]).toEqual([
+      ['a', 'push'],
+      ['b', 'push'],
+      ['c', 'push'],
+      ['d', 'poll'],
+      ['e', 'push'],
+    ]);
     expect([...s.channel.acknowledged].sort()).toEqual(['a', 'b', 'c', 'e']);
     s.channel.close();
     expect(s.listens.every((l) => l.signal.aborted)).toBe(true);
@@ -165,7 +203,11 @@ describe('PushChannel', () => {
     expect([...s.cadence]).toEqual([['a', 'push']]);
     s.ack(s.listens[1]!, ['b']); // 'c' omitted: it stays at the floor, and asks for no new stream
     expect(s.listens[0]!.signal.aborted).toBe(false);
-    expect([...s.cadence]).toEqual([['a', 'push'], ['b', 'push'], ['c', 'poll']]);
+    expect([...s.cadence]).toEqual([
+      ['a', 'push'],
+      ['b', 'push'],
+      ['c', 'poll'],
+    ]);
     await vi.advanceTimersByTimeAsync(10 * DEFAULT_PUSH_DEBOUNCE_MS);
     expect(s.listens).toHaveLength(2);
     s.channel.close();

@@ -6,7 +6,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { JsonRpcNotification } from '../../../../src/protocol/jsonrpc.js';
 import type { DetailedTask } from '../../../../src/protocol/tasks.js';
-import { DEFAULT_PUSH_DEBOUNCE_MS, DEFAULT_SAFETY_POLL_MULTIPLE, PushTracker, type PushFollowable } from '../../../../src/tasks/push/index.js';
+import {
+  DEFAULT_PUSH_DEBOUNCE_MS,
+  DEFAULT_SAFETY_POLL_MULTIPLE,
+  PushTracker,
+  type PushFollowable,
+} from '../../../../src/tasks/push/index.js';
 
 class FakeHandle implements PushFollowable {
   done = false;
@@ -27,7 +32,12 @@ describe('PushTracker', () => {
   afterEach(() => vi.useRealTimers());
 
   it('safety poll for acknowledged tasks, an ended task re-opens nothing, floor after a drop', async () => {
-    const streams: Array<{ ids: readonly string[]; push: (n: JsonRpcNotification) => void; drop: (e: unknown) => void; signal: AbortSignal }> = [];
+    const streams: Array<{
+      ids: readonly string[];
+      push: (n: JsonRpcNotification) => void;
+      drop: (e: unknown) => void;
+      signal: AbortSignal;
+    }> = [];
     const errors: unknown[] = [];
     const tracker = new PushTracker(
       (ids, push, signal) => new Promise((_resolve, drop) => streams.push({ ids, push, drop, signal })),
@@ -40,12 +50,24 @@ describe('PushTracker', () => {
     tracker.follow(b);
     await vi.advanceTimersByTimeAsync(DEFAULT_PUSH_DEBOUNCE_MS);
     expect(streams[0]!.ids).toEqual(['a', 'b']);
-    streams[0]!.push({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds: ['a', 'b'] } } });
+    streams[0]!.push({
+      jsonrpc: '2.0',
+      method: 'notifications/subscriptions/acknowledged',
+      params: { notifications: { taskIds: ['a', 'b'] } },
+    });
     expect(a.multiples).toEqual([DEFAULT_SAFETY_POLL_MULTIPLE]);
     streams[0]!.push({
       jsonrpc: '2.0',
       method: 'notifications/tasks',
-      params: { taskId: 'a', status: 'completed', createdAt: 'x', lastUpdatedAt: 'x', ttlMs: null, pollIntervalMs: 1000, result: { content: [] } },
+      params: {
+        taskId: 'a',
+        status: 'completed',
+        createdAt: 'x',
+        lastUpdatedAt: 'x',
+        ttlMs: null,
+        pollIntervalMs: 1000,
+        result: { content: [] },
+      },
     });
     expect(a.applied.map((t) => t.status)).toEqual(['completed']);
     expect(tracker.followedTaskIds()).toEqual(['b']);
@@ -59,7 +81,11 @@ describe('PushTracker', () => {
     expect(errors).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(500); // first backoff step
     expect(streams[1]!.ids).toEqual(['b']);
-    streams[1]!.push({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds: ['b'] } } });
+    streams[1]!.push({
+      jsonrpc: '2.0',
+      method: 'notifications/subscriptions/acknowledged',
+      params: { notifications: { taskIds: ['b'] } },
+    });
     expect(b.multiples).toEqual([DEFAULT_SAFETY_POLL_MULTIPLE, 1, DEFAULT_SAFETY_POLL_MULTIPLE]);
     tracker.close();
   });
