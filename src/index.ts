@@ -46,8 +46,8 @@ export type { ClientCapabilities, ClientInfo } from './client/meta.js';
 // tasks
 export { TaskHandle } from './tasks/task-handle.js';
 export type { CancelOptions, ResultOptions, Settled, TaskHandleEvents } from './tasks/task-handle.js';
-export type { ExpiringEvent } from './tasks/task-driver.js';
-export { DEFAULT_EXPIRING_MARGIN_RATIO } from './tasks/expiry.js';
+export type { ExpiringEvent } from './tasks/task-handle.js';
+export { DEFAULT_EXPIRING_MARGIN_RATIO } from './tasks/decisions.js';
 export { DEFAULT_MAX_CONCURRENT_UPDATES } from './tasks/update-sender.js';
 export { DELIVERY_BUDGET_MS } from './tasks/delivery.js';
 export type { InputContext, InputHandlers, InputRequiredEvent } from './tasks/input-broker.js';
@@ -56,9 +56,9 @@ export {
   DEFAULT_MIN_POLL_INTERVAL_MS,
   DEFAULT_POLL_INTERVAL_MS,
   effectivePollIntervalMs,
-} from './tasks/poll-interval.js';
-export type { PollIntervalPolicy } from './tasks/poll-interval.js';
-export { DEFAULT_MAX_POLL_RETRIES } from './tasks/poll-errors.js';
+} from './tasks/decisions.js';
+export type { PollIntervalPolicy } from './tasks/decisions.js';
+export { DEFAULT_MAX_POLL_RETRIES } from './tasks/decisions.js';
 export { DEFAULT_JITTER_RATIO, DEFAULT_MAX_CONCURRENT_POLLS, PollScheduler } from './tasks/scheduler.js';
 export type { Pollable, PollSchedulerOptions } from './tasks/scheduler.js';
 

@@ -22,7 +22,7 @@ import {
 import type { BackendRequestOptions, EraBackend, StartOptions, StartResult } from '../tasks/backend.js';
 import { answerRound } from '../tasks/input-round.js';
 import type { InputRequiredEvent } from '../tasks/input-broker.js';
-import type { TaskOps } from '../tasks/task-driver.js';
+import type { TaskOps } from '../tasks/task-handle.js';
 import { withAbortGrace } from '../tasks/abort-grace.js';
 import { signalOf } from '../internal/request-abort.js';
 import { sendCreation } from './creation-retry.js';

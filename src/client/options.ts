@@ -7,12 +7,12 @@ import { z } from 'zod';
 import { DEFAULT_TASK_METHODS, IDEMPOTENCY_META_KEY } from '../protocol/constants.js';
 import type { TaskStore } from '../store/task-store.js';
 import type { InputHandlers } from '../tasks/input-broker.js';
-import { DEFAULT_MAX_POLL_RETRIES } from '../tasks/poll-errors.js';
+import { DEFAULT_MAX_POLL_RETRIES } from '../tasks/decisions.js';
 import {
   DEFAULT_MAX_POLL_INTERVAL_MS,
   DEFAULT_MIN_POLL_INTERVAL_MS,
   DEFAULT_POLL_INTERVAL_MS,
-} from '../tasks/poll-interval.js';
+} from '../tasks/decisions.js';
 import { DEFAULT_JITTER_RATIO, DEFAULT_MAX_CONCURRENT_POLLS } from '../tasks/scheduler.js';
 import type { Transport } from '../transport/transport.js';
 import { VERSION } from '../version.js';
@@ -21,7 +21,7 @@ import { closestKey } from '../internal/option-keys.js';
 import { DEFAULT_CREATION_RETRY, type CreationRetryOptions } from './creation-retry.js';
 import type { EraMode } from './era-router.js';
 import { DEFAULT_ABORT_GRACE_MS } from '../tasks/abort-grace.js';
-import { DEFAULT_EXPIRING_MARGIN_RATIO } from '../tasks/expiry.js';
+import { DEFAULT_EXPIRING_MARGIN_RATIO } from '../tasks/decisions.js';
 import { DEFAULT_MAX_CONCURRENT_UPDATES } from '../tasks/update-sender.js';
 import type { ClientCapabilities, ClientInfo } from './meta.js';
 

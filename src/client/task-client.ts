@@ -24,10 +24,9 @@ import type { InputRequiredEvent } from '../tasks/input-broker.js';
 import { PollScheduler } from '../tasks/scheduler.js';
 import { createPushTracker, type PushTracker } from '../tasks/push/index.js';
 import type { TaskHandle } from '../tasks/task-handle.js';
-import type { TaskTracker } from '../tasks/tracker.js';
+import { TaskTracker } from '../tasks/tracker.js';
 import { EraRouter } from './era-router.js';
 import { InFlightCalls } from './in-flight-calls.js';
-import { createTracker } from './tracker-wiring.js';
 import { guardProgress, startCall } from './start-call.js';
 import { refreshFromToolList } from './header-mismatch.js';
 import { ModernBackend } from './modern-backend.js';
@@ -120,7 +119,7 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
     this.#router = new EraRouter(o.transport, o.era, legacyHost, (signal) =>
       pipeline.send(METHODS.discover, {}, { signal }),
     );
-    this.#tracker = createTracker(o, this.#scheduler, this.#push, {
+    this.#tracker = new TaskTracker(o, this.#scheduler, this.#push, {
       inputRequired: emitInput,
       warning: (m) => this.emit('warning', m),
       expiring: (e) => this.emit('expiring', e),

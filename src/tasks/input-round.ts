@@ -9,7 +9,7 @@ import { InputRequiredError } from '../errors.js';
 import { setOwn } from '../protocol/exact-keys.js';
 import type { InputRequests, InputResponses } from '../protocol/input.js';
 import { withListenerSink } from '../internal/safe-emitter.js';
-import { failureCarrier } from './task-callbacks.js';
+import { failureCarrier } from '../internal/safe-emitter.js';
 import { InputScope, type InputHandlers, type InputRequiredEvent } from './input-broker.js';
 
 /** Inputs of {@link answerRound}. */

@@ -5,7 +5,7 @@ import {
   DEFAULT_MIN_POLL_INTERVAL_MS,
   DEFAULT_POLL_INTERVAL_MS,
   effectivePollIntervalMs,
-} from '../../../src/tasks/poll-interval.js';
+} from '../../../src/tasks/decisions.js';
 import { ScriptedTransport } from '../../helpers/scripted-transport.js';
 import { created, detailed, flush } from '../../helpers/unit-fixtures.js';
 
