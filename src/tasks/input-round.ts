@@ -25,7 +25,7 @@ export interface RoundOptions {
 }
 
 /**
- * Resolves with an answer for every key. Each round is its own scope (5.5).
+ * Resolves with an answer for every key. Each round is its own scope.
  *
  * @throws {@link InputRequiredError} when a key has neither a handler nor a listener.
  * @throws a handler's error, what an `inputRequired` listener threw (or its promise rejected with), or
