@@ -26,7 +26,7 @@ import type { ClientCapabilities, ClientInfo } from '../protocol/client-info.js'
 
 /** Default per-request time budget, in milliseconds (one POST and its response). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
-/** Default cap on MRTR rounds for one call (4.5). */
+/** Default cap on MRTR rounds for one call. */
 export const DEFAULT_MAX_INPUT_ROUNDS = 10;
 /** Default number of -32602 answers tolerated right after creation before `TaskNotFoundError('not-yet-visible')`. */
 export const DEFAULT_NOT_YET_VISIBLE_RETRIES = 2;
@@ -94,9 +94,9 @@ export const DEFAULT_CLIENT_INFO: ClientInfo = { name: 'mcp-tasks-client', versi
 export interface TaskClientOptions {
   /** How messages reach the server, e.g. `new StreamableHttpTransport(url)`. */
   transport: Transport;
-  /** Sent as `io.modelcontextprotocol/clientInfo` on every request (1.2); `false` sends none. @default DEFAULT_CLIENT_INFO */
+  /** Sent as `io.modelcontextprotocol/clientInfo` on every request; `false` sends none. @default DEFAULT_CLIENT_INFO */
   clientInfo?: ClientInfo | false;
-  /** Handlers that answer input requests automatically; each also declares its capability (1.3). */
+  /** Handlers that answer input requests automatically; each also declares its capability. */
   handlers?: InputHandlers;
   /** Extra capabilities declared on every request (e.g. `{ elicitation: { form: {}, url: {} } }`). */
   capabilities?: ClientCapabilities;
