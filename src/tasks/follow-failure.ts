@@ -51,19 +51,19 @@ export async function afterFollowFailure(
   if (isSettledByServer(handle, error)) return tagged;
   const id = redactTaskId(handle.taskId);
   if (policy === 'detach' || !driver || classifyPollError(error).kind === 'transient') {
-    if (!ctx.store)
+    if (!ctx.config.store)
       ctx.emit.warning(
         `${handle.method}: stopped following task ${id} (${String(error)}); it may still be running`,
       );
     return tagged;
   }
   await drained();
-  const store = ctx.store;
+  const store = ctx.config.store;
   if (store) {
     const record = await store.get(handle.taskId, driver.serverKey).catch(() => undefined);
     if (record && !record.outcome)
       await store
-        .put({ ...record, cancelRequested: true, updatedAt: ctx.now() })
+        .put({ ...record, cancelRequested: true, updatedAt: ctx.config.now() })
         .catch((e: unknown) => ctx.emit.warning(`task store: could not write ${id}: ${String(e)}`));
   }
   try {
@@ -77,7 +77,7 @@ export async function afterFollowFailure(
 }
 
 /**
- * Waits for an abort's `cancelling` (resolving to what the call rejects with) at most `ctx.abortGraceMs` (ms); then
+ * Waits for an abort's `cancelling` (resolving to what the call rejects with) at most `limits.abortGraceMs` (ms); then
  * resolves with `tagged` (the abort reason carrying `taskId`) and lets the delivery go on: a final failure becomes a
  * `warning` event naming the task (its record keeps `cancelRequested`, resumable).
  */
@@ -87,8 +87,7 @@ export async function boundedCancel(
   cancelling: Promise<unknown>,
   tagged: unknown,
 ): Promise<unknown> {
-  const graceMs = ctx.abortGraceMs;
-  if (graceMs === undefined) return cancelling;
+  const graceMs = ctx.config.limits.abortGraceMs;
   const late = Symbol('late');
   let timer: ReturnType<typeof setTimeout> | undefined;
   const waited = new Promise<typeof late>((resolve) => (timer = setTimeout(() => resolve(late), graceMs)));

@@ -87,13 +87,3 @@ export function runTaskCallbacks<H>(
   failures.routeTo(late);
   return thrown;
 }
-
-/**
- * The `TypeError` for an `onTask` option that is not a function (checked before anything is sent), or `undefined`.
- */
-export function onTaskOptionError(where: string, onTask: unknown): TypeError | undefined {
-  if (onTask === undefined || typeof onTask === 'function') return undefined;
-  return new TypeError(
-    `${where}: option "onTask" must be a function; got ${onTask === null ? 'null' : typeof onTask}`,
-  );
-}

@@ -11,11 +11,10 @@ import { printableExcerpt } from '../protocol/printable.js';
 import { MAX_CANCEL_NAME_HEADER_BYTES, taskIdProblem } from '../protocol/task-id.js';
 import { TaskStatusSchema, type TaskShapeError } from '../protocol/tasks.js';
 import { TASK_RECORD_VERSION, type TaskRecord } from '../store/task-record.js';
-import type { TaskStore } from '../store/task-store.js';
 import { encodeHeaderValue } from '../transport/header-encoding.js';
-import { deliver, DeliveryFailure, type DeliveryRetry } from './delivery.js';
-import type { InputHandlers, InputRequiredEvent } from './input-broker.js';
-import type { PollIntervalPolicy } from './poll-interval.js';
+import { deliver, DeliveryFailure } from './delivery.js';
+import type { InputRequiredEvent } from './input-broker.js';
+import type { EngineConfig } from './config.js';
 import type { PushFollowable } from './push/push-tracker.js';
 import type { PollScheduler } from './scheduler.js';
 import type { ExpiringEvent, TaskDriver } from './task-driver.js';
@@ -25,20 +24,9 @@ import type { TaskHandle } from './task-handle.js';
 export interface TrackerContext {
   /** Told when a task starts and stops being followed. */
   push?: { follow(handle: PushFollowable): void; unfollow(taskId: string): void } | undefined;
-  serverKey: string;
+  /** The client's resolved options, read by reference. */
+  config: EngineConfig;
   scheduler: PollScheduler;
-  policy: PollIntervalPolicy;
-  handlers: InputHandlers | undefined;
-  maxPollRetries: number;
-  notYetVisibleRetries: number;
-  expiringMarginRatio: number;
-  deliveryRetry: DeliveryRetry;
-  maxConcurrentUpdates: number;
-  /** How long, ms, a caller who aborted waits for the task's `tasks/cancel` before the call rejects (delivery goes on). */
-  abortGraceMs?: number;
-  store: TaskStore | undefined;
-  redactParams: (method: string, params: Record<string, unknown>) => Record<string, unknown> | undefined;
-  now: () => number;
   emit: {
     inputRequired(event: InputRequiredEvent): void;
     warning(message: string): void;
@@ -101,9 +89,9 @@ async function recordDetached(
   raw: Record<string, unknown>,
   taskId: string,
 ): Promise<TaskCancelOutcome> {
-  if (ctx.store) {
+  if (ctx.config.store) {
     const status = TaskStatusSchema.safeParse(raw.status);
-    const now = ctx.now();
+    const now = ctx.config.now();
     const record: TaskRecord = {
       version: TASK_RECORD_VERSION,
       server: driver.serverKey,
@@ -117,7 +105,7 @@ async function recordDetached(
       receivedAt: now,
       updatedAt: now,
     };
-    await ctx.store
+    await ctx.config.store
       .put(record)
       .catch((e: unknown) =>
         ctx.emit.warning(`task store: could not write ${redactTaskId(taskId)}: ${String(e)}`),

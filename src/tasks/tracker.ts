@@ -128,7 +128,7 @@ export class TaskTracker {
       );
     }
     const driver = this.driverFor(backend);
-    const receivedAt = this.#ctx.now();
+    const receivedAt = this.#ctx.config.now();
     const handle = new TaskHandle<T>(driver, {
       task,
       method,
@@ -142,7 +142,7 @@ export class TaskTracker {
     backend.track(handle as TaskHandle<unknown>);
     this.#created.set(handle as TaskHandle<unknown>, driver);
     handle.on('serverViolation', (detail) => this.#ctx.emit.serverViolation(detail));
-    const store = this.#ctx.store;
+    const store = this.#ctx.config.store;
     if (store) {
       const { _meta: _, ...plain } = params;
       const name =
@@ -155,7 +155,7 @@ export class TaskTracker {
         server: driver.serverKey,
         method,
         name,
-        params: this.#ctx.redactParams(method, plain),
+        params: this.#ctx.config.redactParams(method, plain),
         idempotencyKey: options.idempotencyKey,
       });
       await store
@@ -261,7 +261,7 @@ export class TaskTracker {
    */
   async attach<T>(backend: EraBackend, taskId: string, facts: AttachFacts): Promise<TaskHandle<T>> {
     const driver = this.driverFor(backend);
-    const store = this.#ctx.store;
+    const store = this.#ctx.config.store;
     const stored = store ? await store.get(taskId, driver.serverKey).catch(() => undefined) : undefined;
     const method = facts.method ?? stored?.method ?? 'tools/call';
     let first: DetailedTask;
@@ -277,7 +277,7 @@ export class TaskTracker {
         {
           taskId,
           expiresAt: start !== undefined && ttl !== undefined ? expiresAt(start, ttl) : undefined,
-          now: this.#ctx.now(),
+          now: this.#ctx.config.now(),
         },
         error,
       );
@@ -286,12 +286,12 @@ export class TaskTracker {
           .put({
             ...stored,
             outcome: { status: lost.code === 'TASK_EXPIRED' ? 'expired' : 'unknown' },
-            updatedAt: this.#ctx.now(),
+            updatedAt: this.#ctx.config.now(),
           })
           .catch(() => undefined);
       throw lost;
     }
-    const receivedAt = this.#ctx.now();
+    const receivedAt = this.#ctx.config.now();
     const handle = new TaskHandle<T>(driver, {
       task: first,
       method,
@@ -375,9 +375,9 @@ export class TaskTracker {
   }
 
   #record(handle: TaskHandle<unknown>, record: TaskRecord): void {
-    const store = this.#ctx.store;
+    const store = this.#ctx.config.store;
     if (!store) return;
-    const drain = recordHandle(store, handle, record, this.#ctx.now, (error) =>
+    const drain = recordHandle(store, handle, record, this.#ctx.config.now, (error) =>
       this.#ctx.emit.warning(`task store: ${String(error)}`),
     );
     this.#drains.set(handle, drain);
