@@ -11,20 +11,18 @@
 
 // client
 export { TaskClient } from './client/task-client.js';
-export type { AttachOptions, CallOptions, CallStart, TaskClientEvents } from './client/task-client.js';
-export type { RequestOptions } from './modern/request-pipeline.js';
-export {
-  DEFAULT_CLIENT_INFO,
-  DEFAULT_MAX_INPUT_ROUNDS,
-  DEFAULT_NOT_YET_VISIBLE_RETRIES,
-  DEFAULT_REQUEST_TIMEOUT_MS,
+export type { CallOptions, CallStart, TaskClientEvents } from './client/task-client.js';
+export { DEFAULTS } from './tasks/config.js';
+export type {
+  AttachOptions,
+  CreationRetryOptions,
+  IdempotencyKeyPlacement,
+  RedactParams,
+  RequestOptions,
+  TaskClientOptions,
 } from './tasks/config.js';
-export { DEFAULT_IDEMPOTENCY_KEY_IN, defaultRedactParams } from './tasks/config.js';
-export type { IdempotencyKeyPlacement, RedactParams, TaskClientOptions } from './tasks/config.js';
-export { DEFAULT_CREATION_RETRY } from './tasks/config.js';
 export { isLostBeforeResponse } from './modern/creation-retry.js';
 export { DEFAULT_ABORT_GRACE_MS } from './tasks/abort-grace.js';
-export type { CreationRetryOptions } from './tasks/config.js';
 // Fleet mode; the store itself is in mcp-tasks-client/redis-store
 export type { FleetRunner, FleetOptions, FleetEvents, FleetClaimEvent } from './fleet/fleet-runner.js';
 export type { FleetQuestion } from './fleet/fleet-questions.js';

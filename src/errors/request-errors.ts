@@ -261,7 +261,7 @@ export class TooManyRoundsError extends McpClientError {
     readonly rounds: number,
   ) {
     super(
-      `${method} failed: the server asked for input again after ${rounds} answered rounds (maxInputRounds: ${rounds})`,
+      `${method} failed: the server asked for input again after ${rounds} answered rounds (limits.maxInputRounds: ${rounds})`,
     );
   }
 }

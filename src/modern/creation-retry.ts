@@ -13,7 +13,7 @@ import pRetry from 'p-retry';
 import { InvalidResponseError, NetworkError, OutcomeUnknownError } from '../errors.js';
 import { isLostBeforeResponse, neverSent, notSentCode } from '../internal/lost-request.js';
 import { signalOf, type RequestAbort } from '../internal/request-abort.js';
-import type { CreationRetryOptions } from '../tasks/config.js';
+import type { EngineConfig } from '../tasks/config.js';
 
 export { isLostBeforeResponse, neverSent } from '../internal/lost-request.js';
 
@@ -22,7 +22,7 @@ export interface SendCreationOptions {
   method: string;
   /** Decides (once, on the first lost attempt) whether a re-send is safe. */
   mayResend: () => boolean | Promise<boolean>;
-  retry: Required<CreationRetryOptions>;
+  retry: EngineConfig['creationRetry'];
   /** The attempts' abort; a {@link RequestAbort} builds its `AbortSignal` only when a re-send needs one. */
   signal: AbortSignal | RequestAbort | undefined;
 }

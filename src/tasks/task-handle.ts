@@ -23,7 +23,7 @@ import { raceAbort, withTaskId } from '../internal/race-abort.js';
 import { failureCarrier, SafeEmitter, withListenerSink } from '../internal/safe-emitter.js';
 import type { InputRequests, InputResponses } from '../protocol/input.js';
 import { isTerminalStatus, parseDetailedTask, TaskShapeError, type DetailedTask } from '../protocol/tasks.js';
-import type { TaskStore } from '../store/task-store.js';
+import type { EngineConfig } from './config.js';
 import {
   effectivePollIntervalMs,
   expiresAt,
@@ -36,7 +36,7 @@ import {
   type Settled,
 } from './decisions.js';
 import { deliver, DeliveryFailure } from './delivery.js';
-import { InputScope, type InputHandlers, type InputRequiredEvent } from './input-broker.js';
+import { InputScope, type InputRequiredEvent } from './input-broker.js';
 import type { PollScheduler } from './scheduler.js';
 import type { UpdateSender } from './update-sender.js';
 
@@ -50,37 +50,6 @@ export interface TaskOps {
   updateTask(taskId: string, inputResponses: InputResponses): Promise<void>;
   /** `tasks/cancel`. */
   cancelTask(taskId: string): Promise<void>;
-}
-
-/**
- * The settings the engine reads: the client's resolved options, one frozen object passed by reference (never copied
- * field by field). Only the fields the engine reads are named here.
- */
-export interface EngineConfig {
-  readonly transport: { readonly serverKey: string };
-  /** Interval, ms, when the server gave none (bounded by `maxPollIntervalMs`). */
-  readonly defaultPollIntervalMs: number;
-  /** Floor, ms, for a server interval of 0, negative or not a number. */
-  readonly minPollIntervalMs: number;
-  /** Cap, ms, on the client's own choices (default, caller raise). */
-  readonly maxPollIntervalMs: number;
-  readonly handlers?: InputHandlers;
-  /** Consecutive transient poll failures tolerated before the wait rejects. */
-  readonly maxPollRetries: number;
-  /** -32602 answers tolerated right after creation before "not-yet-visible". */
-  readonly notYetVisibleRetries: number;
-  /** Fraction of the TTL left at which a task waiting for input emits `expiring`. */
-  readonly expiringMarginRatio: number;
-  /** `tasks/update` requests in flight at once, per server. */
-  readonly maxConcurrentUpdates: number;
-  /** How long, ms, a caller whose wait ended waits for the task's `tasks/cancel` before the call rejects. */
-  readonly abortGraceMs?: number;
-  readonly store?: TaskStore;
-  readonly redactParams: (
-    method: string,
-    params: Record<string, unknown>,
-  ) => Record<string, unknown> | undefined;
-  readonly now: () => number;
 }
 
 /** The client events the engine emits. */
@@ -97,6 +66,7 @@ export interface EngineEvents {
  * the one configuration, the era backend, and the engine's shared parts.
  */
 export interface TaskDriver {
+  /** The client's resolved options, by reference. */
   readonly config: EngineConfig;
   /** The era backend: its `tasks/*` operations, and whether questions arrive outside `tasks/get` (2025-11-25). */
   readonly backend: { readonly ops: TaskOps; readonly questionsOutOfBand: boolean };
@@ -561,8 +531,8 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
       notVisible: this.#notVisible,
       failures: this.#failures,
       floorMs: this.pollIntervalMs,
-      notYetVisibleRetries: config.notYetVisibleRetries,
-      maxPollRetries: config.maxPollRetries,
+      notYetVisibleRetries: config.polling.notYetVisibleRetries,
+      maxPollRetries: config.polling.maxRetries,
     });
     if (verdict.violation)
       this.emit(

@@ -48,13 +48,8 @@ import { deliver, DeliveryFailure } from './delivery.js';
 import type { PushFollowable } from './push/push-tracker.js';
 import { parserFor } from './result-parsers.js';
 import type { PollScheduler } from './scheduler.js';
-import {
-  isCallerAbort,
-  TaskHandle,
-  type EngineConfig,
-  type EngineEvents,
-  type TaskDriver,
-} from './task-handle.js';
+import type { EngineConfig } from './config.js';
+import { isCallerAbort, TaskHandle, type EngineEvents, type TaskDriver } from './task-handle.js';
 import { newRecord, outcomeOf, recordHandle } from './task-recorder.js';
 import { UpdateSender } from './update-sender.js';
 
@@ -265,7 +260,7 @@ export async function afterFollowFailure(
         `${handle.method}: tasks/cancel for task ${id} (its wait failed) was not delivered: ${String((failure as Error).cause ?? failure)}`,
       ),
   );
-  await withinGrace(engine.config.abortGraceMs, cancelling);
+  await withinGrace(engine.config.limits.abortGraceMs, cancelling);
   return tagged;
 }
 
@@ -283,7 +278,7 @@ async function withinGrace<T>(graceMs: number | undefined, work: Promise<T>): Pr
 const LATE = Symbol('late');
 
 /**
- * Waits for an abort's `cancelling` (resolving to what the call rejects with) at most `engine.config.abortGraceMs` (ms); then
+ * Waits for an abort's `cancelling` (resolving to what the call rejects with) at most `engine.config.limits.abortGraceMs` (ms); then
  * resolves with `tagged` (the abort reason carrying `taskId`) and lets the delivery go on: a final failure becomes a
  * `warning` event naming the task (its record keeps `cancelRequested`, resumable).
  */
@@ -293,7 +288,7 @@ export async function boundedCancel(
   cancelling: Promise<unknown>,
   tagged: unknown,
 ): Promise<unknown> {
-  const first = await withinGrace(engine.config.abortGraceMs, cancelling);
+  const first = await withinGrace(engine.config.limits.abortGraceMs, cancelling);
   if (first !== LATE) return first;
   void cancelling.then((result) => {
     if (result !== tagged)
@@ -394,16 +389,6 @@ export function runTaskCallbacks<H>(
   return thrown;
 }
 
-/**
- * The `TypeError` for an `onTask` option that is not a function (checked before anything is sent), or `undefined`.
- */
-export function onTaskOptionError(where: string, onTask: unknown): TypeError | undefined {
-  if (onTask === undefined || typeof onTask === 'function') return undefined;
-  return new TypeError(
-    `${where}: option "onTask" must be a function; got ${onTask === null ? 'null' : typeof onTask}`,
-  );
-}
-
 // --- The engine ----------------------------------------------------------------------------------------------------
 
 /** What the caller said about a new task. */
@@ -463,9 +448,9 @@ export class TaskTracker {
     this.#scheduler = scheduler;
     this.#push = push;
     this.#policy = {
-      defaultMs: config.defaultPollIntervalMs,
-      minMs: config.minPollIntervalMs,
-      maxMs: config.maxPollIntervalMs,
+      defaultMs: config.polling.intervalMs,
+      minMs: config.polling.minIntervalMs,
+      maxMs: config.polling.maxIntervalMs,
     };
   }
 
@@ -483,7 +468,7 @@ export class TaskTracker {
         backend,
         policy: this.#policy,
         scheduler: this.#scheduler,
-        updates: new UpdateSender(backend.ops, this.config.maxConcurrentUpdates),
+        updates: new UpdateSender(backend.ops, this.config.limits.maxConcurrentUpdates),
         signal: this.#closing.signal,
         events: this.events,
       };

@@ -20,7 +20,7 @@ function server(cancel: Promise<Record<string, unknown>>) {
     return detailed({ status: 'completed' });
   });
   const store = new MemoryTaskStore();
-  const client = new TaskClient({ transport, jitterRatio: 0, store, abortGraceMs: GRACE_MS });
+  const client = new TaskClient({ transport, store, limits: { abortGraceMs: GRACE_MS } });
   const warnings: string[] = [];
   client.on('warning', (w) => warnings.push(w));
   return { transport, client, store, warnings };
@@ -34,7 +34,7 @@ describe('an invalid tasks/get answer while tasks/cancel is slow to deliver', ()
     const cancel = deferred<Record<string, unknown>>();
     const { transport, client, store, warnings } = server(cancel.promise);
     const call = outcome(client.callTool('job', {}));
-    await vi.advanceTimersByTimeAsync(1_000); // the poll: invalid answer, tasks/cancel sent and unanswered
+    await vi.advanceTimersByTimeAsync(1_100); // the poll: invalid answer, tasks/cancel sent and unanswered
     expect(transport.of('tasks/cancel')).toHaveLength(1);
     expect(call.settled).toBe(false);
     await vi.advanceTimersByTimeAsync(GRACE_MS);
@@ -54,7 +54,7 @@ describe('an invalid tasks/get answer while tasks/cancel is slow to deliver', ()
     const cancel = deferred<Record<string, unknown>>();
     const { client, warnings } = server(cancel.promise);
     const call = outcome(client.callTool('job', {}));
-    await vi.advanceTimersByTimeAsync(1_000);
+    await vi.advanceTimersByTimeAsync(1_100);
     cancel.resolve({});
     await vi.advanceTimersByTimeAsync(0);
     expect(call.error).toBeInstanceOf(InvalidResponseError);

@@ -40,7 +40,7 @@ function server(ack: Promise<Record<string, unknown>>, updateFails = false) {
       ? completed(toolResult('done'))
       : detailed({ status: 'input_required', inputRequests: { ask: elicit('ok?') } });
   });
-  const client = new TaskClient({ transport, jitterRatio: 0, store: new MemoryTaskStore() });
+  const client = new TaskClient({ transport, store: new MemoryTaskStore() });
   const warnings: string[] = [];
   client.on('warning', (w) => warnings.push(w));
   return { transport, client, warnings };
@@ -57,11 +57,11 @@ describe('a tasks/update still in flight when a poll reports completed', () => {
     if (start.resultType !== 'task') throw new Error('expected a task');
     const handle = start.task;
     const result = outcome(handle.result());
-    await vi.advanceTimersByTimeAsync(1_000); // first poll: input_required
+    await vi.advanceTimersByTimeAsync(1_100); // first poll (one interval + jitter): input_required
     const answer = outcome(handle.respond({ ask: accept }));
     await vi.advanceTimersByTimeAsync(10); // the tasks/update is on the wire, not yet acknowledged
     expect(transport.of('tasks/update')).toHaveLength(1);
-    await vi.advanceTimersByTimeAsync(1_000); // next poll: completed
+    await vi.advanceTimersByTimeAsync(1_100); // next poll: completed
     expect(handle.status).toBe('completed');
     expect(result.value).toEqual(toolResult('done'));
     expect(answer.settled).toBe(false); // the answer's fate is the server's acknowledgement, still on its way
@@ -82,8 +82,8 @@ describe('a tasks/update still in flight when a poll reports completed', () => {
       (event: InputRequiredEvent) => void answers.push(outcome(event.respond(accept))),
     );
     const call = outcome(client.callTool('job', {}));
-    await vi.advanceTimersByTimeAsync(1_010);
-    await vi.advanceTimersByTimeAsync(1_000);
+    await vi.advanceTimersByTimeAsync(1_100);
+    await vi.advanceTimersByTimeAsync(1_100);
     ack.resolve({});
     await vi.advanceTimersByTimeAsync(0);
     expect(call.value).toEqual(toolResult('done'));
@@ -99,9 +99,9 @@ describe('a tasks/update still in flight when a poll reports completed', () => {
     const { transport, client } = server(ack.promise, true);
     const start = await client.startTool('job', {});
     if (start.resultType !== 'task') throw new Error('expected a task');
-    await vi.advanceTimersByTimeAsync(1_000);
+    await vi.advanceTimersByTimeAsync(1_100);
     const answer = outcome(start.task.respond({ ask: accept }));
-    await vi.advanceTimersByTimeAsync(1_010);
+    await vi.advanceTimersByTimeAsync(1_100);
     expect(start.task.status).toBe('completed');
     ack.resolve({});
     await vi.advanceTimersByTimeAsync(60_000);

@@ -57,7 +57,7 @@ it('one poll crosses at most eight source files, scheduler tick → tasks/get wr
   client = new TaskClient({
     transport: new StreamableHttpTransport(listening.url),
     era: 'modern',
-    minPollIntervalMs: 50,
+    polling: { minIntervalMs: 50 },
   });
   const start = await client.startTool('job', {});
   if (start.resultType !== 'task') throw new Error('expected a task');
