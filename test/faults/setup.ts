@@ -46,10 +46,10 @@ export function useFaultBench(): FaultBench {
       if (!server) throw new Error('fault server not started');
       const client = new TaskClient({
         transport: new StreamableHttpTransport(server.url, transport),
-        polling: { minIntervalMs: 10 },
         timeoutMs: 5_000,
         handlers: { elicitation: () => ({ action: 'accept', content: { confirm: true } }) },
         ...options,
+        polling: { minIntervalMs: 10, ...options.polling },
       });
       clients.push(client);
       return client;
