@@ -6,6 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { TaskClientOptionsSchema } from '../../src/tasks/config.js';
 
 const ENTRY = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
 
@@ -158,5 +159,43 @@ describe('the main entry (mcp-tasks-client)', () => {
 
   it('every exported name is documented (TSDoc at its declaration)', () => {
     expect(exported.filter((e) => !e.documented).map((e) => e.name)).toEqual([]);
+  });
+});
+
+describe('the options of new TaskClient(options)', () => {
+  /** The keys an option declares below it (an object group, through optional/default wrappers). */
+  const inner = (schema: unknown): string[] => {
+    let at = schema as { def?: { innerType?: unknown }; shape?: Record<string, unknown> };
+    while (at.def?.innerType !== undefined) at = at.def.innerType as typeof at;
+    return Object.keys(at.shape ?? {});
+  };
+  const shape = TaskClientOptionsSchema.shape as Record<string, unknown>;
+
+  it('12 top-level options, 25 keys in all (nested ones included), no catch-all bag', () => {
+    expect(Object.keys(shape)).toEqual([
+      'transport',
+      'store',
+      'era',
+      'clientInfo',
+      'capabilities',
+      'handlers',
+      'timeoutMs',
+      'polling',
+      'creationRetry',
+      'limits',
+      'idempotencyKeyIn',
+      'redactParams',
+    ]);
+    const nested = Object.fromEntries(
+      ['handlers', 'polling', 'creationRetry', 'limits'].map((k) => [k, inner(shape[k])]),
+    );
+    expect(nested).toEqual({
+      handlers: ['elicitation', 'sampling', 'roots'],
+      polling: ['intervalMs', 'minIntervalMs', 'maxIntervalMs', 'auto', 'push'],
+      creationRetry: ['retries', 'minTimeoutMs'],
+      limits: ['maxInputRounds', 'maxConcurrentPolls', 'abortGraceMs'],
+    });
+    const total = Object.keys(shape).length + Object.values(nested).flat().length;
+    expect(total).toBe(25);
   });
 });
