@@ -102,7 +102,7 @@ export async function sendCreation<T>(attempt: () => Promise<T>, options: SendCr
     if (isLostBeforeResponse(error)) throw new OutcomeUnknownError(options.method, { cause: error });
     // The request reached the server but its reply could not be read: what it started is unknown (never re-sent).
     if (error instanceof InvalidResponseError && error.unreadableReply && error.taskId === undefined)
-      throw new OutcomeUnknownError(options.method, { cause: error });
+      throw new OutcomeUnknownError(options.method, { cause: error, unreadableReply: error.detail });
     const code = error instanceof NetworkError ? notSentCode(error) : undefined;
     if (code !== undefined)
       throw new NetworkError(options.method, {

@@ -67,8 +67,8 @@ export class RequestPipeline {
 
   /**
    * Sends `method` and resolves with its raw `result`. On -32022 it re-sends once per supported version that this
-   * client speaks, with a new id (1.8). On a -32020 to `tools/call` it refreshes `tools/list` and re-sends once with
-   * rebuilt `Mcp-Param-*` headers (2.7b); a second -32020 is surfaced.
+   * client speaks, with a new id. On a -32020 to `tools/call` it refreshes `tools/list` and re-sends once with
+   * rebuilt `Mcp-Param-*` headers; a second -32020 is surfaced.
    *
    * @throws {@link McpError}, {@link UnsupportedProtocolVersionError}, transport errors, `signal.reason`.
    */

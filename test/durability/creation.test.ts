@@ -4,7 +4,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  IDEMPOTENCY_META_KEY,
   MemoryTaskStore,
   NetworkError,
   OutcomeUnknownError,
@@ -12,6 +11,7 @@ import {
   TaskClient,
   type TaskClientOptions,
 } from '../../src/index.js';
+import { IDEMPOTENCY_META_KEY } from '../../src/protocol/constants.js';
 import { createFaultProxy, dropResponse } from '../helpers/fault-proxy.js';
 import { createTaskServer } from '../../src/testing/index.js';
 import { sendInvoice, textOf, useProxiedServer } from './fixtures.js';

@@ -5,12 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  DEFAULT_MAX_RESPONSE_BYTES,
   isMcpClientError,
   RequestTimeoutError,
   ResponseTooLargeError,
   TooManyRoundsError,
 } from '../../src/index.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../../src/transport/streamable-http.js';
 import { httpFaults, sseFaults, volumeFaults } from './catalogue/index.js';
 import { rejectionOf, useFaultBench } from './setup.js';
 

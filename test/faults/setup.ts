@@ -49,7 +49,7 @@ export function useFaultBench(): FaultBench {
         timeoutMs: 5_000,
         handlers: { elicitation: () => ({ action: 'accept', content: { confirm: true } }) },
         ...options,
-        polling: { minIntervalMs: 10, ...options.polling }, // a test's polling options join the bench's
+        polling: { minIntervalMs: 10, ...options.polling },
       });
       clients.push(client);
       return client;

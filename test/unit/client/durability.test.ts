@@ -3,7 +3,6 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
-  IDEMPOTENCY_META_KEY,
   MemoryTaskStore,
   NetworkError,
   OutcomeUnknownError,
@@ -12,6 +11,7 @@ import {
   type TaskClientOptions,
   type TaskRecord,
 } from '../../../src/index.js';
+import { IDEMPOTENCY_META_KEY } from '../../../src/protocol/constants.js';
 import { ScriptedTransport, type Handler } from '../../helpers/scripted-transport.js';
 import { completed, created, detailed, elicit, rpcError, toolResult } from '../../helpers/unit-fixtures.js';
 import '../../helpers/no-jitter.js';

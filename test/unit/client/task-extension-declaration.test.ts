@@ -8,7 +8,8 @@
  * to any supported request it issues") and § Supported Methods (today: `tools/call`).
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TASK_METHODS, TaskClient, type TaskClientOptions } from '../../../src/index.js';
+import { TaskClient, type TaskClientOptions } from '../../../src/index.js';
+import { DEFAULT_TASK_METHODS } from '../../../src/protocol/constants.js';
 import { buildCapabilities, declaresTasks } from '../../../src/modern/meta.js';
 import { ScriptedTransport } from '../../helpers/scripted-transport.js';
 
