@@ -78,6 +78,9 @@ export type { McpClientErrorCode, TaskCancelOutcome, TaskNotFoundReason } from '
 // protocol
 export { PROTOCOL_VERSION } from './protocol/constants.js';
 export { isTerminalStatus } from './protocol/tasks.js';
+// server text made safe for a terminal or a log; JSON text of any nesting
+export { escapeUnprintable, safeJson, safeLine, safeText } from './protocol/printable.js';
+export { toJsonText } from './internal/deep-json.js';
 export type {
   CancelledTask,
   CompletedTask,

@@ -39,10 +39,15 @@ export const RUNTIME = [
   'TooManyRoundsError',
   'UnsupportedProtocolVersionError',
   'VERSION',
+  'escapeUnprintable',
   'isMcpClientError',
   'isTerminalStatus',
   'redactTaskId',
+  'safeJson',
+  'safeLine',
+  'safeText',
   'serverIdentity',
+  'toJsonText',
 ];
 
 /** The names the main entry exports for the compiler only. */
