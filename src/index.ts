@@ -67,7 +67,7 @@ export { DEFAULT_MAX_RESPONSE_BYTES, StreamableHttpTransport } from './transport
 export type { StreamableHttpTransportOptions } from './transport/streamable-http.js';
 // MCP authorization
 export { DEFAULT_MAX_STEP_UPS, DEFAULT_REFRESH_SKEW_MS } from './transport/auth.js';
-export type { AuthorizationCallback, HttpAuthOptions } from './transport/auth.js';
+export type { AuthorizationCallback, HttpAuthOptions, OAuthClientProviderLike } from './transport/auth.js';
 export type {
   CustomTarget,
   HttpTarget,
