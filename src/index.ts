@@ -37,7 +37,7 @@ export type { InputContext, InputHandlers, InputRequiredEvent } from './tasks/in
 export { StreamableHttpTransport } from './transport/streamable-http.js';
 export type { StreamableHttpTransportOptions } from './transport/streamable-http.js';
 // MCP authorization
-export type { AuthorizationCallback, HttpAuthOptions } from './transport/auth.js';
+export type { AuthorizationCallback, HttpAuthOptions, OAuthClientProviderLike } from './transport/auth.js';
 export type { Transport, TransportRequestOptions } from './transport/transport.js';
 
 // errors

@@ -28,6 +28,31 @@ export interface AuthorizationCallback {
 }
 
 /**
+ * The OAuth client the `auth` option takes: any `OAuthClientProvider` of the official SDK
+ * (`@modelcontextprotocol/client`), described here by the members every provider has, so that the main entry's
+ * types never need that optional peer. The transport hands the provider to the SDK's `auth()` as it is.
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization)
+ */
+export interface OAuthClientProviderLike {
+  /** The redirect URI of the flow (`undefined` for non-interactive grants). */
+  readonly redirectUrl: string | URL | undefined;
+  /** The client metadata (RFC 7591) to register or to publish as a client ID metadata document. */
+  readonly clientMetadata: object;
+  /** The stored client information, if any. */
+  clientInformation(...args: never[]): unknown;
+  /** The stored tokens, if any. */
+  tokens(...args: never[]): unknown;
+  /** Stores new tokens. */
+  saveTokens(...args: never[]): unknown;
+  /** Sends a person to the authorization URL. */
+  redirectToAuthorization(...args: never[]): unknown;
+  /** Stores the PKCE code verifier. */
+  saveCodeVerifier(...args: never[]): unknown;
+  /** The stored PKCE code verifier. */
+  codeVerifier(...args: never[]): unknown;
+}
+
+/**
  * The `auth` option of {@link StreamableHttpTransport}.
  *
  * @example
@@ -40,7 +65,7 @@ export interface HttpAuthOptions {
    * The OAuth client: the official SDK's `OAuthClientProvider` interface (`@modelcontextprotocol/client`). It keeps
    * tokens, client information, the PKCE verifier and discovery state wherever the host wants them.
    */
-  provider: OAuthClientProvider;
+  provider: OAuthClientProviderLike;
   /**
    * For flows that need a person: called after `provider.redirectToAuthorization(url)`; resolves with the `code`
    * (and `iss`) that reached the redirect URI. Without it, a flow that needs a person fails with
@@ -113,7 +138,7 @@ export class AuthSession {
     this.#serverUrl = serverUrl;
     this.#options = options;
     this.#next = next;
-    this.#provider = this.#track(options.provider);
+    this.#provider = this.#track(options.provider as OAuthClientProvider);
   }
 
   /** The wrapped fetch: bearer header, 401 → authorize + one retry, 403 `insufficient_scope` → bounded step-up. */

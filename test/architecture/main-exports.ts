@@ -92,6 +92,7 @@ export const TYPES = [
   'JsonRpcRequest',
   'ListRootsResult',
   'McpClientErrorCode',
+  'OAuthClientProviderLike',
   'Progress',
   'ReadResourceResult',
   'RequestOptions',

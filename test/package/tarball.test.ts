@@ -1,8 +1,9 @@
 /**
- * The package as `npm pack` makes it and a user installs it: `prepack` builds `dist/`, publint and
- * @arethetypeswrong/cli find nothing wrong with the exports map and the types, and the README's install line works
- * from the tarball (install into an empty directory, run both bins).
- * `npm test` builds `dist` before running the tests, so the pack itself skips the `prepack` build.
+ * The packages as `npm pack` makes them and a user installs them: the library's `prepack` builds `dist/`, publint
+ * and @arethetypeswrong/cli find nothing wrong with its exports map and types; the command line's `prepack` pins
+ * its dependency on the library to the library's version; and the README's install lines work from the tarballs
+ * (install both into an empty directory, run both bins, and the CLI against the reference server).
+ * `npm test` builds both `dist/` folders before running the tests, so the library's pack skips its build.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,25 +16,31 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const bin = (name: string): string => join(ROOT, 'node_modules', '.bin', name);
 const work = mkdtempSync(join(tmpdir(), 'mcp-tasks-pack-'));
 let tarball = '';
+let cliTarball = '';
 
-beforeAll(() => {
-  const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], {
+/** Packs the package in `cwd` into `work`; returns the tarball's path. */
+function pack(args: string[]): string {
+  const out = execFileSync('npm', ['pack', ...args, '--json', '--pack-destination', work], {
     cwd: ROOT,
     encoding: 'utf8',
   });
-  tarball = join(work, (JSON.parse(out) as Array<{ filename: string }>)[0]?.filename ?? '');
+  return join(work, (JSON.parse(out) as Array<{ filename: string }>)[0]?.filename ?? '');
+}
+
+beforeAll(() => {
+  tarball = pack(['--ignore-scripts']);
+  cliTarball = pack(['--workspace', 'mcp-tasks']);
 }, 120_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('the packed package', () => {
-  it('builds dist/ on npm pack (prepack), and the tarball holds dist/ and both bins', () => {
+  it('builds dist/ on npm pack (prepack), and the tarball holds dist/ and the reference server bin', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
       scripts: Record<string, string>;
       bin: Record<string, string>;
-      dependencies: Record<string, string>;
     };
     expect(pkg.scripts.prepack).toMatch(/tsup/);
-    expect(pkg.dependencies['@modelcontextprotocol/sdk']).toMatch(/^\^1\./);
+    expect(Object.keys(pkg.bin)).toEqual(['mcp-tasks-reference-server']);
     const list = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' });
     for (const file of [
       'package/dist/index.js',
@@ -64,7 +71,21 @@ describe('the packed package', () => {
     expect(run.status, run.stdout + run.stderr).toBe(0);
   }, 120_000);
 
-  it('installs from the tarball into an empty project, and both bins run', () => {
+  it('the command line tarball depends on the published library version, and leaves the link behind', () => {
+    const library = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const packed = JSON.parse(
+      execFileSync('tar', ['-xOzf', cliTarball, 'package/package.json'], { encoding: 'utf8' }),
+    ) as { dependencies: Record<string, string>; bin: Record<string, string> };
+    expect(packed.dependencies['mcp-tasks-client']).toBe(`^${library.version}`);
+    expect(packed.bin).toEqual({ 'mcp-tasks': 'dist/main.js' });
+    const inRepo = JSON.parse(readFileSync(join(ROOT, 'packages/cli/package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    expect(inRepo.dependencies['mcp-tasks-client']).toBe('file:../..');
+    expect(execFileSync('tar', ['-tzf', cliTarball], { encoding: 'utf8' })).toContain('package/dist/main.js');
+  });
+
+  it('installs from the tarballs into an empty project, and both bins run', () => {
     const project = join(work, 'user');
     execFileSync('mkdir', ['-p', project]);
     writeFileSync(
@@ -73,7 +94,7 @@ describe('the packed package', () => {
     );
     execFileSync(
       'npm',
-      ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball],
+      ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball, cliTarball],
       { cwd: project, encoding: 'utf8' },
     );
     const version = spawnSync(join(project, 'node_modules', '.bin', 'mcp-tasks'), ['--version'], {
