@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-// biome-ignore lint/suspicious/noControlCharactersInRegex: TypeDoc colours its output with ANSI escapes
+// TypeDoc colours its output with ANSI escapes.
 const ANSI = /\x1b\[[0-9;]*m/g;
 
 it('TypeDoc documents every export of every entry point, with no warning', () => {
