@@ -9,9 +9,9 @@
  */
 import { generateText, stepCountIs, type ModelMessage } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
-import { createTaskTools } from '../src/adapters/ai-sdk/index.js';
-import { StreamableHttpTransport, TaskClient } from '../src/index.js';
-import { createTaskServer } from '../src/testing/index.js';
+import { createTaskTools } from 'mcp-tasks-client/ai-sdk';
+import { StreamableHttpTransport, TaskClient } from 'mcp-tasks-client';
+import { createTaskServer } from 'mcp-tasks-client/testing';
 
 type Call = { toolName: string; input: Record<string, unknown> };
 const usage = {

@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTaskServer } from '../src/testing/index.js';
+import { createTaskServer } from 'mcp-tasks-client/testing';
 
 const CLI = fileURLToPath(new URL('../packages/cli/dist/main.js', import.meta.url));
 const HOME = mkdtempSync(join(tmpdir(), 'mcp-tasks-demo-'));

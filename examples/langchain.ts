@@ -10,9 +10,9 @@
 import { AIMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
 import { createAgent } from 'langchain';
-import { createTaskTools, TASK_STATUS_EVENT, type TaskToolUpdate } from '../src/adapters/langchain/index.js';
-import { StreamableHttpTransport, TaskClient } from '../src/index.js';
-import { createTaskServer } from '../src/testing/index.js';
+import { createTaskTools, TASK_STATUS_EVENT, type TaskToolUpdate } from 'mcp-tasks-client/langchain';
+import { StreamableHttpTransport, TaskClient } from 'mcp-tasks-client';
+import { createTaskServer } from 'mcp-tasks-client/testing';
 
 function show(messages: BaseMessage[]): void {
   for (const message of messages) {

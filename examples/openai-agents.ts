@@ -17,9 +17,9 @@ import {
   type ModelRequest,
   type ModelResponse,
 } from '@openai/agents-core';
-import { TaskMcpServer } from '../src/adapters/openai-agents/index.js';
-import { StreamableHttpTransport, TaskClient } from '../src/index.js';
-import { createTaskServer } from '../src/testing/index.js';
+import { TaskMcpServer } from 'mcp-tasks-client/openai-agents';
+import { StreamableHttpTransport, TaskClient } from 'mcp-tasks-client';
+import { createTaskServer } from 'mcp-tasks-client/testing';
 
 type Call = { name: string; args: Record<string, unknown> };
 type Step = Call[] | string | ((input: AgentInputItem[]) => Call[]);
