@@ -49,9 +49,12 @@ describe('every code block in the docs', () => {
     expect(problems).toEqual([]);
   });
 
-  it.each(files)('%s: each JSON block parses', (file) => {
+  it.each(files)('%s: each JSON block parses (a jsonl block, line by line)', (file) => {
     for (const fence of fencesOf(readFileSync(join(ROOT, file), 'utf8'))) {
       if (fence.lang === 'json') expect(() => JSON.parse(fence.body), `${file}:${fence.line}`).not.toThrow();
+      if (fence.lang === 'jsonl')
+        for (const line of fence.body.split('\n').filter((l) => l.trim() !== ''))
+          expect(() => JSON.parse(line), `${file}:${fence.line}`).not.toThrow();
     }
   });
 
