@@ -32,6 +32,7 @@ import type { JsonRpcNotification, JsonRpcRequest, RequestId } from '../protocol
 import { classifyMessage, settleResponse } from './messages.js';
 import { excerpt } from './read-body.js';
 import { EXIT_DRAIN_MS, exitsWithin, STDERR_TAIL_CHARS, type Child } from './stdio-child.js';
+import { StdioChannel } from './stdio-channel.js';
 import { LineSplitter } from './stdio-lines.js';
 import { routeNotification, type Pending } from './stdio-routing.js';
 import {
@@ -90,11 +91,24 @@ export class StdioTransport implements Transport {
 
   /**
    * The command line as data, for reaching a 2025-11-25 server: the era is probed with `server/discover` first;
-   * if it is legacy, this transport's own child is closed and the official SDK starts one.
+   * if it is legacy, this transport's own child is closed and the legacy session starts another through
+   * `openChannel` (same command line, environment, `closeGraceMs` and `maxLineBytes`).
    */
   get target(): StdioTarget {
-    const { command, args, env, inheritEnv, cwd, onStderr } = this.#options;
-    return { kind: 'stdio', command, args, env, inheritEnv, cwd, onStderr };
+    const { command, args, env, inheritEnv, cwd, onStderr, onWarning } = this.#options;
+    const openChannel = (): StdioChannel =>
+      new StdioChannel({
+        command,
+        args,
+        env,
+        inheritEnv,
+        cwd,
+        onStderr,
+        onWarning,
+        closeGraceMs: this.#options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS,
+        maxLineBytes: this.#options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+      });
+    return { kind: 'stdio', command, args, env, inheritEnv, cwd, onStderr, openChannel };
   }
 
   /** The server's process id while it runs. */
