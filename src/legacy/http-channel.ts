@@ -131,8 +131,6 @@ export class HttpSessionChannel implements JsonRpcChannel {
    *   when a request's response never came (its stream could not be resumed), or the abort reason.
    */
   async send(message: ChannelMessage, options: ChannelSendOptions = {}): Promise<void> {
-    const method = typeof message.method === 'string' ? message.method : 'response';
-    const isRequest = typeof message.method === 'string' && message.id !== undefined;
     const link = options.signal ? anySignal(options.signal, this.#closing.signal) : undefined;
     try {
       await this.#post(message, link?.signal ?? this.#closing.signal);
