@@ -245,7 +245,7 @@ describe('Last-Event-ID resumption', () => {
     srv.onPosted = (message) => {
       if (message.id === 'srv-1') posted.resolve(message);
     };
-    const s = await open(srv, {
+    await open(srv, {
       onRequest: async (method, params) => {
         answered.resolve({ method, params });
         return { action: 'accept', content: {} };
