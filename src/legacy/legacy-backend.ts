@@ -261,7 +261,9 @@ export class LegacyBackend implements EraBackend {
     this.#tasks.set(taskId, state);
     const status = task.status;
     if (status === 'input_required') {
-      this.#final(taskId, state); // the server delivers its questions on the tasks/result stream
+      // The server delivers its questions on the tasks/result stream, read in the background; a failure of that
+      // read (a broken stream, the session closing) is met again by the next poll, which reads it anew.
+      this.#final(taskId, state).catch(() => undefined);
       return { ...task, inputRequests: {} };
     }
     if (status !== 'completed' && status !== 'failed') return task;
