@@ -7,12 +7,10 @@
  * @module
  * @internal
  */
-import { spawn } from 'node:child_process';
 import { ServerExitedError } from '../errors.js';
-import { childEnv } from '../internal/child-env.js';
 import type { ChannelMessage, JsonRpcChannel } from './channel.js';
 import { excerpt } from './read-body.js';
-import { EXIT_DRAIN_MS, exitsWithin, STDERR_TAIL_CHARS, type Child } from './stdio-child.js';
+import { endChild, spawnChild, type Child } from './stdio-child.js';
 import { LineSplitter } from './stdio-lines.js';
 import type { StdioTarget } from './transport.js';
 
@@ -61,48 +59,12 @@ export class StdioChannel implements JsonRpcChannel {
    * @throws {@link ServerExitedError} when it cannot be spawned.
    */
   async start(): Promise<void> {
-    if (this.#child) return this.#child.spawned;
-    const o = this.#options;
-    const proc = spawn(o.command, [...(o.args ?? [])], {
-      cwd: o.cwd,
-      env: childEnv(o),
-      stdio: ['pipe', 'pipe', 'pipe'],
-      windowsHide: true,
+    this.#child ??= spawnChild(this.#options, this.#commandLine, {
+      onStdout: (chunk) => this.#lines.push(chunk),
+      onStderr: (text) => this.#callback(() => this.#options.onStderr?.(text)),
+      onGone: (child, error) => this.#gone(child, error),
     });
-    let onSpawn!: () => void;
-    let onSpawnError!: (error: unknown) => void;
-    let onExit!: () => void;
-    const child: Child = {
-      process: proc,
-      spawned: new Promise<void>((resolve, reject) => ((onSpawn = resolve), (onSpawnError = reject))),
-      exited: new Promise<void>((resolve) => (onExit = resolve)),
-      stderrTail: '',
-      gone: false,
-    };
-    child.spawned.catch(() => undefined);
-    this.#child = child;
-    proc.stdin.on('error', () => undefined); // EPIPE: reported through the exit
-    proc.stdout.on('data', (chunk: Buffer) => this.#lines.push(chunk));
-    proc.stderr.setEncoding('utf8');
-    proc.stderr.on('data', (text: string) => {
-      child.stderrTail = (child.stderrTail + text).slice(-STDERR_TAIL_CHARS);
-      this.#callback(() => o.onStderr?.(text));
-    });
-    proc.once('spawn', onSpawn);
-    proc.once('exit', onExit);
-    proc.on('error', (error) => {
-      if (proc.pid !== undefined) return; // a failed kill(); the process lives on
-      const failure = new ServerExitedError(this.#commandLine, null, null, '', { cause: error });
-      onSpawnError(failure);
-      onExit();
-      this.#gone(child, failure);
-    });
-    // 'close' once stdout is drained; 'exit' plus a short drain in case a grandchild holds stdout open.
-    const exitedWith = (code: number | null, signal: NodeJS.Signals | null): void =>
-      this.#gone(child, new ServerExitedError(this.#commandLine, code, signal, child.stderrTail));
-    proc.once('close', exitedWith);
-    proc.once('exit', (code, signal) => setTimeout(() => exitedWith(code, signal), EXIT_DRAIN_MS).unref());
-    return child.spawned;
+    return this.#child.spawned;
   }
 
   /**
@@ -129,15 +91,8 @@ export class StdioChannel implements JsonRpcChannel {
 
   async #shutdown(): Promise<void> {
     const child = this.#child;
-    if (child !== undefined && !child.gone) {
-      child.process.stdin.end();
-      for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
-        if (await exitsWithin(child.exited, this.#options.closeGraceMs)) break;
-        child.process.kill(signal);
-      }
-      await child.exited;
-    }
-    if (child === undefined) this.#callback(() => this.onclose?.());
+    if (child !== undefined) await endChild(child, this.#options.closeGraceMs);
+    else this.#callback(() => this.onclose?.());
   }
 
   #gone(child: Child, error: ServerExitedError): void {

@@ -17,21 +17,19 @@
  * @module
  */
 // Split by concept, no behaviour change: options, child process, stdout lines and notification routing are in stdio-*.ts
-import { spawn } from 'node:child_process';
 import {
   ClientClosedError,
   InvalidResponseError,
   RequestTimeoutError,
   ResponseTooLargeError,
-  ServerExitedError,
+  type ServerExitedError,
   StreamEndedError,
 } from '../errors.js';
 import { linkAbort } from '../internal/abort.js';
-import { childEnv } from '../internal/child-env.js';
 import type { JsonRpcNotification, JsonRpcRequest, RequestId } from '../protocol/jsonrpc.js';
 import { classifyMessage, settleResponse } from './messages.js';
 import { excerpt } from './read-body.js';
-import { EXIT_DRAIN_MS, exitsWithin, STDERR_TAIL_CHARS, type Child } from './stdio-child.js';
+import { endChild, spawnChild, type Child } from './stdio-child.js';
 import { StdioChannel } from './stdio-channel.js';
 import { LineSplitter } from './stdio-lines.js';
 import { routeNotification, type Pending } from './stdio-routing.js';
@@ -189,14 +187,8 @@ export class StdioTransport implements Transport {
   async #shutdown(): Promise<void> {
     this.#failAll(() => new ClientClosedError());
     const child = this.#child;
-    if (child === undefined || child.gone) return;
-    const grace = this.#options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS;
-    child.process.stdin.end();
-    for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
-      if (await exitsWithin(child.exited, grace)) return;
-      child.process.kill(signal);
-    }
-    await child.exited;
+    if (child === undefined) return;
+    await endChild(child, this.#options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS);
   }
 
   #ensureChild(): Child {
@@ -208,48 +200,12 @@ export class StdioTransport implements Transport {
   }
 
   #spawn(): Child {
-    const o = this.#options;
-    const proc = spawn(o.command, [...(o.args ?? [])], {
-      cwd: o.cwd,
-      env: childEnv(o),
-      stdio: ['pipe', 'pipe', 'pipe'],
-      windowsHide: true,
-    });
-    let onSpawn!: () => void;
-    let onSpawnError!: (error: unknown) => void;
-    let onExit!: () => void;
-    const child: Child = {
-      process: proc,
-      spawned: new Promise<void>((resolve, reject) => ((onSpawn = resolve), (onSpawnError = reject))),
-      exited: new Promise<void>((resolve) => (onExit = resolve)),
-      stderrTail: '',
-      gone: false,
-    };
-    child.spawned.catch(() => undefined);
     this.#lines.reset();
-    proc.stdin.on('error', () => undefined); // EPIPE: reported through the exit
-    proc.stdout.on('data', (chunk: Buffer) => this.#lines.push(chunk));
-    proc.stderr.setEncoding('utf8');
-    proc.stderr.on('data', (text: string) => {
-      child.stderrTail = (child.stderrTail + text).slice(-STDERR_TAIL_CHARS);
-      this.#callback(() => o.onStderr?.(text));
+    return spawnChild(this.#options, this.#commandLine, {
+      onStdout: (chunk) => this.#lines.push(chunk),
+      onStderr: (text) => this.#callback(() => this.#options.onStderr?.(text)),
+      onGone: (child, error) => this.#gone(child, error),
     });
-    proc.once('spawn', onSpawn);
-    proc.once('exit', onExit);
-    proc.on('error', (error) => {
-      if (proc.pid !== undefined) return; // a failed kill(); the process lives on
-      const failure = new ServerExitedError(this.#commandLine, null, null, '', { cause: error });
-      onSpawnError(failure);
-      onExit();
-      this.#gone(child, failure);
-    });
-    // 'close' (not 'exit'): every line the server wrote before exiting has been read by then. A grandchild that
-    // inherited stdout can hold 'close' back, so 'exit' settles the calls after a short drain period regardless.
-    const exitedWith = (code: number | null, signal: NodeJS.Signals | null): void =>
-      this.#gone(child, new ServerExitedError(this.#commandLine, code, signal, child.stderrTail));
-    proc.once('close', exitedWith);
-    proc.once('exit', (code, signal) => setTimeout(() => exitedWith(code, signal), EXIT_DRAIN_MS).unref());
-    return child;
   }
 
   #gone(child: Child, error: ServerExitedError): void {
