@@ -8,10 +8,11 @@
  * @internal
  */
 import { ServerExitedError } from '../errors.js';
+import { callGuarded } from '../internal/safe-emitter.js';
 import type { ChannelMessage, JsonRpcChannel } from './channel.js';
 import { excerpt } from './read-body.js';
 import { endChild, spawnChild, type Child } from './stdio-child.js';
-import { LineSplitter } from './stdio-lines.js';
+import { LineSplitter, parseLine } from './stdio-lines.js';
 import type { StdioTarget } from './transport.js';
 
 /** How the channel's process is started and ended. */
@@ -103,16 +104,13 @@ export class StdioChannel implements JsonRpcChannel {
   }
 
   #onLine(raw: string): void {
-    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (line.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      return this.#warn(`stdout line is not JSON; skipped: ${excerpt(line, 200)}`);
-    }
+    const parsed = parseLine(raw);
+    if (parsed.kind === 'blank') return;
+    if (parsed.kind === 'text')
+      return this.#warn(`stdout line is not JSON; skipped: ${excerpt(parsed.line, 200)}`);
+    const value = parsed.value;
     if (!isObject(value))
-      return this.#warn(`stdout line is not a JSON-RPC object; skipped: ${excerpt(line, 200)}`);
+      return this.#warn(`stdout line is not a JSON-RPC object; skipped: ${excerpt(parsed.line, 200)}`);
     this.#callback(() => this.onmessage?.(value));
   }
 
@@ -120,12 +118,8 @@ export class StdioChannel implements JsonRpcChannel {
     this.#callback(() => this.#options.onWarning?.(`stdio:${this.#commandLine}: ${detail}`));
   }
 
-  /** Runs a listener; its exceptions must not break the reader. */
+  /** Runs a listener guarded: its exceptions must not break the reader. */
   #callback(fn: () => void): void {
-    try {
-      fn();
-    } catch {
-      // a listener's bug is not a transport failure
-    }
+    callGuarded(fn, undefined, [], 'stdio channel', undefined);
   }
 }

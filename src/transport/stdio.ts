@@ -31,7 +31,7 @@ import { classifyMessage, settleResponse } from './messages.js';
 import { excerpt } from './read-body.js';
 import { endChild, spawnChild, type Child } from './stdio-child.js';
 import { StdioChannel } from './stdio-channel.js';
-import { LineSplitter } from './stdio-lines.js';
+import { LineSplitter, parseLine } from './stdio-lines.js';
 import { routeNotification, type Pending } from './stdio-routing.js';
 import {
   checkStdioOptions,
@@ -240,12 +240,10 @@ export class StdioTransport implements Transport {
   }
 
   #onLine(raw: string): void {
-    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (line.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (error) {
+    const parsed = parseLine(raw);
+    if (parsed.kind === 'blank') return;
+    if (parsed.kind === 'text') {
+      const { line, error } = parsed;
       // Not a message, so no request's answer: reported and skipped (bounded: MAX_SKIPPED_LINES in a row fail the requests in flight as lost).
       const shown = excerpt(line, 200);
       this.#warn(`stdout line is not JSON; skipped: ${shown}`);
@@ -260,6 +258,7 @@ export class StdioTransport implements Transport {
       return this.#failAll((p) => new StreamEndedError(p.method, { cause: why(p) }));
     }
     this.#skipped = 0;
+    const value = parsed.value;
     const message = classifyMessage(value);
     switch (message.kind) {
       case 'result':
@@ -292,7 +291,7 @@ export class StdioTransport implements Transport {
         const id = isObject(value) ? value.id : undefined;
         const pending = typeof id === 'string' || typeof id === 'number' ? this.#pending.get(id) : undefined;
         if (pending === undefined)
-          return this.#warn(`dropped invalid message (${message.detail}): ${excerpt(line, 200)}`);
+          return this.#warn(`dropped invalid message (${message.detail}): ${excerpt(parsed.line, 200)}`);
         this.#pending.delete(pending.id);
         pending.reject(new InvalidResponseError(pending.method, message.detail));
       }
