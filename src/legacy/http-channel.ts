@@ -32,7 +32,7 @@ import { HEADERS } from '../protocol/constants.js';
 import { JsonRpcErrorResponseSchema } from '../protocol/jsonrpc.js';
 import type { ChannelMessage, ChannelSendOptions, JsonRpcChannel } from '../transport/channel.js';
 import { checkHeaderRecord } from '../transport/header-values.js';
-import { webBody } from '../transport/http-sender.js';
+import { isJsonMediaType, mediaTypeOf, webBody } from '../transport/http-sender.js';
 import { excerpt, readText, readTextChunks } from '../transport/read-body.js';
 import { parseRetryAfter } from '../transport/retry-after.js';
 import { sseEventMeter } from '../transport/sse-event-limit.js';
@@ -185,18 +185,18 @@ export class HttpSessionChannel implements JsonRpcChannel {
     }
     if (!res.ok) return this.#throwHttp(res, method, isRequest);
     if (method === 'notifications/initialized') this.#listen();
-    const contentType = res.headers.get('content-type') ?? '';
+    const contentType = res.headers.get('content-type');
+    const mediaType = mediaTypeOf(contentType);
     if (!isRequest) {
       await res.body?.cancel().catch(() => undefined);
       return;
     }
-    if (contentType.includes('text/event-stream'))
-      return this.#readUntilAnswered(res, method, message.id, signal);
+    if (mediaType === 'text/event-stream') return this.#readUntilAnswered(res, method, message.id, signal);
     const text = await readText(res.body ? webBody(res.body) : null, this.#maxBytes, method);
-    if (!contentType.includes('application/json') && !contentType.includes('+json'))
+    if (!isJsonMediaType(mediaType))
       throw new InvalidResponseError(
         method,
-        `unexpected content-type "${contentType || 'none'}": ${excerpt(text, 80)}`,
+        `unexpected content-type "${contentType ? excerpt(contentType, 80) : 'none'}": ${excerpt(text, 80)}`,
       );
     let value: unknown;
     try {
@@ -354,7 +354,7 @@ export class HttpSessionChannel implements JsonRpcChannel {
       'last-event-id': lastEventId,
     });
     const res = await this.#exchange(method, 'GET', headers, undefined, signal);
-    if (res.ok && (res.headers.get('content-type') ?? '').includes('text/event-stream')) return res;
+    if (res.ok && mediaTypeOf(res.headers.get('content-type')) === 'text/event-stream') return res;
     const text = await readText(res.body ? webBody(res.body) : null, 64 * 1024, method).catch(() => '');
     throw new HttpError(method, res.status, excerpt(text));
   }
@@ -439,7 +439,7 @@ export class HttpSessionChannel implements JsonRpcChannel {
           await res.body?.cancel().catch(() => undefined);
           return; // the server offers no stream of its own
         }
-        if (!res.ok || !(res.headers.get('content-type') ?? '').includes('text/event-stream')) {
+        if (!res.ok || mediaTypeOf(res.headers.get('content-type')) !== 'text/event-stream') {
           const text = await readText(res.body ? webBody(res.body) : null, 64 * 1024, method).catch(() => '');
           throw new HttpError(method, res.status, excerpt(text));
         }
