@@ -1,10 +1,12 @@
 /**
  * `npm run conformance`: the official `@modelcontextprotocol/conformance` suite (0.2.0-alpha.12, on Node 22 via
- * `npx -p node@22`, always `--spec-version 2026-07-28`) against this SDK:
+ * `npx -p node@22`, `--spec-version 2026-07-28`, and 2025-11-25 for the legacy client scenarios) against this SDK:
  *
  * - client scenarios: the runner starts its mock server and runs `test/conformance/client.ts` (public API only) with
  *   the server URL as the last argument;
- * - server scenarios: against the reference task server (see scripts/conformance-server.ts).
+ * - server scenarios: against the reference task server (see scripts/conformance-server.ts);
+ * - the 2025-11-25 client scenarios (`--spec-version 2025-11-25`, when no scenario is named): the same client in its
+ *   legacy era (initialize, sessions, `Last-Event-ID` resumption of a closed SSE stream, elicitation defaults).
  *
  * Prints one line per scenario, `name: N passed, M failed`, and exits non-zero on any failed check, a scenario with
  * no checks, or a runner exit code other than 0. There is no expected-failures file.
@@ -33,6 +35,15 @@ export const CLIENT_SCENARIOS = [
   'json-schema-2020-12-preservation',
   ...AUTH_SCENARIOS,
 ];
+
+/** The 2025-11-25 client scenarios, run with `--spec-version 2025-11-25` (the client's legacy era: its own session). */
+export const LEGACY_CLIENT_SCENARIOS = [
+  'initialize',
+  'tools_call',
+  'sse-retry',
+  'elicitation-sep1034-client-defaults',
+];
+const LEGACY_SPEC_VERSION = '2025-11-25';
 
 /**
  * How the runner starts our client. It splits this string on spaces and runs it through a shell from this directory
@@ -69,10 +80,11 @@ async function main(): Promise<void> {
   const started = Date.now();
   console.log(`${PACKAGE} on Node 22, --spec-version ${SPEC_VERSION}`);
   // One suite after the other: both at once would put 8 runner processes on this 2-core machine.
-  const clientOutcomes = await runSuite(
-    clientScenarios.map((scenario) => ({
+  const legacyScenarios = serverOnly || named.length > 0 ? [] : LEGACY_CLIENT_SCENARIOS;
+  const clientOutcomes = await runSuite([
+    ...clientScenarios.map((scenario) => ({
       scenario,
-      args: (outDir) => [
+      args: (outDir: string) => [
         'client',
         '--command',
         CLIENT_COMMAND,
@@ -87,7 +99,21 @@ async function main(): Promise<void> {
         ...(scenario.startsWith('auth/') ? ['--timeout', String(AUTH_TIMEOUT_MS)] : []),
       ],
     })),
-  );
+    ...legacyScenarios.map((scenario) => ({
+      scenario: `${LEGACY_SPEC_VERSION} ${scenario}`,
+      args: (outDir: string) => [
+        'client',
+        '--command',
+        CLIENT_COMMAND,
+        '--scenario',
+        scenario,
+        '--spec-version',
+        LEGACY_SPEC_VERSION,
+        '-o',
+        outDir,
+      ],
+    })),
+  ]);
   const serverOutcomes = serverScenarios.length > 0 ? await runServerScenarios(serverScenarios) : [];
 
   let ok = true;
