@@ -223,7 +223,8 @@ export class HttpSessionChannel implements JsonRpcChannel {
 
   /** The caller's headers (static, then `getHeaders()`), then `extra`, then the session's. */
   async #headers(method: string, extra: Record<string, string>): Promise<Record<string, string>> {
-    const out: Record<string, string> = {};
+    // Without a prototype, so a `__proto__` header name is just a name.
+    const out = Object.create(null) as Record<string, string>;
     const add = (headers: Record<string, string> | undefined): void => {
       for (const [name, value] of Object.entries(headers ?? {})) out[name.toLowerCase()] = value;
     };
