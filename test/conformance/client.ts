@@ -8,15 +8,14 @@
  */
 import {
   isMcpClientError,
-  LEGACY_PROTOCOL_VERSION,
   StreamableHttpTransport,
-  SUPPORTED_PROTOCOL_VERSIONS,
   TaskClient,
   type CallToolResult,
   type ElicitRequestParams,
   type ElicitResult,
   type Tool,
 } from '../../src/index.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '../../src/protocol/constants.js';
 import { authOptionsFor, runAuthScenario } from './auth-scenarios.js';
 
 type ScenarioRunner = (client: TaskClient, context: Record<string, unknown>) => Promise<void>;
@@ -163,6 +162,8 @@ const scenarios: Record<string, ScenarioRunner> = {
  * The 2025-11-25 client scenarios (`--spec-version 2025-11-25`): the same client in the legacy era, where the session
  * (`initialize`, `Mcp-Session-Id`, the GET stream, `Last-Event-ID` resumption) is this package's own.
  */
+const LEGACY_PROTOCOL_VERSION = '2025-11-25';
+
 const legacyScenarios: Record<string, ScenarioRunner> = {
   /** `initialize` and `notifications/initialized`: the session opens on the first request. */
   initialize: async (client) => {
