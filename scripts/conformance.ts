@@ -1,10 +1,12 @@
 /**
  * `npm run conformance`: the official `@modelcontextprotocol/conformance` suite (0.2.0-alpha.12, on Node 22 via
- * `npx -p node@22`, always `--spec-version 2026-07-28`) against this SDK:
+ * `npx -p node@22`, `--spec-version 2026-07-28`, and 2025-11-25 for the legacy client scenarios) against this SDK:
  *
  * - client scenarios: the runner starts its mock server and runs `test/conformance/client.ts` (public API only) with
  *   the server URL as the last argument;
- * - server scenarios: against the reference task server (see scripts/conformance-server.ts).
+ * - server scenarios: against the reference task server (see scripts/conformance-server.ts);
+ * - the 2025-11-25 client scenarios (`--spec-version 2025-11-25`, when no scenario is named): the same client in its
+ *   legacy era (initialize, sessions, `Last-Event-ID` resumption of a closed SSE stream, elicitation defaults).
  *
  * Prints one line per scenario, `name: N passed, M failed`, and exits non-zero on any failed check, a scenario with
  * no checks, or a runner exit code other than 0. There is no expected-failures file.
@@ -33,6 +35,15 @@ export const CLIENT_SCENARIOS = [
   'json-schema-2020-12-preservation',
   ...AUTH_SCENARIOS,
 ];
+
+/** The 2025-11-25 client scenarios, run with `--spec-version 2025-11-25` (the client's legacy era: its own session). */
+export const LEGACY_CLIENT_SCENARIOS = [
+  'initialize',
+  'tools_call',
+  'sse-retry',
+  'elicitation-sep1034-client-defaults',
+];
+const LEGACY_SPEC_VERSION = '2025-11-25';
 
 /**
  * How the runner starts our client. It splits this string on spaces and runs it through a shell from this directory
@@ -69,25 +80,31 @@ async function main(): Promise<void> {
   const started = Date.now();
   console.log(`${PACKAGE} on Node 22, --spec-version ${SPEC_VERSION}`);
   // One suite after the other: both at once would put 8 runner processes on this 2-core machine.
-  const clientOutcomes = await runSuite(
-    clientScenarios.map((scenario) => ({
+  const legacyScenarios = serverOnly || named.length > 0 ? [] : LEGACY_CLIENT_SCENARIOS;
+  /** One client scenario at `specVersion`, shown as `label`. */
+  const clientJob = (scenario: string, specVersion: string, label = scenario) => ({
+    scenario: label,
+    args: (outDir: string) => [
+      'client',
+      '--command',
+      CLIENT_COMMAND,
+      '--scenario',
       scenario,
-      args: (outDir) => [
-        'client',
-        '--command',
-        CLIENT_COMMAND,
-        '--scenario',
-        scenario,
-        '--spec-version',
-        SPEC_VERSION,
-        '-o',
-        outDir,
-        // An auth scenario is 6–10 round trips plus loading the SDK's OAuth client: on a loaded 2-core machine the
-        // runner's default 30 s per client was seen to run out after every check had passed.
-        ...(scenario.startsWith('auth/') ? ['--timeout', String(AUTH_TIMEOUT_MS)] : []),
-      ],
-    })),
-  );
+      '--spec-version',
+      specVersion,
+      '-o',
+      outDir,
+      // An auth scenario is 6–10 round trips plus loading the SDK's OAuth client: on a loaded 2-core machine the
+      // runner's default 30 s per client was seen to run out after every check had passed.
+      ...(scenario.startsWith('auth/') ? ['--timeout', String(AUTH_TIMEOUT_MS)] : []),
+    ],
+  });
+  const clientOutcomes = await runSuite([
+    ...clientScenarios.map((scenario) => clientJob(scenario, SPEC_VERSION)),
+    ...legacyScenarios.map((scenario) =>
+      clientJob(scenario, LEGACY_SPEC_VERSION, `${LEGACY_SPEC_VERSION} ${scenario}`),
+    ),
+  ]);
   const serverOutcomes = serverScenarios.length > 0 ? await runServerScenarios(serverScenarios) : [];
 
   let ok = true;

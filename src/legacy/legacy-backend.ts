@@ -1,5 +1,6 @@
 /**
- * The 2025-11-25 era through the official SDK 1.x client: `initialize` and the session are the SDK's; tasks are
+ * The 2025-11-25 era over our own session (`./session.ts`: `initialize`, `Mcp-Session-Id`, the server's own
+ * requests) on our own channels (`./http-channel.ts` for Streamable HTTP, the stdio target's channel); tasks are
  * requested for tools whose `execution.taskSupport` is `required` or `optional`; `ttl`/`pollInterval` become
  * `ttlMs`/`pollIntervalMs`; the blocking `tasks/result` is read in the background, and the elicitation requests a
  * server sends on it come out as the same `inputRequired` events as in the modern era, the host's answer going back
@@ -10,7 +11,7 @@
 import type { ClientInfo } from '../protocol/client-info.js';
 import { DEFAULT_ABORT_GRACE_MS, withAbortGrace } from '../tasks/abort-grace.js';
 import { answerRound } from '../tasks/input-round.js';
-import { InvalidResponseError } from '../errors.js';
+import { InvalidResponseError, McpClientError, McpError, NetworkError } from '../errors.js';
 import type { BackendRequestOptions, EraBackend, StartOptions, StartResult } from '../tasks/backend.js';
 import type { TaskOps } from '../tasks/task-handle.js';
 import { INPUT_METHODS, LEGACY_PROTOCOL_VERSION, METHODS } from '../protocol/constants.js';
@@ -20,16 +21,11 @@ import type { DetailedTask } from '../protocol/tasks.js';
 import { parseCreatedTask } from '../tasks/created-task.js';
 import type { InputHandlers, InputRequiredEvent } from '../tasks/input-broker.js';
 import type { TaskHandle } from '../tasks/task-handle.js';
+import type { JsonRpcChannel } from '../transport/channel.js';
 import type { TransportTarget } from '../transport/transport.js';
-import { createSdkTransport } from './sdk-transport.js';
+import { HttpSessionChannel } from './http-channel.js';
+import { LegacySession, type SessionRequestOptions } from './session.js';
 import { unanswerable } from './unanswerable.js';
-import {
-  fromSdkError,
-  loadSdk,
-  type SdkClient,
-  type SdkRequestOptions,
-  type SdkSchemas,
-} from './sdk-client.js';
 
 /** What the legacy backend needs from its `TaskClient`. */
 export interface LegacyHost {
@@ -49,6 +45,8 @@ export interface LegacyHost {
 export type LegacyRequestOptions = Pick<BackendRequestOptions, 'signal' | 'timeoutMs' | 'onProgress'>;
 
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
+/** The 2025-11-25 method that blocks until a task ends and answers with its result (no such method in 2026-07-28). */
+const LEGACY_TASKS_RESULT = 'tasks/result';
 /** `tasks/result` blocks until the task ends; its own time budget is the task's, not a request's. */
 const RESULT_TIMEOUT_MS = 2_147_483_647;
 
@@ -68,69 +66,73 @@ export class LegacyBackend implements EraBackend {
   readonly questionsOutOfBand = true;
   readonly protocolVersion = LEGACY_PROTOCOL_VERSION;
   readonly ops: TaskOps;
-  readonly #sdk: SdkClient;
-  readonly #schemas: SdkSchemas;
+  readonly #session: LegacySession;
   readonly #host: LegacyHost;
   readonly #tasks = new Map<string, LegacyTaskState>();
   readonly #tools = new Map<string, Tool & { execution?: { taskSupport?: string } }>();
   #seq = 0;
 
-  private constructor(sdk: SdkClient, schemas: SdkSchemas, host: LegacyHost) {
-    this.#sdk = sdk;
-    this.#schemas = schemas;
+  private constructor(session: LegacySession, host: LegacyHost) {
+    this.#session = session;
     this.#host = host;
     this.ops = {
       getTask: (taskId) => this.#getTask(taskId),
       updateTask: async (taskId, inputResponses) => this.#answer(taskId, inputResponses),
       cancelTask: async (taskId) => {
-        await this.#call(METHODS.tasksCancel, () => this.#sdk.experimental.tasks.cancelTask(taskId));
+        await this.#session.request(METHODS.tasksCancel, { taskId }, this.#options({}));
       },
     };
   }
 
   /**
-   * Connects (the SDK runs `initialize`) and registers the handlers for server-to-client requests.
+   * Opens the session (`initialize`, then `notifications/initialized`) on a channel built from `target`, and answers
+   * the server's requests from then on.
    *
-   * @throws {@link UnsupportedProtocolVersionError} without the SDK; the SDK's connection errors, mapped.
+   * @param release - called (not awaited) before a stdio channel starts its own process: lets the modern transport
+   *   end the process it started for the `server/discover` probe.
+   * @throws {@link UnsupportedProtocolVersionError} when the server negotiates a version this client does not speak;
+   *   the channel's errors ({@link HttpError}, {@link NetworkError}, {@link McpError}, {@link ServerExitedError});
+   *   TypeError for a stdio target that cannot open a channel.
    */
   static async connect(
     target: TransportTarget,
     host: LegacyHost,
     release?: () => Promise<void>,
   ): Promise<LegacyBackend> {
-    const sdk = await loadSdk();
     const capabilities: Record<string, unknown> = { elicitation: { form: {} } };
-    if (host.handlers?.sampling) capabilities.sampling = {};
-    if (host.handlers?.roots) capabilities.roots = {};
-    const client = sdk.createClient(
-      host.clientInfo ?? { name: 'mcp-tasks-client', version: '0' },
-      capabilities,
-    );
-    const backend = new LegacyBackend(client, sdk.schemas, host);
-    const route =
-      (method: string) => (request: { params?: Record<string, unknown> }, extra: { signal?: AbortSignal }) =>
-        backend.#onServerRequest(method, request.params ?? {}, extra.signal);
-    client.setRequestHandler(sdk.schemas.ElicitRequestSchema, route(INPUT_METHODS.elicitation));
-    if (host.handlers?.sampling)
-      client.setRequestHandler(sdk.schemas.CreateMessageRequestSchema, route(INPUT_METHODS.sampling));
-    if (host.handlers?.roots)
-      client.setRequestHandler(sdk.schemas.ListRootsRequestSchema, route(INPUT_METHODS.roots));
-    try {
-      await client.connect(await createSdkTransport(target, release));
-    } catch (error) {
-      throw fromSdkError('initialize', error);
+    const answers = new Set<string>([INPUT_METHODS.elicitation]);
+    if (host.handlers?.sampling) {
+      capabilities.sampling = {};
+      answers.add(INPUT_METHODS.sampling);
     }
+    if (host.handlers?.roots) {
+      capabilities.roots = {};
+      answers.add(INPUT_METHODS.roots);
+    }
+    let backend: LegacyBackend | undefined;
+    const session = await LegacySession.open(await openChannel(target, release), {
+      clientInfo: host.clientInfo ?? { name: 'mcp-tasks-client', version: '0' },
+      capabilities,
+      answers,
+      // Requests arrive only after `initialize` answered, by which time the backend exists.
+      onRequest: (method, params, signal) =>
+        (backend as LegacyBackend).#onServerRequest(method, params, signal),
+      warning: host.warning ? (message) => host.warning?.(message) : undefined,
+      timeoutMs: host.timeoutMs,
+    });
+    backend = new LegacyBackend(session, host);
     return backend;
   }
 
   /** A `DiscoverResult` built from what `initialize` returned. */
   async discover(): Promise<DiscoverResult> {
+    const identity = this.#session.identity;
     return {
       resultType: 'complete',
       supportedVersions: [LEGACY_PROTOCOL_VERSION],
-      capabilities: { ...this.#sdk.getServerCapabilities() },
-      serverInfo: this.#sdk.getServerVersion(),
-      instructions: this.#sdk.getInstructions(),
+      capabilities: { ...identity.capabilities },
+      serverInfo: identity.serverInfo,
+      instructions: identity.instructions,
     };
   }
 
@@ -160,7 +162,7 @@ export class LegacyBackend implements EraBackend {
    *
    * @throws the abort reason; {@link OutcomeUnknownError} (or {@link ClientClosedError} with `outcomeUnknown`) when
    *   no answer came within the grace; {@link McpError}, {@link NetworkError}, {@link HttpError},
-   *   {@link InvalidResponseError} as mapped from the SDK.
+   *   {@link InvalidResponseError}, {@link StreamEndedError}, {@link RequestTimeoutError} from the session.
    */
   async startTool(
     params: Record<string, unknown>,
@@ -177,13 +179,12 @@ export class LegacyBackend implements EraBackend {
       return { result: await this.request(METHODS.callTool, plain, options) };
     const sent = await withAbortGrace(
       METHODS.callTool,
+      // `task: {}` asks for a task with the server's own ttl (2025-11-25 basic/utilities/tasks § Creating Tasks)
       (abort) =>
-        this.#call(METHODS.callTool, () =>
-          this.#sdk.request(
-            { method: METHODS.callTool, params: plain },
-            this.#schemas.CreateTaskResultSchema,
-            { ...this.#options({ ...options, signal: abort?.signal }), task: {} },
-          ),
+        this.#session.request(
+          METHODS.callTool,
+          { ...plain, task: {} },
+          this.#options({ ...options, signal: abort?.signal }),
         ),
       options.signal,
       this.#host.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS,
@@ -208,16 +209,14 @@ export class LegacyBackend implements EraBackend {
     };
   }
 
-  /** Any request through the SDK session; the raw result. */
+  /** Any request through the session; the raw result. */
   async request(
     method: string,
     params: Record<string, unknown>,
     options: LegacyRequestOptions = {},
   ): Promise<Record<string, unknown>> {
     const { _meta: _, ...plain } = params;
-    return this.#call(method, () =>
-      this.#sdk.request({ method, params: plain }, this.#schemas.ResultSchema, this.#options(options)),
-    );
+    return this.#session.request(method, plain, this.#options(options));
   }
 
   /** Routes a legacy server's elicitation for `handle`'s task to that handle. */
@@ -233,7 +232,7 @@ export class LegacyBackend implements EraBackend {
   async close(): Promise<void> {
     for (const state of this.#tasks.values()) state.abort.abort();
     this.#tasks.clear();
-    await this.#sdk.close().catch(() => undefined);
+    await this.#session.close();
   }
 
   #state(taskId: string): LegacyTaskState {
@@ -245,32 +244,26 @@ export class LegacyBackend implements EraBackend {
     this.#tasks.delete(taskId);
   }
 
-  #options(options: LegacyRequestOptions): SdkRequestOptions {
-    const out: SdkRequestOptions = {};
+  #options(options: LegacyRequestOptions): SessionRequestOptions {
+    const out: SessionRequestOptions = {};
     if (options.signal) out.signal = options.signal;
     const timeoutMs = options.timeoutMs ?? this.#host.timeoutMs;
-    if (timeoutMs !== undefined) out.timeout = timeoutMs;
+    if (timeoutMs !== undefined) out.timeoutMs = timeoutMs;
     const onProgress = options.onProgress;
-    if (onProgress) out.onprogress = (p) => onProgress({ progressToken: 'legacy', ...p });
+    if (onProgress) out.onProgress = (p) => onProgress({ progressToken: 'legacy', ...p });
     return out;
-  }
-
-  async #call<T>(method: string, run: () => Promise<T>): Promise<T> {
-    try {
-      return await run();
-    } catch (error) {
-      throw fromSdkError(method, error);
-    }
   }
 
   /** `tasks/get`, mapped to a modern `DetailedTask`; terminal results come from the memoised `tasks/result`. */
   async #getTask(taskId: string): Promise<Record<string, unknown>> {
-    const task = await this.#call(METHODS.tasksGet, () => this.#sdk.experimental.tasks.getTask(taskId));
+    const task = await this.#session.request(METHODS.tasksGet, { taskId }, this.#options({}));
     const state = this.#tasks.get(taskId) ?? this.#state(taskId);
     this.#tasks.set(taskId, state);
     const status = task.status;
     if (status === 'input_required') {
-      this.#final(taskId, state); // the server delivers its questions on the tasks/result stream
+      // The server delivers its questions on the tasks/result stream, read in the background; a failure of that
+      // read (a broken stream, the session closing) is met again by the next poll, which reads it anew.
+      this.#final(taskId, state).catch(() => undefined);
       return { ...task, inputRequests: {} };
     }
     if (status !== 'completed' && status !== 'failed') return task;
@@ -281,27 +274,16 @@ export class LegacyBackend implements EraBackend {
   }
 
   #final(taskId: string, state: LegacyTaskState): NonNullable<LegacyTaskState['final']> {
-    state.final ??= this.#sdk.experimental.tasks
-      .getTaskResult(taskId, this.#schemas.ResultSchema, {
-        signal: state.abort.signal,
-        timeout: RESULT_TIMEOUT_MS,
-      })
+    state.final ??= this.#session
+      .request(LEGACY_TASKS_RESULT, { taskId }, { signal: state.abort.signal, timeoutMs: RESULT_TIMEOUT_MS })
       .then(
         (result) => ({ result }),
         (error: unknown) => {
-          const mapped = fromSdkError('tasks/result', error);
-          if (mapped instanceof Error && 'code' in mapped && typeof mapped.code === 'number') {
-            const { code, message, data } = mapped as Error & { code: number; data?: unknown };
-            return {
-              error: {
-                code,
-                message: message.replace(/^tasks\/result failed: /, '').replace(/ \(JSON-RPC -?\d+\)$/, ''),
-                data,
-              },
-            };
-          }
+          // The failed task's JSON-RPC error, as the server sent it (2025-11-25 tasks § Result Retrieval)
+          if (error instanceof McpError)
+            return { error: { code: error.code, message: error.serverMessage, data: error.data } };
           state.final = undefined; // a transport failure: try again on the next poll
-          throw mapped;
+          throw error;
         },
       );
     return state.final;
@@ -323,7 +305,7 @@ export class LegacyBackend implements EraBackend {
    * A server-to-client request: to the task's handle when related to a task, else to the client's listeners; one
    * nobody can answer is refused at once with a JSON-RPC error (see `./unanswerable.ts`), never left waiting.
    *
-   * @throws {@link InputRequiredError} when nobody can answer (the SDK turns it into the JSON-RPC error reply).
+   * @throws {@link InputRequiredError} when nobody can answer (the session turns it into the JSON-RPC error reply).
    */
   async #onServerRequest(
     method: string,
@@ -356,4 +338,27 @@ export class LegacyBackend implements EraBackend {
     state.handle.offerInput({ [key]: request });
     return answer;
   }
+}
+
+/**
+ * The channel for `target`: our Streamable HTTP session channel, the stdio target's own channel (a new process with
+ * the same command line, once the probe's process is released), or the caller's.
+ *
+ * @throws TypeError for a stdio target without `openChannel` (one not built by `StdioTransport`).
+ */
+async function openChannel(target: TransportTarget, release?: () => Promise<void>): Promise<JsonRpcChannel> {
+  if (target.kind === 'custom') {
+    try {
+      return (await target.createSdkTransport()) as JsonRpcChannel;
+    } catch (error) {
+      throw error instanceof McpClientError ? error : new NetworkError('initialize', { cause: error });
+    }
+  }
+  if (target.kind === 'http') return new HttpSessionChannel(target);
+  if (!target.openChannel)
+    throw new TypeError(
+      `${METHODS.callTool}: a 2025-11-25 stdio server is reached through a StdioTransport (this target cannot start one)`,
+    );
+  release?.().catch(() => undefined);
+  return target.openChannel();
 }

@@ -3,7 +3,7 @@
  * method and no `inputRequired` listener, on the client or on the task's handle. Such a request belongs to this
  * connection (nobody could answer it later, unlike a 2026-07-28 task's question, which stays open for another client
  * or a `resume`), so it is answered at once with a JSON-RPC error rather than left waiting: the legacy backend throws
- * the {@link InputRequiredError} from its request handler and the SDK replies -32603 with its message. The server
+ * the {@link InputRequiredError} from its request handler and the session replies -32603 with its message. The server
  * decides what that means for its task. The caller hears of it too: a `warning` event names the task and the key,
  * and the task's handle emits `error` with the `InputRequiredError` (carrying `taskId`).
  * (https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation)

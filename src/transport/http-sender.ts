@@ -95,7 +95,7 @@ export function defaultHttpSender(options: HttpSenderOptions): HttpSender {
 }
 
 /** Reads a Web stream with a reader (not async iteration, which some browsers lack), releasing it on early exit. */
-function webBody(stream: ReadableStream<Uint8Array>): HttpReplyBody {
+export function webBody(stream: ReadableStream<Uint8Array>): HttpReplyBody {
   return {
     async *[Symbol.asyncIterator]() {
       const reader = stream.getReader();

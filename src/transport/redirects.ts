@@ -145,7 +145,7 @@ async function followRedirects<R extends RedirectReply>(
 }
 
 /**
- * `fetch` with this policy for another HTTP stack (the official SDK's transport on the 2025-11-25 path): every
+ * `fetch` with this policy for another HTTP stack (the 2025-11-25 session channel): every
  * request, whatever its method (a GET or DELETE carries the headers too), goes through
  * {@link fetchFollowingRedirects} with the same body and headers on each allowed hop.
  */

@@ -6,7 +6,9 @@
  * @module
  * @internal
  */
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { ServerExitedError } from '../errors.js';
+import { childEnv } from '../internal/child-env.js';
 
 /** How long after the process exits its stdout may still deliver lines before pending calls fail, in ms. */
 export const EXIT_DRAIN_MS = 250;
@@ -31,4 +33,79 @@ export function exitsWithin(exited: Promise<void>, ms: number): Promise<boolean>
       resolve(true);
     });
   });
+}
+
+/** What to start: the command line, its working directory and environment. */
+export interface ChildCommand {
+  readonly command: string;
+  readonly args?: readonly string[];
+  readonly env?: Record<string, string | undefined>;
+  readonly inheritEnv?: boolean;
+  readonly cwd?: string;
+}
+
+/** Where a started process's output and end go. */
+export interface ChildHooks {
+  onStdout(chunk: Buffer): void;
+  onStderr(text: string): void;
+  /**
+   * The process is gone: it could not be started, or it exited (called again for the same process after a drain
+   * period, in case a grandchild holds stdout open; the receiver ignores a second call for a `gone` child).
+   */
+  onGone(child: Child, error: ServerExitedError): void;
+}
+
+/** Starts `command` with piped stdio; `commandLine` names it in errors. */
+export function spawnChild(command: ChildCommand, commandLine: string, hooks: ChildHooks): Child {
+  const proc = spawn(command.command, [...(command.args ?? [])], {
+    cwd: command.cwd,
+    env: childEnv(command),
+    stdio: ['pipe', 'pipe', 'pipe'],
+    windowsHide: true,
+  });
+  let onSpawn!: () => void;
+  let onSpawnError!: (error: unknown) => void;
+  let onExit!: () => void;
+  const child: Child = {
+    process: proc,
+    spawned: new Promise<void>((resolve, reject) => ((onSpawn = resolve), (onSpawnError = reject))),
+    exited: new Promise<void>((resolve) => (onExit = resolve)),
+    stderrTail: '',
+    gone: false,
+  };
+  child.spawned.catch(() => undefined);
+  proc.stdin.on('error', () => undefined); // EPIPE: reported through the exit
+  proc.stdout.on('data', (chunk: Buffer) => hooks.onStdout(chunk));
+  proc.stderr.setEncoding('utf8');
+  proc.stderr.on('data', (text: string) => {
+    child.stderrTail = (child.stderrTail + text).slice(-STDERR_TAIL_CHARS);
+    hooks.onStderr(text);
+  });
+  proc.once('spawn', onSpawn);
+  proc.once('exit', onExit);
+  proc.on('error', (error) => {
+    if (proc.pid !== undefined) return; // a failed kill(); the process lives on
+    const failure = new ServerExitedError(commandLine, null, null, '', { cause: error });
+    onSpawnError(failure);
+    onExit();
+    hooks.onGone(child, failure);
+  });
+  // 'close' (not 'exit'): every line the server wrote before exiting has been read by then. A grandchild that
+  // inherited stdout can hold 'close' back, so 'exit' settles the calls after a short drain period regardless.
+  const exitedWith = (code: number | null, signal: NodeJS.Signals | null): void =>
+    hooks.onGone(child, new ServerExitedError(commandLine, code, signal, child.stderrTail));
+  proc.once('close', exitedWith);
+  proc.once('exit', (code, signal) => setTimeout(() => exitedWith(code, signal), EXIT_DRAIN_MS).unref());
+  return child;
+}
+
+/** Ends `child` politely: closes its stdin, waits `graceMs`, SIGTERM, waits again, SIGKILL; resolves once it exited. */
+export async function endChild(child: Child, graceMs: number): Promise<void> {
+  if (child.gone) return;
+  child.process.stdin.end();
+  for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+    if (await exitsWithin(child.exited, graceMs)) return;
+    child.process.kill(signal);
+  }
+  await child.exited;
 }

@@ -64,3 +64,20 @@ export class LineSplitter {
     }
   }
 }
+
+/** One stdout line read as a message: blank, JSON (a message, maybe malformed), or text that is not JSON. */
+export type ParsedLine =
+  | { kind: 'blank' }
+  | { kind: 'json'; value: unknown; line: string }
+  | { kind: 'text'; line: string; error: unknown };
+
+/** Reads one line (without its newline; a trailing CR is dropped too). */
+export function parseLine(raw: string): ParsedLine {
+  const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+  if (line.trim() === '') return { kind: 'blank' };
+  try {
+    return { kind: 'json', value: JSON.parse(line), line };
+  } catch (error) {
+    return { kind: 'text', line, error };
+  }
+}

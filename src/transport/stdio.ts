@@ -17,22 +17,21 @@
  * @module
  */
 // Split by concept, no behaviour change: options, child process, stdout lines and notification routing are in stdio-*.ts
-import { spawn } from 'node:child_process';
 import {
   ClientClosedError,
   InvalidResponseError,
   RequestTimeoutError,
   ResponseTooLargeError,
-  ServerExitedError,
+  type ServerExitedError,
   StreamEndedError,
 } from '../errors.js';
 import { linkAbort } from '../internal/abort.js';
-import { childEnv } from '../internal/child-env.js';
 import type { JsonRpcNotification, JsonRpcRequest, RequestId } from '../protocol/jsonrpc.js';
 import { classifyMessage, settleResponse } from './messages.js';
 import { excerpt } from './read-body.js';
-import { EXIT_DRAIN_MS, exitsWithin, STDERR_TAIL_CHARS, type Child } from './stdio-child.js';
-import { LineSplitter } from './stdio-lines.js';
+import { endChild, spawnChild, type Child } from './stdio-child.js';
+import { StdioChannel } from './stdio-channel.js';
+import { LineSplitter, parseLine } from './stdio-lines.js';
 import { routeNotification, type Pending } from './stdio-routing.js';
 import {
   checkStdioOptions,
@@ -90,11 +89,24 @@ export class StdioTransport implements Transport {
 
   /**
    * The command line as data, for reaching a 2025-11-25 server: the era is probed with `server/discover` first;
-   * if it is legacy, this transport's own child is closed and the official SDK starts one.
+   * if it is legacy, this transport's own child is closed and the legacy session starts another through
+   * `openChannel` (same command line, environment, `closeGraceMs` and `maxLineBytes`).
    */
   get target(): StdioTarget {
-    const { command, args, env, inheritEnv, cwd, onStderr } = this.#options;
-    return { kind: 'stdio', command, args, env, inheritEnv, cwd, onStderr };
+    const { command, args, env, inheritEnv, cwd, onStderr, onWarning } = this.#options;
+    const openChannel = (): StdioChannel =>
+      new StdioChannel({
+        command,
+        args,
+        env,
+        inheritEnv,
+        cwd,
+        onStderr,
+        onWarning,
+        closeGraceMs: this.#options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS,
+        maxLineBytes: this.#options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+      });
+    return { kind: 'stdio', command, args, env, inheritEnv, cwd, onStderr, openChannel };
   }
 
   /** The server's process id while it runs. */
@@ -175,14 +187,8 @@ export class StdioTransport implements Transport {
   async #shutdown(): Promise<void> {
     this.#failAll(() => new ClientClosedError());
     const child = this.#child;
-    if (child === undefined || child.gone) return;
-    const grace = this.#options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS;
-    child.process.stdin.end();
-    for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
-      if (await exitsWithin(child.exited, grace)) return;
-      child.process.kill(signal);
-    }
-    await child.exited;
+    if (child === undefined) return;
+    await endChild(child, this.#options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS);
   }
 
   #ensureChild(): Child {
@@ -194,48 +200,12 @@ export class StdioTransport implements Transport {
   }
 
   #spawn(): Child {
-    const o = this.#options;
-    const proc = spawn(o.command, [...(o.args ?? [])], {
-      cwd: o.cwd,
-      env: childEnv(o),
-      stdio: ['pipe', 'pipe', 'pipe'],
-      windowsHide: true,
-    });
-    let onSpawn!: () => void;
-    let onSpawnError!: (error: unknown) => void;
-    let onExit!: () => void;
-    const child: Child = {
-      process: proc,
-      spawned: new Promise<void>((resolve, reject) => ((onSpawn = resolve), (onSpawnError = reject))),
-      exited: new Promise<void>((resolve) => (onExit = resolve)),
-      stderrTail: '',
-      gone: false,
-    };
-    child.spawned.catch(() => undefined);
     this.#lines.reset();
-    proc.stdin.on('error', () => undefined); // EPIPE: reported through the exit
-    proc.stdout.on('data', (chunk: Buffer) => this.#lines.push(chunk));
-    proc.stderr.setEncoding('utf8');
-    proc.stderr.on('data', (text: string) => {
-      child.stderrTail = (child.stderrTail + text).slice(-STDERR_TAIL_CHARS);
-      this.#callback(() => o.onStderr?.(text));
+    return spawnChild(this.#options, this.#commandLine, {
+      onStdout: (chunk) => this.#lines.push(chunk),
+      onStderr: (text) => this.#callback(() => this.#options.onStderr?.(text)),
+      onGone: (child, error) => this.#gone(child, error),
     });
-    proc.once('spawn', onSpawn);
-    proc.once('exit', onExit);
-    proc.on('error', (error) => {
-      if (proc.pid !== undefined) return; // a failed kill(); the process lives on
-      const failure = new ServerExitedError(this.#commandLine, null, null, '', { cause: error });
-      onSpawnError(failure);
-      onExit();
-      this.#gone(child, failure);
-    });
-    // 'close' (not 'exit'): every line the server wrote before exiting has been read by then. A grandchild that
-    // inherited stdout can hold 'close' back, so 'exit' settles the calls after a short drain period regardless.
-    const exitedWith = (code: number | null, signal: NodeJS.Signals | null): void =>
-      this.#gone(child, new ServerExitedError(this.#commandLine, code, signal, child.stderrTail));
-    proc.once('close', exitedWith);
-    proc.once('exit', (code, signal) => setTimeout(() => exitedWith(code, signal), EXIT_DRAIN_MS).unref());
-    return child;
   }
 
   #gone(child: Child, error: ServerExitedError): void {
@@ -270,12 +240,10 @@ export class StdioTransport implements Transport {
   }
 
   #onLine(raw: string): void {
-    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (line.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (error) {
+    const parsed = parseLine(raw);
+    if (parsed.kind === 'blank') return;
+    if (parsed.kind === 'text') {
+      const { line, error } = parsed;
       // Not a message, so no request's answer: reported and skipped (bounded: MAX_SKIPPED_LINES in a row fail the requests in flight as lost).
       const shown = excerpt(line, 200);
       this.#warn(`stdout line is not JSON; skipped: ${shown}`);
@@ -290,6 +258,7 @@ export class StdioTransport implements Transport {
       return this.#failAll((p) => new StreamEndedError(p.method, { cause: why(p) }));
     }
     this.#skipped = 0;
+    const value = parsed.value;
     const message = classifyMessage(value);
     switch (message.kind) {
       case 'result':
@@ -322,7 +291,7 @@ export class StdioTransport implements Transport {
         const id = isObject(value) ? value.id : undefined;
         const pending = typeof id === 'string' || typeof id === 'number' ? this.#pending.get(id) : undefined;
         if (pending === undefined)
-          return this.#warn(`dropped invalid message (${message.detail}): ${excerpt(line, 200)}`);
+          return this.#warn(`dropped invalid message (${message.detail}): ${excerpt(parsed.line, 200)}`);
         this.#pending.delete(pending.id);
         pending.reject(new InvalidResponseError(pending.method, message.detail));
       }

@@ -5,6 +5,7 @@
  * @module
  */
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
+import type { JsonRpcChannel } from './channel.js';
 
 /** Per-request options a transport honours. */
 export interface TransportRequestOptions {
@@ -76,7 +77,8 @@ export interface Transport {
 
 /**
  * What a transport reaches, described as data, so that another era's client can reach the same server: only
- * `src/legacy/` turns a target into the official SDK's transports (2025-11-25 servers).
+ * `src/legacy/` turns a target into a 2025-11-25 session (its own Streamable HTTP channel, or the target's stdio
+ * channel).
  * (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports)
  */
 export type TransportTarget = HttpTarget | StdioTarget | CustomTarget;
@@ -99,6 +101,12 @@ export interface StdioTarget {
   readonly inheritEnv?: boolean;
   readonly cwd?: string;
   readonly onStderr?: (text: string) => void;
+  /**
+   * Starts another process with the same command line as a raw message channel, for a 2025-11-25 session (set by
+   * `StdioTransport`, which keeps the Node-only process code out of the main entry). Without it, a legacy stdio
+   * server cannot be reached.
+   */
+  readonly openChannel?: () => JsonRpcChannel;
 }
 
 /**
@@ -108,7 +116,10 @@ export interface StdioTarget {
 export interface CustomTarget {
   readonly kind: 'custom';
   readonly probe: 'request' | 'discover';
-  /** Returns an SDK 1.x `Transport` (typed loosely so this package does not depend on the SDK's types). */
+  /**
+   * Returns a {@link JsonRpcChannel}: any object of that shape, such as an official SDK 1.x `Transport` (typed
+   * loosely so this package does not depend on the SDK's types).
+   */
   createSdkTransport(): Promise<unknown>;
 }
 

@@ -25,19 +25,27 @@ let beforeElicitAnswer: (() => Promise<void>) | undefined;
 
 const log = (...parts: unknown[]): void => console.error('[conformance-client]', ...parts);
 
-/** A form answer built from the requested schema: `true` for booleans, a placeholder for the rest. */
+/**
+ * A form answer built from the requested schema: a field's `default` when it has one (SEP-1034: clients pre-fill
+ * defaults), else `true` for booleans and a placeholder for the rest.
+ */
 function answerForm(params: ElicitRequestParams): ElicitResult {
   const content: Record<string, unknown> = {};
   const props =
-    (params.requestedSchema as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties ??
-    {};
+    (
+      params.requestedSchema as
+        | { properties?: Record<string, { type?: unknown; default?: unknown }> }
+        | undefined
+    )?.properties ?? {};
   for (const [name, schema] of Object.entries(props)) {
     content[name] =
-      schema.type === 'boolean'
-        ? true
-        : schema.type === 'number' || schema.type === 'integer'
-          ? 1
-          : 'conformance';
+      schema.default !== undefined
+        ? schema.default
+        : schema.type === 'boolean'
+          ? true
+          : schema.type === 'number' || schema.type === 'integer'
+            ? 1
+            : 'conformance';
   }
   return { action: 'accept', content } as ElicitResult;
 }
@@ -150,6 +158,30 @@ const scenarios: Record<string, ScenarioRunner> = {
   },
 };
 
+/**
+ * The 2025-11-25 client scenarios (`--spec-version 2025-11-25`): the same client in the legacy era, where the session
+ * (`initialize`, `Mcp-Session-Id`, the GET stream, `Last-Event-ID` resumption) is this package's own.
+ */
+const LEGACY_PROTOCOL_VERSION = '2025-11-25';
+
+const legacyScenarios: Record<string, ScenarioRunner> = {
+  /** `initialize` and `notifications/initialized`: the session opens on the first request. */
+  initialize: async (client) => {
+    await client.discover();
+  },
+  tools_call: scenarios.tools_call as ScenarioRunner,
+  /** The server ends the tool's SSE stream after a priming event with `retry`: the client resumes it with GET. */
+  'sse-retry': async (client) => {
+    await client.listTools();
+    log('test_reconnection:', firstText(await client.callTool('test_reconnection', {})));
+  },
+  /** The server asks with defaults in its schema; the answer carries them. */
+  'elicitation-sep1034-client-defaults': async (client) => {
+    await client.listTools();
+    await client.callTool('test_client_elicitation_defaults', {});
+  },
+};
+
 async function main(): Promise<number> {
   const serverUrl = process.argv.at(-1);
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
@@ -162,12 +194,17 @@ async function main(): Promise<number> {
     return 2;
   }
   const isAuth = scenario.startsWith('auth/');
-  const run = isAuth ? (client: TaskClient) => runAuthScenario(client, log) : scenarios[scenario];
+  const legacy = version === LEGACY_PROTOCOL_VERSION;
+  const run = isAuth
+    ? (client: TaskClient) => runAuthScenario(client, log)
+    : legacy
+      ? legacyScenarios[scenario]
+      : scenarios[scenario];
   if (!run) {
     log(`unknown scenario "${scenario}"; known: ${Object.keys(scenarios).join(', ')}`);
     return 2;
   }
-  if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+  if (version !== undefined && !legacy && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
     log(
       `the runner resolved protocol ${version}; this client speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')} (run with --spec-version 2026-07-28)`,
     );
@@ -179,6 +216,7 @@ async function main(): Promise<number> {
       isAuth ? { auth: authOptionsFor(scenario, context) } : {},
     ),
     clientInfo: { name: 'mcp-tasks-client-conformance', version: '0.1.0' },
+    ...(legacy ? { era: 'legacy' as const } : {}),
     timeoutMs: 20_000,
     // Handlers declare elicitation, sampling and roots on every request (1.3); the conformance client opts in.
     handlers: {

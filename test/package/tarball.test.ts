@@ -38,9 +38,12 @@ describe('the packed package', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
       scripts: Record<string, string>;
       bin: Record<string, string>;
+      dependencies: Record<string, string>;
     };
     expect(pkg.scripts.prepack).toMatch(/tsup/);
     expect(Object.keys(pkg.bin)).toEqual(['mcp-tasks-reference-server']);
+    // 2025-11-25 servers are reached without the SDK 1.x (and its server frameworks)
+    expect(pkg.dependencies['@modelcontextprotocol/sdk']).toBeUndefined();
     const list = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' });
     for (const file of [
       'package/dist/index.js',
