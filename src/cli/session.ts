@@ -5,14 +5,20 @@
  *
  * @module
  */
-import { DEFAULT_REQUEST_TIMEOUT_MS, TaskClient, VERSION, isMcpClientError } from '../index.js';
+import {
+  DEFAULT_ABORT_GRACE_MS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  TaskClient,
+  VERSION,
+  isMcpClientError,
+} from '../index.js';
 import { explainError } from './explain-error.js';
 import { ExitCode, exitCodeForError, type ExitCodeValue } from './exit-codes.js';
 import { AnswersFile } from './input/answers-file.js';
 import { InputAnswerer } from './input/answerer.js';
 import { afterAuthorizationError, sessionAuth } from './auth/sign-in.js';
 import { InterruptedError } from './exit-codes.js';
-import { Interrupt } from './interrupt.js';
+import { Interrupt, SIGNAL_EXIT_CODES, terminationSignal } from './interrupt.js';
 import type { Output } from './output.js';
 import { openTransport, type ServerTarget } from './server/target.js';
 import { openRecordStore } from './record-store.js';
@@ -62,7 +68,8 @@ export async function openSession(
   input?: InputOptions,
   timeoutMs?: number,
 ): Promise<Session> {
-  const interrupt = new Interrupt();
+  // A kill or a closed terminal may take as long as an abort does (an answer on its way, a cancel) and no longer.
+  const interrupt = new Interrupt(DEFAULT_ABORT_GRACE_MS);
   const answers = input?.answers !== undefined ? await AnswersFile.load(input.answers) : undefined;
   const interactive =
     input !== undefined &&
@@ -152,7 +159,9 @@ export async function runReporting(
   target?: () => ServerTarget | undefined,
 ): Promise<ExitCodeValue> {
   try {
-    return await body();
+    const exitCode = await body();
+    const signal = terminationSignal();
+    return signal ? SIGNAL_EXIT_CODES[signal] : exitCode;
   } catch (caught) {
     // A server asked for a sign-in: a person at a terminal signs in and the command runs once more
     const interactive = !output.json && process.stdin.isTTY === true && process.stdout.isTTY === true;
@@ -160,7 +169,9 @@ export async function runReporting(
       (e: unknown) => e,
     );
     if (error === 'retry') return runReporting(output, body, target);
-    const exitCode = exitCodeForError(error);
+    // After SIGTERM or SIGHUP the process exits with the signal's code, whatever the error was.
+    const signal = terminationSignal();
+    const exitCode = signal ? SIGNAL_EXIT_CODES[signal] : exitCodeForError(error);
     output.stopLive();
     output.emit({
       event: 'error',

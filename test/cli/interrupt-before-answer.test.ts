@@ -80,7 +80,7 @@ describe('Ctrl-C before the server answered tools/call', () => {
       'No answer came within 5.0 s, so no task id reached this client: nothing was recorded (mcp-tasks ls will not list it) and nothing could be cancelled.',
     );
     expect(run.stderr).toMatch(
-      /interrupted before the server answered: the work may or may not have started on the server/,
+      /Interrupted: before the server answered: the work may or may not have started on the server/,
     );
   }, 30_000);
 });

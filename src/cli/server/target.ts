@@ -55,10 +55,26 @@ export type ServerTarget =
 const STDIO_SCHEME = 'stdio:';
 const CONFIG_SCHEME = 'mcp-config:';
 
-/** Shell words as a POSIX shell reads them back: plain when safe, else in single quotes. */
+/**
+ * Shell words as a POSIX shell reads them back: plain when safe, else in single quotes; a word with a control
+ * character (a newline, an escape) in ANSI-C quotes (`$'id\nforged line'`, as bash, zsh and ksh read them), so the
+ * line printed stays one line and pastes back to the same word.
+ */
 export function shellWords(words: readonly string[]): string {
-  return words.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(' ');
+  return words
+    .map((w) =>
+      /^[\w@%+=:,./-]+$/.test(w)
+        ? w
+        : /[\u0000-\u001f\u007f-\u009f]/.test(w)
+          ? `$'${w.replace(/[\\']/g, '\\$&').replace(/[\u0000-\u001f\u007f-\u009f]/g, ansiC)}'`
+          : `'${w.replace(/'/g, `'\\''`)}'`,
+    )
+    .join(' ');
 }
+
+/** One control character as ANSI-C quoting writes it: `\n`, `\t`, else `\xNN`. */
+const ansiC = (c: string): string =>
+  c === '\n' ? '\\n' : c === '\t' ? '\\t' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
 
 /**
  * Splits a command line into argv like a POSIX shell would (quotes, backslashes, `$VAR` from the environment), but
