@@ -31,7 +31,7 @@ import { childEnv } from '../internal/child-env.js';
 import type { JsonRpcNotification, JsonRpcRequest, RequestId } from '../protocol/jsonrpc.js';
 import { classifyMessage, settleResponse } from './messages.js';
 import { excerpt } from './read-body.js';
-import { EXIT_DRAIN_MS, exitsWithin, STDERR_TAIL_CHARS, type Child } from './stdio-child.js';
+import { EXIT_DRAIN_MS, STDERR_TAIL_CHARS, shutDownStdioChild, type Child } from './stdio-child.js';
 import { LineSplitter } from './stdio-lines.js';
 import { routeNotification, type Pending } from './stdio-routing.js';
 import {
@@ -176,13 +176,11 @@ export class StdioTransport implements Transport {
     this.#failAll(() => new ClientClosedError());
     const child = this.#child;
     if (child === undefined || child.gone) return;
-    const grace = this.#options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS;
-    child.process.stdin.end();
-    for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
-      if (await exitsWithin(child.exited, grace)) return;
-      child.process.kill(signal);
-    }
-    await child.exited;
+    await shutDownStdioChild(
+      child.process,
+      child.exited,
+      this.#options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS,
+    );
   }
 
   #ensureChild(): Child {
