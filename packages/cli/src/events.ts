@@ -58,13 +58,18 @@ export type CliEvent =
   | {
       event: 'record';
       taskId: string;
+      /** The stored server identity (what `watch` finds the server by). */
       server: string;
+      /** The server as the person named it: the config name, the `--stdio` command line, or the URL. */
+      serverName: string;
       tool?: string;
       status: string;
       statusMessage?: string;
       localCreatedAt: number;
       expiresAt: number | null;
       expired: boolean;
+      /** Epoch ms the server last reported this task, for a task that may have moved on since (no outcome yet). */
+      lastSeenAt?: number;
     }
   | { event: 'detached'; taskId: string }
   | { event: 'cancelled'; taskId: string }

@@ -196,8 +196,14 @@ export function buildProgram(setExitCode: (code: ExitCodeValue) => void): Comman
 
   program
     .command('ls')
-    .description('list recorded tasks with their last known status and whether their TTL has passed')
+    .description(
+      'list recorded tasks: last known status (and when it was seen), tool, server as you named it, TTL',
+    )
     .option('--prune', 'first remove records whose TTL has passed')
+    .option(
+      '--refresh',
+      "first ask each server once about the tasks that may have moved on (not sooner than the task's poll interval)",
+    )
     .option('--json', 'machine-readable output: one record per line')
     .action(async (options) => setExitCode(await lsCommand(options)));
 

@@ -58,7 +58,7 @@ export interface Session {
 
 /**
  * Opens a session. With `input`, questions are answered (and the matching capabilities declared); without, they
- * are only shown.
+ * are only shown. With `autoPoll` false, tasks are asked about only when asked (`client.task`), never polled after.
  *
  * @throws {@link UsageError} when the answers file cannot be read.
  */
@@ -67,6 +67,7 @@ export async function openSession(
   target: ServerTarget,
   input?: InputOptions,
   timeoutMs?: number,
+  autoPoll = true,
 ): Promise<Session> {
   // A kill or a closed terminal may take as long as an abort does (an answer on its way, a cancel) and no longer.
   const interrupt = new Interrupt(DEFAULT_ABORT_GRACE_MS);
@@ -100,6 +101,7 @@ export async function openSession(
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     capabilities: answerer?.capabilities(),
     store,
+    autoPoll,
   });
   client.on('warning', (message) => {
     if (message.startsWith('task store:'))

@@ -252,6 +252,32 @@ export async function resolveTarget(
   return fromConfig(server, found.path, found.server, options.config !== undefined);
 }
 
+/** The two parts of a stored identity after its scheme (`///<directory or config path>/<command line or name>`). */
+function identityParts(rest: string): [string, string] | undefined {
+  if (!rest.startsWith('///')) return undefined;
+  const split = rest.slice(3).split('/');
+  if (split.length !== 2) return undefined;
+  try {
+    return [decodeURIComponent(split[0]!), decodeURIComponent(split[1]!)];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A recorded server as the person named it, for `ls`: the config name, the `--stdio` command line, or the URL;
+ * the stored identity itself when it cannot be read. Reads no file and starts nothing.
+ */
+export function identityName(identity: string): string {
+  if (identity.startsWith(STDIO_SCHEME)) {
+    const rest = identity.slice(STDIO_SCHEME.length);
+    return `stdio: ${identityParts(rest)?.[1] ?? rest}`;
+  }
+  if (identity.startsWith(CONFIG_SCHEME))
+    return identityParts(identity.slice(CONFIG_SCHEME.length))?.[1] ?? identity;
+  return identity;
+}
+
 /**
  * The target a task record points at (see {@link TargetBase.identity}). A `--stdio` record restarts the same command
  * line in the same directory (without its `--env` values); a config record reads the config file again. A record
@@ -261,25 +287,15 @@ export async function resolveTarget(
  * @throws {@link UsageError} when the identity cannot be read back.
  */
 export async function targetFromIdentity(identity: string): Promise<ServerTarget> {
-  const parts = (rest: string): [string, string] | undefined => {
-    if (!rest.startsWith('///')) return undefined;
-    const split = rest.slice(3).split('/');
-    if (split.length !== 2) return undefined;
-    try {
-      return [decodeURIComponent(split[0]!), decodeURIComponent(split[1]!)];
-    } catch {
-      return undefined;
-    }
-  };
   const unreadable = () => new UsageError(`cannot read the recorded server ${JSON.stringify(identity)}`);
   if (identity.startsWith(STDIO_SCHEME)) {
-    const ours = parts(identity.slice(STDIO_SCHEME.length));
+    const ours = identityParts(identity.slice(STDIO_SCHEME.length));
     if (ours) return stdioTarget(ours[1], splitCommandLine(ours[1]), {}, ours[0], identity);
     const line = identity.slice(STDIO_SCHEME.length); // StdioTransport's default key: the command line alone
     return stdioTarget(line, splitCommandLine(line), {}, undefined, identity);
   }
   if (identity.startsWith(CONFIG_SCHEME)) {
-    const ours = parts(identity.slice(CONFIG_SCHEME.length));
+    const ours = identityParts(identity.slice(CONFIG_SCHEME.length));
     if (!ours) throw unreadable();
     const [path, name] = ours;
     const found = await findConfigServer(name, path);
