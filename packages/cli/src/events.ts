@@ -24,6 +24,14 @@ export type CliEvent =
       attached: boolean;
     }
   | { event: 'status'; taskId: string; status: TaskStatus; statusMessage?: string; elapsedMs: number }
+  | {
+      /** `notifications/progress` for a call the server answers inline (a task reports its `status` instead). */
+      event: 'progress';
+      progress: number;
+      total?: number;
+      message?: string;
+      elapsedMs: number;
+    }
   | { event: 'input'; taskId?: string; key: string; method: string; summary: string }
   | {
       event: 'answer';
@@ -117,6 +125,8 @@ export function renderEvent(shown: CliEvent, elapsedMs: number): string | undefi
       return `${at} task ${event.taskId} ${event.attached ? 'attached' : 'started'} (${event.tool ?? 'call'}): ${event.status}${event.statusMessage ? ` - ${safeLine(event.statusMessage)}` : ''} (polls every ${event.pollIntervalMs} ms, ${ttlText(event.ttlMs)})`;
     case 'status':
       return `${at} ${event.taskId} ${event.status}${event.statusMessage ? ` - ${safeLine(event.statusMessage)}` : ''}`;
+    case 'progress':
+      return `${at} progress ${progressText(event.progress, event.total)}${event.message ? ` - ${safeLine(event.message)}` : ''}`;
     case 'input':
       return `${at} ${event.taskId ? `${event.taskId} ` : ''}input required [${event.key}] ${event.summary}`;
     case 'answer':
@@ -176,6 +186,12 @@ function errorLine(prefix: string, message: string): string {
   return message.toLowerCase().startsWith(word)
     ? `${prefix}${message.slice(word.length).replace(/^[;:,]?\s*/, ': ')}`
     : `${prefix}: ${message}`;
+}
+
+/** `3/10 (30%)`, or the bare count without a total. */
+function progressText(progress: number, total: number | undefined): string {
+  if (total === undefined || !(total > 0)) return String(progress);
+  return `${progress}/${total} (${Math.round((progress / total) * 100)}%)`;
 }
 
 /** `12 s ago`, `in 4m 48s`. */

@@ -130,6 +130,15 @@ export function callCommand(positionals: string[], options: CallCommandOptions):
             session.client.startTool(tool, args, {
               signal: abort.signal,
               onAbort,
+              // Progress of a call answered inline, shown as a task's status is (a task reports its status instead).
+              onProgress: (p) =>
+                output.emit({
+                  event: 'progress',
+                  progress: p.progress,
+                  total: p.total,
+                  message: p.message,
+                  elapsedMs: Date.now() - output.startedAt,
+                }),
               onTask: () => session.answerer?.hold(),
             }),
           )
