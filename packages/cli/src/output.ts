@@ -1,6 +1,6 @@
 /**
  * Where the CLI's output goes: JSON lines (`--json`), or plain lines with a live line on top when stdout is a TTY.
- * Status lines, answers and the result go to stdout; errors and hints go to stderr. Everything written passes
+ * Status lines, answers and the result go to stdout; errors, hints and the progress of inline calls go to stderr. Everything written passes
  * through {@link safeText} (text) or {@link safeJson} (JSON lines), so no control character from a server reaches
  * the terminal or a pipe.
  *
@@ -30,7 +30,8 @@ export interface OutputOptions {
   typed?: readonly string[];
 }
 
-const TO_STDERR = new Set<CliEvent['event']>(['error', 'hint', 'unanswerable', 'poll-error']);
+// Progress of an inline call goes to stderr: stdout then holds exactly the result, as scripts read it.
+const TO_STDERR = new Set<CliEvent['event']>(['error', 'hint', 'unanswerable', 'poll-error', 'progress']);
 
 /** The CLI's one way to write. */
 export class Output {

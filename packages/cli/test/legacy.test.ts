@@ -43,7 +43,8 @@ describe('a 2025-11-25 server', () => {
       home,
     );
     expect(run.code).toBe(0);
-    const lines = run.stdout.split('\n').filter((line) => / progress /.test(line));
+    // On stderr: stdout holds exactly the result
+    const lines = run.stderr.split('\n').filter((line) => / progress /.test(line));
     expect(lines.map((line) => line.replace(/^\[\s*[\d.]+s\] /, ''))).toEqual([
       'progress 1/3 (33%)',
       'progress 2/3 (67%)',

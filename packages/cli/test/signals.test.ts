@@ -10,7 +10,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileTaskStore } from '../../../src/file-store.js';
-import { createFaultServer, type Fault, type FaultServer } from '../../../test/faults/catalogue/index.js';
+import { createFaultServer, type FaultServer } from '../../../test/faults/catalogue/index.js';
+import { holdNextCall } from './fixtures.js';
 import { ensureCliBuilt, killLeftovers, startCli, tempHome } from './helpers.js';
 
 let server: FaultServer;
@@ -24,30 +25,12 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** Holds the next tools/call until `release()`; `arrived` resolves when it reached the server. */
-function holdNextCall(): { arrived: Promise<void>; release: () => void } {
-  let arrive!: () => void;
-  let release!: () => void;
-  const arrived = new Promise<void>((r) => (arrive = r));
-  const gate = new Promise<void>((r) => (release = r));
-  const fault: Fault = {
-    name: 'held until released',
-    async reply(_request, next) {
-      arrive();
-      await gate;
-      return next();
-    },
-  };
-  server.inject(fault, { method: 'tools/call', times: 1 });
-  return { arrived, release };
-}
-
 const recordOf = (home: string, taskId: string) => new FileTaskStore(join(home, 'tasks')).get(taskId);
 
 describe('SIGTERM and SIGHUP are handled like the first Ctrl-C', () => {
   it('SIGTERM while tools/call is unanswered: the task the server starts a moment later is cancelled, recorded, printed; exit 143', async () => {
     const home = tempHome();
-    const hold = holdNextCall();
+    const hold = holdNextCall(server);
     const proc = startCli(['call', server.url, 'reindex_corpus', 'documents=1000000'], home);
     await hold.arrived;
     proc.child.kill('SIGTERM');
@@ -82,7 +65,7 @@ describe('SIGTERM and SIGHUP are handled like the first Ctrl-C', () => {
 
   it('SIGTERM with --detach before the answer: the task is left running and recorded, its id alone on stdout; exit 143', async () => {
     const home = tempHome();
-    const hold = holdNextCall();
+    const hold = holdNextCall(server);
     const proc = startCli(['call', server.url, 'reindex_corpus', 'documents=1000000', '--detach'], home);
     await hold.arrived;
     proc.child.kill('SIGTERM');
