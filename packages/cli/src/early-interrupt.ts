@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { DEFAULT_ABORT_GRACE_MS, isMcpClientError } from 'mcp-tasks-client';
+import { DEFAULTS, isMcpClientError } from 'mcp-tasks-client';
 import { InterruptedError } from './exit-codes.js';
 import { sourceName, type InterruptSource } from './interrupt.js';
 import type { Output } from './output.js';
@@ -18,7 +18,7 @@ const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 /** The line printed at the press (or signal): why the CLI does not stop at once. */
 export function earlyInterruptLine(method: string, source: InterruptSource = 'ctrl-c'): string {
-  return `${sourceName(source)}: ${method} was sent and not answered yet; reading the answer for up to ${seconds(DEFAULT_ABORT_GRACE_MS)} to cancel any task the server started`;
+  return `${sourceName(source)}: ${method} was sent and not answered yet; reading the answer for up to ${seconds(DEFAULTS.limits.abortGraceMs)} to cancel any task the server started`;
 }
 
 /** What the interrupted call was told to do with a task the server started: `cancel`, or `detach` (`--detach`). */
@@ -67,7 +67,7 @@ export function afterEarlyInterrupt(error: unknown, output: Output, ctx: EarlyIn
   if (isMcpClientError(error, 'OUTCOME_UNKNOWN')) {
     output.emit({
       event: 'hint',
-      message: `No answer came within ${seconds(DEFAULT_ABORT_GRACE_MS)}, so no task id reached this client: nothing was recorded (mcp-tasks ls will not list it) and nothing could be cancelled. Check on the server's side before calling again.`,
+      message: `No answer came within ${seconds(DEFAULTS.limits.abortGraceMs)}, so no task id reached this client: nothing was recorded (mcp-tasks ls will not list it) and nothing could be cancelled. Check on the server's side before calling again.`,
     });
     return new InterruptedError(
       'interrupted before the server answered: the work may or may not have started on the server',

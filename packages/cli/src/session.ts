@@ -5,13 +5,7 @@
  *
  * @module
  */
-import {
-  DEFAULT_ABORT_GRACE_MS,
-  DEFAULT_REQUEST_TIMEOUT_MS,
-  TaskClient,
-  VERSION,
-  isMcpClientError,
-} from 'mcp-tasks-client';
+import { DEFAULTS, TaskClient, VERSION, isMcpClientError } from 'mcp-tasks-client';
 import { explainError } from './explain-error.js';
 import { ExitCode, exitCodeForError, type ExitCodeValue } from './exit-codes.js';
 import { AnswersFile } from './input/answers-file.js';
@@ -70,7 +64,7 @@ export async function openSession(
   autoPoll = true,
 ): Promise<Session> {
   // A kill or a closed terminal may take as long as an abort does (an answer on its way, a cancel) and no longer.
-  const interrupt = new Interrupt(DEFAULT_ABORT_GRACE_MS);
+  const interrupt = new Interrupt(DEFAULTS.limits.abortGraceMs);
   const answers = input?.answers !== undefined ? await AnswersFile.load(input.answers) : undefined;
   const interactive =
     input !== undefined &&
@@ -111,9 +105,7 @@ export async function openSession(
   const early = new AbortController();
   interrupt.onPress = () => early.abort(new InterruptedError('interrupted before the server answered'));
   interrupt.install();
-  const waiting = output.json
-    ? undefined
-    : new WaitingLine(output.stderr, timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
+  const waiting = output.json ? undefined : new WaitingLine(output.stderr, timeoutMs ?? DEFAULTS.timeoutMs);
   output.waiting = waiting;
   return {
     target,
