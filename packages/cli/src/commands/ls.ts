@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { recordExpiresAt, type TaskRecord } from 'mcp-tasks-client';
+import type { TaskRecord } from 'mcp-tasks-client';
 import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import { relative } from '../events.js';
 import { explainError } from '../explain-error.js';
@@ -24,6 +24,11 @@ export interface LsCommandOptions {
   prune?: boolean;
   /** Ask each server once about the tasks that may have moved on, first. */
   refresh?: boolean;
+}
+
+/** When the server may forget the task (epoch ms: local creation + TTL), or `null` for never. */
+function recordExpiresAt(record: TaskRecord): number | null {
+  return record.ttlMs === null ? null : record.localCreatedAt + record.ttlMs;
 }
 
 /** The status to show: the stored outcome (which knows `expired` / `unknown`), else the last status seen. */
