@@ -1,12 +1,12 @@
 /**
  * The stdio server's child process as the transport sees it: its promises of start and exit, the tail of its stderr,
- * and the wait of the polite shutdown (close stdin, SIGTERM, SIGKILL).
+ * and the polite shutdown in the specification's order (close stdin, wait, SIGTERM, wait, SIGKILL).
  * (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/stdio)
  *
  * @module
  * @internal
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { ServerExitedError } from '../errors.js';
 import { childEnv } from '../internal/child-env.js';
 
@@ -102,10 +102,45 @@ export function spawnChild(command: ChildCommand, commandLine: string, hooks: Ch
 /** Ends `child` politely: closes its stdin, waits `graceMs`, SIGTERM, waits again, SIGKILL; resolves once it exited. */
 export async function endChild(child: Child, graceMs: number): Promise<void> {
   if (child.gone) return;
-  child.process.stdin.end();
-  for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
-    if (await exitsWithin(child.exited, graceMs)) return;
-    child.process.kill(signal);
+  await shutDownStdioChild(child.process, child.exited, graceMs);
+}
+
+/** How a stdio server ended when it was shut down: on its own once its stdin closed, after SIGTERM, or SIGKILL. */
+export type StdioShutdownStep = 'stdin-closed' | 'SIGTERM' | 'SIGKILL';
+
+/**
+ * Shuts a stdio server down in the order the specification gives: close its stdin, wait for it to exit for at most
+ * `graceMs`, then send SIGTERM and wait at most `graceMs` again, then SIGKILL. A server that exits when its input
+ * ends (the usual case) is gone at once: nothing waits a fixed time. Shared by every stdio client in this package,
+ * whichever protocol era the server speaks.
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/stdio ; the same order in
+ * https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#stdio)
+ *
+ * @param proc the server's process (its stdin a pipe).
+ * @param exited resolves when the process exited (e.g. {@link exitOf}).
+ * @param graceMs each of the two waits, ms.
+ * @returns the step the process ended at; resolves only once it exited.
+ */
+export async function shutDownStdioChild(
+  proc: Pick<ChildProcess, 'stdin' | 'kill'>,
+  exited: Promise<void>,
+  graceMs: number,
+): Promise<StdioShutdownStep> {
+  try {
+    proc.stdin?.end();
+  } catch {
+    // a pipe already broken: the waits below still apply
   }
-  await child.exited;
+  if (await exitsWithin(exited, graceMs)) return 'stdin-closed';
+  proc.kill('SIGTERM');
+  if (await exitsWithin(exited, graceMs)) return 'SIGTERM';
+  proc.kill('SIGKILL');
+  await exited;
+  return 'SIGKILL';
+}
+
+/** Resolves once `proc` exited (at once when it already has). */
+export function exitOf(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => proc.once('exit', () => resolve()));
 }

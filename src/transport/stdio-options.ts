@@ -8,8 +8,11 @@
 import { z } from 'zod';
 import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
 
-/** Default wait after closing stdin before SIGTERM, and after SIGTERM before SIGKILL, in ms (3.4). */
-export const DEFAULT_CLOSE_GRACE_MS = 2_000;
+/**
+ * Default wait after closing stdin before SIGTERM, and after SIGTERM before SIGKILL, in ms: at most one second each,
+ * so a command that is done never lingers on a server that ignores the end of its input.
+ */
+export const DEFAULT_CLOSE_GRACE_MS = 1_000;
 /** Default cap on one stdout line (one message), in bytes (16 MiB, as for HTTP bodies). */
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 

@@ -4,10 +4,11 @@
  *
  * @module
  */
-import { redactTaskId, type CallToolResult, type TaskStatus } from 'mcp-tasks-client';
+import type { CallToolResult, TaskStatus } from 'mcp-tasks-client';
+import { safeLine } from 'mcp-tasks-client';
 import { formatToolResult } from './format-result.js';
 import type { CancelState } from './cancel-state.js';
-import { safeLine } from 'mcp-tasks-client';
+import { sourceName, type InterruptSource } from './interrupt.js';
 
 /** One thing that happened, in the order it happened. The final `result` or `error` comes last. */
 export type CliEvent =
@@ -23,6 +24,14 @@ export type CliEvent =
       attached: boolean;
     }
   | { event: 'status'; taskId: string; status: TaskStatus; statusMessage?: string; elapsedMs: number }
+  | {
+      /** `notifications/progress` for a call the server answers inline (a task reports its `status` instead). */
+      event: 'progress';
+      progress: number;
+      total?: number;
+      message?: string;
+      elapsedMs: number;
+    }
   | { event: 'input'; taskId?: string; key: string; method: string; summary: string }
   | {
       event: 'answer';
@@ -37,7 +46,8 @@ export type CliEvent =
       event: 'cancel';
       taskId: string;
       stage: 'requested' | 'acknowledged' | 'left-running' | 'before-answer';
-      via: 'ctrl-c' | 'command';
+      /** What asked: Ctrl-C, a signal (`sigterm`, `sighup`: handled like the first Ctrl-C), or the `cancel` command. */
+      via: InterruptSource | 'command';
       waitMs?: number;
       cancelRequested?: boolean;
       cancel?: CancelState;
@@ -56,13 +66,18 @@ export type CliEvent =
   | {
       event: 'record';
       taskId: string;
+      /** The stored server identity (what `watch` finds the server by). */
       server: string;
+      /** The server as the person named it: the config name, the `--stdio` command line, or the URL. */
+      serverName: string;
       tool?: string;
       status: string;
       statusMessage?: string;
       localCreatedAt: number;
       expiresAt: number | null;
       expired: boolean;
+      /** Epoch ms the server last reported this task, for a task that may have moved on since (no outcome yet). */
+      lastSeenAt?: number;
     }
   | { event: 'detached'; taskId: string }
   | { event: 'cancelled'; taskId: string }
@@ -97,26 +112,39 @@ export function ttlText(ttlMs: number | null): string {
  * {@link safeLine}; {@link Output} escapes the rest). `undefined` for events that only matter
  * as JSON.
  */
-export function renderEvent(event: CliEvent, elapsedMs: number): string | undefined {
+export function renderEvent(shown: CliEvent, elapsedMs: number): string | undefined {
   const at = stamp(elapsedMs);
+  // Task ids are shown whole (to be copied into the next command) and on one line: a server's, or one typed by
+  // the person (`mcp-tasks status $'id\nforged line'`), never starts a line of its own.
+  const event =
+    'taskId' in shown && typeof shown.taskId === 'string'
+      ? { ...shown, taskId: safeLine(shown.taskId) }
+      : shown;
   switch (event.event) {
     case 'task':
       return `${at} task ${event.taskId} ${event.attached ? 'attached' : 'started'} (${event.tool ?? 'call'}): ${event.status}${event.statusMessage ? ` - ${safeLine(event.statusMessage)}` : ''} (polls every ${event.pollIntervalMs} ms, ${ttlText(event.ttlMs)})`;
     case 'status':
-      return `${at} ${redactTaskId(event.taskId)} ${event.status}${event.statusMessage ? ` - ${safeLine(event.statusMessage)}` : ''}`;
+      return `${at} ${event.taskId} ${event.status}${event.statusMessage ? ` - ${safeLine(event.statusMessage)}` : ''}`;
+    case 'progress':
+      return `${at} progress ${progressText(event.progress, event.total)}${event.message ? ` - ${safeLine(event.message)}` : ''}`;
     case 'input':
-      return `${at} ${event.taskId ? `${redactTaskId(event.taskId)} ` : ''}input required [${event.key}] ${event.summary}`;
+      return `${at} ${event.taskId ? `${event.taskId} ` : ''}input required [${event.key}] ${event.summary}`;
     case 'answer':
       return `${at} answered [${event.key}] ${event.action} (${event.source})`;
     case 'unanswerable':
       return `${at} cannot answer [${event.key}]: ${event.message}`;
-    case 'cancel':
-      if (event.stage === 'left-running') return `${at} Ctrl-C again: stopped following task ${event.taskId}`;
+    case 'cancel': {
+      const who = event.via === 'command' ? '' : sourceName(event.via);
+      if (event.stage === 'left-running')
+        return event.via === 'ctrl-c'
+          ? `${at} Ctrl-C again: stopped following task ${event.taskId}`
+          : `${at} ${who}: stopped waiting for the final status of task ${event.taskId}`;
       if (event.stage === 'acknowledged')
         return `${at} tasks/cancel for ${event.taskId} acknowledged; the server decides when the task ends`;
       if (event.stage === 'before-answer')
-        return `${at} Ctrl-C before the server answered: the server had started task ${event.taskId}${event.cancelRequested ? '; tasks/cancel sent' : ''}`;
-      return `${at} ${event.via === 'ctrl-c' ? 'Ctrl-C: ' : ''}sent tasks/cancel for ${event.taskId}; waiting up to ${((event.waitMs ?? 0) / 1000).toFixed(1)} s for its final status${event.via === 'ctrl-c' ? ' (Ctrl-C again to stop waiting)' : ''}`;
+        return `${at} ${who} before the server answered: the server had started task ${event.taskId}${event.cancelRequested ? '; tasks/cancel sent' : ''}`;
+      return `${at} ${who ? `${who}: ` : ''}sent tasks/cancel for ${event.taskId}; waiting up to ${((event.waitMs ?? 0) / 1000).toFixed(1)} s for its final status${event.via === 'ctrl-c' ? ' (Ctrl-C again to stop waiting)' : ''}`;
+    }
     case 'task-status':
       return renderTaskStatus(event, Date.now());
     case 'record':
@@ -129,13 +157,13 @@ export function renderEvent(event: CliEvent, elapsedMs: number): string | undefi
     case 'cancel-not-confirmed':
       return `${at} tasks/cancel was delivered, but task ${event.taskId} was still ${event.status} after ${(event.waitMs / 1000).toFixed(1)} s; the server decides how it ends`;
     case 'poll-error':
-      return `${at} ${redactTaskId(event.taskId)} poll failed, retrying: ${event.message}`;
+      return `${at} ${event.taskId} poll failed, retrying: ${event.message}`;
     case 'hint':
       return event.message;
     case 'result':
       return formatToolResult(event.result);
     case 'error':
-      return `${ERROR_PREFIX[event.exitCode] ?? 'Error'}: ${event.message}`;
+      return errorLine(ERROR_PREFIX[event.exitCode] ?? 'Error', event.message);
   }
 }
 
@@ -148,7 +176,23 @@ const ERROR_PREFIX: Record<number, string> = {
   7: 'Input required',
   8: 'Error',
   130: 'Interrupted',
+  129: 'Hangup (SIGHUP)',
+  143: 'Terminated (SIGTERM)',
 };
+
+/** `Prefix: message`, said once: a message that starts with the prefix's word ("interrupted; …") is not repeated after it. */
+function errorLine(prefix: string, message: string): string {
+  const word = prefix.split(' ')[0]?.toLowerCase() ?? '';
+  return message.toLowerCase().startsWith(word)
+    ? `${prefix}${message.slice(word.length).replace(/^[;:,]?\s*/, ': ')}`
+    : `${prefix}: ${message}`;
+}
+
+/** `3/10 (30%)`, or the bare count without a total. */
+function progressText(progress: number, total: number | undefined): string {
+  if (total === undefined || !(total > 0)) return String(progress);
+  return `${progress}/${total} (${Math.round((progress / total) * 100)}%)`;
+}
 
 /** `12 s ago`, `in 4m 48s`. */
 export function relative(ms: number): string {

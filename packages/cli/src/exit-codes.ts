@@ -32,6 +32,10 @@ export const ExitCode = {
   StillRunning: 9,
   /** Ctrl-C twice (we stop following the task), or Ctrl-C before the server answered. */
   Interrupted: 130,
+  /** SIGHUP (the terminal closed): handled like a first Ctrl-C, bounded by the abort grace. */
+  Hangup: 129,
+  /** SIGTERM (`kill`): handled like a first Ctrl-C, bounded by the abort grace. */
+  Terminated: 143,
 } as const;
 
 /** One of the values of {@link ExitCode}. */
@@ -49,7 +53,9 @@ export const EXIT_CODES_HELP = `Exit codes:
   7    input required but unanswerable (no TTY and no answer); the task stays resumable
   8    transport or server error
   9    cancel delivered, but the task was still running when the wait ran out (cancel --wait, Ctrl-C's --cancel-wait)
-  130  interrupted: Ctrl-C twice (we stop following; a cancel already sent stays sent) or before the server answered`;
+  130  interrupted: Ctrl-C twice (we stop following; a cancel already sent stays sent) or before the server answered
+  129  SIGHUP (terminal closed), 143  SIGTERM: handled like the first Ctrl-C (cancel, or record with --detach),
+       within 5 s; what became of the task is recorded (mcp-tasks ls) and printed`;
 
 /** A mistake on the command line. Exit code 2. */
 export class UsageError extends Error {

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { isMcpClientError } from 'mcp-tasks-client';
+import { isMcpClientError, redactTaskId, safeLine } from 'mcp-tasks-client';
 import type { ServerTarget } from './server/target.js';
 import { isMissingAuthPeer, missingAuthPeerMessage } from './missing-peer.js';
 
@@ -41,11 +41,22 @@ function whereOf(target: ServerTarget | undefined): string {
 }
 
 /**
- * The text for `error`: the original message, or a clearer one when the cause is known.
+ * The text for `error`: the original message, or a clearer one when the cause is known. A task id the library
+ * shortened for logs (`3f2a9c…(36)`) is shown whole, so it can be copied into the next command.
  *
  * @param target the server the command talked to, when known.
  */
 export function explainError(error: unknown, target?: ServerTarget): string {
+  let text = explain(error, target);
+  for (const e of chain(error)) {
+    const taskId = (e as { taskId?: unknown } | null)?.taskId;
+    if (typeof taskId === 'string' && redactTaskId(taskId) !== taskId)
+      text = text.split(redactTaskId(taskId)).join(safeLine(taskId));
+  }
+  return text;
+}
+
+function explain(error: unknown, target: ServerTarget | undefined): string {
   const all = chain(error);
   const where = whereOf(target);
   for (const e of all) {

@@ -116,12 +116,19 @@ export async function followTask(
         resolve({ kind: 'left' });
         return;
       }
-      output.emit({ event: 'cancel', taskId, stage: 'requested', via: 'ctrl-c', waitMs: cancelWaitMs });
+      output.emit({
+        event: 'cancel',
+        taskId,
+        stage: 'requested',
+        via: interrupt.source,
+        waitMs: cancelWaitMs,
+      });
       cancel = 'pending';
       handle.cancel({ waitMs: cancelWaitMs }).then(
         () => {
           cancel = 'acknowledged';
-          if (!handle.done) output.emit({ event: 'cancel', taskId, stage: 'acknowledged', via: 'ctrl-c' });
+          if (!handle.done)
+            output.emit({ event: 'cancel', taskId, stage: 'acknowledged', via: interrupt.source });
         },
         (error: unknown) => {
           if (leaving) return;
@@ -198,7 +205,7 @@ export async function followTask(
         event: 'cancel',
         taskId,
         stage: 'left-running',
-        via: 'ctrl-c',
+        via: interrupt.source,
         cancelRequested: handle.cancelRequested,
         cancel,
       });

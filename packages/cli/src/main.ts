@@ -52,10 +52,13 @@ async function finish(code: number): Promise<void> {
   process.exit(code);
 }
 
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  // The reader went away (`mcp-tasks ls | head -1`): nothing more can be shown; the exit code stays as set.
-  if (error.code === 'EPIPE') process.exitCode ??= ExitCode.Completed;
-});
+for (const stream of [process.stdout, process.stderr])
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    // The reader went away (`mcp-tasks ls | head -1`), or the terminal closed (SIGHUP: EIO): nothing more can be
+    // shown, and the command still ends as it would (the task record says what became of the task); the exit code
+    // stays as set.
+    if (error.code === 'EPIPE' || error.code === 'EIO') process.exitCode ??= ExitCode.Completed;
+  });
 
 runCli(process.argv.slice(2)).then(
   (code) => finish(code),

@@ -37,8 +37,12 @@ export function isMissingAuthPeer(errors: readonly unknown[]): boolean {
 
 /** The message for a sign-in that could not load the peer; nothing was started on the server. */
 export function missingAuthPeerMessage(invocation: Invocation = currentInvocation()): string {
-  const why = `signing in to this server needs the optional package ${AUTH_PEER}, which is not installed.`;
+  return `signing in to this server needs the optional package ${AUTH_PEER}, which is not installed. ${installAuthPeer(invocation)}`;
+}
+
+/** How to get the peer: for `npx`, the same command with it added; otherwise the install line. */
+export function installAuthPeer(invocation: Invocation = currentInvocation()): string {
   if (invocation.npx)
-    return `${why} Run it with the package added:\n  npx -p mcp-tasks-client -p ${AUTH_PEER} mcp-tasks ${shellWords(invocation.args)}`;
-  return `${why} Install it next to mcp-tasks-client:\n  npm install ${AUTH_PEER}\n(for a global mcp-tasks: npm install -g ${AUTH_PEER})`;
+    return `Run it with the package added:\n  npx -p mcp-tasks-client -p ${AUTH_PEER} mcp-tasks ${shellWords(invocation.args)}`;
+  return `Install it next to mcp-tasks-client:\n  npm install ${AUTH_PEER}\n(for a global mcp-tasks: npm install -g ${AUTH_PEER})`;
 }

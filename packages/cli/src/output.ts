@@ -1,6 +1,6 @@
 /**
  * Where the CLI's output goes: JSON lines (`--json`), or plain lines with a live line on top when stdout is a TTY.
- * Status lines, answers and the result go to stdout; errors and hints go to stderr. Everything written passes
+ * Status lines, answers and the result go to stdout; errors, hints and the progress of inline calls go to stderr. Everything written passes
  * through {@link safeText} (text) or {@link safeJson} (JSON lines), so no control character from a server reaches
  * the terminal or a pipe.
  *
@@ -10,7 +10,7 @@ import type { CliEvent } from './events.js';
 import { renderEvent } from './events.js';
 import { toJsonText } from 'mcp-tasks-client';
 import { LiveLine, type LiveState } from './live-line.js';
-import { safeJson, safeText } from 'mcp-tasks-client';
+import { safeJson, safeLine, safeText } from 'mcp-tasks-client';
 import type { WaitingLine } from './waiting-line.js';
 
 /** Options of {@link Output}. */
@@ -23,9 +23,15 @@ export interface OutputOptions {
   stderr?: NodeJS.WriteStream;
   /** Epoch ms the command started. @default Date.now() */
   startedAt?: number;
+  /**
+   * What the person typed that is echoed back (a task id): shown on one line wherever it appears, its newlines and
+   * tabs escaped too (`mcp-tasks status $'id\nforged line'` prints `id\x0aforged line`). @default []
+   */
+  typed?: readonly string[];
 }
 
-const TO_STDERR = new Set<CliEvent['event']>(['error', 'hint', 'unanswerable', 'poll-error']);
+// Progress of an inline call goes to stderr: stdout then holds exactly the result, as scripts read it.
+const TO_STDERR = new Set<CliEvent['event']>(['error', 'hint', 'unanswerable', 'poll-error', 'progress']);
 
 /** The CLI's one way to write. */
 export class Output {
@@ -34,6 +40,7 @@ export class Output {
   readonly stdout: NodeJS.WriteStream;
   readonly stderr: NodeJS.WriteStream;
   #live: LiveLine | undefined;
+  readonly #typed: readonly string[];
   /** The line shown while waiting for a server's answer; removed by any other output or a prompt. */
   waiting: WaitingLine | undefined;
 
@@ -42,6 +49,13 @@ export class Output {
     this.stdout = options.stdout ?? process.stdout;
     this.stderr = options.stderr ?? process.stderr;
     this.startedAt = options.startedAt ?? Date.now();
+    this.#typed = (options.typed ?? []).filter((value) => safeLine(value) !== safeText(value));
+  }
+
+  /** Text made safe to print: typed values on one line, then every other unsafe character escaped. */
+  #safe(text: string): string {
+    for (const value of this.#typed) text = text.split(value).join(safeLine(value));
+    return safeText(text);
   }
 
   /** True when a live line may be shown: text output to a TTY that knows its width (a pty of 0 columns does not). */
@@ -57,17 +71,17 @@ export class Output {
     }
     const text = renderEvent(event, Date.now() - this.startedAt);
     if (text !== undefined)
-      this.#write(TO_STDERR.has(event.event) ? this.stderr : this.stdout, safeText(text));
+      this.#write(TO_STDERR.has(event.event) ? this.stderr : this.stdout, this.#safe(text));
   }
 
   /** Writes human-only text to stdout (skipped with `--json`). */
   text(text: string): void {
-    if (!this.json) this.#write(this.stdout, safeText(text));
+    if (!this.json) this.#write(this.stdout, this.#safe(text));
   }
 
   /** Writes a warning to stderr, in every mode. */
   warn(text: string): void {
-    this.#write(this.stderr, safeText(text));
+    this.#write(this.stderr, this.#safe(text));
   }
 
   /** Shows the live line (TTY text output only) with the state `state()` returns. */

@@ -88,6 +88,8 @@ While a task runs: the first Ctrl-C sends tasks/cancel and keeps polling up to -
 final status; a second Ctrl-C stops waiting at once (the cancel request stays sent; the server decides how the
 task ends), exits 130 and prints the task id, whether tasks/cancel was acknowledged, and the command that fits
 (status to see how it ended, or cancel to try again). Ctrl-C before the server answered aborts the request.
+SIGTERM (kill) and SIGHUP (terminal closed) count as the first Ctrl-C (with --detach: the task is left running and
+recorded); the command ends within 5 s, says what became of the task (also kept in its record) and exits 143 / 129.
 
 Task records live in $MCP_TASKS_HOME/tasks (default: the user data directory of "mcp-tasks"); authorization for
 servers that ask for it (OAuth) in $MCP_TASKS_HOME/auth, one 0600 file per server (mcp-tasks logout <server>).
@@ -196,8 +198,14 @@ export function buildProgram(setExitCode: (code: ExitCodeValue) => void): Comman
 
   program
     .command('ls')
-    .description('list recorded tasks with their last known status and whether their TTL has passed')
+    .description(
+      'list recorded tasks: last known status (and when it was seen), tool, server as you named it, TTL',
+    )
     .option('--prune', 'first remove records whose TTL has passed')
+    .option(
+      '--refresh',
+      "first ask each server once about the tasks that may have moved on (not sooner than the task's poll interval)",
+    )
     .option('--json', 'machine-readable output: one record per line')
     .action(async (options) => setExitCode(await lsCommand(options)));
 

@@ -12,7 +12,7 @@ import { AnswersFile } from './input/answers-file.js';
 import { InputAnswerer } from './input/answerer.js';
 import { afterAuthorizationError, sessionAuth } from './auth/sign-in.js';
 import { InterruptedError } from './exit-codes.js';
-import { Interrupt } from './interrupt.js';
+import { Interrupt, SIGNAL_EXIT_CODES, terminationSignal } from './interrupt.js';
 import type { Output } from './output.js';
 import { openTransport, type ServerTarget } from './server/target.js';
 import { openRecordStore } from './record-store.js';
@@ -52,7 +52,7 @@ export interface Session {
 
 /**
  * Opens a session. With `input`, questions are answered (and the matching capabilities declared); without, they
- * are only shown.
+ * are only shown. With `autoPoll` false (`polling.auto`), tasks are asked about only when asked (`client.task`), never polled after.
  *
  * @throws {@link UsageError} when the answers file cannot be read.
  */
@@ -61,8 +61,10 @@ export async function openSession(
   target: ServerTarget,
   input?: InputOptions,
   timeoutMs?: number,
+  autoPoll = true,
 ): Promise<Session> {
-  const interrupt = new Interrupt();
+  // A kill or a closed terminal may take as long as an abort does (an answer on its way, a cancel) and no longer.
+  const interrupt = new Interrupt(DEFAULTS.limits.abortGraceMs);
   const answers = input?.answers !== undefined ? await AnswersFile.load(input.answers) : undefined;
   const interactive =
     input !== undefined &&
@@ -93,6 +95,7 @@ export async function openSession(
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     capabilities: answerer?.capabilities(),
     store,
+    polling: { auto: autoPoll },
   });
   client.on('warning', (message) => {
     if (message.startsWith('task store:'))
@@ -150,7 +153,9 @@ export async function runReporting(
   target?: () => ServerTarget | undefined,
 ): Promise<ExitCodeValue> {
   try {
-    return await body();
+    const exitCode = await body();
+    const signal = terminationSignal();
+    return signal ? SIGNAL_EXIT_CODES[signal] : exitCode;
   } catch (caught) {
     // A server asked for a sign-in: a person at a terminal signs in and the command runs once more
     const interactive = !output.json && process.stdin.isTTY === true && process.stdout.isTTY === true;
@@ -158,7 +163,9 @@ export async function runReporting(
       (e: unknown) => e,
     );
     if (error === 'retry') return runReporting(output, body, target);
-    const exitCode = exitCodeForError(error);
+    // After SIGTERM or SIGHUP the process exits with the signal's code, whatever the error was.
+    const signal = terminationSignal();
+    const exitCode = signal ? SIGNAL_EXIT_CODES[signal] : exitCodeForError(error);
     output.stopLive();
     output.emit({
       event: 'error',

@@ -10,6 +10,7 @@ import type { Output } from './output.js';
 import { resolveTarget, targetFromIdentity, type ServerOptions, type ServerTarget } from './server/target.js';
 import type { Session } from './session.js';
 import { openRecordStore } from './record-store.js';
+import { safeLine } from 'mcp-tasks-client';
 
 /** Where a task lives, and its record if this machine has one. */
 export interface LocatedTask {
@@ -41,7 +42,7 @@ export async function locateTask(
   const record = await store.get(taskId);
   if (!record)
     throw new UnknownTaskError(
-      `no local record of task ${taskId}; name its server: --server <url or config name>, or --stdio "<command>"`,
+      `no local record of task ${safeLine(taskId)}; name its server: --server <url or config name>, or --stdio "<command>"`,
     );
   // Records name the server by its target identity (hook for --stdio and config servers).
   return { target: await targetFromIdentity(record.server), record };

@@ -10,6 +10,7 @@ import {
   type TaskServer,
   type ToolDefinition,
 } from '../../../src/testing/index.js';
+import type { Fault, FaultServer } from '../../../test/faults/catalogue/index.js';
 import { ensureCliBuilt, killLeftovers, tempHome } from './helpers.js';
 
 const answersEcho = (answers: unknown): Record<string, unknown> =>
@@ -152,4 +153,22 @@ export function useCliServer(): CliServer {
       return home;
     },
   };
+}
+
+/** Holds the next `tools/call` at the fault server until `release()`; `arrived` resolves when it reached the server. */
+export function holdNextCall(server: FaultServer): { arrived: Promise<void>; release: () => void } {
+  let arrive!: () => void;
+  let release!: () => void;
+  const arrived = new Promise<void>((r) => (arrive = r));
+  const gate = new Promise<void>((r) => (release = r));
+  const fault: Fault = {
+    name: 'held until released',
+    async reply(_request, next) {
+      arrive();
+      await gate;
+      return next();
+    },
+  };
+  server.inject(fault, { method: 'tools/call', times: 1 });
+  return { arrived, release };
 }

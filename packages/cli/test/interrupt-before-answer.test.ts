@@ -8,7 +8,8 @@
  * Spec: ext-tasks specification/draft/tasks.md § Task Cancellation.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFaultServer, type Fault, type FaultServer } from '../../../test/faults/catalogue/index.js';
+import { createFaultServer, type FaultServer } from '../../../test/faults/catalogue/index.js';
+import { holdNextCall } from './fixtures.js';
 import { ensureCliBuilt, hasControlCharacters, killLeftovers, startCli, tempHome } from './helpers.js';
 
 let server: FaultServer;
@@ -24,27 +25,9 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** Holds the next tools/call until `release()`; `arrived` resolves when it reached the server. */
-function holdNextCall(): { arrived: Promise<void>; release: () => void } {
-  let arrive!: () => void;
-  let release!: () => void;
-  const arrived = new Promise<void>((r) => (arrive = r));
-  const gate = new Promise<void>((r) => (release = r));
-  const fault: Fault = {
-    name: 'held until released',
-    async reply(_request, next) {
-      arrive();
-      await gate;
-      return next();
-    },
-  };
-  server.inject(fault, { method: 'tools/call', times: 1 });
-  return { arrived, release };
-}
-
 describe('Ctrl-C before the server answered tools/call', () => {
   it('a task the server starts within the grace: its id is printed, tasks/cancel reaches the server, exit 130', async () => {
-    const hold = holdNextCall();
+    const hold = holdNextCall(server);
     const proc = startCli(['call', server.url, 'reindex_corpus', 'documents=1000000'], home);
     await hold.arrived;
     proc.child.kill('SIGINT');
@@ -68,7 +51,7 @@ describe('Ctrl-C before the server answered tools/call', () => {
   });
 
   it('no answer within the grace: says the work may or may not have started and that no task id arrived, exit 130', async () => {
-    const hold = holdNextCall();
+    const hold = holdNextCall(server);
     const proc = startCli(['call', server.url, 'reindex_corpus', 'documents=1000000'], home);
     await hold.arrived;
     proc.child.kill('SIGINT');
@@ -80,7 +63,7 @@ describe('Ctrl-C before the server answered tools/call', () => {
       'No answer came within 5.0 s, so no task id reached this client: nothing was recorded (mcp-tasks ls will not list it) and nothing could be cancelled.',
     );
     expect(run.stderr).toMatch(
-      /interrupted before the server answered: the work may or may not have started on the server/,
+      /Interrupted: before the server answered: the work may or may not have started on the server/,
     );
   }, 30_000);
 });

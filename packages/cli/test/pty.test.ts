@@ -89,16 +89,22 @@ describe('interactive prompts in a pseudo-terminal', () => {
     const run = await proc.done;
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('https://example.com/login');
+    expect(run.stdout).toContain('leads to: example.com');
+    expect(run.stdout).toContain('Open this URL in your browser? (it leads to example.com)');
     expect(run.stdout).toContain('Not opened.');
     expect(env.server.stats.taskUpdates(taskId)[0]?.inputResponses).toEqual({ login: { action: 'accept' } });
   });
 
-  it('Ctrl-C inside a prompt cancels the task like Ctrl-C anywhere else', async () => {
+  it('Ctrl-C inside a prompt cancels the task like Ctrl-C anywhere else, and the question menu is erased', async () => {
     const proc = startCliInPty(['call', env.server.url, 'deploy_release', 'version=1.7.0'], env.home);
     const taskId = await taskIdOf(proc);
     await answer(proc, /Accept: fill in the form/, CTRL_C);
     const run = await proc.done;
     expect(run.code).toBe(4);
+    // The prompt ends by erasing its lines (erase line, cursor to column 1) before showing the cursor again, instead
+    // of leaving the menu on screen and moving below it.
+    const afterCtrlC = run.stdout.slice(run.stdout.indexOf('Accept: fill in the form'));
+    expect(afterCtrlC).toContain('\x1b[2K\x1b[G\x1b[?25h');
     expect(env.server.stats.taskCancels(taskId)).toHaveLength(1);
     expect(env.server.stats.taskUpdates(taskId)).toHaveLength(0);
   });

@@ -64,7 +64,7 @@ describe('stopping to follow a task says what became of it', () => {
       expect(run.stderr).toContain(
         `Stopped following task ${taskId}; tasks/cancel was sent but not acknowledged yet, so it may not have arrived: the task may still be running. Cancel it (again) with:\n  mcp-tasks cancel ${taskId} --server ${faults.url}`,
       );
-      expect(run.stderr).toContain(`interrupted; stopped following task ${taskId}`);
+      expect(run.stderr).toContain(`Interrupted: stopped following task ${taskId}`);
       expect(run.stdout).not.toContain('acknowledged; the server decides');
     } finally {
       faults.clear();

@@ -16,6 +16,7 @@ import {
   type HttpAuthOptions,
 } from 'mcp-tasks-client';
 import { serverIdentity } from 'mcp-tasks-client';
+import { AUTH_PEER, installAuthPeer } from '../missing-peer.js';
 import { CliOAuthProvider } from './cli-provider.js';
 import { LoopbackRedirect } from './loopback-redirect.js';
 import { AuthFile, authDir } from './token-file.js';
@@ -57,18 +58,33 @@ export async function signIn(serverUrl: URL, show: (line: string) => void): Prom
   }
 }
 
+/** True when the sign-in's optional peer can be loaded. */
+const authPeerInstalled = (): Promise<boolean> =>
+  import(AUTH_PEER).then(
+    () => true,
+    () => false,
+  );
+
 /**
  * What the CLI does with an error of a command: `'retry'` after a successful sign-in, or the error to report
- * (an `AuthorizationRequiredError` gets a message saying how to sign in).
+ * (an `AuthorizationRequiredError` gets a message saying how to sign in, and what to install first when the
+ * sign-in's optional peer is missing).
+ *
+ * @param peerInstalled whether `@modelcontextprotocol/client` can be loaded. @default tries to import it
  */
 export async function afterAuthorizationError(
   error: unknown,
   interactive: boolean,
   show: (line: string) => void,
+  peerInstalled: () => Promise<boolean> = authPeerInstalled,
 ): Promise<'retry' | unknown> {
   if (!(error instanceof AuthorizationRequiredError)) return error;
   const server = serverIdentity(error.serverUrl);
   const firstRequest = hadTokens.get(server) === false;
+  if (!(await peerInstalled())) {
+    const reason = `signing in needs the optional package ${AUTH_PEER}, which is not installed. ${installAuthPeer()}`;
+    return new AuthorizationRequiredError(error.serverUrl, error.method, { reason, cause: error });
+  }
   if (interactive && firstRequest) {
     hadTokens.set(server, true);
     await signIn(new URL(error.serverUrl), show);

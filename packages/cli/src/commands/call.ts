@@ -60,7 +60,7 @@ async function inputSchemaOf(session: Session, tool: string): Promise<Record<str
 /**
  * Splits the positional arguments: with `--stdio` there is no server, so the first is the tool.
  *
- * @throws {@link UsageError} when the tool is missing.
+ * @throws {@link UsageError} when the server (without `--stdio`) or the tool is missing.
  */
 export function splitCallArguments(
   positionals: readonly string[],
@@ -70,6 +70,10 @@ export function splitCallArguments(
   const server = stdio ? undefined : first;
   const tool = stdio ? first : second;
   const pairs = stdio ? [second, ...rest].filter((p): p is string => p !== undefined) : rest;
+  if (!stdio && server === undefined)
+    throw new UsageError(
+      'missing the server: mcp-tasks call <server> <tool> [key=value…], where <server> is an http(s) URL or a server name from an MCP config file (or: mcp-tasks call --stdio "<command>" <tool> [key=value…])',
+    );
   if (tool === undefined)
     throw new UsageError(
       stdio
@@ -110,8 +114,10 @@ export function callCommand(positionals: string[], options: CallCommandOptions):
         if (options.detach && session.client.era === 'legacy')
           throw new UsageError(`--detach cannot work here. ${LEGACY_NO_RESUME}`);
         const abort = new AbortController();
+        // Interrupted before the answer, a task the server starts is cancelled, or with --detach left running.
+        const onAbort = options.detach ? 'detach' : 'cancel';
         const onEarlyAbort = (): void => {
-          output.emit({ event: 'hint', message: earlyInterruptLine('tools/call') });
+          output.emit({ event: 'hint', message: earlyInterruptLine('tools/call', session.interrupt.source) });
           abort.abort(session.signal.reason);
         };
         if (session.signal.aborted) abort.abort(session.signal.reason);
@@ -123,12 +129,27 @@ export function callCommand(positionals: string[], options: CallCommandOptions):
             'tools/call',
             session.client.startTool(tool, args, {
               signal: abort.signal,
+              onAbort,
+              // Progress of a call answered inline, shown as a task's status is (a task reports its status instead).
+              onProgress: (p) =>
+                output.emit({
+                  event: 'progress',
+                  progress: p.progress,
+                  total: p.total,
+                  message: p.message,
+                  elapsedMs: Date.now() - output.startedAt,
+                }),
               onTask: () => session.answerer?.hold(),
             }),
           )
           .catch((error: unknown) => {
             throw session.signal.aborted
-              ? afterEarlyInterrupt(error, output, { target: session.target, era: session.client.era })
+              ? afterEarlyInterrupt(error, output, {
+                  target: session.target,
+                  era: session.client.era,
+                  onAbort,
+                  source: session.interrupt.source,
+                })
               : error;
           })
           .finally(() => session.signal.removeEventListener('abort', onEarlyAbort));

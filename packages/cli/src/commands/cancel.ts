@@ -36,7 +36,7 @@ export interface CancelCommandOptions extends ServerOptions {
 
 /** Runs `cancel`; resolves with the exit code of what the server reported (see the module docs). */
 export function cancelCommand(taskId: string, options: CancelCommandOptions): Promise<ExitCodeValue> {
-  const output = new Output({ json: options.json });
+  const output = new Output({ json: options.json, typed: [taskId] });
   let target: ServerTarget | undefined;
   return runReporting(
     output,

@@ -24,7 +24,7 @@ export interface StatusCommandOptions extends ServerOptions {
  * outcome (0/1 completed, 3 failed, 4 cancelled, 5 expired, 6 unknown).
  */
 export function statusCommand(taskId: string, options: StatusCommandOptions): Promise<ExitCodeValue> {
-  const output = new Output({ json: options.json });
+  const output = new Output({ json: options.json, typed: [taskId] });
   let target: ServerTarget | undefined;
   return runReporting(
     output,

@@ -23,7 +23,7 @@ export interface WatchCommandOptions extends InputOptions, ServerOptions {
 
 /** Runs `watch`; resolves with the exit code. */
 export function watchCommand(taskId: string, options: WatchCommandOptions): Promise<ExitCodeValue> {
-  const output = new Output({ json: options.json });
+  const output = new Output({ json: options.json, typed: [taskId] });
   let target: ServerTarget | undefined;
   return runReporting(
     output,

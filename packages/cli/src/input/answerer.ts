@@ -206,7 +206,10 @@ export class InputAnswerer {
                 ? `no answer for it in ${answers.path} and ${noAsk}`
                 : `${noAsk} (give --answers <file.json>)`),
           };
-        const ctx = { signal: this.#abort.signal, output: output.json ? output.stderr : output.stdout };
+        const { ctx, dispose } = clearedOnInterrupt({
+          signal: this.#abort.signal,
+          output: output.json ? output.stderr : output.stdout,
+        });
         output.pauseLive();
         try {
           const response =
@@ -215,9 +218,35 @@ export class InputAnswerer {
               : await promptForm(request.params, ctx);
           return { response, source: 'prompt' };
         } finally {
+          dispose();
           output.resumeLive();
         }
       }
     }
   }
+}
+
+/**
+ * A prompt context whose question is erased from the screen when it ends by Ctrl-C or an abort (the menu would
+ * otherwise stay on screen under the lines that follow), and kept, with its answer, when it is answered. The prompt
+ * library reads `clearPromptOnDone` as the prompt ends, after Ctrl-C reached the keypress listeners.
+ */
+function clearedOnInterrupt(base: { signal: AbortSignal; output: NodeJS.WritableStream }): {
+  ctx: { signal: AbortSignal; output: NodeJS.WritableStream; readonly clearPromptOnDone: boolean };
+  dispose: () => void;
+} {
+  let interrupted = false;
+  const onKey = (_text: unknown, key: { ctrl?: boolean; name?: string } | undefined): void => {
+    if (key?.ctrl === true && key.name === 'c') interrupted = true;
+  };
+  process.stdin.on('keypress', onKey);
+  return {
+    ctx: {
+      ...base,
+      get clearPromptOnDone() {
+        return interrupted || base.signal.aborted;
+      },
+    },
+    dispose: () => process.stdin.off('keypress', onKey),
+  };
 }

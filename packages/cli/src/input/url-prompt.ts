@@ -1,5 +1,6 @@
 /**
- * URL-mode elicitation: show the server's message and the URL, ask before opening it (never open without consent),
+ * URL-mode elicitation: show the server's message, the URL and where it really leads (see {@link urlTarget}), ask
+ * before opening it (never open without consent),
  * then ask how it went (accept / decline / cancel).
  *
  * @module
@@ -9,6 +10,7 @@ import { spawn } from 'node:child_process';
 import { confirm, select } from '@inquirer/prompts';
 import type { ElicitRequestParams, ElicitResult } from 'mcp-tasks-client';
 import type { PromptContext } from './form-prompt.js';
+import { urlTarget } from './url-target.js';
 
 /** Opens `url` with the platform's opener, detached. Only `http:` and `https:` URLs are opened. */
 export function openInBrowser(url: string): boolean {
@@ -47,8 +49,17 @@ export async function promptUrl(
 ): Promise<ElicitResult> {
   const url = params.url ?? '';
   const out = ctx.output ?? process.stdout;
-  out.write(`The server asks you to visit a URL:\n  ${safeText(params.message)}\n  ${safeLine(url)}\n`);
-  const consent = await confirm({ message: 'Open this URL in your browser?', default: false }, ctx);
+  // The full URL as the server sent it, and beside it where it really leads (with any warning), before any question.
+  const target = urlTarget(url);
+  out.write(
+    `The server asks you to visit a URL:\n  ${safeText(params.message)}\n  ${safeLine(url)}\n${target.lines.map((line) => `  ${line}\n`).join('')}`,
+  );
+  const consent =
+    target.openable &&
+    (await confirm(
+      { message: `Open this URL in your browser? (it leads to ${target.host})`, default: false },
+      ctx,
+    ));
   if (consent) out.write(open(url) ? 'Opened it.\n' : 'Could not open it; copy it into a browser.\n');
   else out.write('Not opened.\n');
   const action = await select(

@@ -55,10 +55,26 @@ export type ServerTarget =
 const STDIO_SCHEME = 'stdio:';
 const CONFIG_SCHEME = 'mcp-config:';
 
-/** Shell words as a POSIX shell reads them back: plain when safe, else in single quotes. */
+/**
+ * Shell words as a POSIX shell reads them back: plain when safe, else in single quotes; a word with a control
+ * character (a newline, an escape) in ANSI-C quotes (`$'id\nforged line'`, as bash, zsh and ksh read them), so the
+ * line printed stays one line and pastes back to the same word.
+ */
 export function shellWords(words: readonly string[]): string {
-  return words.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(' ');
+  return words
+    .map((w) =>
+      /^[\w@%+=:,./-]+$/.test(w)
+        ? w
+        : /[\u0000-\u001f\u007f-\u009f]/.test(w)
+          ? `$'${w.replace(/[\\']/g, '\\$&').replace(/[\u0000-\u001f\u007f-\u009f]/g, ansiC)}'`
+          : `'${w.replace(/'/g, `'\\''`)}'`,
+    )
+    .join(' ');
 }
+
+/** One control character as ANSI-C quoting writes it: `\n`, `\t`, else `\xNN`. */
+const ansiC = (c: string): string =>
+  c === '\n' ? '\\n' : c === '\t' ? '\\t' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
 
 /**
  * Splits a command line into argv like a POSIX shell would (quotes, backslashes, `$VAR` from the environment), but
@@ -236,6 +252,32 @@ export async function resolveTarget(
   return fromConfig(server, found.path, found.server, options.config !== undefined);
 }
 
+/** The two parts of a stored identity after its scheme (`///<directory or config path>/<command line or name>`). */
+function identityParts(rest: string): [string, string] | undefined {
+  if (!rest.startsWith('///')) return undefined;
+  const split = rest.slice(3).split('/');
+  if (split.length !== 2) return undefined;
+  try {
+    return [decodeURIComponent(split[0]!), decodeURIComponent(split[1]!)];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A recorded server as the person named it, for `ls`: the config name, the `--stdio` command line, or the URL;
+ * the stored identity itself when it cannot be read. Reads no file and starts nothing.
+ */
+export function identityName(identity: string): string {
+  if (identity.startsWith(STDIO_SCHEME)) {
+    const rest = identity.slice(STDIO_SCHEME.length);
+    return `stdio: ${identityParts(rest)?.[1] ?? rest}`;
+  }
+  if (identity.startsWith(CONFIG_SCHEME))
+    return identityParts(identity.slice(CONFIG_SCHEME.length))?.[1] ?? identity;
+  return identity;
+}
+
 /**
  * The target a task record points at (see {@link TargetBase.identity}). A `--stdio` record restarts the same command
  * line in the same directory (without its `--env` values); a config record reads the config file again. A record
@@ -245,25 +287,15 @@ export async function resolveTarget(
  * @throws {@link UsageError} when the identity cannot be read back.
  */
 export async function targetFromIdentity(identity: string): Promise<ServerTarget> {
-  const parts = (rest: string): [string, string] | undefined => {
-    if (!rest.startsWith('///')) return undefined;
-    const split = rest.slice(3).split('/');
-    if (split.length !== 2) return undefined;
-    try {
-      return [decodeURIComponent(split[0]!), decodeURIComponent(split[1]!)];
-    } catch {
-      return undefined;
-    }
-  };
   const unreadable = () => new UsageError(`cannot read the recorded server ${JSON.stringify(identity)}`);
   if (identity.startsWith(STDIO_SCHEME)) {
-    const ours = parts(identity.slice(STDIO_SCHEME.length));
+    const ours = identityParts(identity.slice(STDIO_SCHEME.length));
     if (ours) return stdioTarget(ours[1], splitCommandLine(ours[1]), {}, ours[0], identity);
     const line = identity.slice(STDIO_SCHEME.length); // StdioTransport's default key: the command line alone
     return stdioTarget(line, splitCommandLine(line), {}, undefined, identity);
   }
   if (identity.startsWith(CONFIG_SCHEME)) {
-    const ours = parts(identity.slice(CONFIG_SCHEME.length));
+    const ours = identityParts(identity.slice(CONFIG_SCHEME.length));
     if (!ours) throw unreadable();
     const [path, name] = ours;
     const found = await findConfigServer(name, path);

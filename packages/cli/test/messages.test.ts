@@ -1,0 +1,95 @@
+/**
+ * The CLI's words where a new user meets them: `call` with nothing after it names the missing server; an error
+ * prefix is not repeated by its message ("Interrupted: interrupted"); task ids are shown whole; the sign-in hint
+ * without `@modelcontextprotocol/client` says to install it; and what the person typed (a task id with a newline)
+ * is echoed on one line, never as a line of its own. The built CLI as a child process, and the renderers directly.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAuthorizationError } from '../src/auth/sign-in.js';
+import { renderEvent } from '../src/events.js';
+import { explainError } from '../src/explain-error.js';
+import { AuthorizationRequiredError, TaskCancelledError } from '../../../src/index.js';
+import { createFaultServer, type FaultServer } from '../../../test/faults/catalogue/index.js';
+import { ensureCliBuilt, killLeftovers, runCli, tempHome } from './helpers.js';
+
+let server: FaultServer;
+let home: string;
+
+beforeAll(async () => {
+  await ensureCliBuilt();
+  home = tempHome();
+  server = await createFaultServer({ core: { pollIntervalMs: 100, ttlMs: 60_000 } });
+}, 120_000);
+afterAll(async () => {
+  await killLeftovers();
+  await server?.close();
+});
+
+const FORGED = 'id\nforged line';
+
+describe('what the person typed is echoed on one line', () => {
+  it('status with a newline in the task id and no record: the id is escaped, no forged line starts', async () => {
+    const run = await runCli(['status', FORGED], home);
+    expect(run.code).toBe(6);
+    expect(run.stderr).toContain('no local record of task id\\x0aforged line');
+    expect(run.stderr.split('\n').some((line) => line.startsWith('forged line'))).toBe(false);
+  });
+
+  it('status --server with a newline in the task id: the server does not know it; every line the CLI writes keeps the id on one line', async () => {
+    const run = await runCli(['status', FORGED, '--server', server.url], home);
+    expect(run.stderr).toContain('id\\x0aforged line');
+    expect((run.stdout + run.stderr).split('\n').some((line) => line.startsWith('forged line'))).toBe(false);
+  });
+});
+
+describe('messages', () => {
+  it('call with nothing after it says the server is missing (exit 2)', async () => {
+    const run = await runCli(['call'], home);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('Usage error: missing the server: mcp-tasks call <server> <tool>');
+  });
+
+  it('"Interrupted" is said once: a message that starts with the prefix is not repeated after it', () => {
+    expect(
+      renderEvent(
+        {
+          event: 'error',
+          exitCode: 130,
+          code: 'INTERRUPTED',
+          message: 'interrupted; stopped following task t-1',
+        },
+        0,
+      ),
+    ).toBe('Interrupted: stopped following task t-1');
+    expect(
+      renderEvent({ event: 'error', exitCode: 8, message: 'connection refused by 127.0.0.1:1' }, 0),
+    ).toBe('Error: connection refused by 127.0.0.1:1');
+  });
+
+  it('task ids are shown whole in status lines and error messages (the library shortens them for logs)', () => {
+    const taskId = '8b95893c-e21f-4104-9be2-2f1f4c0e6a11';
+    expect(renderEvent({ event: 'status', taskId, status: 'working', elapsedMs: 1200 }, 1200)).toBe(
+      `[  1.2s] ${taskId} working`,
+    );
+    const error = new TaskCancelledError(taskId);
+    expect(error.message).not.toContain(taskId);
+    expect(explainError(error)).toContain(taskId);
+  });
+
+  it('the sign-in hint without @modelcontextprotocol/client installed says to install it', async () => {
+    const refused = new AuthorizationRequiredError('https://mcp.example.com/mcp', 'tools/call');
+    const error = await afterAuthorizationError(
+      refused,
+      false,
+      () => undefined,
+      async () => false,
+    );
+    expect((error as Error).message).toContain(
+      'signing in needs the optional package @modelcontextprotocol/client, which is not installed.',
+    );
+    // The install line, or under npx (as when this test runs through npx) the same command with the package added
+    expect((error as Error).message).toMatch(
+      /npm install @modelcontextprotocol\/client|npx -p mcp-tasks-client -p @modelcontextprotocol\/client mcp-tasks/,
+    );
+  });
+});
