@@ -10,7 +10,6 @@
 import { createHash } from 'node:crypto';
 import { chmod, mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import envPaths from 'env-paths';
 import writeFileAtomic from 'write-file-atomic';
 import type {
   OAuthDiscoveryState,
@@ -18,6 +17,7 @@ import type {
   StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import { serverIdentity } from '../../index.js';
+import { dataDir } from '../data-dir.js';
 
 /** The contents of one server's file. */
 export interface AuthFileData {
@@ -31,8 +31,7 @@ export interface AuthFileData {
 
 /** The directory of the authorization files: `$MCP_TASKS_HOME/auth`, else `<user data dir>/mcp-tasks/auth`. */
 export function authDir(env: NodeJS.ProcessEnv = process.env): string {
-  const home = env.MCP_TASKS_HOME;
-  return join(home !== undefined && home !== '' ? home : envPaths('mcp-tasks', { suffix: '' }).data, 'auth');
+  return join(dataDir(env), 'auth');
 }
 
 /** One server's authorization file. Reads once, then serves from memory; every change is written through. */
