@@ -51,6 +51,13 @@ export interface HttpAuthOptions {
   maxStepUps?: number;
   /** Refresh this long before a known expiry, in milliseconds. @default DEFAULT_REFRESH_SKEW_MS */
   refreshSkewMs?: number;
+  /**
+   * Runs each authorization (refresh, sign-in, step-up) inside `run`, for a provider whose storage other processes
+   * share: take a lock there, reload the stored credentials, call `run`, release. Inside it the transport first
+   * looks whether the refused token was already replaced (by another process) and then uses the new one instead of
+   * refreshing again, so two processes never spend one rotating refresh token twice. @default runs `run` directly
+   */
+  exclusive?: <T>(run: () => Promise<T>) => Promise<T>;
 }
 
 /** What one refused response asked for. */
@@ -66,6 +73,8 @@ interface AuthorizeInput extends Challenge {
   forceReauthorization?: boolean;
   /** A token was presented and refused: the discovery state may be stale (the server may have moved). */
   rejected?: boolean;
+  /** The access token this authorization replaces; when the provider already holds another, nothing is asked. */
+  replaces?: string;
   method: string | undefined;
 }
 
@@ -145,6 +154,7 @@ export class AuthSession {
               scope,
               step: used === undefined ? 'authorize' : 'refresh',
               rejected: used !== undefined,
+              replaces: used,
               method,
             },
             signal,
@@ -219,7 +229,7 @@ export class AuthSession {
     if (Date.now() < this.#expiresAtMs - lead) return;
     const tokens = await this.#provider.tokens();
     if (!tokens?.refresh_token) return; // the server's 401 will start a new authorization
-    await this.#authorize({ step: 'refresh', method }, signal);
+    await this.#authorize({ step: 'refresh', replaces: tokens.access_token, method }, signal);
   }
 
   /** Runs one authorization; concurrent callers share it. The caller's signal stops only its own wait. */
@@ -239,30 +249,48 @@ export class AuthSession {
       scope: input.scope,
       fetchFn: this.#next,
     };
+    const exclusive = this.#options.exclusive ?? (<T>(run: () => Promise<T>) => run());
     try {
-      // A refused token may mean the server moved to another authorization server: discover again.
-      if (input.rejected) await this.#provider.invalidateCredentials?.('discovery');
-      let result = await sdk.auth(this.#provider, {
-        ...base,
-        forceReauthorization: input.forceReauthorization,
-      });
-      if (result === 'REDIRECT') {
-        const wait = this.#options.waitForAuthorizationCode;
-        if (!wait) throw new AuthorizationRequiredError(serverUrl.href, input.method);
-        const callback = await wait(this.#closed.signal);
-        result = await sdk.auth(this.#provider, {
-          ...base,
-          authorizationCode: callback.code,
-          iss: callback.iss,
-        });
-      }
-      if (result !== 'AUTHORIZED')
-        throw new AuthorizationError(serverUrl.href, input.step, `unexpected result ${String(result)}`);
-      if (input.scope !== undefined) this.#requestedScope = input.scope;
+      await exclusive(() => this.#authorizeOnce(sdk, input, base));
     } catch (error) {
       if (error instanceof McpClientError) throw error;
       throw new AuthorizationError(serverUrl.href, input.step, describe(error), { cause: error });
     }
+  }
+
+  async #authorizeOnce(
+    sdk: ClientSdk,
+    input: AuthorizeInput,
+    base: { serverUrl: URL; resourceMetadataUrl?: URL; scope?: string; fetchFn: typeof fetch },
+  ): Promise<void> {
+    const serverUrl = this.#serverUrl;
+    // Another process may have replaced the refused token while this one waited for `exclusive`
+    if (input.replaces !== undefined) {
+      const current = await this.#accessToken();
+      if (current !== undefined && current !== input.replaces) {
+        this.#expiresAtMs = undefined; // replaced elsewhere: its expiry is learnt from the server's next 401
+        return;
+      }
+    }
+    // A refused token may mean the server moved to another authorization server: discover again.
+    if (input.rejected) await this.#provider.invalidateCredentials?.('discovery');
+    let result = await sdk.auth(this.#provider, {
+      ...base,
+      forceReauthorization: input.forceReauthorization,
+    });
+    if (result === 'REDIRECT') {
+      const wait = this.#options.waitForAuthorizationCode;
+      if (!wait) throw new AuthorizationRequiredError(serverUrl.href, input.method);
+      const callback = await wait(this.#closed.signal);
+      result = await sdk.auth(this.#provider, {
+        ...base,
+        authorizationCode: callback.code,
+        iss: callback.iss,
+      });
+    }
+    if (result !== 'AUTHORIZED')
+      throw new AuthorizationError(serverUrl.href, input.step, `unexpected result ${String(result)}`);
+    if (input.scope !== undefined) this.#requestedScope = input.scope;
   }
 
   /** Wraps the provider so that saved tokens teach this session their expiry (the provider stays the owner). */

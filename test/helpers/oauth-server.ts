@@ -19,13 +19,19 @@ export interface TestAuthServerOptions {
   defaultScopes?: string[];
   /** Grant only these of the requested scopes (a person who declines the rest). @default all requested */
   grantOnly?: string[];
+  /** Laid over the RFC 8414 metadata (a key set to `undefined` is left out). */
+  metadata?: Record<string, unknown>;
 }
 
 export interface TestAuthServer {
   readonly issuer: string;
   /** Every access and refresh token issued, for leak checks. */
   readonly issued: string[];
-  readonly counts: { register: number; authorize: number; code: number; refresh: number };
+  readonly counts: { register: number; authorize: number; code: number; refresh: number; revoke: number };
+  /** Tokens revoked at the RFC 7009 revocation endpoint, in order. */
+  readonly revoked: string[];
+  /** Makes every access token issued so far expired (the next request with one gets 401). */
+  expireAccessTokens(): void;
   verifyAccessToken(token: string): VerifiedToken | undefined;
   /** Forget every refresh token (the next refresh fails with invalid_grant). */
   revokeRefreshTokens(): void;
@@ -44,7 +50,8 @@ const b64url = (buf: Buffer): string => buf.toString('base64url');
 export async function startTestAuthServer(options: TestAuthServerOptions = {}): Promise<TestAuthServer> {
   const lifetimeMs = options.accessTokenLifetimeMs ?? 60_000;
   const issued: string[] = [];
-  const counts = { register: 0, authorize: 0, code: 0, refresh: 0 };
+  const counts = { register: 0, authorize: 0, code: 0, refresh: 0, revoke: 0 };
+  const revoked: string[] = [];
   const clients = new Set<string>();
   const codes = new Map<string, CodeGrant>();
   const access = new Map<string, VerifiedToken>();
@@ -84,6 +91,8 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
         code_challenge_methods_supported: ['S256'],
         token_endpoint_auth_methods_supported: ['none'],
         authorization_response_iss_parameter_supported: true,
+        revocation_endpoint: `${issuer}/revoke`,
+        ...options.metadata,
       });
     }
     const body = await new Promise<string>((resolve) => {
@@ -120,6 +129,15 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
       back.searchParams.set('iss', issuer);
       if (q.get('state') !== null) back.searchParams.set('state', q.get('state') ?? '');
       res.writeHead(302, { Location: back.href }).end();
+      return;
+    }
+    if (req.method === 'POST' && url.pathname === '/revoke') {
+      const token = new URLSearchParams(body).get('token') ?? '';
+      counts.revoke += 1;
+      revoked.push(token);
+      access.delete(token);
+      refresh.delete(token);
+      res.writeHead(200).end();
       return;
     }
     if (req.method === 'POST' && url.pathname === '/token') {
@@ -161,6 +179,10 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
     },
     issued,
     counts,
+    revoked,
+    expireAccessTokens: () => {
+      for (const token of access.values()) token.expiresAtMs = 0;
+    },
     verifyAccessToken: (token) => access.get(token),
     revokeRefreshTokens: () => refresh.clear(),
     close: () =>

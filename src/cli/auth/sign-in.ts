@@ -15,10 +15,9 @@ import {
   VERSION,
   type HttpAuthOptions,
 } from '../../index.js';
-import { serverIdentity } from '../../index.js';
 import { CliOAuthProvider } from './cli-provider.js';
 import { LoopbackRedirect } from './loopback-redirect.js';
-import { AuthFile, authDir } from './token-file.js';
+import { AuthFile, authDir, authKey } from './token-file.js';
 
 /** How long a person has to finish the browser sign-in, in milliseconds. */
 export const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
@@ -31,7 +30,11 @@ export async function sessionAuth(serverUrl: URL): Promise<HttpAuthOptions> {
   const file = new AuthFile(serverUrl);
   const stored = (await file.read()).tokens !== undefined;
   hadTokens.set(file.server, stored);
-  return { provider: new CliOAuthProvider(file, { persist: stored }) };
+  return {
+    provider: new CliOAuthProvider(file, { persist: stored }),
+    // Other mcp-tasks processes share the file: one refresh at a time, each reading what the last one wrote
+    ...(stored ? { exclusive: <T>(run: () => Promise<T>) => file.exclusive(run) } : {}),
+  };
 }
 
 /** Runs the browser sign-in for `serverUrl`: prints the URL, waits on the loopback redirect, stores the tokens. */
@@ -41,7 +44,11 @@ export async function signIn(serverUrl: URL, show: (line: string) => void): Prom
   const provider = new CliOAuthProvider(file, { redirect, show });
   const client = new TaskClient({
     transport: new StreamableHttpTransport(serverUrl.href, {
-      auth: { provider, waitForAuthorizationCode: (signal) => redirect.wait(signal, SIGN_IN_TIMEOUT_MS) },
+      auth: {
+        provider,
+        waitForAuthorizationCode: (signal) => redirect.wait(signal, SIGN_IN_TIMEOUT_MS),
+        exclusive: (run) => file.exclusive(run),
+      },
     }),
     clientInfo: { name: 'mcp-tasks', version: VERSION },
     timeoutMs: SIGN_IN_TIMEOUT_MS + 60_000,
@@ -67,7 +74,7 @@ export async function afterAuthorizationError(
   show: (line: string) => void,
 ): Promise<'retry' | unknown> {
   if (!(error instanceof AuthorizationRequiredError)) return error;
-  const server = serverIdentity(error.serverUrl);
+  const server = authKey(error.serverUrl);
   const firstRequest = hadTokens.get(server) === false;
   if (interactive && firstRequest) {
     hadTokens.set(server, true);
