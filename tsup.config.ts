@@ -11,15 +11,12 @@ const entries: Record<string, string> = {
   stdio: 'src/stdio.ts',
   'file-store': 'src/file-store.ts',
   'redis-store': 'src/redis-store.ts',
-  'cli/main': 'src/cli/main.ts',
   // Framework adapters: each framework is an optional peer dependency, so tsup leaves it external.
   'ai-sdk': 'src/adapters/ai-sdk/index.ts',
   langchain: 'src/adapters/langchain/index.ts',
   'openai-agents': 'src/adapters/openai-agents/index.ts',
 };
 const entry = Object.fromEntries(Object.entries(entries).filter(([, file]) => existsSync(file)));
-// The command line is an ESM program (ora is ESM only); libraries get CJS too.
-const libraries = Object.fromEntries(Object.entries(entry).filter(([name]) => name !== 'cli/main'));
 
 // `MCP_TASKS_BUILD=js` (the demo's quick build, scripts/demo-build.ts) leaves out the type declarations.
 const dts = process.env.MCP_TASKS_BUILD !== 'js';
@@ -28,7 +25,7 @@ const dts = process.env.MCP_TASKS_BUILD !== 'js';
 export default defineConfig([
   { entry, format: ['esm'], dts, sourcemap: true, clean: true, target: 'node20', outDir: 'dist' },
   {
-    entry: libraries,
+    entry,
     format: ['cjs'],
     dts,
     sourcemap: true,

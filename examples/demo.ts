@@ -1,6 +1,6 @@
 /**
  * `npm run demo`: the `mcp-tasks` command line against the reference task server, exactly as a person would type
- * it. It starts the server, then runs the built CLI (`dist/cli/main.js`) as child processes:
+ * it. It starts the server, then runs the built CLI (`packages/cli/dist/main.js`) as child processes:
  *
  * 1. a call answered inline; 2. a call that becomes a task, with its live status; 3. `deploy_release`, whose task
  * asks a question (answered by you at a TTY, or from an answers file with `--yes` or without a TTY); 4. a task
@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTaskServer } from '../src/testing/index.js';
 
-const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../packages/cli/dist/main.js', import.meta.url));
 const HOME = mkdtempSync(join(tmpdir(), 'mcp-tasks-demo-'));
 const interactive =
   process.stdin.isTTY === true && process.stdout.isTTY === true && !process.argv.includes('--yes');

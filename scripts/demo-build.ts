@@ -1,20 +1,15 @@
 /**
- * The build step of `npm run demo`: the demo runs the built command line (`dist/cli/main.js`), so it needs `dist/`.
- * When `dist/` is already newer than every file in `src/` nothing is built; otherwise the JavaScript is built without
- * type declarations (seconds instead of minutes; `npm run build` and `npm test` make the full package). Either way
- * one line says what happens, so the demo never looks hung.
+ * The build step of `npm run demo`: the demo runs the built command line (`packages/cli/dist/main.js`), so it needs
+ * the library's `dist/` and the command line's. When both are newer than every source file nothing is built;
+ * otherwise the JavaScript is built without type declarations (seconds instead of minutes; `npm run build` and
+ * `npm test` make the full package). Either way one line says what happens, so the demo never looks hung.
  */
-import { spawnSync } from 'node:child_process';
-import { builtIsFresh, ROOT } from './dist-freshness.js';
+import { buildAll, builtIsFresh } from './dist-freshness.js';
 
 if (builtIsFresh()) {
   console.log('mcp-tasks demo: dist/ is up to date, no build needed');
 } else {
-  console.log('mcp-tasks demo: building the package (JavaScript only, a few seconds)…');
-  const built = spawnSync('npx', ['tsup', '--silent'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-    env: { ...process.env, MCP_TASKS_BUILD: 'js' },
-  });
-  if (built.status !== 0) process.exit(built.status ?? 1);
+  console.log('mcp-tasks demo: building the library and the command line (JavaScript only, a few seconds)…');
+  const failed = buildAll({ jsOnly: true, inherit: true });
+  if (failed) process.exit(failed.status);
 }

@@ -55,7 +55,7 @@ export type {
  * const result = start.resultType === 'task' ? await start.task.result() : start.result;
  */
 export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<TaskHandleEvents> {
-  // no `implements Pollable`: poll() is @internal
+  // no `implements Pollable`: poll() is internal to the engine
   readonly taskId: string;
   readonly method: string;
   /** Local time (epoch ms) the first state of this task arrived here. */

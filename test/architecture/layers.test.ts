@@ -1,6 +1,6 @@
 /**
  * The layer order of docs/architecture.md, checked on the source: no import cycle between files, no import from a
- * lower layer to a higher one, and the client facade stays small. Uses the TypeScript compiler's own import scanner.
+ * lower layer to a higher one, and the command line package reaches the library only through its entry points. Uses the TypeScript compiler's own import scanner.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -26,7 +26,6 @@ export const LAYERS = [
   'client',
   'entry',
   'adapters',
-  'cli',
   'testing',
 ] as const;
 
@@ -113,5 +112,21 @@ describe('architecture (docs/architecture.md)', () => {
       }
     }
     expect(upward).toEqual([]);
+  });
+});
+
+describe('the command line package (packages/cli) is a host of the library', () => {
+  const CLI_SRC = join(SRC, '..', 'packages', 'cli', 'src');
+
+  it('imports the library only through its published entry points, never its source files', () => {
+    const reachesIntoLibrary: string[] = [];
+    for (const file of sourceFiles(CLI_SRC)) {
+      for (const ref of ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles) {
+        const target = ref.fileName.startsWith('.') ? resolve(dirname(file), ref.fileName) : undefined;
+        if (target !== undefined && !target.startsWith(CLI_SRC))
+          reachesIntoLibrary.push(`${relative(CLI_SRC, file)} → ${ref.fileName}`);
+      }
+    }
+    expect(reachesIntoLibrary).toEqual([]);
   });
 });

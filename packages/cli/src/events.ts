@@ -1,0 +1,170 @@
+/**
+ * What the CLI reports while it works, as data: each event is one JSON line with `--json`, or one plain text line
+ * otherwise (see {@link renderEvent}).
+ *
+ * @module
+ */
+import { redactTaskId, type CallToolResult, type TaskStatus } from 'mcp-tasks-client';
+import { formatToolResult } from './format-result.js';
+import type { CancelState } from './cancel-state.js';
+import { safeLine } from 'mcp-tasks-client';
+
+/** One thing that happened, in the order it happened. The final `result` or `error` comes last. */
+export type CliEvent =
+  | {
+      event: 'task';
+      taskId: string;
+      status: TaskStatus;
+      statusMessage?: string;
+      pollIntervalMs: number;
+      ttlMs: number | null;
+      tool?: string;
+      server: string;
+      attached: boolean;
+    }
+  | { event: 'status'; taskId: string; status: TaskStatus; statusMessage?: string; elapsedMs: number }
+  | { event: 'input'; taskId?: string; key: string; method: string; summary: string }
+  | {
+      event: 'answer';
+      taskId?: string;
+      key: string;
+      method: string;
+      action: string;
+      source: 'prompt' | 'answers-file' | 'sampling-command' | 'roots';
+    }
+  | { event: 'unanswerable'; taskId?: string; key: string; method: string; message: string }
+  | {
+      event: 'cancel';
+      taskId: string;
+      stage: 'requested' | 'acknowledged' | 'left-running' | 'before-answer';
+      via: 'ctrl-c' | 'command';
+      waitMs?: number;
+      cancelRequested?: boolean;
+      cancel?: CancelState;
+    }
+  | {
+      event: 'task-status';
+      taskId: string;
+      status: TaskStatus;
+      statusMessage?: string;
+      tool?: string;
+      server: string;
+      localCreatedAt: number;
+      expiresAt: number | null;
+      pollIntervalMs: number;
+    }
+  | {
+      event: 'record';
+      taskId: string;
+      server: string;
+      tool?: string;
+      status: string;
+      statusMessage?: string;
+      localCreatedAt: number;
+      expiresAt: number | null;
+      expired: boolean;
+    }
+  | { event: 'detached'; taskId: string }
+  | { event: 'cancelled'; taskId: string }
+  | { event: 'cancel-not-confirmed'; taskId: string; status: TaskStatus; waitMs: number }
+  | {
+      event: 'tool';
+      name: string;
+      taskSupport: string | undefined;
+      required: string[];
+      readOnly: boolean | undefined;
+      idempotent: boolean | undefined;
+      destructive: boolean | undefined;
+      description: string | undefined;
+    }
+  | { event: 'poll-error'; taskId: string; message: string }
+  | { event: 'hint'; message: string }
+  | { event: 'result'; taskId?: string; exitCode: number; result: CallToolResult }
+  | { event: 'error'; taskId?: string; exitCode: number; code?: string | number; message: string };
+
+/** `[  1.2s]`: seconds since the command started. */
+export function stamp(elapsedMs: number): string {
+  return `[${(elapsedMs / 1000).toFixed(1).padStart(5)}s]`;
+}
+
+/** `300 s`, `never`. */
+export function ttlText(ttlMs: number | null): string {
+  return ttlMs === null ? 'never expires' : `ttl ${Math.round(ttlMs / 1000)} s`;
+}
+
+/**
+ * The plain-text line(s) for an event: no colour, no control characters (one-line server fields through
+ * {@link safeLine}; {@link Output} escapes the rest). `undefined` for events that only matter
+ * as JSON.
+ */
+export function renderEvent(event: CliEvent, elapsedMs: number): string | undefined {
+  const at = stamp(elapsedMs);
+  switch (event.event) {
+    case 'task':
+      return `${at} task ${event.taskId} ${event.attached ? 'attached' : 'started'} (${event.tool ?? 'call'}): ${event.status}${event.statusMessage ? ` - ${safeLine(event.statusMessage)}` : ''} (polls every ${event.pollIntervalMs} ms, ${ttlText(event.ttlMs)})`;
+    case 'status':
+      return `${at} ${redactTaskId(event.taskId)} ${event.status}${event.statusMessage ? ` - ${safeLine(event.statusMessage)}` : ''}`;
+    case 'input':
+      return `${at} ${event.taskId ? `${redactTaskId(event.taskId)} ` : ''}input required [${event.key}] ${event.summary}`;
+    case 'answer':
+      return `${at} answered [${event.key}] ${event.action} (${event.source})`;
+    case 'unanswerable':
+      return `${at} cannot answer [${event.key}]: ${event.message}`;
+    case 'cancel':
+      if (event.stage === 'left-running') return `${at} Ctrl-C again: stopped following task ${event.taskId}`;
+      if (event.stage === 'acknowledged')
+        return `${at} tasks/cancel for ${event.taskId} acknowledged; the server decides when the task ends`;
+      if (event.stage === 'before-answer')
+        return `${at} Ctrl-C before the server answered: the server had started task ${event.taskId}${event.cancelRequested ? '; tasks/cancel sent' : ''}`;
+      return `${at} ${event.via === 'ctrl-c' ? 'Ctrl-C: ' : ''}sent tasks/cancel for ${event.taskId}; waiting up to ${((event.waitMs ?? 0) / 1000).toFixed(1)} s for its final status${event.via === 'ctrl-c' ? ' (Ctrl-C again to stop waiting)' : ''}`;
+    case 'task-status':
+      return renderTaskStatus(event, Date.now());
+    case 'record':
+    case 'tool':
+      return undefined;
+    case 'detached':
+      return event.taskId;
+    case 'cancelled':
+      return `${at} task ${event.taskId} cancelled (the server reported it)`;
+    case 'cancel-not-confirmed':
+      return `${at} tasks/cancel was delivered, but task ${event.taskId} was still ${event.status} after ${(event.waitMs / 1000).toFixed(1)} s; the server decides how it ends`;
+    case 'poll-error':
+      return `${at} ${redactTaskId(event.taskId)} poll failed, retrying: ${event.message}`;
+    case 'hint':
+      return event.message;
+    case 'result':
+      return formatToolResult(event.result);
+    case 'error':
+      return `${ERROR_PREFIX[event.exitCode] ?? 'Error'}: ${event.message}`;
+  }
+}
+
+const ERROR_PREFIX: Record<number, string> = {
+  2: 'Usage error',
+  3: 'Task failed',
+  4: 'Cancelled',
+  5: 'Expired',
+  6: 'Unknown task',
+  7: 'Input required',
+  8: 'Error',
+  130: 'Interrupted',
+};
+
+/** `12 s ago`, `in 4m 48s`. */
+export function relative(ms: number): string {
+  const s = Math.round(Math.abs(ms) / 1000);
+  const text = s < 60 ? `${s} s` : `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
+  return ms < 0 ? `${text} ago` : `in ${text}`;
+}
+
+function renderTaskStatus(e: Extract<CliEvent, { event: 'task-status' }>, now: number): string {
+  const lines = [
+    `Task ${e.taskId}: ${e.status}${e.statusMessage ? ` - ${safeLine(e.statusMessage)}` : ''}`,
+    ...(e.tool ? [`  tool     ${e.tool}`] : []),
+    `  server   ${e.server}`,
+    `  created  ${new Date(e.localCreatedAt).toISOString()} (${relative(e.localCreatedAt - now)})`,
+    `  expires  ${e.expiresAt === null ? 'never' : `${new Date(e.expiresAt).toISOString()} (${relative(e.expiresAt - now)})`}`,
+    `  polls    at most every ${e.pollIntervalMs} ms`,
+  ];
+  return lines.join('\n');
+}

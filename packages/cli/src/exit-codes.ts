@@ -1,0 +1,109 @@
+/**
+ * The exit codes of `mcp-tasks`, the CLI's own errors, and the mapping from any error to a code.
+ *
+ * @module
+ */
+import { isMcpClientError, type InputRequest } from 'mcp-tasks-client';
+import { UntrustedConfigError } from './server/config-trust.js';
+
+/** Every exit code of `mcp-tasks`. Each names the outcome, so scripts can branch on it. */
+export const ExitCode = {
+  /** The tool call completed (or the command did what it was asked). */
+  Completed: 0,
+  /** The tool returned a result with `isError: true`. */
+  ToolError: 1,
+  /** Bad command line: unknown option, missing argument, bad `key=value`, bad JSON, bad URL or answers file. */
+  Usage: 2,
+  /** The task ended `failed` (the server's JSON-RPC error is printed). */
+  Failed: 3,
+  /** The task ended `cancelled`. */
+  Cancelled: 4,
+  /** The server forgot the task after its TTL passed. */
+  Expired: 5,
+  /** The server does not know the task (and its TTL has not passed), or no local record and no `--server`. */
+  UnknownTask: 6,
+  /** The server asked a question that could not be answered here (no TTY, no answer); the task stays resumable. */
+  InputRequired: 7,
+  /** Transport or server error: connection refused, HTTP error, JSON-RPC error, invalid response. */
+  Transport: 8,
+  /**
+   * A cancel was delivered, but the server reported no end before the wait ran out (`cancel --wait`, or Ctrl-C's
+   * `--cancel-wait`): `CANCEL_NOT_CONFIRMED`. The task may still run, complete or fail; its record stays resumable.
+   */
+  StillRunning: 9,
+  /**
+   * The server comes from a project config file (`.mcp.json`, `.vscode/mcp.json`, `.cursor/mcp.json`) nobody trusted
+   * yet, and this run cannot ask (no terminal, `--json`), or the person said no. Nothing was started or contacted.
+   */
+  UntrustedConfig: 10,
+  /** Ctrl-C twice (we stop following the task), or Ctrl-C before the server answered. */
+  Interrupted: 130,
+} as const;
+
+/** One of the values of {@link ExitCode}. */
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** The exit-code table shown by `--help` (plain text, no colour). */
+export const EXIT_CODES_HELP = `Exit codes:
+  0    completed (or the command did what it was asked)
+  1    the tool returned isError: true (a tool error)
+  2    usage error (bad option, argument, key=value, JSON, URL or answers file)
+  3    the task failed
+  4    the task was cancelled
+  5    the task expired (its TTL passed and the server forgot it)
+  6    unknown task (the server does not know it, or no local record and no --server)
+  7    input required but unanswerable (no TTY and no answer); the task stays resumable
+  8    transport or server error
+  9    cancel delivered, but the task was still running when the wait ran out (cancel --wait, Ctrl-C's --cancel-wait)
+  10   a project config file is not trusted (no terminal to ask, or declined); --trust-project-config trusts it
+  130  interrupted: Ctrl-C twice (we stop following; a cancel already sent stays sent) or before the server answered`;
+
+/** A mistake on the command line. Exit code 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/**
+ * The server asked a question this run cannot answer (no TTY and no answer in `--answers`, or a sampling request
+ * without `--sampling-command`). Exit code 7; a task is left running so it can be answered later with `watch`.
+ */
+export class UnanswerableError extends Error {
+  override readonly name = 'UnanswerableError';
+  constructor(
+    /** The input request's key. */
+    readonly key: string,
+    /** The embedded request's method, e.g. `elicitation/create`. */
+    readonly method: string,
+    message: string,
+    /** The question itself, when known (for the sample answers file in the hint). */
+    readonly request?: InputRequest,
+  ) {
+    super(message);
+  }
+}
+
+/** A task id with no local record and no `--server` to ask. Exit code 6. */
+export class UnknownTaskError extends Error {
+  override readonly name = 'UnknownTaskError';
+}
+
+/** Ctrl-C before the server answered, or Ctrl-C twice. Exit code 130. */
+export class InterruptedError extends Error {
+  override readonly name = 'InterruptedError';
+}
+
+/** The exit code for an error thrown by the SDK or the CLI. Anything not recognised counts as a transport/server error. */
+export function exitCodeForError(error: unknown): ExitCodeValue {
+  if (error instanceof UsageError) return ExitCode.Usage;
+  if (error instanceof UnanswerableError) return ExitCode.InputRequired;
+  if (error instanceof InterruptedError) return ExitCode.Interrupted;
+  if (error instanceof UnknownTaskError) return ExitCode.UnknownTask;
+  if (error instanceof UntrustedConfigError) return ExitCode.UntrustedConfig;
+  if (isMcpClientError(error, 'TASK_FAILED')) return ExitCode.Failed;
+  if (isMcpClientError(error, 'TASK_CANCELLED')) return ExitCode.Cancelled;
+  if (isMcpClientError(error, 'TASK_EXPIRED')) return ExitCode.Expired;
+  if (isMcpClientError(error, 'TASK_NOT_FOUND')) return ExitCode.UnknownTask;
+  if (isMcpClientError(error, 'INPUT_REQUIRED')) return ExitCode.InputRequired;
+  if (isMcpClientError(error, 'CANCEL_NOT_CONFIRMED')) return ExitCode.StillRunning;
+  return ExitCode.Transport;
+}

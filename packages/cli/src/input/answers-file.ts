@@ -1,0 +1,121 @@
+/**
+ * `--answers <file.json>`: answers to the server's questions, for scripts. An entry is found by the input request's
+ * key first, then (for forms) by field name:
+ *
+ * ```json
+ * { "confirm": { "action": "accept", "content": { "confirm": true } } }   // by key, a full answer
+ * { "confirm": { "confirm": true, "note": "hotfix" } }                     // by key, the form's content
+ * { "confirm": "decline" }                                                 // by key, just the action
+ * { "note": "hotfix", "confirm": true }                                    // by field name
+ * ```
+ *
+ * @module
+ */
+import { readFile } from 'node:fs/promises';
+import type { InputRequest, InputResponse } from 'mcp-tasks-client';
+import { UsageError } from '../exit-codes.js';
+import { checkContent, readFields } from './schema-fields.js';
+
+/** What the answers file says about one question. */
+export type AnswerLookup =
+  | { kind: 'answer'; response: InputResponse }
+  | { kind: 'invalid'; problems: string[] }
+  | { kind: 'none' };
+
+const ACTIONS = new Set(['accept', 'decline', 'cancel']);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** A loaded answers file. */
+export class AnswersFile {
+  readonly path: string;
+  readonly #data: Record<string, unknown>;
+
+  constructor(path: string, data: Record<string, unknown>) {
+    this.path = path;
+    this.#data = data;
+  }
+
+  /**
+   * Reads and parses the file.
+   *
+   * @throws {@link UsageError} when it cannot be read or is not a JSON object.
+   */
+  static async load(path: string): Promise<AnswersFile> {
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      throw new UsageError(`cannot read --answers file ${path}: ${(error as Error).message}`);
+    }
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch (error) {
+      throw new UsageError(`--answers file ${path} is not valid JSON: ${(error as Error).message}`);
+    }
+    if (!isObject(data)) throw new UsageError(`--answers file ${path} must hold a JSON object of answers`);
+    return new AnswersFile(path, data);
+  }
+
+  /** The answer for the question `key`, if the file has one (by key, then by field name). */
+  lookup(key: string, request: InputRequest): AnswerLookup {
+    const entry = Object.hasOwn(this.#data, key) ? this.#data[key] : undefined; // never an inherited `__proto__`/`constructor`
+    switch (request.method) {
+      case 'elicitation/create':
+        return request.params.mode === 'url'
+          ? this.#url(entry)
+          : this.#form(entry, request.params.requestedSchema);
+      case 'sampling/createMessage':
+        if (entry === undefined) return { kind: 'none' };
+        return isObject(entry) &&
+          typeof entry.model === 'string' &&
+          typeof entry.role === 'string' &&
+          'content' in entry
+          ? { kind: 'answer', response: entry as InputResponse }
+          : { kind: 'invalid', problems: [`${key}: a sampling answer needs role, content and model`] };
+      case 'roots/list':
+        if (entry === undefined) return { kind: 'none' };
+        return isObject(entry) && Array.isArray(entry.roots)
+          ? { kind: 'answer', response: entry as InputResponse }
+          : {
+              kind: 'invalid',
+              problems: [`${key}: a roots answer looks like {"roots": [{"uri": "file:///path"}]}`],
+            };
+    }
+  }
+
+  #url(entry: unknown): AnswerLookup {
+    if (typeof entry === 'string' && ACTIONS.has(entry))
+      return { kind: 'answer', response: { action: entry as 'accept' } };
+    if (isObject(entry) && typeof entry.action === 'string' && ACTIONS.has(entry.action))
+      return { kind: 'answer', response: { action: entry.action as 'accept' } };
+    return { kind: 'none' };
+  }
+
+  #form(entry: unknown, requestedSchema: unknown): AnswerLookup {
+    const fields = readFields(requestedSchema);
+    const accept = (given: Record<string, unknown>): AnswerLookup => {
+      const checked = checkContent(fields, given);
+      if ('problems' in checked) return { kind: 'invalid', problems: checked.problems };
+      return {
+        kind: 'answer',
+        response: { action: 'accept', content: checked.content as Record<string, string> },
+      };
+    };
+    if (typeof entry === 'string' && ACTIONS.has(entry))
+      return entry === 'accept' ? accept({}) : { kind: 'answer', response: { action: entry as 'decline' } };
+    if (isObject(entry)) {
+      if (typeof entry.action === 'string' && ACTIONS.has(entry.action)) {
+        if (entry.action !== 'accept')
+          return { kind: 'answer', response: { action: entry.action as 'decline' } };
+        return accept(isObject(entry.content) ? entry.content : {});
+      }
+      return accept(entry);
+    }
+    const byName = Object.fromEntries(
+      fields.filter((f) => Object.hasOwn(this.#data, f.name)).map((f) => [f.name, this.#data[f.name]]),
+    );
+    return Object.keys(byName).length > 0 ? accept(byName) : { kind: 'none' };
+  }
+}

@@ -1,0 +1,68 @@
+#!/usr/bin/env node
+/**
+ * `mcp-tasks`: the command line. Parses the arguments, runs one command, and exits with its exit code (see
+ * `mcp-tasks --help`).
+ *
+ * @module
+ */
+import { CommanderError } from 'commander';
+import { disambiguateJsonFlag } from './arguments.js';
+import { ExitCode, type ExitCodeValue } from './exit-codes.js';
+import { buildProgram } from './program.js';
+import { safeText } from 'mcp-tasks-client';
+
+/**
+ * Runs the CLI with `argv` (the arguments after `node` and the script) and resolves with the exit code.
+ * Commander's own errors (unknown option, missing argument) are usage errors (2); `--help` and `--version` are 0.
+ */
+export async function runCli(argv: readonly string[]): Promise<ExitCodeValue> {
+  let exitCode: ExitCodeValue = ExitCode.Completed;
+  const program = buildProgram((code) => (exitCode = code));
+  program.exitOverride();
+  for (const command of program.commands) command.exitOverride();
+  try {
+    await program.parseAsync(disambiguateJsonFlag(argv), { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.exitCode === 0 ? ExitCode.Completed : ExitCode.Usage;
+    }
+    throw error;
+  }
+  return exitCode;
+}
+
+/**
+ * Resolves once everything written to `stream` so far has been handed to the OS (a pipe to a slow reader may hold
+ * megabytes in Node's buffer), or the stream failed or closed (a reader that went away).
+ */
+function drained(stream: NodeJS.WriteStream): Promise<void> {
+  if (stream.destroyed || stream.writableEnded) return Promise.resolve();
+  return new Promise((resolve) => {
+    stream.once('error', () => resolve());
+    stream.once('close', () => resolve());
+    stream.write('', () => resolve());
+  });
+}
+
+/** Sets the exit code, waits until stdout and stderr drained, and only then ends the process. */
+async function finish(code: number): Promise<void> {
+  process.exitCode = code;
+  await Promise.all([drained(process.stdout), drained(process.stderr)]);
+  // Everything is written; end now even if a keep-alive socket or a child's pipe would hold the loop open.
+  process.exit(code);
+}
+
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  // The reader went away (`mcp-tasks ls | head -1`): nothing more can be shown; the exit code stays as set.
+  if (error.code === 'EPIPE') process.exitCode ??= ExitCode.Completed;
+});
+
+runCli(process.argv.slice(2)).then(
+  (code) => finish(code),
+  (error: unknown) => {
+    process.stderr.write(
+      `mcp-tasks: unexpected error: ${safeText(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`,
+    );
+    return finish(ExitCode.Transport);
+  },
+);

@@ -1,0 +1,173 @@
+/**
+ * What every command that talks to a server needs: the output, a `TaskClient` over Streamable HTTP or stdio (see
+ * {@link ServerTarget}) declaring the capabilities the CLI can serve, the waiting line, the question answerer, the task record, and Ctrl-C handling. Also the wrapper that
+ * turns a command's outcome or error into an exit code.
+ *
+ * @module
+ */
+import { DEFAULT_REQUEST_TIMEOUT_MS, TaskClient, VERSION, isMcpClientError } from 'mcp-tasks-client';
+import { explainError } from './explain-error.js';
+import { ExitCode, exitCodeForError, type ExitCodeValue } from './exit-codes.js';
+import { AnswersFile } from './input/answers-file.js';
+import { InputAnswerer } from './input/answerer.js';
+import { afterAuthorizationError, sessionAuth } from './auth/sign-in.js';
+import { InterruptedError } from './exit-codes.js';
+import { Interrupt } from './interrupt.js';
+import type { Output } from './output.js';
+import { openTransport, type ServerTarget } from './server/target.js';
+import { openRecordStore } from './record-store.js';
+import { WaitingLine } from './waiting-line.js';
+
+/** Options shared by the commands that can answer questions (`call`, `watch`). */
+export interface InputOptions {
+  /** `--answers <file.json>` */
+  answers?: string;
+  /** `--no-input` sets this to false. @default true */
+  input?: boolean;
+  /** `--sampling-command <cmd>` */
+  samplingCommand?: string;
+  /** `--root <path>`, repeatable. */
+  root?: string[];
+}
+
+/** A connection to one server, ready to follow tasks. */
+export interface Session {
+  readonly output: Output;
+  readonly client: TaskClient;
+  readonly interrupt: Interrupt;
+  /** The server this session talks to. */
+  readonly target: ServerTarget;
+  /** Present when the command answers questions. */
+  readonly answerer: InputAnswerer | undefined;
+  /**
+   * Aborted by Ctrl-C until a phase takes over `interrupt.onPress`: requests made before a task is followed (the
+   * tool list, the call, the first `tasks/get`) pass it, so a silent server cannot make Ctrl-C do nothing.
+   */
+  readonly signal: AbortSignal;
+  /** Shows the waiting line while `request` runs (a request made before there is a task to follow). */
+  waitFor<T>(method: string, request: Promise<T>): Promise<T>;
+  /** Stops prompts and polling, closes the client (its pending record writes land first) and the transport. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a session. With `input`, questions are answered (and the matching capabilities declared); without, they
+ * are only shown.
+ *
+ * @throws {@link UsageError} when the answers file cannot be read.
+ */
+export async function openSession(
+  output: Output,
+  target: ServerTarget,
+  input?: InputOptions,
+  timeoutMs?: number,
+): Promise<Session> {
+  const interrupt = new Interrupt();
+  const answers = input?.answers !== undefined ? await AnswersFile.load(input.answers) : undefined;
+  const interactive =
+    input !== undefined &&
+    input.input !== false &&
+    process.stdin.isTTY === true &&
+    process.stdout.isTTY === true;
+  const answerer =
+    input === undefined
+      ? undefined
+      : new InputAnswerer({
+          output,
+          answers,
+          interactive,
+          noInput: input.input === false,
+          samplingCommand: input.samplingCommand,
+          roots: input.root ?? [],
+          onInterrupt: () => interrupt.press(),
+        });
+  // The one writer of task records is the client's task engine: the CLI only hands it the store. The transport's
+  // serverKey is `target.identity` (see openTransport), so records find --stdio and config servers again.
+  const store = openRecordStore((file, reason) =>
+    output.warn(`warning: skipped task record ${file}: ${reason}`),
+  );
+  const client = new TaskClient({
+    // An HTTP server may ask for MCP authorization (stored tokens, or a sign-in by a person)
+    transport: openTransport(target, target.kind === 'http' ? await sessionAuth(target.url) : undefined),
+    clientInfo: { name: 'mcp-tasks', version: VERSION },
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    capabilities: answerer?.capabilities(),
+    store,
+  });
+  client.on('warning', (message) => {
+    if (message.startsWith('task store:'))
+      output.warn(`warning: could not write the task record: ${message.slice('task store: '.length)}`);
+  });
+  answerer?.listen(client);
+  const early = new AbortController();
+  interrupt.onPress = () => early.abort(new InterruptedError('interrupted before the server answered'));
+  interrupt.install();
+  const waiting = output.json
+    ? undefined
+    : new WaitingLine(output.stderr, timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
+  output.waiting = waiting;
+  return {
+    target,
+    waitFor(method, request) {
+      waiting?.start(target.label, method);
+      return request.finally(() => waiting?.stop());
+    },
+    signal: early.signal,
+    output,
+    client,
+    interrupt,
+    answerer,
+    async close() {
+      answerer?.close();
+      output.stopLive();
+      interrupt.uninstall();
+      await client.close().catch(() => undefined);
+    },
+  };
+}
+
+/** A short name for an error's kind, for the `error` event: the SDK's `code`, else the class name. */
+export function errorCode(error: unknown): string | undefined {
+  // Always a string, so scripts compare one type: a JSON-RPC error from the server is `JSONRPC_<code>` (e.g.
+  // `JSONRPC_-32602`); the package's own errors keep their stable codes; the CLI's own are named in CONSTANT_CASE.
+  if (isMcpClientError(error)) return typeof error.code === 'number' ? `JSONRPC_${error.code}` : error.code;
+  if (!(error instanceof Error)) return undefined;
+  return (
+    error.name
+      .replace(/Error$/, '')
+      .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+      .toUpperCase() || 'ERROR'
+  );
+}
+
+/**
+ * Runs a command body and turns any error into its exit code, reporting it once (an `error` event) with the
+ * message {@link explainError} gives for the server `target()` returns.
+ *
+ * @returns the exit code to end the process with.
+ */
+export async function runReporting(
+  output: Output,
+  body: () => Promise<ExitCodeValue>,
+  target?: () => ServerTarget | undefined,
+): Promise<ExitCodeValue> {
+  try {
+    return await body();
+  } catch (caught) {
+    // A server asked for a sign-in: a person at a terminal signs in and the command runs once more
+    const interactive = !output.json && process.stdin.isTTY === true && process.stdout.isTTY === true;
+    const error = await afterAuthorizationError(caught, interactive, (line) => output.warn(line)).catch(
+      (e: unknown) => e,
+    );
+    if (error === 'retry') return runReporting(output, body, target);
+    const exitCode = exitCodeForError(error);
+    output.stopLive();
+    output.emit({
+      event: 'error',
+      exitCode,
+      code: errorCode(error),
+      message: explainError(error, target?.()),
+    });
+    return exitCode === ExitCode.Completed ? ExitCode.Transport : exitCode;
+  }
+}
