@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { OAuthClientProvider, OAuthTokens } from '@modelcontextprotocol/client';
+import type { OAuthClientProvider, OAuthDiscoveryState, OAuthTokens } from '@modelcontextprotocol/client';
 import { AuthorizationError, AuthorizationRequiredError, McpClientError } from '../errors.js';
 import { importClientSdk, type ClientSdk } from '../internal/optional-client-sdk.js';
 import { raceAbort } from '../internal/race-abort.js';
@@ -293,12 +293,43 @@ export class AuthSession {
     if (input.scope !== undefined) this.#requestedScope = input.scope;
   }
 
-  /** Wraps the provider so that saved tokens teach this session their expiry (the provider stays the owner). */
+  /**
+   * Wraps the provider (which stays the owner of every credential) so that: saved tokens teach this session their
+   * expiry; the authorization server's metadata is seen on its way through the discovery state, and a person is
+   * never sent to one that does not list `S256` in `code_challenge_methods_supported` (the MCP authorization
+   * specification: clients MUST refuse); and, unless the provider checks the resource itself, the protected
+   * resource's `resource` must be identical to the server URL (RFC 9728 § 3.3: not a prefix, not the origin).
+   */
   #track(provider: OAuthClientProvider): OAuthClientProvider {
     const onSaved = (tokens: OAuthTokens): void => {
       const seconds = tokens.expires_in;
       this.#lifetimeMs = typeof seconds === 'number' && seconds > 0 ? seconds * 1000 : 0;
       this.#expiresAtMs = this.#lifetimeMs > 0 ? Date.now() + this.#lifetimeMs : undefined;
+    };
+    let metadata: { code_challenge_methods_supported?: unknown } | undefined;
+    const seen = (state: OAuthDiscoveryState | undefined): void => {
+      if (state) metadata = state.authorizationServerMetadata as typeof metadata;
+    };
+    const checkPkce = (): void => {
+      const methods = metadata?.code_challenge_methods_supported;
+      if (!Array.isArray(methods) || !methods.includes('S256'))
+        throw new Error(
+          'the authorization server does not list S256 in code_challenge_methods_supported, so PKCE cannot be relied on; not signing in there',
+        );
+    };
+    const exactResource = (serverUrl: URL, resource?: string): URL | undefined => {
+      if (resource === undefined) return undefined;
+      let named: URL | undefined;
+      try {
+        named = new URL(resource);
+      } catch {
+        named = undefined;
+      }
+      if (named?.href !== serverUrl.href)
+        throw new Error(
+          `the protected resource metadata names another resource than this server (${serverUrl.href}); RFC 9728 § 3.3 requires the same URL`,
+        );
+      return named;
     };
     return new Proxy(provider, {
       get(target, property) {
@@ -308,6 +339,26 @@ export class AuthSession {
             onSaved(tokens);
           };
         }
+        if (property === 'saveDiscoveryState') {
+          return async (state: OAuthDiscoveryState) => {
+            seen(state);
+            await target.saveDiscoveryState?.(state);
+          };
+        }
+        if (property === 'discoveryState' && target.discoveryState) {
+          return async () => {
+            const state = await target.discoveryState?.();
+            seen(state);
+            return state;
+          };
+        }
+        if (property === 'redirectToAuthorization') {
+          return async (url: URL) => {
+            checkPkce();
+            await target.redirectToAuthorization(url);
+          };
+        }
+        if (property === 'validateResourceURL' && !target.validateResourceURL) return exactResource;
         const value: unknown = Reflect.get(target, property, target);
         return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
       },
