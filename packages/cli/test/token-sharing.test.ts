@@ -2,7 +2,8 @@
  * Two `mcp-tasks` processes that start together with an expired access token, against an authorization server that
  * rotates refresh tokens (a refresh token works once): both calls complete, the refresh token is spent once, and the
  * token file ends holding the newest tokens. Before the file lock, one process refreshed with a token the other had
- * already spent, exited 8 and deleted the file's tokens. (issue 24 item 2)
+ * already spent, exited 8 and deleted the file's tokens. (issue 24 item 2) And `logout` revokes what it forgets
+ * (RFC 7009; item 7).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -93,4 +94,21 @@ describe('two processes refreshing one sign-in', () => {
       expect(stored.tokens?.refresh_token).toBe(as.issued.at(-1));
     }
   }, 120_000);
+});
+
+describe('logout', () => {
+  it('revokes the stored tokens at the revocation endpoint (RFC 7009), then forgets them, and says both', async () => {
+    const ok = await runCli(['call', server.url, 'echo', 'text=before-logout', '--json'], home);
+    expect(ok.code, ok.stdout + ok.stderr).toBe(0);
+    const stored = await new AuthFile(server.url, join(home, 'auth')).read();
+    const revokesBefore = as.counts.revoke;
+    const out = await runCli(['logout', server.url], home);
+    expect(out.code).toBe(0);
+    expect(out.stdout).toContain('its tokens were revoked at the authorization server');
+    expect(out.stdout).toContain('forgotten');
+    expect(as.counts.revoke - revokesBefore).toBe(2);
+    expect(as.revoked.slice(-2)).toEqual([stored.tokens?.refresh_token, stored.tokens?.access_token]);
+    expect(as.verifyAccessToken(stored.tokens?.access_token ?? '')).toBeUndefined();
+    expect((await new AuthFile(server.url, join(home, 'auth')).read()).tokens).toBeUndefined();
+  }, 60_000);
 });
