@@ -13,6 +13,7 @@ import type { OAuthClientProvider, OAuthDiscoveryState, OAuthTokens } from '@mod
 import { AuthorizationError, AuthorizationRequiredError, McpClientError } from '../errors.js';
 import { importClientSdk, type ClientSdk } from '../internal/optional-client-sdk.js';
 import { raceAbort } from '../internal/race-abort.js';
+import { guardedAuthFetch } from './auth-targets.js';
 
 /** Default number of step-up re-authorizations for one request refused with 403 `insufficient_scope`. */
 export const DEFAULT_MAX_STEP_UPS = 1;
@@ -243,16 +244,20 @@ export class AuthSession {
   async #runAuthorize(input: AuthorizeInput): Promise<void> {
     const sdk = await this.#sdk();
     const serverUrl = this.#serverUrl;
+    // The server names where authorization goes: never link-local or metadata addresses (see auth-targets.ts)
+    const guard = guardedAuthFetch(serverUrl, this.#next);
     const base = {
       serverUrl,
       resourceMetadataUrl: input.resourceMetadataUrl,
       scope: input.scope,
-      fetchFn: this.#next,
+      fetchFn: guard.fetch,
     };
     const exclusive = this.#options.exclusive ?? (<T>(run: () => Promise<T>) => run());
     try {
       await exclusive(() => this.#authorizeOnce(sdk, input, base));
-    } catch (error) {
+      if (guard.refused) throw guard.refused; // the SDK swallowed it and carried on elsewhere
+    } catch (caught) {
+      const error = guard.refused ?? caught;
       if (error instanceof McpClientError) throw error;
       throw new AuthorizationError(serverUrl.href, input.step, describe(error), { cause: error });
     }
