@@ -137,6 +137,7 @@ export {
 export { isTerminalStatus, parseCreateTaskResult, parseDetailedTask } from './protocol/tasks.js';
 export { MAX_CANCEL_NAME_HEADER_BYTES, MAX_TASK_ID_BYTES } from './protocol/task-id.js';
 export { escapeUnprintable, safeJson, safeLine, safeText } from './protocol/printable.js';
+export { redactSecrets } from './protocol/redact.js';
 export { toJsonText } from './internal/deep-json.js';
 export type {
   CancelledTask,

@@ -13,6 +13,7 @@ import type { OAuthClientProvider, OAuthDiscoveryState, OAuthTokens } from '@mod
 import { AuthorizationError, AuthorizationRequiredError, McpClientError } from '../errors.js';
 import { importClientSdk, type ClientSdk } from '../internal/optional-client-sdk.js';
 import { raceAbort } from '../internal/race-abort.js';
+import { redactSecrets } from '../protocol/redact.js';
 import { guardedAuthFetch } from './auth-targets.js';
 
 /** Default number of step-up re-authorizations for one request refused with 403 `insufficient_scope`. */
@@ -90,8 +91,10 @@ function describe(error: unknown): string {
   // An `iss` mismatch carries attacker-controlled values: name it without echoing them (RFC 9207 §2.4).
   if (name === 'IssuerMismatchError') return "the authorization server's issuer did not match";
   const text = error instanceof Error ? error.message : String(error);
-  // eslint-disable-next-line no-control-regex
-  return `${name}: ${text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').slice(0, 200)}`;
+  // An error page may echo the token request: codes, tokens and secrets are taken out before anything is kept
+  return `${name}: ${redactSecrets(text)
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
+    .slice(0, 200)}`;
 }
 
 async function discard(res: Response): Promise<void> {

@@ -32,6 +32,8 @@ export interface TestAuthServer {
   readonly revoked: string[];
   /** Makes every access token issued so far expired (the next request with one gets 401). */
   expireAccessTokens(): void;
+  /** When set, the token endpoint answers this status with an error page that echoes the request body. */
+  failTokenRequests: number | undefined;
   verifyAccessToken(token: string): VerifiedToken | undefined;
   /** Forget every refresh token (the next refresh fails with invalid_grant). */
   revokeRefreshTokens(): void;
@@ -140,6 +142,10 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
       res.writeHead(200).end();
       return;
     }
+    if (req.method === 'POST' && url.pathname === '/token' && self.failTokenRequests !== undefined) {
+      res.writeHead(self.failTokenRequests, { 'Content-Type': 'text/html' });
+      return void res.end(`<html><body>Bad gateway while handling: ${body}</body></html>`);
+    }
     if (req.method === 'POST' && url.pathname === '/token') {
       const form = new URLSearchParams(body);
       if (form.get('grant_type') === 'authorization_code') {
@@ -173,7 +179,8 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
+  const self: TestAuthServer = {
+    failTokenRequests: undefined,
     get issuer() {
       return issuer;
     },
@@ -191,4 +198,5 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
         server.closeAllConnections();
       }),
   };
+  return self;
 }

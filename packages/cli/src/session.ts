@@ -5,7 +5,13 @@
  *
  * @module
  */
-import { DEFAULT_REQUEST_TIMEOUT_MS, TaskClient, VERSION, isMcpClientError } from 'mcp-tasks-client';
+import {
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  TaskClient,
+  VERSION,
+  isMcpClientError,
+  redactSecrets,
+} from 'mcp-tasks-client';
 import { explainError } from './explain-error.js';
 import { ExitCode, exitCodeForError, type ExitCodeValue } from './exit-codes.js';
 import { AnswersFile } from './input/answers-file.js';
@@ -166,7 +172,7 @@ export async function runReporting(
       event: 'error',
       exitCode,
       code: errorCode(error),
-      message: explainError(error, target?.()),
+      message: redactSecrets(explainError(error, target?.())),
     });
     return exitCode === ExitCode.Completed ? ExitCode.Transport : exitCode;
   }

@@ -112,3 +112,21 @@ describe('logout', () => {
     expect((await new AuthFile(server.url, join(home, 'auth')).read()).tokens).toBeUndefined();
   }, 60_000);
 });
+
+describe('secrets in what the CLI prints', () => {
+  it('a refresh answered with an error page echoing the request: no token in stdout or stderr (--json)', async () => {
+    await seedTokens();
+    as.expireAccessTokens();
+    const stored = await new AuthFile(server.url, join(home, 'auth')).read();
+    as.failTokenRequests = 502;
+    try {
+      const run = await runCli(['call', server.url, 'echo', 'text=x', '--json'], home);
+      expect(run.code).toBe(8);
+      expect(run.stdout + run.stderr).toContain('[redacted]');
+      for (const token of [stored.tokens?.refresh_token, stored.tokens?.access_token])
+        expect(run.stdout + run.stderr).not.toContain(token);
+    } finally {
+      as.failTokenRequests = undefined;
+    }
+  }, 60_000);
+});
