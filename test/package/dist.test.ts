@@ -11,6 +11,12 @@ const require = createRequire(import.meta.url);
 const dist = new URL('../../dist/', import.meta.url);
 
 const MAIN_EXPORTS = [
+  'escapeUnprintable',
+  'redactSecrets',
+  'safeJson',
+  'safeLine',
+  'safeText',
+  'toJsonText',
   'CancelDeliveryError',
   'CancelNotConfirmedError',
   'DEFAULT_ABORT_GRACE_MS',
