@@ -12,8 +12,10 @@ const FIELDS =
   'code|access_token|refresh_token|id_token|code_verifier|client_secret|client_assertion|assertion|subject_token|actor_token|password|token';
 const FORM = new RegExp(`(^|[?&\\s"'{,;])(${FIELDS})=([^&\\s"'<>]+)`, 'gi');
 const JSON_FIELD = new RegExp(`("(?:${FIELDS})"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, 'gi');
-const HEADER =
-  /\b((?:proxy-)?authorization|x-api-key|api-key|cookie|set-cookie)(\s*[:=]\s*)("?)[^\r\n"]+\3/gi;
+const HEADER = /\b(x-api-key|api-key|cookie|set-cookie)(\s*[:=]\s*)("?)(?!<)[^\r\n"]+\3/gi;
+/** An `Authorization` value without a scheme word (a bare key); scheme values are {@link SCHEME}'s. */
+const AUTH_BARE =
+  /\b((?:proxy-)?authorization\s*[:=]\s*"?)(?!(?:Bearer|Basic|DPoP|Digest|Negotiate)\b)(?!<)[^\s"\r\n]{6,}/gi;
 const SCHEME = /\b(Bearer|Basic|DPoP)\s+[A-Za-z0-9._~+/=-]{6,}/g;
 
 /**
@@ -28,6 +30,7 @@ export function redactSecrets(text: string, known: readonly (string | undefined)
       HEADER,
       (_m, name: string, sep: string, quote: string) => `${name}${sep}${quote}[redacted]${quote}`,
     )
+    .replace(AUTH_BARE, (_m, lead: string) => `${lead}[redacted]`)
     .replace(SCHEME, (_m, scheme: string) => `${scheme} [redacted]`);
   for (const secret of known) if (secret && secret.length >= 6) out = out.split(secret).join('[redacted]');
   return out;

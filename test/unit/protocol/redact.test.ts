@@ -22,6 +22,7 @@ describe('redactSecrets', () => {
       'grant_type=authorization_code&code=SECRET3&code_verifier=SECRET4&client_secret=SECRET5',
       '{"access_token":"at-SECRET6","token_type":"Bearer","refresh_token":"rt-SECRET7"}',
       'Authorization: Bearer SECRET8xyz',
+      'authorization=SECRET11abc',
       'x-api-key: SECRET9',
       'sent Basic U0VDUkVUMTA6cHc= along',
     ].join('\n');
@@ -30,6 +31,11 @@ describe('redactSecrets', () => {
     expect(out).toContain('grant_type=refresh_token&refresh_token=[redacted]&client_id=abc');
     expect(out).toContain('state=s1');
     expect(out).toContain('"token_type":"Bearer"');
+  });
+
+  it('leaves advice with placeholders alone', () => {
+    const advice = 'Pass them as a header, e.g. --header "Authorization: Basic <base64 of user:password>"';
+    expect(redactSecrets(advice)).toBe(advice);
   });
 
   it('takes out exact known values too', () => {
