@@ -5,6 +5,7 @@
  *
  * @module
  */
+<<<<<<< HEAD
 import {
   DEFAULT_REQUEST_TIMEOUT_MS,
   TaskClient,
@@ -12,6 +13,9 @@ import {
   isMcpClientError,
   redactSecrets,
 } from 'mcp-tasks-client';
+=======
+import { DEFAULTS, TaskClient, VERSION, isMcpClientError } from 'mcp-tasks-client';
+>>>>>>> main
 import { explainError } from './explain-error.js';
 import { ExitCode, exitCodeForError, type ExitCodeValue } from './exit-codes.js';
 import { AnswersFile } from './input/answers-file.js';
@@ -108,9 +112,7 @@ export async function openSession(
   const early = new AbortController();
   interrupt.onPress = () => early.abort(new InterruptedError('interrupted before the server answered'));
   interrupt.install();
-  const waiting = output.json
-    ? undefined
-    : new WaitingLine(output.stderr, timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
+  const waiting = output.json ? undefined : new WaitingLine(output.stderr, timeoutMs ?? DEFAULTS.timeoutMs);
   output.waiting = waiting;
   return {
     target,
