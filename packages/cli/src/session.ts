@@ -5,17 +5,7 @@
  *
  * @module
  */
-<<<<<<< HEAD
-import {
-  DEFAULT_REQUEST_TIMEOUT_MS,
-  TaskClient,
-  VERSION,
-  isMcpClientError,
-  redactSecrets,
-} from 'mcp-tasks-client';
-=======
-import { DEFAULTS, TaskClient, VERSION, isMcpClientError } from 'mcp-tasks-client';
->>>>>>> main
+import { DEFAULTS, TaskClient, VERSION, isMcpClientError, redactSecrets } from 'mcp-tasks-client';
 import { explainError } from './explain-error.js';
 import { ExitCode, exitCodeForError, type ExitCodeValue } from './exit-codes.js';
 import { AnswersFile } from './input/answers-file.js';
