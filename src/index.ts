@@ -80,6 +80,7 @@ export { PROTOCOL_VERSION } from './protocol/constants.js';
 export { isTerminalStatus } from './protocol/tasks.js';
 // server text made safe for a terminal or a log; JSON text of any nesting
 export { escapeUnprintable, safeJson, safeLine, safeText } from './protocol/printable.js';
+export { redactSecrets } from './protocol/redact.js';
 export { toJsonText } from './internal/deep-json.js';
 export type {
   CancelledTask,

@@ -1,8 +1,9 @@
 /**
  * The main entry as Node loads it (the `node` export condition of `mcp-tasks-client`): the same public surface as
- * `src/index.ts`, plus one effect, installing undici's dispatcher API as the default HTTP sender, so that every
+ * `src/index.ts`, plus two effects: installing undici's dispatcher API as the default HTTP sender, so that every
  * {@link StreamableHttpTransport} built without `fetch` or `sender` POSTs through keep-alive pools instead of the
- * global `fetch`. Browsers, edge runtimes and bundlers for them resolve the plain entry and never see undici.
+ * global `fetch`; and resolving the host names a server points authorization at before they are fetched (see
+ * `transport/auth-targets.ts`). Browsers, edge runtimes and bundlers for them resolve the plain entry and never see undici.
  *
  * @example
  * import { TaskClient, StreamableHttpTransport } from 'mcp-tasks-client'; // in Node: undici underneath
@@ -10,10 +11,14 @@
  *
  * @module
  */
+import { lookup } from 'node:dns/promises';
+import { setAuthHostResolver } from './transport/auth-targets.js';
 import { setDefaultHttpSender } from './transport/http-sender.js';
 import { createUndiciSender } from './transport/undici-sender.js';
 
 setDefaultHttpSender(createUndiciSender);
+// Names the server points authorization at are resolved before they are fetched (no internal addresses)
+setAuthHostResolver(async (host) => (await lookup(host, { all: true })).map((a) => a.address));
 
 // The same surface as the plain entry, by construction: this file exists only for the effect above.
 export * from './index.js';

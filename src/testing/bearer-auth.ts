@@ -15,6 +15,11 @@ export interface VerifiedToken {
   scopes: readonly string[];
   /** When the token stops being valid (epoch milliseconds, same clock as the server's `now`); none = no expiry. */
   expiresAtMs?: number;
+  /**
+   * Who the token stands for (its `sub`, RFC 7662 § 2.2). Tasks are bound to it: a task created with one subject's
+   * token is unknown to every other subject's. @default none (tasks are not bound)
+   */
+  subject?: string;
 }
 
 /** The `auth` option of {@link createTaskServer}: require a bearer token on every POST to the endpoint. */
@@ -27,6 +32,12 @@ export interface BearerAuthOptions {
   requiredScopes?: readonly string[];
   /** `scopes_supported` of the protected resource metadata. @default requiredScopes */
   scopesSupported?: readonly string[];
+  /**
+   * The endpoint's URL as clients reach it (behind a proxy, the public one): the protected resource metadata's
+   * `resource` and the challenge's `resource_metadata` URL are built from it, never from the request's `Host`
+   * header, which the client controls (RFC 9728 § 3.3, § 7.3). @default the URL the server listens on
+   */
+  resourceUrl?: string;
 }
 
 /** Counters of what the protection did. */
@@ -45,6 +56,8 @@ export class BearerGuard {
   readonly #options: BearerAuthOptions;
   readonly #path: string;
   readonly #now: () => number;
+  /** The resource identifier, set once the server listens (see {@link BearerAuthOptions.resourceUrl}). */
+  #resource: URL | undefined;
 
   constructor(options: BearerAuthOptions, path: string, now: () => number) {
     if (!Array.isArray(options.authorizationServers) || typeof options.verifyAccessToken !== 'function') {
@@ -62,25 +75,34 @@ export class BearerGuard {
     return `/.well-known/oauth-protected-resource${this.#path}`;
   }
 
+  /** Fixes the resource identifier: `options.resourceUrl`, else `listeningUrl` (called once the server listens). */
+  setResource(listeningUrl: string): void {
+    this.#resource = new URL(this.#options.resourceUrl ?? listeningUrl);
+  }
+
   /**
-   * Answers the metadata GET, or refuses an unauthorized POST to the endpoint. Resolves `true` when it wrote the
-   * response; `false` lets the request through.
+   * Answers the metadata GET, or refuses an unauthorized POST to the endpoint. Resolves `'handled'` when it wrote
+   * the response; otherwise the request goes on, with the principal its token stands for (a POST).
    */
-  async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
-    const origin = `http://${req.headers.host ?? 'localhost'}`;
+  async handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+  ): Promise<'handled' | { principal: string | undefined }> {
+    const resource = this.#resource ?? new URL(`http://localhost${this.#path}`);
     if (req.method === 'GET' && url.pathname === this.metadataPath) {
       const required = this.#options.requiredScopes ?? [];
       send(res, 200, {
-        resource: `${origin}${this.#path}`,
+        resource: resource.href,
         authorization_servers: this.#options.authorizationServers,
         scopes_supported: this.#options.scopesSupported ?? required,
         bearer_methods_supported: ['header'],
       });
-      return true;
+      return 'handled';
     }
-    if (req.method !== 'POST' || url.pathname !== this.#path) return false;
+    if (req.method !== 'POST' || url.pathname !== this.#path) return { principal: undefined };
     const method = String(req.headers['mcp-method'] ?? 'unknown');
-    const metadataUrl = `${origin}${this.metadataPath}`;
+    const metadataUrl = `${resource.origin}/.well-known/oauth-protected-resource${resource.pathname === '/' ? '' : resource.pathname}`;
     const header = req.headers.authorization ?? '';
     const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
     const verified = token === undefined ? undefined : await this.#options.verifyAccessToken(token);
@@ -94,7 +116,7 @@ export class BearerGuard {
         error: 'invalid_token',
         error_description: token === undefined ? 'authorization required' : 'the token is unknown or expired',
       });
-      return true;
+      return 'handled';
     }
     if (!required.every((s) => verified.scopes.includes(s))) {
       this.stats.insufficientScope += 1;
@@ -103,10 +125,10 @@ export class BearerGuard {
         `Bearer error="insufficient_scope"${scopeParam}, resource_metadata="${metadataUrl}"`,
       );
       send(res, 403, { error: 'insufficient_scope' });
-      return true;
+      return 'handled';
     }
     this.stats.authorized[method] = (this.stats.authorized[method] ?? 0) + 1;
-    return false;
+    return { principal: verified.subject };
   }
 }
 

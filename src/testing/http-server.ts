@@ -115,8 +115,10 @@ export async function createTaskServer(options: TaskServerOptions = {}): Promise
   });
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${shownHost}:${address.port}${path}`;
+  guard?.setResource(url);
   return {
-    url: `http://${shownHost}:${address.port}${path}`,
+    url,
     core,
     stats: core.stats,
     authStats: guard?.stats,
@@ -148,7 +150,8 @@ async function handleHttp(req: IncomingMessage, res: ServerResponse, ctx: HttpCo
     return sendJson(res, 403, rpcError(ErrorCode.InvalidRequest, `Origin not allowed: ${origin}`));
   }
   const url = new URL(req.url ?? '/', 'http://localhost');
-  if (ctx.guard && (await ctx.guard.handle(req, res, url))) return;
+  const admitted = ctx.guard ? await ctx.guard.handle(req, res, url) : { principal: undefined };
+  if (admitted === 'handled') return;
   if (url.pathname !== ctx.path)
     return sendJson(res, 404, rpcError(ErrorCode.InvalidRequest, `Not found: ${url.pathname}`));
   if (req.method === 'OPTIONS' && ctx.cors !== undefined) {
@@ -218,7 +221,11 @@ async function handleHttp(req: IncomingMessage, res: ServerResponse, ctx: HttpCo
       }
     : undefined;
 
-  const reply = await ctx.core.handle(message, req.headers, { onNotification, signal: abort.signal });
+  const reply = await ctx.core.handle(message, req.headers, {
+    onNotification,
+    signal: abort.signal,
+    principal: admitted.principal,
+  });
   if (res.writableEnded || abort.signal.aborted) return;
   if (reply.response === undefined) return void res.writeHead(reply.status).end();
   if (streaming || (wantsSse && reply.status === 200)) {

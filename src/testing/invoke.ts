@@ -32,6 +32,8 @@ export interface Invocable {
 /** Per-request facts taken from `params` and `_meta`. */
 export interface InvokeRequest {
   method: string;
+  /** Who the request's authorization stands for; a task created here is bound to it. */
+  principal?: string;
   args: Record<string, unknown>;
   params: Record<string, unknown>;
   clientCapabilities: Record<string, unknown>;
@@ -128,6 +130,7 @@ export async function invoke(
   if (outcome !== 'done' && request.tasksDeclared && !run.terminal) {
     const record = settings.registry.create(run, {
       method: request.method,
+      owner: request.principal,
       ttlMs: settings.ttlMs,
       pollIntervalMs: settings.pollIntervalMs,
     });

@@ -37,6 +37,12 @@ export interface HandleOptions {
   onNotification?: (notification: JsonRpcNotification) => void;
   /** Abort to abandon an inline answer (closed HTTP request); the job is told to stop unless it became a task. */
   signal?: AbortSignal;
+  /**
+   * Who the request's authorization stands for (the bearer token's subject). A task created under one principal is
+   * unknown to every other: `tasks/get`, `tasks/update` and `tasks/cancel` by another answer -32602 like for an
+   * unknown id. `undefined` (no authorization) binds nothing.
+   */
+  principal?: string;
 }
 
 const METHODS = [
@@ -159,7 +165,15 @@ export class TaskServerCore {
     options.signal?.addEventListener('abort', onAbort, { once: true });
     this.#inflight.set(id, controller);
     try {
-      const result = await this.#request(id, method, message.params, headers, emit, controller.signal);
+      const result = await this.#request(
+        id,
+        method,
+        message.params,
+        headers,
+        emit,
+        controller.signal,
+        options.principal,
+      );
       return resultReply(id, result, notifications);
     } catch (error) {
       const rpc =
@@ -193,6 +207,7 @@ export class TaskServerCore {
     rawHeaders: Record<string, string | string[] | undefined> | undefined,
     emit: (n: JsonRpcNotification) => void,
     signal: AbortSignal,
+    principal: string | undefined,
   ): Promise<Record<string, unknown>> {
     if (!METHODS.includes(method)) {
       const hint = REMOVED_TASK_METHODS.includes(method)
@@ -230,7 +245,17 @@ export class TaskServerCore {
       const start = async () => {
         const result = await invoke(
           target,
-          { method, args, params, clientCapabilities: caps, tasksDeclared, progressToken, emit, signal },
+          {
+            method,
+            args,
+            params,
+            clientCapabilities: caps,
+            tasksDeclared,
+            progressToken,
+            emit,
+            signal,
+            principal,
+          },
           this.#settings,
         );
         if (result.resultType === 'task') this.#tasksCreated++;
@@ -294,6 +319,7 @@ export class TaskServerCore {
           registry: this.registry,
           stats: this.stats,
           now: this.options.now,
+          principal,
         });
     }
   }

@@ -21,6 +21,8 @@ export interface TaskMethodContext {
   registry: TaskRegistry;
   stats: ServerStats;
   now: () => number;
+  /** Who the request's authorization stands for (see `HandleOptions.principal`). */
+  principal?: string;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -55,7 +57,7 @@ export function handleTaskMethod(
   switch (method) {
     case 'tasks/get': {
       context.stats.recordTaskGet(taskId, at);
-      return context.registry.detailedTask(lookup(context.registry, taskId));
+      return context.registry.detailedTask(lookup(context, taskId));
     }
     case 'tasks/update': {
       const inputResponses = params.inputResponses;
@@ -63,13 +65,13 @@ export function handleTaskMethod(
         throw new JobError(ErrorCode.InvalidParams, 'tasks/update: "inputResponses" must be an object');
       context.stats.recordTaskUpdate({ taskId, inputResponses: inputResponses as InputResponses, at });
       // Keys that are not outstanding (never issued, already answered) are ignored (§ Task Update Requests).
-      lookup(context.registry, taskId).run.deliver(inputResponses as InputResponses);
+      lookup(context, taskId).run.deliver(inputResponses as InputResponses);
       return { resultType: 'complete' };
     }
     case 'tasks/cancel': {
       context.stats.recordTaskCancel({ taskId, at });
       // A terminal task keeps its status; the ack is the same (idempotent).
-      lookup(context.registry, taskId).run.cancel();
+      lookup(context, taskId).run.cancel();
       return { resultType: 'complete' };
     }
     default:
@@ -77,8 +79,14 @@ export function handleTaskMethod(
   }
 }
 
-function lookup(registry: TaskRegistry, taskId: string): TaskRecord {
-  const record = registry.get(taskId);
+/**
+ * The task, when it exists and belongs to the request's principal. A task of another principal is answered exactly
+ * like an unknown one, so its existence does not leak (the Tasks extension binds a task to the authorization context
+ * that created it).
+ */
+function lookup(context: TaskMethodContext, taskId: string): TaskRecord {
+  const found = context.registry.get(taskId);
+  const record = found?.owner !== undefined && found.owner !== context.principal ? undefined : found;
   if (record === undefined) throw new JobError(ErrorCode.InvalidParams, `Unknown or expired task: ${taskId}`);
   return record;
 }

@@ -29,6 +29,8 @@ export interface TaskRecord {
   pollIntervalMs: number;
   /** The running (or finished) job behind the task. */
   readonly run: JobRun;
+  /** The authorization principal that created it; only that principal can see or act on it. */
+  readonly owner?: string;
 }
 
 /** Options of {@link TaskRegistry}. */
@@ -44,6 +46,8 @@ export interface CreateTaskParams {
   ttlMs: number | null;
   /** ms, a positive integer. */
   pollIntervalMs: number;
+  /** The authorization principal the task is bound to. @default none (anyone who knows the id) */
+  owner?: string;
 }
 
 /**
@@ -88,6 +92,7 @@ export class TaskRegistry {
       ttlMs: params.ttlMs,
       pollIntervalMs: params.pollIntervalMs,
       run,
+      ...(params.owner !== undefined ? { owner: params.owner } : {}),
     };
     this.#tasks.set(record.taskId, record);
     const expiresAt = this.expiresAt(record);

@@ -9,10 +9,12 @@
  *
  * @module
  */
-import type { OAuthClientProvider, OAuthTokens } from '@modelcontextprotocol/client';
+import type { OAuthClientProvider, OAuthDiscoveryState, OAuthTokens } from '@modelcontextprotocol/client';
 import { AuthorizationError, AuthorizationRequiredError, McpClientError } from '../errors.js';
 import { importClientSdk, type ClientSdk } from '../internal/optional-client-sdk.js';
 import { raceAbort } from '../internal/race-abort.js';
+import { redactSecrets } from '../protocol/redact.js';
+import { guardedAuthFetch } from './auth-targets.js';
 
 /** Default number of step-up re-authorizations for one request refused with 403 `insufficient_scope`. */
 export const DEFAULT_MAX_STEP_UPS = 1;
@@ -76,6 +78,13 @@ export interface HttpAuthOptions {
   maxStepUps?: number;
   /** Refresh this long before a known expiry, in milliseconds. @default DEFAULT_REFRESH_SKEW_MS */
   refreshSkewMs?: number;
+  /**
+   * Runs each authorization (refresh, sign-in, step-up) inside `run`, for a provider whose storage other processes
+   * share: take a lock there, reload the stored credentials, call `run`, release. Inside it the transport first
+   * looks whether the refused token was already replaced (by another process) and then uses the new one instead of
+   * refreshing again, so two processes never spend one rotating refresh token twice. @default runs `run` directly
+   */
+  exclusive?: <T>(run: () => Promise<T>) => Promise<T>;
 }
 
 /** What one refused response asked for. */
@@ -91,6 +100,8 @@ interface AuthorizeInput extends Challenge {
   forceReauthorization?: boolean;
   /** A token was presented and refused: the discovery state may be stale (the server may have moved). */
   rejected?: boolean;
+  /** The access token this authorization replaces; when the provider already holds another, nothing is asked. */
+  replaces?: string;
   method: string | undefined;
 }
 
@@ -105,8 +116,10 @@ function describe(error: unknown): string {
   // An `iss` mismatch carries attacker-controlled values: name it without echoing them (RFC 9207 §2.4).
   if (name === 'IssuerMismatchError') return "the authorization server's issuer did not match";
   const text = error instanceof Error ? error.message : String(error);
-  // eslint-disable-next-line no-control-regex
-  return `${name}: ${text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').slice(0, 200)}`;
+  // An error page may echo the token request: codes, tokens and secrets are taken out before anything is kept
+  return `${name}: ${redactSecrets(text)
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
+    .slice(0, 200)}`;
 }
 
 async function discard(res: Response): Promise<void> {
@@ -170,6 +183,7 @@ export class AuthSession {
               scope,
               step: used === undefined ? 'authorize' : 'refresh',
               rejected: used !== undefined,
+              replaces: used,
               method,
             },
             signal,
@@ -244,7 +258,7 @@ export class AuthSession {
     if (Date.now() < this.#expiresAtMs - lead) return;
     const tokens = await this.#provider.tokens();
     if (!tokens?.refresh_token) return; // the server's 401 will start a new authorization
-    await this.#authorize({ step: 'refresh', method }, signal);
+    await this.#authorize({ step: 'refresh', replaces: tokens.access_token, method }, signal);
   }
 
   /** Runs one authorization; concurrent callers share it. The caller's signal stops only its own wait. */
@@ -258,44 +272,97 @@ export class AuthSession {
   async #runAuthorize(input: AuthorizeInput): Promise<void> {
     const sdk = await this.#sdk();
     const serverUrl = this.#serverUrl;
+    // The server names where authorization goes: never link-local or metadata addresses (see auth-targets.ts)
+    const guard = guardedAuthFetch(serverUrl, this.#next);
     const base = {
       serverUrl,
       resourceMetadataUrl: input.resourceMetadataUrl,
       scope: input.scope,
-      fetchFn: this.#next,
+      fetchFn: guard.fetch,
     };
+    const exclusive = this.#options.exclusive ?? (<T>(run: () => Promise<T>) => run());
     try {
-      // A refused token may mean the server moved to another authorization server: discover again.
-      if (input.rejected) await this.#provider.invalidateCredentials?.('discovery');
-      let result = await sdk.auth(this.#provider, {
-        ...base,
-        forceReauthorization: input.forceReauthorization,
-      });
-      if (result === 'REDIRECT') {
-        const wait = this.#options.waitForAuthorizationCode;
-        if (!wait) throw new AuthorizationRequiredError(serverUrl.href, input.method);
-        const callback = await wait(this.#closed.signal);
-        result = await sdk.auth(this.#provider, {
-          ...base,
-          authorizationCode: callback.code,
-          iss: callback.iss,
-        });
-      }
-      if (result !== 'AUTHORIZED')
-        throw new AuthorizationError(serverUrl.href, input.step, `unexpected result ${String(result)}`);
-      if (input.scope !== undefined) this.#requestedScope = input.scope;
-    } catch (error) {
+      await exclusive(() => this.#authorizeOnce(sdk, input, base));
+      if (guard.refused) throw guard.refused; // the SDK swallowed it and carried on elsewhere
+    } catch (caught) {
+      const error = guard.refused ?? caught;
       if (error instanceof McpClientError) throw error;
       throw new AuthorizationError(serverUrl.href, input.step, describe(error), { cause: error });
     }
   }
 
-  /** Wraps the provider so that saved tokens teach this session their expiry (the provider stays the owner). */
+  async #authorizeOnce(
+    sdk: ClientSdk,
+    input: AuthorizeInput,
+    base: { serverUrl: URL; resourceMetadataUrl?: URL; scope?: string; fetchFn: typeof fetch },
+  ): Promise<void> {
+    const serverUrl = this.#serverUrl;
+    // Another process may have replaced the refused token while this one waited for `exclusive`
+    if (input.replaces !== undefined) {
+      const current = await this.#accessToken();
+      if (current !== undefined && current !== input.replaces) {
+        this.#expiresAtMs = undefined; // replaced elsewhere: its expiry is learnt from the server's next 401
+        return;
+      }
+    }
+    // A refused token may mean the server moved to another authorization server: discover again.
+    if (input.rejected) await this.#provider.invalidateCredentials?.('discovery');
+    let result = await sdk.auth(this.#provider, {
+      ...base,
+      forceReauthorization: input.forceReauthorization,
+    });
+    if (result === 'REDIRECT') {
+      const wait = this.#options.waitForAuthorizationCode;
+      if (!wait) throw new AuthorizationRequiredError(serverUrl.href, input.method);
+      const callback = await wait(this.#closed.signal);
+      result = await sdk.auth(this.#provider, {
+        ...base,
+        authorizationCode: callback.code,
+        iss: callback.iss,
+      });
+    }
+    if (result !== 'AUTHORIZED')
+      throw new AuthorizationError(serverUrl.href, input.step, `unexpected result ${String(result)}`);
+    if (input.scope !== undefined) this.#requestedScope = input.scope;
+  }
+
+  /**
+   * Wraps the provider (which stays the owner of every credential) so that: saved tokens teach this session their
+   * expiry; the authorization server's metadata is seen on its way through the discovery state, and a person is
+   * never sent to one that does not list `S256` in `code_challenge_methods_supported` (the MCP authorization
+   * specification: clients MUST refuse); and, unless the provider checks the resource itself, the protected
+   * resource's `resource` must be identical to the server URL (RFC 9728 § 3.3: not a prefix, not the origin).
+   */
   #track(provider: OAuthClientProvider): OAuthClientProvider {
     const onSaved = (tokens: OAuthTokens): void => {
       const seconds = tokens.expires_in;
       this.#lifetimeMs = typeof seconds === 'number' && seconds > 0 ? seconds * 1000 : 0;
       this.#expiresAtMs = this.#lifetimeMs > 0 ? Date.now() + this.#lifetimeMs : undefined;
+    };
+    let metadata: { code_challenge_methods_supported?: unknown } | undefined;
+    const seen = (state: OAuthDiscoveryState | undefined): void => {
+      if (state) metadata = state.authorizationServerMetadata as typeof metadata;
+    };
+    const checkPkce = (): void => {
+      const methods = metadata?.code_challenge_methods_supported;
+      if (!Array.isArray(methods) || !methods.includes('S256'))
+        throw new Error(
+          'the authorization server does not list S256 in code_challenge_methods_supported, so PKCE cannot be relied on; not signing in there',
+        );
+    };
+    const exactResource = (serverUrl: URL, resource?: string): URL | undefined => {
+      if (resource === undefined) return undefined;
+      let named: URL | undefined;
+      try {
+        named = new URL(resource);
+      } catch {
+        named = undefined;
+      }
+      if (named?.href !== serverUrl.href)
+        throw new Error(
+          `the protected resource metadata names another resource than this server (${serverUrl.href}); RFC 9728 § 3.3 requires the same URL`,
+        );
+      return named;
     };
     return new Proxy(provider, {
       get(target, property) {
@@ -305,6 +372,26 @@ export class AuthSession {
             onSaved(tokens);
           };
         }
+        if (property === 'saveDiscoveryState') {
+          return async (state: OAuthDiscoveryState) => {
+            seen(state);
+            await target.saveDiscoveryState?.(state);
+          };
+        }
+        if (property === 'discoveryState' && target.discoveryState) {
+          return async () => {
+            const state = await target.discoveryState?.();
+            seen(state);
+            return state;
+          };
+        }
+        if (property === 'redirectToAuthorization') {
+          return async (url: URL) => {
+            checkPkce();
+            await target.redirectToAuthorization(url);
+          };
+        }
+        if (property === 'validateResourceURL' && !target.validateResourceURL) return exactResource;
         const value: unknown = Reflect.get(target, property, target);
         return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
       },

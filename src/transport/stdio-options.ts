@@ -22,9 +22,14 @@ export interface StdioTransportOptions {
   command: string;
   /** Its arguments. @default [] */
   args?: readonly string[];
-  /** Environment entries, laid over `process.env` (or over nothing when `inheritEnv` is false). */
+  /** Environment entries, laid over what the server inherits (see `inheritEnv`); `undefined` removes one. */
   env?: Record<string, string | undefined>;
-  /** Start from a copy of `process.env`. @default true */
+  /**
+   * What the server inherits from `process.env`: by default only `HOME`, `LOGNAME`, `PATH`, `SHELL`, `TERM` and
+   * `USER` (on Windows `APPDATA`, `PATH`, `SYSTEMROOT`, `TEMP`, `USERPROFILE` and a few more), as the official MCP
+   * SDK does, so secrets exported in the shell do not reach a server that did not ask for them; `true` passes all
+   * of `process.env`, `false` nothing. @default undefined (the list above)
+   */
   inheritEnv?: boolean;
   /** Working directory of the server. @default process.cwd() */
   cwd?: string;

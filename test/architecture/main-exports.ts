@@ -42,6 +42,7 @@ export const RUNTIME = [
   'escapeUnprintable',
   'isMcpClientError',
   'isTerminalStatus',
+  'redactSecrets',
   'redactTaskId',
   'safeJson',
   'safeLine',

@@ -19,13 +19,21 @@ export interface TestAuthServerOptions {
   defaultScopes?: string[];
   /** Grant only these of the requested scopes (a person who declines the rest). @default all requested */
   grantOnly?: string[];
+  /** Laid over the RFC 8414 metadata (a key set to `undefined` is left out). */
+  metadata?: Record<string, unknown>;
 }
 
 export interface TestAuthServer {
   readonly issuer: string;
   /** Every access and refresh token issued, for leak checks. */
   readonly issued: string[];
-  readonly counts: { register: number; authorize: number; code: number; refresh: number };
+  readonly counts: { register: number; authorize: number; code: number; refresh: number; revoke: number };
+  /** Tokens revoked at the RFC 7009 revocation endpoint, in order. */
+  readonly revoked: string[];
+  /** Makes every access token issued so far expired (the next request with one gets 401). */
+  expireAccessTokens(): void;
+  /** When set, the token endpoint answers this status with an error page that echoes the request body. */
+  failTokenRequests: number | undefined;
   verifyAccessToken(token: string): VerifiedToken | undefined;
   /** Forget every refresh token (the next refresh fails with invalid_grant). */
   revokeRefreshTokens(): void;
@@ -44,7 +52,8 @@ const b64url = (buf: Buffer): string => buf.toString('base64url');
 export async function startTestAuthServer(options: TestAuthServerOptions = {}): Promise<TestAuthServer> {
   const lifetimeMs = options.accessTokenLifetimeMs ?? 60_000;
   const issued: string[] = [];
-  const counts = { register: 0, authorize: 0, code: 0, refresh: 0 };
+  const counts = { register: 0, authorize: 0, code: 0, refresh: 0, revoke: 0 };
+  const revoked: string[] = [];
   const clients = new Set<string>();
   const codes = new Map<string, CodeGrant>();
   const access = new Map<string, VerifiedToken>();
@@ -84,6 +93,8 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
         code_challenge_methods_supported: ['S256'],
         token_endpoint_auth_methods_supported: ['none'],
         authorization_response_iss_parameter_supported: true,
+        revocation_endpoint: `${issuer}/revoke`,
+        ...options.metadata,
       });
     }
     const body = await new Promise<string>((resolve) => {
@@ -122,6 +133,19 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
       res.writeHead(302, { Location: back.href }).end();
       return;
     }
+    if (req.method === 'POST' && url.pathname === '/revoke') {
+      const token = new URLSearchParams(body).get('token') ?? '';
+      counts.revoke += 1;
+      revoked.push(token);
+      access.delete(token);
+      refresh.delete(token);
+      res.writeHead(200).end();
+      return;
+    }
+    if (req.method === 'POST' && url.pathname === '/token' && self.failTokenRequests !== undefined) {
+      res.writeHead(self.failTokenRequests, { 'Content-Type': 'text/html' });
+      return void res.end(`<html><body>Bad gateway while handling: ${body}</body></html>`);
+    }
     if (req.method === 'POST' && url.pathname === '/token') {
       const form = new URLSearchParams(body);
       if (form.get('grant_type') === 'authorization_code') {
@@ -155,12 +179,17 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
+  const self: TestAuthServer = {
+    failTokenRequests: undefined,
     get issuer() {
       return issuer;
     },
     issued,
     counts,
+    revoked,
+    expireAccessTokens: () => {
+      for (const token of access.values()) token.expiresAtMs = 0;
+    },
     verifyAccessToken: (token) => access.get(token),
     revokeRefreshTokens: () => refresh.clear(),
     close: () =>
@@ -169,4 +198,5 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
         server.closeAllConnections();
       }),
   };
+  return self;
 }

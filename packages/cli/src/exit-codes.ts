@@ -4,6 +4,7 @@
  * @module
  */
 import { isMcpClientError, type InputRequest } from 'mcp-tasks-client';
+import { UntrustedConfigError } from './server/config-trust.js';
 
 /** Every exit code of `mcp-tasks`. Each names the outcome, so scripts can branch on it. */
 export const ExitCode = {
@@ -30,6 +31,11 @@ export const ExitCode = {
    * `--cancel-wait`): `CANCEL_NOT_CONFIRMED`. The task may still run, complete or fail; its record stays resumable.
    */
   StillRunning: 9,
+  /**
+   * The server comes from a project config file (`.mcp.json`, `.vscode/mcp.json`, `.cursor/mcp.json`) nobody trusted
+   * yet, and this run cannot ask (no terminal, `--json`), or the person said no. Nothing was started or contacted.
+   */
+  UntrustedConfig: 10,
   /** Ctrl-C twice (we stop following the task), or Ctrl-C before the server answered. */
   Interrupted: 130,
   /** SIGHUP (the terminal closed): handled like a first Ctrl-C, bounded by the abort grace. */
@@ -53,6 +59,7 @@ export const EXIT_CODES_HELP = `Exit codes:
   7    input required but unanswerable (no TTY and no answer); the task stays resumable
   8    transport or server error
   9    cancel delivered, but the task was still running when the wait ran out (cancel --wait, Ctrl-C's --cancel-wait)
+  10   a project config file is not trusted (no terminal to ask, or declined); --trust-project-config trusts it
   130  interrupted: Ctrl-C twice (we stop following; a cancel already sent stays sent) or before the server answered
   129  SIGHUP (terminal closed), 143  SIGTERM: handled like the first Ctrl-C (cancel, or record with --detach),
        within 5 s; what became of the task is recorded (mcp-tasks ls) and printed`;
@@ -97,6 +104,7 @@ export function exitCodeForError(error: unknown): ExitCodeValue {
   if (error instanceof UnanswerableError) return ExitCode.InputRequired;
   if (error instanceof InterruptedError) return ExitCode.Interrupted;
   if (error instanceof UnknownTaskError) return ExitCode.UnknownTask;
+  if (error instanceof UntrustedConfigError) return ExitCode.UntrustedConfig;
   if (isMcpClientError(error, 'TASK_FAILED')) return ExitCode.Failed;
   if (isMcpClientError(error, 'TASK_CANCELLED')) return ExitCode.Cancelled;
   if (isMcpClientError(error, 'TASK_EXPIRED')) return ExitCode.Expired;

@@ -9,7 +9,8 @@ import { CommanderError } from 'commander';
 import { disambiguateJsonFlag } from './arguments.js';
 import { ExitCode, type ExitCodeValue } from './exit-codes.js';
 import { buildProgram } from './program.js';
-import { safeText } from 'mcp-tasks-client';
+import { formatWithOptions } from 'node:util';
+import { redactSecrets, safeText } from 'mcp-tasks-client';
 
 /**
  * Runs the CLI with `argv` (the arguments after `node` and the script) and resolves with the exit code.
@@ -60,11 +61,17 @@ for (const stream of [process.stdout, process.stderr])
     if (error.code === 'EPIPE' || error.code === 'EIO') process.exitCode ??= ExitCode.Completed;
   });
 
+// Libraries (the official SDK's OAuth client) warn through console.warn, sometimes quoting a server's error page that
+// echoes a token request: their words reach stderr with secrets taken out and control characters escaped.
+console.warn = (...args: unknown[]) => {
+  process.stderr.write(`${safeText(redactSecrets(formatWithOptions({ colors: false }, ...args)))}\n`);
+};
+
 runCli(process.argv.slice(2)).then(
   (code) => finish(code),
   (error: unknown) => {
     process.stderr.write(
-      `mcp-tasks: unexpected error: ${safeText(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`,
+      `mcp-tasks: unexpected error: ${safeText(redactSecrets(error instanceof Error ? (error.stack ?? error.message) : String(error)))}\n`,
     );
     return finish(ExitCode.Transport);
   },

@@ -35,6 +35,29 @@ export function isMissingAuthPeer(errors: readonly unknown[]): boolean {
   );
 }
 
+/**
+ * The arguments with the values of `--header` and `--env` left as placeholders (`Authorization: <value>`,
+ * `TOKEN=<value>`): advice that repeats a command line never repeats a credential.
+ */
+export function withoutValues(args: readonly string[]): string[] {
+  const out: string[] = [];
+  let hidden: '--header' | '--env' | undefined;
+  for (const arg of args) {
+    const inline = /^(--header|--env)=(.*)$/s.exec(arg);
+    if (hidden === '--header' || inline?.[1] === '--header') {
+      const value = inline ? inline[2]! : arg;
+      const name = value.slice(0, Math.max(value.indexOf(':'), 0)).trim() || 'Name';
+      out.push(inline ? `--header=${name}: <value>` : `${name}: <value>`);
+    } else if (hidden === '--env' || inline?.[1] === '--env') {
+      const value = inline ? inline[2]! : arg;
+      const name = value.slice(0, Math.max(value.indexOf('='), 0)) || 'KEY';
+      out.push(inline ? `--env=${name}=<value>` : `${name}=<value>`);
+    } else out.push(arg);
+    hidden = !inline && (arg === '--header' || arg === '--env') ? arg : undefined;
+  }
+  return out;
+}
+
 /** The message for a sign-in that could not load the peer; nothing was started on the server. */
 export function missingAuthPeerMessage(invocation: Invocation = currentInvocation()): string {
   return `signing in to this server needs the optional package ${AUTH_PEER}, which is not installed. ${installAuthPeer(invocation)}`;
@@ -43,6 +66,6 @@ export function missingAuthPeerMessage(invocation: Invocation = currentInvocatio
 /** How to get the peer: for `npx`, the same command with it added; otherwise the install line. */
 export function installAuthPeer(invocation: Invocation = currentInvocation()): string {
   if (invocation.npx)
-    return `Run it with the package added:\n  npx -p mcp-tasks-client -p ${AUTH_PEER} mcp-tasks ${shellWords(invocation.args)}`;
+    return `Run it with the package added:\n  npx -p mcp-tasks-client -p ${AUTH_PEER} mcp-tasks ${shellWords(withoutValues(invocation.args))}`;
   return `Install it next to mcp-tasks-client:\n  npm install ${AUTH_PEER}\n(for a global mcp-tasks: npm install -g ${AUTH_PEER})`;
 }

@@ -31,8 +31,16 @@ function withServerOptions(command: Command, serverFlag: boolean): Command {
     .option('--env <KEY=VALUE>', 'an environment entry for the --stdio command (repeatable)', collect)
     .option('--cwd <dir>', 'working directory of the --stdio command')
     .option(
+      '--inherit-env',
+      'give a stdio server all of this environment (default: only HOME, LOGNAME, PATH, SHELL, TERM, USER, plus --env or the config\'s "env")',
+    )
+    .option(
       '--config <file>',
       "the MCP config file to find server names in (default: .mcp.json, .vscode/mcp.json, .cursor/mcp.json here, then ~/.claude.json, ~/.cursor/mcp.json, Claude Desktop's)",
+    )
+    .option(
+      '--trust-project-config',
+      'trust the project config file (./.mcp.json, ./.vscode/mcp.json, ./.cursor/mcp.json) that defines the server, as it is now',
     )
     .option(
       '--header <"Name: value">',

@@ -7,13 +7,12 @@
  * @module
  */
 import { join } from 'node:path';
-import envPaths from 'env-paths';
 import { FileTaskStore } from 'mcp-tasks-client/file-store';
+import { dataDir } from './data-dir.js';
 
 /** The directory of the record files: `$MCP_TASKS_HOME/tasks`, else `<user data dir>/mcp-tasks/tasks`. */
 export function recordsDir(env: NodeJS.ProcessEnv = process.env): string {
-  const home = env.MCP_TASKS_HOME;
-  return join(home !== undefined && home !== '' ? home : envPaths('mcp-tasks', { suffix: '' }).data, 'tasks');
+  return join(dataDir(env), 'tasks');
 }
 
 /** Opens the record store; unreadable files are reported through `onInvalid` and skipped. */

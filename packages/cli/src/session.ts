@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { DEFAULTS, TaskClient, VERSION, isMcpClientError } from 'mcp-tasks-client';
+import { DEFAULTS, TaskClient, VERSION, isMcpClientError, redactSecrets } from 'mcp-tasks-client';
 import { explainError } from './explain-error.js';
 import { ExitCode, exitCodeForError, type ExitCodeValue } from './exit-codes.js';
 import { AnswersFile } from './input/answers-file.js';
@@ -171,7 +171,7 @@ export async function runReporting(
       event: 'error',
       exitCode,
       code: errorCode(error),
-      message: explainError(error, target?.()),
+      message: redactSecrets(explainError(error, target?.())),
     });
     return exitCode === ExitCode.Completed ? ExitCode.Transport : exitCode;
   }

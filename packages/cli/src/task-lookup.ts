@@ -45,7 +45,7 @@ export async function locateTask(
       `no local record of task ${safeLine(taskId)}; name its server: --server <url or config name>, or --stdio "<command>"`,
     );
   // Records name the server by its target identity (hook for --stdio and config servers).
-  return { target: await targetFromIdentity(record.server), record };
+  return { target: await targetFromIdentity(record.server, options), record };
 }
 
 /** The attach options from a record: local creation time, TTL, answered keys and method. */

@@ -84,11 +84,24 @@ export async function killLeftovers(): Promise<void> {
     rmSync(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
 }
 
+/** Where a CLI runs, when not in the repository root with the test's environment. */
+export interface RunPlace {
+  /** Working directory. @default ROOT */
+  cwd?: string;
+  /** Environment entries laid over the test's (e.g. `HOME`). */
+  env?: NodeJS.ProcessEnv;
+}
+
 /** Starts `command args` with the given environment and collects its output. */
-function startProcess(command: string, args: string[], env: NodeJS.ProcessEnv): CliProcess {
+function startProcess(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  place: RunPlace = {},
+): CliProcess {
   const child = spawn(command, args, {
-    cwd: ROOT,
-    env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, ...env },
+    cwd: place.cwd ?? ROOT,
+    env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, ...env, ...place.env },
   });
   live.add(child);
   let stdout = '';
@@ -134,13 +147,13 @@ function startProcess(command: string, args: string[], env: NodeJS.ProcessEnv): 
 }
 
 /** Starts the built CLI without a TTY (pipes). */
-export function startCli(args: string[], home: string): CliProcess {
-  return startProcess(process.execPath, [CLI, ...args], { MCP_TASKS_HOME: home });
+export function startCli(args: string[], home: string, place?: RunPlace): CliProcess {
+  return startProcess(process.execPath, [CLI, ...args], { MCP_TASKS_HOME: home }, place);
 }
 
 /** Runs the built CLI without a TTY and resolves when it exits. */
-export function runCli(args: string[], home: string): Promise<CliRun> {
-  const run = startCli(args, home);
+export function runCli(args: string[], home: string, place?: RunPlace): Promise<CliRun> {
+  const run = startCli(args, home, place);
   run.child.stdin.end();
   return run.done;
 }
@@ -151,12 +164,14 @@ const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
  * Starts the built CLI inside a pseudo-terminal (`script` from util-linux), 100 columns wide; write keystrokes to
  * `child.stdin`.
  */
-export function startCliInPty(args: string[], home: string): CliProcess {
+export function startCliInPty(args: string[], home: string, place?: RunPlace): CliProcess {
   const command = `stty cols 100 rows 40; exec ${shellQuote(process.execPath)} ${[CLI, ...args].map(shellQuote).join(' ')}`;
-  return startProcess('script', ['-qfec', command, '/dev/null'], {
-    MCP_TASKS_HOME: home,
-    TERM: 'xterm-256color',
-  });
+  return startProcess(
+    'script',
+    ['-qfec', command, '/dev/null'],
+    { MCP_TASKS_HOME: home, TERM: 'xterm-256color' },
+    place,
+  );
 }
 
 /** True when `text` holds an escape or carriage return (what a non-TTY log must never contain). */

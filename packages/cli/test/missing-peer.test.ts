@@ -40,4 +40,23 @@ describe('sign-in without @modelcontextprotocol/client', () => {
       /^signing in to this server needs the optional package @modelcontextprotocol\/client/,
     );
   });
+
+  it('never repeats a header or --env value (issue 24 item 4)', () => {
+    const message = missingAuthPeerMessage({
+      args: [
+        'call',
+        'https://mcp.example.com/mcp',
+        'echo',
+        '--header',
+        'Authorization: Bearer sekret-123',
+        '--env=TOKEN=abc-secret',
+        '--header=X-Api-Key: key-456',
+      ],
+      npx: true,
+    });
+    expect(message).not.toMatch(/sekret-123|abc-secret|key-456/);
+    expect(message).toContain("--header 'Authorization: <value>'");
+    expect(message).toContain("'--env=TOKEN=<value>'");
+    expect(message).toContain("'--header=X-Api-Key: <value>'");
+  });
 });

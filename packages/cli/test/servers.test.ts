@@ -9,7 +9,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useCliServer } from './fixtures.js';
-import { CLI, ROOT, runCli } from './helpers.js';
+import { ROOT, runCli } from './helpers.js';
 
 const env = useCliServer();
 const REFERENCE = join(ROOT, 'dist/testing/reference-server.js');
@@ -132,7 +132,9 @@ describe('config files', () => {
       join(workspace, '.vscode', 'mcp.json'),
       JSON.stringify({ servers: { ref: { type: 'http', url: '${env:REF_URL}' } } }),
     );
-    const vscode = await runCliIn(workspace, ['tools', 'ref'], { REF_URL: env.server.url });
+    const vscode = await runCliIn(workspace, ['tools', 'ref', '--trust-project-config'], {
+      REF_URL: env.server.url,
+    });
     expect(vscode.code).toBe(0);
     expect(vscode.stdout).toMatch(/^reindex_corpus\s+server decides\s+documents\s+idempotent$/m);
     const missing = await runCliIn(workspace, ['tools', 'nope'], {});
@@ -229,21 +231,9 @@ describe('cancel', () => {
   });
 });
 
-/** Runs the CLI with another working directory and extra environment. */
-async function runCliIn(cwd: string, args: string[], extra: Record<string, string>) {
-  const { spawn } = await import('node:child_process');
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd,
-      env: { ...process.env, ...extra, MCP_TASKS_HOME: env.home, HOME: join(env.home, 'nohome') },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.stdin.end();
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+/** The built CLI in `cwd`, with a HOME that holds no config of the user's. */
+function runCliIn(cwd: string, args: string[], extra: Record<string, string>) {
+  return runCli(args, env.home, { cwd, env: { ...extra, HOME: join(env.home, 'nohome') } });
 }
 
 /** A loopback port nothing listens on (bound, then released). */

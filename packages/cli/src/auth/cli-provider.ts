@@ -107,9 +107,14 @@ export class CliOAuthProvider implements OAuthClientProvider {
     return (await this.#file.read()).discovery;
   }
 
+  /** Forgets what the SDK found invalid; tokens only when they are still the ones this process knew. */
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
+    const mine = (await this.#file.read()).tokens;
     await this.#update((d) => {
-      if (scope === 'all' || scope === 'tokens') delete d.tokens;
+      // Another process may have written new tokens since this one read them: those stay.
+      const same =
+        d.tokens?.access_token === mine?.access_token && d.tokens?.refresh_token === mine?.refresh_token;
+      if ((scope === 'all' || scope === 'tokens') && same) delete d.tokens;
       if (scope === 'all' || scope === 'client') delete d.client;
       if (scope === 'all' || scope === 'verifier') delete d.codeVerifier;
       if (scope === 'all' || scope === 'discovery') delete d.discovery;

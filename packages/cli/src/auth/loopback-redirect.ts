@@ -63,7 +63,10 @@ export class LoopbackRedirect {
       .writeHead(ok ? 200 : 400, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' })
       .end(ok ? PAGE_OK : PAGE_BAD);
     if (!ok) {
-      if (url.pathname === '/callback' && url.searchParams.has('error'))
+      // An error response counts only with this sign-in's `state` (RFC 6749 § 4.1.2.1); any other page or tab
+      // that hits the port cannot cancel the sign-in.
+      const ours = this.#expectedState !== undefined && url.searchParams.get('state') === this.#expectedState;
+      if (url.pathname === '/callback' && url.searchParams.has('error') && ours)
         this.#settle?.reject(new Error('the authorization server refused the sign-in'));
       return;
     }

@@ -15,11 +15,10 @@ import {
   VERSION,
   type HttpAuthOptions,
 } from 'mcp-tasks-client';
-import { serverIdentity } from 'mcp-tasks-client';
 import { AUTH_PEER, installAuthPeer } from '../missing-peer.js';
 import { CliOAuthProvider } from './cli-provider.js';
 import { LoopbackRedirect } from './loopback-redirect.js';
-import { AuthFile, authDir } from './token-file.js';
+import { AuthFile, authDir, authKey } from './token-file.js';
 
 /** How long a person has to finish the browser sign-in, in milliseconds. */
 export const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
@@ -32,7 +31,11 @@ export async function sessionAuth(serverUrl: URL): Promise<HttpAuthOptions> {
   const file = new AuthFile(serverUrl);
   const stored = (await file.read()).tokens !== undefined;
   hadTokens.set(file.server, stored);
-  return { provider: new CliOAuthProvider(file, { persist: stored }) };
+  return {
+    provider: new CliOAuthProvider(file, { persist: stored }),
+    // Other mcp-tasks processes share the file: one refresh at a time, each reading what the last one wrote
+    ...(stored ? { exclusive: <T>(run: () => Promise<T>) => file.exclusive(run) } : {}),
+  };
 }
 
 /** Runs the browser sign-in for `serverUrl`: prints the URL, waits on the loopback redirect, stores the tokens. */
@@ -42,7 +45,11 @@ export async function signIn(serverUrl: URL, show: (line: string) => void): Prom
   const provider = new CliOAuthProvider(file, { redirect, show });
   const client = new TaskClient({
     transport: new StreamableHttpTransport(serverUrl.href, {
-      auth: { provider, waitForAuthorizationCode: (signal) => redirect.wait(signal, SIGN_IN_TIMEOUT_MS) },
+      auth: {
+        provider,
+        waitForAuthorizationCode: (signal) => redirect.wait(signal, SIGN_IN_TIMEOUT_MS),
+        exclusive: (run) => file.exclusive(run),
+      },
     }),
     clientInfo: { name: 'mcp-tasks', version: VERSION },
     timeoutMs: SIGN_IN_TIMEOUT_MS + 60_000,
@@ -79,7 +86,7 @@ export async function afterAuthorizationError(
   peerInstalled: () => Promise<boolean> = authPeerInstalled,
 ): Promise<'retry' | unknown> {
   if (!(error instanceof AuthorizationRequiredError)) return error;
-  const server = serverIdentity(error.serverUrl);
+  const server = authKey(error.serverUrl);
   const firstRequest = hadTokens.get(server) === false;
   if (!(await peerInstalled())) {
     const reason = `signing in needs the optional package ${AUTH_PEER}, which is not installed. ${installAuthPeer()}`;

@@ -12,23 +12,50 @@ import type { ElicitRequestParams, ElicitResult } from 'mcp-tasks-client';
 import type { PromptContext } from './form-prompt.js';
 import { urlTarget } from './url-target.js';
 
-/** Opens `url` with the platform's opener, detached. Only `http:` and `https:` URLs are opened. */
-export function openInBrowser(url: string): boolean {
+/** How a URL is handed to the platform's opener: a program and its argument vector, run without a shell. */
+export interface OpenCommand {
+  command: string;
+  args: string[];
+}
+
+/**
+ * The argument vector that opens `url` on `platform`. No command interpreter ever parses the URL: it is one argument
+ * to a launcher that takes it as data (`open` on macOS, `xdg-open` elsewhere, and on Windows `rundll32` with
+ * `url.dll,FileProtocolHandler`, the shell's URL handler, instead of `cmd /c start`, where `&`, `|` and `^` in a
+ * server's URL would run commands). Only `http:` and `https:` URLs are opened; anything else gives `undefined`.
+ */
+export function openCommand(
+  url: string,
+  platform: NodeJS.Platform = process.platform,
+): OpenCommand | undefined {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return false;
+    return undefined;
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return false;
-  const [command, args] =
-    process.platform === 'darwin'
-      ? ['open', [parsed.href]]
-      : process.platform === 'win32'
-        ? ['cmd', ['/c', 'start', '""', parsed.href]]
-        : ['xdg-open', [parsed.href]];
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return undefined;
+  // The WHATWG serialisation percent-encodes spaces and quotes, so the URL is one argument on every platform.
+  if (platform === 'darwin') return { command: 'open', args: [parsed.href] };
+  if (platform === 'win32')
+    return { command: 'rundll32', args: ['url.dll,FileProtocolHandler', parsed.href] };
+  return { command: 'xdg-open', args: [parsed.href] };
+}
+
+/**
+ * Opens `url` with the platform's opener (see {@link openCommand}), detached, with `shell: false`.
+ *
+ * @returns false when the URL is not http(s) or the opener could not be started.
+ */
+export function openInBrowser(
+  url: string,
+  platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
+): boolean {
+  const opener = openCommand(url, platform);
+  if (!opener) return false;
   try {
-    const child = spawn(command, args as string[], { detached: true, stdio: 'ignore' });
+    const child = spawn(opener.command, opener.args, { detached: true, stdio: 'ignore', shell: false, env });
     child.on('error', () => undefined);
     child.unref();
     return true;

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -38,11 +39,25 @@ const ConfigFile = z.looseObject({
 });
 
 /**
- * The places searched when `--config` is not given, in order; the first file that defines the name wins.
- * Project files (relative to `cwd`) come before the user's own.
+ * The places searched when `--config` is not given, in order: the project's files (relative to `cwd`), then the
+ * user's own. A name defined both in a project file and in a user file is an error naming both (a repository never
+ * replaces the user's server of the same name); otherwise the first file that defines it is used.
  */
 export function defaultConfigPaths(
   cwd: string = process.cwd(),
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string[] {
+  return [...projectConfigPaths(cwd), ...userConfigPaths(env, platform)];
+}
+
+/** The project's config files: they come with the directory (a cloned repository), so their use needs consent. */
+export function projectConfigPaths(cwd: string = process.cwd()): string[] {
+  return [join(cwd, '.mcp.json'), join(cwd, '.vscode', 'mcp.json'), join(cwd, '.cursor', 'mcp.json')];
+}
+
+/** The user's own config files. */
+export function userConfigPaths(
   env: NodeJS.ProcessEnv = process.env,
   platform: NodeJS.Platform = process.platform,
 ): string[] {
@@ -53,20 +68,15 @@ export function defaultConfigPaths(
       : platform === 'win32'
         ? join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Claude', 'claude_desktop_config.json')
         : join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'Claude', 'claude_desktop_config.json');
-  return [
-    join(cwd, '.mcp.json'),
-    join(cwd, '.vscode', 'mcp.json'),
-    join(cwd, '.cursor', 'mcp.json'),
-    join(home, '.claude.json'),
-    join(home, '.cursor', 'mcp.json'),
-    claudeDesktop,
-  ];
+  return [join(home, '.claude.json'), join(home, '.cursor', 'mcp.json'), claudeDesktop];
 }
 
 /** A config file read and parsed: its server entries (unvalidated) by name. */
 export interface LoadedConfig {
   path: string;
   servers: Record<string, unknown>;
+  /** SHA-256 (hex) of the file's bytes: what a trust decision is remembered for. */
+  sha256: string;
 }
 
 /**
@@ -93,7 +103,11 @@ export async function loadConfig(path: string, required: boolean): Promise<Loade
     throw new UsageError(
       `the config file ${path} is not an MCP config ({"mcpServers": {…}} or {"servers": {…}})`,
     );
-  return { path, servers: { ...file.data.servers, ...file.data.mcpServers } };
+  return {
+    path,
+    servers: { ...file.data.servers, ...file.data.mcpServers },
+    sha256: createHash('sha256').update(text).digest('hex'),
+  };
 }
 
 /** Expands `${VAR}`, `${VAR:-default}`, `${env:VAR}` and `${workspaceFolder}` in one string. */
@@ -159,24 +173,49 @@ export interface FoundServer {
 }
 
 /**
- * Finds server `name`: in `configPath` only when given, else in {@link defaultConfigPaths} (first match wins).
+ * Called with the file a name was found in when that file is not one of the user's own, before any `${VAR}` of it
+ * is expanded: `named` is true when the person named the file with `--config` on this command line (that is
+ * consent), false when it was found in the project or read back from a task record. Throws to refuse.
+ */
+export type ConfigConsent = (config: LoadedConfig, name: string, named: boolean) => Promise<void>;
+
+/**
+ * Finds server `name`: in `configPath` only when given, else in {@link defaultConfigPaths}. Any file that is not
+ * one of the user's own goes through `consent` first.
  *
- * @throws {@link UsageError} when no file defines it (listing the files searched and the names they define).
+ * @param fromRecord - `configPath` was read back from a task record, not given by the person.
+ * @throws {@link UsageError} when no file defines it (listing the files searched and the names they define), or
+ *   when a project file and a user file both define it (naming both).
  */
 export async function findConfigServer(
   name: string,
   configPath: string | undefined,
-  env: NodeJS.ProcessEnv = process.env,
+  consent: ConfigConsent,
+  { env = process.env, fromRecord = false }: { env?: NodeJS.ProcessEnv; fromRecord?: boolean } = {},
 ): Promise<FoundServer> {
+  const user = new Set(userConfigPaths(env));
   const paths = configPath !== undefined ? [resolve(configPath)] : defaultConfigPaths(process.cwd(), env);
   const known: string[] = [];
   const allNames: string[] = [];
+  const defining: LoadedConfig[] = [];
   for (const path of paths) {
     const config = await loadConfig(path, configPath !== undefined);
     if (!config) continue;
-    if (Object.hasOwn(config.servers, name)) return { path, server: readConfigServer(config, name, env) };
+    if (Object.hasOwn(config.servers, name)) defining.push(config);
     known.push(...Object.keys(config.servers).map((n) => `${n} (${path})`));
     allNames.push(...Object.keys(config.servers));
+  }
+  const project = defining.find((c) => !user.has(c.path));
+  const own = defining.find((c) => user.has(c.path));
+  if (configPath === undefined && project && own)
+    throw new UsageError(
+      `server "${name}" is defined both in the project file ${project.path} and in your own ${own.path}; ` +
+        'a project file never replaces your server of the same name: pick one with --config <file>',
+    );
+  const chosen = defining[0];
+  if (chosen) {
+    if (!user.has(chosen.path)) await consent(chosen, name, configPath !== undefined && !fromRecord);
+    return { path: chosen.path, server: readConfigServer(chosen, name, env) };
   }
   const searched = configPath !== undefined ? paths[0] : `any of:\n  ${paths.join('\n  ')}`;
   const close = closestNames(name, [...new Set(allNames)]);

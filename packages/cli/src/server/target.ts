@@ -12,7 +12,8 @@ import { parse as parseShell } from 'shell-quote';
 import { StreamableHttpTransport, type HttpAuthOptions, type Transport } from 'mcp-tasks-client';
 import { StdioTransport } from 'mcp-tasks-client/stdio';
 import { UsageError } from '../exit-codes.js';
-import { findConfigServer, type ConfigServer } from './mcp-config.js';
+import { ensureTrusted, rememberTrust } from './config-trust.js';
+import { findConfigServer, type ConfigConsent, type ConfigServer } from './mcp-config.js';
 
 /** The server options every command that talks to a server accepts. */
 export interface ServerOptions {
@@ -26,6 +27,23 @@ export interface ServerOptions {
   config?: string;
   /** `--header "Name: value"`, repeatable: sent on every HTTP request. */
   header?: string[];
+  /** `--trust-project-config`: trust the project config file the server name is found in, as it is now. */
+  trustProjectConfig?: boolean;
+  /** `--inherit-env`: a stdio server gets all of this environment, not only HOME, PATH, USER, SHELL, TERM, LOGNAME. */
+  inheritEnv?: boolean;
+  /** `--json`: no person answers questions (a project config file cannot be trusted by asking). */
+  json?: boolean;
+}
+
+/** How a run consents to a config file that is not the user's own (see {@link ensureTrusted}). */
+function configConsent(options: ServerOptions): ConfigConsent {
+  return (config, name, named) =>
+    named
+      ? rememberTrust(config) // naming the file with --config is consent
+      : ensureTrusted(config, name, {
+          trust: options.trustProjectConfig,
+          interactive: options.json !== true && process.stdin.isTTY === true && process.stdout.isTTY === true,
+        });
 }
 
 interface TargetBase {
@@ -50,6 +68,8 @@ export type ServerTarget =
       readonly args: readonly string[];
       readonly env: Readonly<Record<string, string>>;
       readonly cwd: string | undefined;
+      /** Pass all of this environment to the server (`--inherit-env`), not only the allowlist. */
+      readonly inheritEnv: boolean;
     });
 
 const STDIO_SCHEME = 'stdio:';
@@ -174,16 +194,16 @@ function stdioTarget(
   words: string[],
   env: Record<string, string>,
   cwd: string | undefined,
-  identity?: string,
-  flags?: string[],
-  label?: string,
+  more: { identity?: string; flags?: string[]; label?: string; inheritEnv?: boolean } = {},
 ): ServerTarget {
   const [command, ...args] = words as [string, ...string[]];
+  const inheritEnv = more.inheritEnv === true;
   const ownFlags = [
     '--stdio',
     line,
     ...(cwd !== undefined ? ['--cwd', cwd] : []),
     ...Object.keys(env).flatMap((k) => ['--env', `${k}=<value>`]),
+    ...(inheritEnv ? ['--inherit-env'] : []),
   ];
   return {
     kind: 'stdio',
@@ -191,14 +211,22 @@ function stdioTarget(
     args,
     env,
     cwd,
+    inheritEnv,
     identity:
-      identity ?? `${STDIO_SCHEME}///${encodeURIComponent(cwd ?? process.cwd())}/${encodeURIComponent(line)}`,
-    label: label ?? `stdio: ${line}`,
-    flags: flags ?? ownFlags,
+      more.identity ??
+      `${STDIO_SCHEME}///${encodeURIComponent(cwd ?? process.cwd())}/${encodeURIComponent(line)}`,
+    label: more.label ?? `stdio: ${line}`,
+    flags: more.flags ?? ownFlags,
   };
 }
 
-function fromConfig(name: string, path: string, server: ConfigServer, explicitConfig: boolean): ServerTarget {
+function fromConfig(
+  name: string,
+  path: string,
+  server: ConfigServer,
+  explicitConfig: boolean,
+  inheritEnv: boolean | undefined,
+): ServerTarget {
   const identity = `${CONFIG_SCHEME}///${encodeURIComponent(path)}/${encodeURIComponent(name)}`;
   const flags = ['--server', name, ...(explicitConfig ? ['--config', path] : [])];
   const label = `${name} (${path})`;
@@ -209,9 +237,7 @@ function fromConfig(name: string, path: string, server: ConfigServer, explicitCo
     [server.command, ...server.args],
     server.env,
     server.cwd,
-    identity,
-    flags,
-    label,
+    { identity, flags: inheritEnv ? [...flags, '--inherit-env'] : flags, label, inheritEnv },
   );
 }
 
@@ -237,6 +263,7 @@ export async function resolveTarget(
       splitCommandLine(options.stdio),
       env,
       options.cwd !== undefined ? resolve(options.cwd) : undefined,
+      { inheritEnv: options.inheritEnv },
     );
   }
   if (options.env?.length || options.cwd !== undefined)
@@ -248,8 +275,8 @@ export async function resolveTarget(
   if (server.includes('://')) return httpTarget(parseHttpUrl(server), headers);
   if (options.header?.length)
     throw new UsageError('--header is for an http(s) URL; a config file entry has its own "headers"');
-  const found = await findConfigServer(server, options.config);
-  return fromConfig(server, found.path, found.server, options.config !== undefined);
+  const found = await findConfigServer(server, options.config, configConsent(options));
+  return fromConfig(server, found.path, found.server, options.config !== undefined, options.inheritEnv);
 }
 
 /** The two parts of a stored identity after its scheme (`///<directory or config path>/<command line or name>`). */
@@ -286,20 +313,24 @@ export function identityName(identity: string): string {
  *
  * @throws {@link UsageError} when the identity cannot be read back.
  */
-export async function targetFromIdentity(identity: string): Promise<ServerTarget> {
+export async function targetFromIdentity(
+  identity: string,
+  options: ServerOptions = {},
+): Promise<ServerTarget> {
   const unreadable = () => new UsageError(`cannot read the recorded server ${JSON.stringify(identity)}`);
   if (identity.startsWith(STDIO_SCHEME)) {
     const ours = identityParts(identity.slice(STDIO_SCHEME.length));
-    if (ours) return stdioTarget(ours[1], splitCommandLine(ours[1]), {}, ours[0], identity);
+    const more = { identity, inheritEnv: options.inheritEnv };
+    if (ours) return stdioTarget(ours[1], splitCommandLine(ours[1]), {}, ours[0], more);
     const line = identity.slice(STDIO_SCHEME.length); // StdioTransport's default key: the command line alone
-    return stdioTarget(line, splitCommandLine(line), {}, undefined, identity);
+    return stdioTarget(line, splitCommandLine(line), {}, undefined, more);
   }
   if (identity.startsWith(CONFIG_SCHEME)) {
     const ours = identityParts(identity.slice(CONFIG_SCHEME.length));
     if (!ours) throw unreadable();
     const [path, name] = ours;
-    const found = await findConfigServer(name, path);
-    return fromConfig(name, found.path, found.server, true);
+    const found = await findConfigServer(name, path, configConsent(options), { fromRecord: true });
+    return fromConfig(name, found.path, found.server, true, options.inheritEnv);
   }
   return httpTarget(parseHttpUrl(identity), {});
 }
@@ -322,6 +353,7 @@ export function openTransport(target: ServerTarget, auth?: HttpAuthOptions): Tra
     command: target.command,
     args: [...target.args],
     env: { ...target.env },
+    inheritEnv: target.inheritEnv ? true : undefined,
     cwd: target.cwd,
     restart: false,
     serverKey,
