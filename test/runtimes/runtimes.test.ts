@@ -58,17 +58,21 @@ function binary(name: 'deno' | 'bun' | 'workerd'): string {
 
 /** Runs a fixture script with a runtime and parses the one JSON line it prints. */
 async function runScript(command: string, args: string[]): Promise<Outcome> {
-  const { stdout } = await run(command, args, {
+  const { stdout, stderr } = await run(command, args, {
     cwd: ROOT,
     timeout: RUN_TIMEOUT_MS,
     env: { ...process.env, NO_COLOR: '1' },
   }).catch((error: { stdout?: string; stderr?: string; message: string }) => {
     // A failed run still printed its error as JSON; keep it, with stderr, for the assertion message.
-    if (error.stdout) return { stdout: error.stdout };
+    if (error.stdout) return { stdout: error.stdout, stderr: error.stderr ?? '' };
     throw new Error(`${command} failed: ${error.message}\n${error.stderr ?? ''}`);
   });
   const line = stdout.trim().split('\n').at(-1) ?? '';
-  return JSON.parse(line) as Outcome;
+  try {
+    return JSON.parse(line) as Outcome;
+  } catch {
+    throw new Error(`${command} printed no JSON outcome.\nstdout: ${stdout}\nstderr: ${stderr}`);
+  }
 }
 
 /** The checks every runtime's outcome must pass, against what the server itself recorded. */
