@@ -111,8 +111,8 @@ describe('a task with a question on other runtimes (the built package, reference
       server.url,
     ]);
     expect(outcome.runtime).toMatch(/^deno \d+\.\d+\.\d+/);
-    expect(outcome.entry).toBe(PLAIN_ENTRY);
     expectTaskWithQuestion(outcome, server);
+    expect(outcome.entry).toBe(PLAIN_ENTRY);
   });
 
   it('Bun: the plain fetch entry (Bun matches "node" too, and its undici lacks what the Node entry needs)', {
@@ -120,8 +120,8 @@ describe('a task with a question on other runtimes (the built package, reference
   }, async () => {
     const outcome = await runScript(binary('bun'), [join(FIXTURES, 'cli.mjs'), server.url]);
     expect(outcome.runtime).toMatch(/^bun \d+\.\d+\.\d+/);
-    expect(outcome.entry).toBe(PLAIN_ENTRY);
     expectTaskWithQuestion(outcome, server);
+    expect(outcome.entry).toBe(PLAIN_ENTRY);
   });
 
   it('workerd: a module Worker runs the task inside its fetch handler', { timeout: 40_000 }, async () => {
