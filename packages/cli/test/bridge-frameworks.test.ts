@@ -79,7 +79,7 @@ describe('@langchain/mcp-adapters (no elicitation, 60 s timeout)', () => {
         bridge: {
           transport: 'stdio',
           command: process.execPath,
-          args: bridgeArgs(server.url, ['--max-wait', '300ms']),
+          args: bridgeArgs(server.url, ['--max-wait', '2s']),
           env: env(tempHome()),
         },
       },
@@ -94,14 +94,14 @@ describe('@langchain/mcp-adapters (no elicitation, 60 s timeout)', () => {
       };
       // LangChain turns an isError result into a ToolException carrying its text (the model reads it)
       await expect(tool('deploy_release').invoke({ version: '6.0.0' })).rejects.toThrow(NOTE);
-      const pending = String(await tool('reindex_corpus').invoke({ documents: 3000 }));
-      const taskId = /"taskId": ?"([^"]+)"/.exec(pending)?.[1] ?? /task_result with \{\\?"taskId\\?": \\?"([^"\\]+)/.exec(pending)?.[1];
+      const pending = JSON.stringify(await tool('reindex_corpus').invoke({ documents: 6000 }));
       expect(pending).toContain('The task is still running on the server.');
+      const taskId = /\\"taskId\\": ?\\"([^"\\]+)/.exec(pending)?.[1];
       expect(taskId).toBeDefined();
       let outcome = '';
       for (let i = 0; i < 40 && !outcome.includes('Indexed'); i++)
         outcome = JSON.stringify(await tool('task_result').invoke({ taskId }));
-      expect(outcome).toContain('Indexed 3000 documents');
+      expect(outcome).toContain('Indexed 6000 documents');
     } finally {
       await client.close();
     }
@@ -113,14 +113,14 @@ describe('OpenAI Agents MCPServerStdio (no elicitation, 60 s timeout)', () => {
     const bridge = new MCPServerStdio({
       name: 'bridge',
       command: process.execPath,
-      args: bridgeArgs(server.url, ['--max-wait', '300ms']),
+      args: bridgeArgs(server.url, ['--max-wait', '2s']),
       env: env(tempHome()),
     });
     await bridge.connect();
     try {
       const declined = JSON.stringify(await bridge.callTool('deploy_release', { version: '6.0.0' }));
       expect(declined).toContain(JSON.stringify(NOTE).slice(1, -1));
-      const pending = (await bridge.callTool('reindex_corpus', { documents: 3000 })) as Array<{ text?: string }>;
+      const pending = (await bridge.callTool('reindex_corpus', { documents: 6000 })) as Array<{ text?: string }>;
       const text = pending.map((b) => b.text ?? '').join('');
       expect(text).toContain('The task is still running on the server.');
       const taskId = /\{"taskId": "([^"]+)"\}/.exec(text)?.[1];
@@ -128,7 +128,7 @@ describe('OpenAI Agents MCPServerStdio (no elicitation, 60 s timeout)', () => {
       let outcome = '';
       for (let i = 0; i < 40 && !outcome.includes('Indexed'); i++)
         outcome = JSON.stringify(await bridge.callTool('task_result', { taskId }));
-      expect(outcome).toContain('Indexed 3000 documents');
+      expect(outcome).toContain('Indexed 6000 documents');
     } finally {
       await bridge.close();
     }
