@@ -55,7 +55,7 @@ describe('@ai-sdk/mcp (elicitation, no timeout)', () => {
     try {
       const tools = await client.tools();
       const run = (name: string, args: Record<string, unknown>) =>
-        (tools[name] as { execute: (a: unknown, o: unknown) => Promise<unknown> }).execute(args, {
+        (tools[name] as unknown as { execute: (a: unknown, o: unknown) => Promise<unknown> }).execute(args, {
           toolCallId: 'c1',
           messages: [],
         });
@@ -120,7 +120,9 @@ describe('OpenAI Agents MCPServerStdio (no elicitation, 60 s timeout)', () => {
     try {
       const declined = JSON.stringify(await bridge.callTool('deploy_release', { version: '6.0.0' }));
       expect(declined).toContain(JSON.stringify(NOTE).slice(1, -1));
-      const pending = (await bridge.callTool('reindex_corpus', { documents: 6000 })) as Array<{ text?: string }>;
+      const pending = (await bridge.callTool('reindex_corpus', { documents: 6000 })) as Array<{
+        text?: string;
+      }>;
       const text = pending.map((b) => b.text ?? '').join('');
       expect(text).toContain('The task is still running on the server.');
       const taskId = /\{"taskId": "([^"]+)"\}/.exec(text)?.[1];

@@ -43,7 +43,11 @@ function post(headers: Record<string, string>): Promise<number> {
       url,
       {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
       },
       (res) => {
         res.resume();
@@ -67,7 +71,9 @@ describe('bridge over HTTP', () => {
   it('serves a host that brings the token: tools as listed, a task followed to its result', async () => {
     const client = new Client({ name: 'http-host', version: '1.0.0' });
     await client.connect(
-      new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+      new StreamableHTTPClientTransport(url, {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
     );
     try {
       const { tools } = await client.listTools();

@@ -128,8 +128,6 @@ export class Bridge {
       },
       taskStore: this.store,
       taskMessageQueue: new InMemoryTaskMessageQueue(),
-      instructions:
-        'Tools of an MCP task server, through mcp-tasks bridge. A long call may return a pending result: call task_result with its taskId later.',
     });
     this.#handlers();
     client.on('notification', (n) => {
@@ -290,8 +288,16 @@ export class Bridge {
       });
       const budget = token !== undefined ? this.#options.progressMaxWaitMs : this.#options.maxWaitMs;
       outcome = await this.#waitLonger(outcome, budget - (Date.now() - started), abort.signal, pump);
-      if (outcome.kind === 'pending') state.pending = true;
-      else this.#calls.delete(callId);
+      if (outcome.kind === 'pending') {
+        // Later questions of a handed-off task are held for task_answer until it ends
+        state.pending = true;
+        const forget = (): void => void this.#calls.delete(callId);
+        const entry = await this.runtime.registry
+          .find(this.#client, outcome.pending.taskId)
+          .catch(() => undefined);
+        if (entry) entry.handle.result().then(forget, forget);
+        else forget();
+      } else this.#calls.delete(callId);
       return hostResult(outcome, tool.serverTool?.outputSchema !== undefined);
     } catch (error) {
       this.#calls.delete(callId);
