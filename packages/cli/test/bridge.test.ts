@@ -49,6 +49,31 @@ describe('what the host sees', () => {
       const result = await client.callTool({ name: 'ref_echo', arguments: { text: 'hi' } });
       expect(result.content).toEqual([{ type: 'text', text: 'hi' }]);
       expect(result.structuredContent).toEqual({ text: 'hi' });
+      // resources and prompts pass through; a resource read that becomes a task upstream is followed
+      const { resources } = await client.listResources();
+      expect(resources.map((r) => r.uri)).toEqual(['demo://readme', 'demo://slow-report']);
+      const report = await client.readResource({ uri: 'demo://slow-report' });
+      expect(report.contents).toEqual([
+        { uri: 'demo://slow-report', mimeType: 'text/plain', text: 'Quarterly report: all green.' },
+      ]);
+      expect((await client.listPrompts()).prompts.length).toBeGreaterThan(0);
+      // every failure reaches the host: a failed task and a tool error as tool errors, an unknown tool as -32602
+      const failed = await client.callTool({ name: 'ref_flaky_job', arguments: {} });
+      expect(failed.isError).toBe(true);
+      expect(failed.content).toEqual([
+        {
+          type: 'text',
+          text: expect.stringMatching(
+            /^The tool "flaky_job" failed on the server \(task .+\): flaky_job: upstream service unavailable \(JSON-RPC -32603\)\.$/,
+          ),
+        },
+      ]);
+      const lint = await client.callTool({ name: 'ref_lint_file', arguments: { path: 'a.ts' } });
+      expect(lint).toMatchObject({
+        isError: true,
+        content: [{ type: 'text', text: 'a.ts: 3 problems (2 errors, 1 warning)' }],
+      });
+      await expect(client.callTool({ name: 'nope', arguments: {} })).rejects.toThrow(/Unknown tool: nope/);
     } finally {
       await client.close();
     }
