@@ -229,6 +229,35 @@ describe('cancel, disconnect, restart', () => {
   }, 60_000);
 });
 
+describe('a bridge killed with SIGKILL', () => {
+  it('leaves the task it was following recorded; the restarted bridge answers task_result', async () => {
+    const home = tempHome();
+    const host = await sdkHost(server.url, home);
+    const polls = server.stats.count('tasks/get');
+    void host.client
+      .callTool({ name: 'reindex_corpus', arguments: { documents: 1500 } }, undefined, {
+        timeout: 60_000,
+        onprogress: () => undefined,
+      })
+      .catch(() => undefined);
+    await until(() => server.stats.count('tasks/get') > polls);
+    process.kill(host.transport.pid as number, 'SIGKILL');
+    const records = await new FileTaskStore(join(home, 'tasks')).list();
+    expect(records).toHaveLength(1);
+    const taskId = records[0]?.taskId as string;
+    await host.client.close();
+    const again = await sdkHost(server.url, home);
+    try {
+      let result = await again.client.callTool({ name: 'task_result', arguments: { taskId } });
+      while ((result.structuredContent as { status?: string } | undefined)?.status === 'pending')
+        result = await again.client.callTool({ name: 'task_result', arguments: { taskId } });
+      expect(result.content).toEqual([{ type: 'text', text: 'Indexed 1500 documents' }]);
+    } finally {
+      await again.client.close();
+    }
+  }, 60_000);
+});
+
 describe('SDK 1.x experimental tasks API (a 2025-11-25 task host)', () => {
   it('gets the bridge task at once; tasks/get and tasks/result follow the upstream; an elicitation reaches it', async () => {
     const home = tempHome();
