@@ -7,8 +7,11 @@
  * | `@ai-sdk/mcp` 1.0.102 (elicitation handler, no timeout) | answered by `elicitation/create` | waits to the end (within `--max-wait`) |
  * | `@langchain/mcp-adapters` 1.1.4 (no elicitation, 60 s timeout) | declined with the note | pending, then `task_result` |
  * | `@openai/agents-core` 0.14.3 `MCPServerStdio` (no elicitation, 60 s timeout) | declined with the note | pending, then `task_result` |
- * | MCP Inspector CLI mode | skipped: every published version declares Node >= 22.7.5 (2.x: >= 22.19) | — |
+ * | MCP Inspector 0.17.5 CLI mode (`--cli`, non-interactive; declares Node >= 22.7.5, runs on Node 20) | declined | pending, then `task_result` (a new bridge: one process per inspector run) |
  */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { createMCPClient, ElicitationRequestSchema } from '@ai-sdk/mcp';
 import { Experimental_StdioMCPTransport } from '@ai-sdk/mcp/mcp-stdio';
 import { MultiServerMCPClient } from '@langchain/mcp-adapters';
@@ -16,7 +19,7 @@ import { MCPServerStdio } from '@openai/agents-core';
 import type { TaskServer } from 'mcp-tasks-client/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bridgeArgs, referenceServer } from './bridge-helpers.js';
-import { ensureCliBuilt, killLeftovers, tempHome } from './helpers.js';
+import { ensureCliBuilt, killLeftovers, ROOT, tempHome } from './helpers.js';
 
 let server: TaskServer;
 
@@ -135,4 +138,42 @@ describe('OpenAI Agents MCPServerStdio (no elicitation, 60 s timeout)', () => {
       await bridge.close();
     }
   }, 60_000);
+});
+
+describe('MCP Inspector CLI mode (non-interactive)', () => {
+  const inspector = join(ROOT, 'node_modules/@modelcontextprotocol/inspector/cli/build/cli.js');
+  /** One `inspector --cli` run: it starts the bridge over stdio (HOME is how its environment reaches the bridge). */
+  async function run(home: string, ...args: string[]): Promise<Record<string, unknown>> {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [
+        inspector,
+        '--cli',
+        ...bridgeArgs(server.url, ['--max-wait=1s']).map(String),
+        '--method',
+        'tools/call',
+        ...args,
+      ],
+      { env: { ...process.env, HOME: home, MCP_TASKS_HOME: '' }, timeout: 30_000 },
+    );
+    return JSON.parse(stdout) as Record<string, unknown>;
+  }
+
+  it('declines the question; a long task is pending, then task_result (from a new bridge) gives its outcome', async () => {
+    const home = tempHome();
+    const declined = await run(home, '--tool-name', 'deploy_release', '--tool-arg', 'version=6.0.0');
+    expect(declined.isError).toBe(true);
+    expect(JSON.stringify(declined.content)).toContain(JSON.stringify(NOTE).slice(1, -1));
+    const pending = await run(home, '--tool-name', 'reindex_corpus', '--tool-arg', 'documents=6000');
+    const taskId = (pending.structuredContent as { taskId: string; status: string }).taskId;
+    expect((pending.structuredContent as { status: string }).status).toBe('pending');
+    let outcome = pending;
+    for (
+      let i = 0;
+      i < 20 && (outcome.structuredContent as { status?: string } | undefined)?.status === 'pending';
+      i++
+    )
+      outcome = await run(home, '--tool-name', 'task_result', '--tool-arg', `taskId=${taskId}`);
+    expect(outcome.content).toEqual([{ type: 'text', text: 'Indexed 6000 documents' }]);
+  }, 120_000);
 });

@@ -130,10 +130,14 @@ export class Bridge {
       taskMessageQueue: new InMemoryTaskMessageQueue(),
     });
     this.#handlers();
-    client.on('notification', (n) => {
-      if (n.method === 'notifications/tools/list_changed') void this.#relist();
-    });
+    client.on('notification', this.#onNotification);
   }
+
+  /** The upstream's `notifications/tools/list_changed`: list again, and tell the host when the list changed. */
+  readonly #onNotification = (notification: { method: string }): void => {
+    if (notification.method !== 'notifications/tools/list_changed' || this.#closed) return;
+    this.#relist().catch((error: unknown) => this.#options.log(`tools/list failed: ${reasonText(error)}`));
+  };
 
   /**
    * Ends the host side: calls still waiting are aborted (their upstream tasks cancelled, or left recorded with
@@ -142,6 +146,7 @@ export class Bridge {
   async close(reason = 'the host disconnected'): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#client.off('notification', this.#onNotification);
     for (const controller of this.#aborts) controller.abort(new Error(reason));
     for (const held of this.#held.values()) for (const q of held.values()) q.resolve(undefined);
     await Promise.allSettled([...this.#running]);
@@ -489,8 +494,10 @@ export class Bridge {
 
   /**
    * An upstream question: to the host's person when the host declared the capability (elicitation, sampling,
-   * roots); held for `task_answer` when its call already returned "pending"; otherwise `undefined` (declined, and
-   * the model reads the adapters' note).
+   * roots); held for `task_answer` when its call already returned "pending".
+   *
+   * @throws when nobody here can answer: the runtime then declines the question (or stops the call for a request
+   *   that cannot be declined) and the model reads the adapters' note.
    */
   async #onInput(
     event: InputRequiredEvent,
