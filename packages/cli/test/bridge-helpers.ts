@@ -47,3 +47,14 @@ export async function until(check: () => boolean | Promise<boolean>, ms = 10_000
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/** `task_result {taskId}` until the result is no longer "pending" (each call waits up to the bridge's --max-wait). */
+export async function taskResult(
+  client: Client,
+  taskId: string,
+): Promise<Awaited<ReturnType<Client['callTool']>>> {
+  for (;;) {
+    const result = await client.callTool({ name: 'task_result', arguments: { taskId } });
+    if ((result.structuredContent as { status?: string } | undefined)?.status !== 'pending') return result;
+  }
+}

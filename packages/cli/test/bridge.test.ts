@@ -15,7 +15,7 @@ import type { TaskServer } from 'mcp-tasks-client/testing';
 import { FileTaskStore } from 'mcp-tasks-client/file-store';
 import { join } from 'node:path';
 import { ensureCliBuilt, killLeftovers, tempHome } from './helpers.js';
-import { referenceServer, sdkHost, until } from './bridge-helpers.js';
+import { referenceServer, sdkHost, taskResult, until } from './bridge-helpers.js';
 
 let server: TaskServer;
 
@@ -146,9 +146,7 @@ describe('a host without elicitation', () => {
         arguments: { taskId, key: 'confirm', action: 'accept', content: { confirm: true } },
       });
       expect(again.isError).toBe(true);
-      let result = await client.callTool({ name: 'task_result', arguments: { taskId } });
-      while ((result.structuredContent as { status?: string } | undefined)?.status === 'pending')
-        result = await client.callTool({ name: 'task_result', arguments: { taskId } });
+      const result = await taskResult(client, taskId);
       expect(result.content).toEqual([{ type: 'text', text: 'deployed 3.1.0' }]);
       expect(server.stats.count('tasks/update')).toBeGreaterThan(0);
     } finally {
@@ -248,9 +246,7 @@ describe('a bridge killed with SIGKILL', () => {
     await host.client.close();
     const again = await sdkHost(server.url, home);
     try {
-      let result = await again.client.callTool({ name: 'task_result', arguments: { taskId } });
-      while ((result.structuredContent as { status?: string } | undefined)?.status === 'pending')
-        result = await again.client.callTool({ name: 'task_result', arguments: { taskId } });
+      const result = await taskResult(again.client, taskId);
       expect(result.content).toEqual([{ type: 'text', text: 'Indexed 1500 documents' }]);
     } finally {
       await again.client.close();
