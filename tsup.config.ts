@@ -12,6 +12,7 @@ const entries: Record<string, string> = {
   'file-store': 'src/file-store.ts',
   'redis-store': 'src/redis-store.ts',
   // Framework adapters: each framework is an optional peer dependency, so tsup leaves it external.
+  'tool-runtime': 'src/adapters/tool-runtime.ts',
   'ai-sdk': 'src/adapters/ai-sdk/index.ts',
   langchain: 'src/adapters/langchain/index.ts',
   'openai-agents': 'src/adapters/openai-agents/index.ts',

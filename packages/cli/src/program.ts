@@ -5,6 +5,7 @@
  */
 import { Command, Option } from 'commander';
 import { VERSION } from 'mcp-tasks-client';
+import { bridgeCommand } from './commands/bridge.js';
 import { callCommand } from './commands/call.js';
 import { cancelCommand } from './commands/cancel.js';
 import { logoutCommand } from './commands/logout.js';
@@ -203,6 +204,49 @@ export function buildProgram(setExitCode: (code: ExitCodeValue) => void): Comman
       .option('--json', 'machine-readable output'),
     true,
   ).action(async (taskId: string, options) => setExitCode(await cancelCommand(taskId, options)));
+
+  withServerOptions(
+    program
+      .command('bridge')
+      .usage('<server> [options]  |  bridge --stdio "<command line>" [options]')
+      .description(
+        'serve a task server to MCP hosts (Claude Desktop, Claude Code, Cursor, VS Code…) as a 2025-06-18 / 2025-11-25 server over stdio or --http (see docs/bridge.md)',
+      )
+      .argument(
+        '[server]',
+        'the upstream server: an http(s) URL or a server name from an MCP config file (leave it out with --stdio)',
+      )
+      .option('--prefix <text>', 'prepended to every tool name the host sees')
+      .option(
+        '--max-wait <duration>',
+        'how long a call waits for its task before returning a pending result (below the usual 60 s host timeout)',
+        '50s',
+      )
+      .option(
+        '--max-wait-progress <duration>',
+        'the wait for a call whose host sent a progressToken (progress keeps such hosts waiting)',
+        '10m',
+      )
+      .option('--keep-alive <duration>', 'a progress notification at least this often (at most 15s)', '10s')
+      .addOption(
+        new Option('--on-abort <mode>', "what the host's cancel does to the upstream task")
+          .choices(['cancel', 'detach'])
+          .default('cancel'),
+      )
+      .option(
+        '--task-ttl <duration>',
+        "ttl of the bridge's own 2025-11-25 tasks when the host asks none",
+        '1h',
+      )
+      .option(
+        '--http',
+        'serve Streamable HTTP instead of stdio (bearer token printed at start, or $MCP_TASKS_BRIDGE_TOKEN)',
+      )
+      .option('--port <n>', 'the HTTP port (0: any free one)', '0')
+      .option('--host <address>', 'the HTTP interface (loopback by default)', '127.0.0.1')
+      .option('--allow-origin <origin>', 'an Origin accepted over HTTP (repeatable; default none)', collect),
+    false,
+  ).action(async (server: string | undefined, options) => setExitCode(await bridgeCommand(server, options)));
 
   program
     .command('ls')

@@ -1,0 +1,127 @@
+/**
+ * What the host reads at the end of a bridged call: the upstream's own result (a declined question's note added as
+ * one more text block), a "pending" hand-off, or a tool error whose text says what happened and why. Also the open
+ * questions of a task as `task_status` and `task_result` show them, so a host without elicitation can answer them
+ * with `task_answer`.
+ *
+ * Spec: https://modelcontextprotocol.io/specification/2025-06-18/server/tools (`isError`, `structuredContent`),
+ * https://github.com/modelcontextprotocol/ext-tasks (`input_required`, `inputRequests`).
+ *
+ * @module
+ */
+import type { CallToolResult, InputRequests, TaskHandle } from 'mcp-tasks-client';
+import { questionOf, type ToolOutcome } from 'mcp-tasks-client/tool-runtime';
+
+/** The name of the bridge's own tool that answers a task's open question (before `--prefix`). */
+export const TASK_ANSWER_TOOL = 'task_answer';
+
+/** The JSON Schema of `task_answer`'s arguments. */
+export const TASK_ANSWER_SCHEMA = {
+  type: 'object',
+  properties: {
+    taskId: { type: 'string', description: 'The taskId from a pending result.' },
+    key: { type: 'string', description: 'The question key shown by task_status or task_result.' },
+    action: {
+      type: 'string',
+      enum: ['accept', 'decline', 'cancel'],
+      description: 'accept (with content), decline or cancel.',
+    },
+    content: {
+      type: 'object',
+      description: "The answer's fields, matching the question's requestedSchema (with accept).",
+    },
+  },
+  required: ['taskId', 'key', 'action'],
+  additionalProperties: false,
+} as const;
+
+/** One question a task is waiting on, as the host's model reads it. */
+export interface OpenQuestion {
+  key: string;
+  method: string;
+  message: string;
+  /** Form mode: the fields to fill. */
+  requestedSchema?: unknown;
+  /** URL mode: the page to open. */
+  url?: string;
+}
+
+/** The questions `handle` asks and nobody answered yet (none unless its status is `input_required`). */
+export function openQuestions(handle: TaskHandle<unknown>): OpenQuestion[] {
+  if (handle.status !== 'input_required') return [];
+  const requests = ((handle.task as { inputRequests?: InputRequests }).inputRequests ?? {}) as InputRequests;
+  const open: OpenQuestion[] = [];
+  for (const [key, request] of Object.entries(requests)) {
+    if (handle.answeredKeys.has(key)) continue;
+    const params = (request.params ?? {}) as { requestedSchema?: unknown; url?: unknown };
+    const question: OpenQuestion = { key, method: request.method, message: questionOf(request) };
+    if (params.requestedSchema !== undefined) question.requestedSchema = params.requestedSchema;
+    if (typeof params.url === 'string') question.url = params.url;
+    open.push(question);
+  }
+  return open;
+}
+
+/** Adds a task's open questions to a `task_status` / `task_result` answer: a sentence and `openQuestions`. */
+export function withQuestions(
+  result: CallToolResult,
+  taskId: string,
+  questions: OpenQuestion[],
+  answerTool: string,
+): CallToolResult {
+  if (questions.length === 0) return result;
+  const lines = questions.map(
+    (q) =>
+      `The task asks (key ${JSON.stringify(q.key)}): ${JSON.stringify(q.message)}${q.url ? ` (open ${q.url})` : ''}. Ask the user, then call ${answerTool} with {"taskId": ${JSON.stringify(taskId)}, "key": ${JSON.stringify(q.key)}, "action": "accept", "content": {…}} (or "decline").`,
+  );
+  const structured = { ...(result.structuredContent ?? {}), openQuestions: questions };
+  return {
+    ...result,
+    content: [...(result.content ?? []), { type: 'text', text: lines.join('\n') }],
+    structuredContent: structured,
+  };
+}
+
+/**
+ * The host's `CallToolResult` for an outcome. A pending hand-off of a tool that declares an `outputSchema` is
+ * marked `isError` (hosts check `structuredContent` against that schema on every other result, and the pending
+ * object is not the tool's output).
+ */
+export function hostResult(outcome: ToolOutcome, hasOutputSchema: boolean): CallToolResult {
+  if (outcome.kind === 'ok') {
+    if (outcome.note === undefined) return outcome.result;
+    return {
+      ...outcome.result,
+      content: [...(outcome.result.content ?? []), { type: 'text', text: outcome.note }],
+    };
+  }
+  if (outcome.kind === 'pending') {
+    const pending = outcome.pending;
+    const result: CallToolResult = {
+      content: [{ type: 'text', text: pending.message }],
+      structuredContent: { ...pending },
+    };
+    if (hasOutputSchema) result.isError = true;
+    return result;
+  }
+  const { error } = outcome;
+  // The upstream's own tool error is passed as it came; the bridge's texts end the other failures.
+  if (error.code === 'TOOL_ERROR' && error.result) {
+    const own = error.result;
+    const extra = error.message.startsWith(firstText(own)) ? error.message.slice(firstText(own).length) : '';
+    return extra.trim() === ''
+      ? own
+      : { ...own, content: [...(own.content ?? []), { type: 'text', text: extra.trim() }] };
+  }
+  const result: CallToolResult = { content: [{ type: 'text', text: error.message }], isError: true };
+  if (error.taskId !== undefined) result.structuredContent = { code: error.code, taskId: error.taskId };
+  else result.structuredContent = { code: error.code };
+  return result;
+}
+
+function firstText(result: CallToolResult): string {
+  return (result.content ?? [])
+    .filter((b): b is { type: 'text'; text: string } => (b as { type?: unknown }).type === 'text')
+    .map((b) => b.text)
+    .join('\n');
+}
