@@ -75,8 +75,11 @@ export class TaskExpiredError extends TaskError {
   }
 }
 
-/** Why a task is reported unknown. */
-export type TaskNotFoundReason = 'unknown' | 'not-yet-visible';
+/**
+ * Why a task is reported unknown: the server does not know it (`unknown`), not yet right after its creation
+ * (`not-yet-visible`), or the task store has no record of it and the server was not asked (`not-recorded`).
+ */
+export type TaskNotFoundReason = 'unknown' | 'not-yet-visible' | 'not-recorded';
 
 /** The server does not know the task (-32602) and its TTL has not passed, or was never known here (5.16). */
 export class TaskNotFoundError extends TaskError {
@@ -89,7 +92,9 @@ export class TaskNotFoundError extends TaskError {
     options?: ErrorOptions,
   ) {
     super(
-      `task ${redactTaskId(taskId)} is unknown to the server${reason === 'not-yet-visible' ? ' (not yet visible after creation)' : ''}`,
+      reason === 'not-recorded'
+        ? `task ${redactTaskId(taskId)} has no record in the task store (the server was not asked)`
+        : `task ${redactTaskId(taskId)} is unknown to the server${reason === 'not-yet-visible' ? ' (not yet visible after creation)' : ''}`,
       taskId,
       task,
       options,
