@@ -13,6 +13,7 @@ import {
   InvalidResponseError,
   redactTaskId,
 } from '../errors.js';
+import { allowManyListeners } from '../internal/abort.js';
 import { raceAbort, withTaskId } from '../internal/race-abort.js';
 import {
   isTerminalStatus,
@@ -72,6 +73,7 @@ export class TaskTracker {
 
   constructor(context: TrackerContext) {
     this.#ctx = context;
+    allowManyListeners(this.#closing.signal); // every task delivering an answer or a cancel listens to it
   }
 
   /** True once {@link close} ran. */
