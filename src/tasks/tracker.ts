@@ -59,6 +59,19 @@ export interface AttachFacts {
   pollIntervalMs?: number;
 }
 
+/** A followed task: its one handle, and how many callers await it now. */
+interface Follower {
+  readonly handle: TaskHandle<unknown>;
+  waiters: number;
+  /** Resolves once the handle may be handed out (its first record written). */
+  readonly ready: Promise<void>;
+}
+
+/** The registry key of a task: a task id is unique on its server only. */
+function followerKey(server: string, taskId: string): string {
+  return `${server}\n${taskId}`;
+}
+
 /** The engine of one client. */
 export class TaskTracker {
   readonly #ctx: TrackerContext;
@@ -68,7 +81,11 @@ export class TaskTracker {
   readonly #created = new WeakMap<TaskHandle<unknown>, TaskDriver>();
   /** Record writers whose writes may still be queued (close() waits for them). */
   readonly #writers = new Set<() => Promise<void>>();
-  readonly #live = new Set<TaskHandle<unknown>>();
+  /**
+   * The follower registry: the one live handle of each task on each server (key: server, task id). A second call,
+   * attach or resume that yields a followed task shares its handle, so the task is polled once per interval.
+   */
+  readonly #followers = new Map<string, Follower>();
   readonly #closing = new AbortController();
 
   constructor(context: TrackerContext) {
@@ -130,6 +147,14 @@ export class TaskTracker {
       );
     }
     const driver = this.driverFor(backend);
+    const followed = this.#followers.get(followerKey(driver.serverKey, task.taskId));
+    if (followed) {
+      // The server gave a task this client already follows (an idempotent re-send): one follower, shared, handed
+      // out once its creator recorded it.
+      await followed.ready;
+      if (abort) throw await this.afterAbort(followed.handle, options.onAbort, abort.reason);
+      return followed.handle as TaskHandle<T>;
+    }
     const receivedAt = this.#ctx.now();
     const handle = new TaskHandle<T>(driver, {
       task,
@@ -143,34 +168,15 @@ export class TaskTracker {
     });
     backend.track(handle as TaskHandle<unknown>);
     this.#created.set(handle as TaskHandle<unknown>, driver);
+    let recorded = (): void => undefined;
+    this.#follow(handle, new Promise<void>((resolve) => (recorded = resolve)));
     handle.on('serverViolation', (detail) => this.#ctx.emit.serverViolation(detail));
-    const store = this.#ctx.store;
-    if (store) {
-      const { _meta: _, ...plain } = params;
-      const name =
-        typeof params.name === 'string'
-          ? params.name
-          : typeof params.uri === 'string'
-            ? params.uri
-            : undefined;
-      const record = newRecord(task, receivedAt, handle.localCreatedAt, {
-        server: driver.serverKey,
-        method,
-        name,
-        params: this.#ctx.redactParams(method, plain),
-        idempotencyKey: options.idempotencyKey,
-      });
-      await store
-        .put(record)
-        .catch((error: unknown) =>
-          this.#ctx.emit.warning(
-            `task store: could not write ${redactTaskId(task.taskId)}: ${String(error)}`,
-          ),
-        );
-      this.#record(handle, record);
+    try {
+      await this.#recordCreated(handle, task, method, params, receivedAt, options.idempotencyKey);
+    } finally {
+      recorded(); // the task may be shared from here on
     }
-    // Followed before any caller code runs: a throwing callback is an abort of the call, never an orphan.
-    this.#follow(handle);
+    // Followed (above) before any caller code runs: a throwing callback is an abort of the call, never an orphan.
     // Caller code runs guarded: what fails now aborts the call here, what fails later (a rejection) goes to the handle.
     const late = (error: unknown, event: string): void => handle.listenerFailed(error, event);
     const thrown =
@@ -198,6 +204,10 @@ export class TaskTracker {
    * What an abort does to a task whose caller holds no handle: `'cancel'` delivers `tasks/cancel` (then stops
    * following: the outcome stays the server's to report, the record resumable); `'detach'` leaves it running.
    *
+   * A task another caller still awaits (a second call or attach that shares its follower) is not cancelled: this
+   * caller's call rejects with the abort reason and the task goes on for the others; the last caller's abort (or an
+   * explicit `cancel()`) cancels it.
+   *
    * The caller waits at most `abortGraceMs` for the cancel's delivery; after that the call rejects with the abort
    * reason (carrying `taskId`) while `tasks/cancel` keeps being delivered in the background: if that finally fails,
    * a `warning` event names the task and its record stays resumable with `cancelRequested`.
@@ -210,7 +220,7 @@ export class TaskTracker {
     reason: unknown,
   ): Promise<unknown> {
     const tagged = withTaskId(reason, handle.taskId);
-    if (policy === 'detach') return tagged;
+    if (policy === 'detach' || this.#awaited(handle)) return tagged;
     const cancelling = handle.cancel().then(
       () => {
         handle.stopFollowing(new CancelNotConfirmedError(handle.taskId, handle.task, { cause: reason }));
@@ -242,15 +252,18 @@ export class TaskTracker {
     policy: 'cancel' | 'detach' | undefined,
   ): Promise<T> {
     const h = handle as TaskHandle<unknown>;
+    const leave = this.#await(h);
     try {
       return await raceAbort(handle.result(), signal);
     } catch (error) {
+      leave();
       if (signal?.aborted && error === signal.reason && !handle.done)
         throw await this.afterAbort(h, policy, signal.reason);
       throw await afterFollowFailure(this.#ctx, this.#created.get(h), h, policy, error, () =>
         this.drained(h),
       );
     } finally {
+      leave();
       await this.drained(handle as TaskHandle<unknown>);
     }
   }
@@ -263,6 +276,8 @@ export class TaskTracker {
    */
   async attach<T>(backend: EraBackend, taskId: string, facts: AttachFacts): Promise<TaskHandle<T>> {
     const driver = this.driverFor(backend);
+    const followed = this.#followers.get(followerKey(driver.serverKey, taskId));
+    if (followed) return followed.handle as TaskHandle<T>; // already followed here: its polls serve this caller too
     const store = this.#ctx.store;
     const stored = store ? await store.get(taskId, driver.serverKey).catch(() => undefined) : undefined;
     const method = facts.method ?? stored?.method ?? 'tools/call';
@@ -293,6 +308,8 @@ export class TaskTracker {
           .catch(() => undefined);
       throw lost;
     }
+    const raced = this.#followers.get(followerKey(driver.serverKey, taskId));
+    if (raced) return raced.handle as TaskHandle<T>; // another attach of the task finished first
     const receivedAt = this.#ctx.now();
     const handle = new TaskHandle<T>(driver, {
       task: first,
@@ -322,6 +339,8 @@ export class TaskTracker {
    * once, so a lost task, a transient fault and a live task all take the normal path.
    */
   restore<T>(backend: EraBackend, record: TaskRecord): TaskHandle<T> {
+    const followed = this.#followers.get(followerKey(record.server, record.taskId));
+    if (followed && !record.outcome) return followed.handle as TaskHandle<T>;
     const parse = parserFor(record.method) as (raw: Record<string, unknown>) => T;
     const status =
       record.status === 'input_required' || isTerminalStatus(record.status) ? 'working' : record.status;
@@ -360,20 +379,77 @@ export class TaskTracker {
    */
   async close(): Promise<void> {
     this.#closing.abort(new ClientClosedError());
-    for (const handle of this.#live) handle.stopFollowing(withTaskId(new ClientClosedError(), handle.taskId)); // one each
-    this.#live.clear();
+    for (const { handle } of this.#followers.values())
+      handle.stopFollowing(withTaskId(new ClientClosedError(), handle.taskId)); // one each
+    this.#followers.clear();
     await Promise.all([...this.#writers].map((drain) => drain()));
   }
 
-  #follow<T>(handle: TaskHandle<T>): TaskHandle<T> {
-    this.#live.add(handle as TaskHandle<unknown>);
+  #follow<T>(handle: TaskHandle<T>, ready: Promise<void> = Promise.resolve()): TaskHandle<T> {
+    const key = followerKey(handle.serverKey, handle.taskId);
+    const follower: Follower = { handle: handle as TaskHandle<unknown>, waiters: 0, ready };
+    this.#followers.set(key, follower);
     this.#ctx.push?.follow(handle);
-    const forget = (): boolean => {
+    const forget = (): void => {
       this.#ctx.push?.unfollow(handle.taskId);
-      return this.#live.delete(handle as TaskHandle<unknown>);
+      if (this.#followers.get(key) === follower) this.#followers.delete(key);
     };
     handle.result().then(forget, forget);
     return handle;
+  }
+
+  /** Counts a caller awaiting `handle`; the returned function (idempotent) says it no longer does. */
+  #await(handle: TaskHandle<unknown>): () => void {
+    const follower = this.#followers.get(followerKey(handle.serverKey, handle.taskId));
+    if (follower?.handle !== handle) return () => undefined;
+    follower.waiters++;
+    let waiting = true;
+    return () => {
+      if (waiting) follower.waiters--;
+      waiting = false;
+    };
+  }
+
+  /** True while some caller still awaits `handle` (its follower is shared). */
+  #awaited(handle: TaskHandle<unknown>): boolean {
+    const follower = this.#followers.get(followerKey(handle.serverKey, handle.taskId));
+    return follower?.handle === handle && follower.waiters > 0;
+  }
+
+  /** Writes the first record of a task this client created (a failed write is a `warning`), then records its changes. */
+  async #recordCreated(
+    handle: TaskHandle<unknown>,
+    task: DetailedTask,
+    method: string,
+    params: Record<string, unknown>,
+    receivedAt: number,
+    idempotencyKey: string | undefined,
+  ): Promise<void> {
+    const store = this.#ctx.store;
+    if (store) {
+      const { _meta: _, ...plain } = params;
+      const name =
+        typeof params.name === 'string'
+          ? params.name
+          : typeof params.uri === 'string'
+            ? params.uri
+            : undefined;
+      const record = newRecord(task, receivedAt, handle.localCreatedAt, {
+        server: handle.serverKey,
+        method,
+        name,
+        params: this.#ctx.redactParams(method, plain),
+        idempotencyKey: idempotencyKey,
+      });
+      await store
+        .put(record)
+        .catch((error: unknown) =>
+          this.#ctx.emit.warning(
+            `task store: could not write ${redactTaskId(task.taskId)}: ${String(error)}`,
+          ),
+        );
+      this.#record(handle, record);
+    }
   }
 
   #record(handle: TaskHandle<unknown>, record: TaskRecord): void {
