@@ -12,18 +12,19 @@
 // client
 export { TaskClient } from './client/task-client.js';
 export type { AttachOptions, CallOptions, CallStart, TaskClientEvents } from './client/task-client.js';
-export type { RequestOptions } from './client/request-pipeline.js';
+export type { RequestOptions } from './modern/request-pipeline.js';
 export {
   DEFAULT_CLIENT_INFO,
   DEFAULT_MAX_INPUT_ROUNDS,
   DEFAULT_NOT_YET_VISIBLE_RETRIES,
   DEFAULT_REQUEST_TIMEOUT_MS,
-} from './client/options.js';
-export { DEFAULT_IDEMPOTENCY_KEY_IN, defaultRedactParams } from './client/options.js';
-export type { IdempotencyKeyPlacement, RedactParams, TaskClientOptions } from './client/options.js';
-export { DEFAULT_CREATION_RETRY, isLostBeforeResponse } from './client/creation-retry.js';
+} from './tasks/config.js';
+export { DEFAULT_IDEMPOTENCY_KEY_IN, defaultRedactParams } from './tasks/config.js';
+export type { IdempotencyKeyPlacement, RedactParams, TaskClientOptions } from './tasks/config.js';
+export { DEFAULT_CREATION_RETRY } from './tasks/config.js';
+export { isLostBeforeResponse } from './modern/creation-retry.js';
 export { DEFAULT_ABORT_GRACE_MS } from './tasks/abort-grace.js';
-export type { CreationRetryOptions } from './client/creation-retry.js';
+export type { CreationRetryOptions } from './tasks/config.js';
 // Fleet mode; the store itself is in mcp-tasks-client/redis-store
 export type { FleetRunner, FleetOptions, FleetEvents, FleetClaimEvent } from './fleet/fleet-runner.js';
 export type { FleetQuestion } from './fleet/fleet-questions.js';
@@ -41,7 +42,7 @@ export {
   TaskRecordSchema,
 } from './store/task-record.js';
 export type { TaskOutcome, TaskRecord } from './store/task-record.js';
-export type { ClientCapabilities, ClientInfo } from './client/meta.js';
+export type { ClientCapabilities, ClientInfo } from './protocol/client-info.js';
 
 // tasks
 export { TaskHandle } from './tasks/task-handle.js';

@@ -13,7 +13,7 @@ import { onTaskOptionError } from '../tasks/task-callbacks.js';
 import type { ExpiringEvent } from '../tasks/task-driver.js';
 import type { TaskHandle } from '../tasks/task-handle.js';
 import type { AttachFacts } from '../tasks/tracker.js';
-import type { RequestOptions } from './request-pipeline.js';
+import type { RequestOptions } from '../modern/request-pipeline.js';
 
 /** Options of `callTool`, `readResource`, `getPrompt` and `startTool`. */
 export interface CallOptions<T = unknown> extends RequestOptions {

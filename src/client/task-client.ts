@@ -29,10 +29,10 @@ import { EraRouter } from './era-router.js';
 import { InFlightCalls } from './in-flight-calls.js';
 import { createTracker } from './tracker-wiring.js';
 import { guardProgress, startCall } from './start-call.js';
-import { refreshFromToolList } from './header-mismatch.js';
-import { ModernBackend } from './modern-backend.js';
-import { resolveOptions, type ResolvedOptions, type TaskClientOptions } from './options.js';
-import { RequestPipeline, type RequestOptions } from './request-pipeline.js';
+import { refreshFromToolList } from '../modern/header-mismatch.js';
+import { ModernBackend } from '../modern/modern-backend.js';
+import { resolveOptions, type ResolvedOptions, type TaskClientOptions } from '../tasks/config.js';
+import { RequestPipeline, type RequestOptions } from '../modern/request-pipeline.js';
 import {
   ATTACH_OPTION_KEYS,
   callOptionsError,

@@ -10,7 +10,7 @@ import { DEFAULT_DELIVERY_RETRY } from '../tasks/delivery.js';
 import type { PushTracker } from '../tasks/push/index.js';
 import type { PollScheduler } from '../tasks/scheduler.js';
 import { TaskTracker, type TrackerContext } from '../tasks/tracker.js';
-import type { ResolvedOptions } from './options.js';
+import type { ResolvedOptions } from '../tasks/config.js';
 
 /** The task engine for one client: `o` its resolved options, `emit` its events. */
 export function createTracker(

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_CLIENT_INFO, TaskClient, type TaskClientOptions } from '../../../src/index.js';
-import { buildCapabilities, buildMeta } from '../../../src/client/meta.js';
+import { buildCapabilities, buildMeta } from '../../../src/modern/meta.js';
 import { ScriptedTransport, type Handler } from '../../helpers/scripted-transport.js';
 import { completed, created, detailed, elicit, queue } from '../../helpers/unit-fixtures.js';
 

@@ -14,7 +14,7 @@ import {
   TaskClient,
   type TaskClientOptions,
 } from '../../../src/index.js';
-import { buildCapabilities, declaresTasks } from '../../../src/client/meta.js';
+import { buildCapabilities, declaresTasks } from '../../../src/modern/meta.js';
 import { ScriptedTransport } from '../../helpers/scripted-transport.js';
 
 const CAPS = 'io.modelcontextprotocol/clientCapabilities';

@@ -15,7 +15,7 @@ import {
   McpError,
   TaskClient,
 } from '../../../src/index.js';
-import { checkTaskReplyResultType } from '../../../src/client/task-replies.js';
+import { checkTaskReplyResultType } from '../../../src/modern/task-replies.js';
 import { ScriptedTransport } from '../../helpers/scripted-transport.js';
 import { completed, created, detailed, elicit, outcome } from '../../helpers/unit-fixtures.js';
 

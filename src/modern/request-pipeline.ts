@@ -14,7 +14,7 @@ import type { TransportRequestOptions } from '../transport/transport.js';
 import { headersAfterMismatch, isParamHeaderMismatch, type RefreshParamHeaders } from './header-mismatch.js';
 import { buildCapabilities, buildMeta, declaresTasks } from './meta.js';
 import { checkTaskReplyResultType } from './task-replies.js';
-import type { ResolvedOptions } from './options.js';
+import type { ResolvedOptions } from '../tasks/config.js';
 
 /** Per-request options. */
 export interface RequestOptions {

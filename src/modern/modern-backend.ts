@@ -26,7 +26,7 @@ import type { TaskOps } from '../tasks/task-driver.js';
 import { withAbortGrace } from '../tasks/abort-grace.js';
 import { signalOf } from '../internal/request-abort.js';
 import { sendCreation } from './creation-retry.js';
-import type { ResolvedOptions } from './options.js';
+import type { ResolvedOptions } from '../tasks/config.js';
 import { invalidHeaderReason, paramHeaders } from './param-headers.js';
 import type { RequestPipeline } from './request-pipeline.js';
 

@@ -6,24 +6,23 @@
 import { z } from 'zod';
 import { DEFAULT_TASK_METHODS, IDEMPOTENCY_META_KEY } from '../protocol/constants.js';
 import type { TaskStore } from '../store/task-store.js';
-import type { InputHandlers } from '../tasks/input-broker.js';
-import { DEFAULT_MAX_POLL_RETRIES } from '../tasks/poll-errors.js';
+import type { InputHandlers } from './input-broker.js';
+import { DEFAULT_MAX_POLL_RETRIES } from './poll-errors.js';
 import {
   DEFAULT_MAX_POLL_INTERVAL_MS,
   DEFAULT_MIN_POLL_INTERVAL_MS,
   DEFAULT_POLL_INTERVAL_MS,
-} from '../tasks/poll-interval.js';
-import { DEFAULT_JITTER_RATIO, DEFAULT_MAX_CONCURRENT_POLLS } from '../tasks/scheduler.js';
+} from './poll-interval.js';
+import { DEFAULT_JITTER_RATIO, DEFAULT_MAX_CONCURRENT_POLLS } from './scheduler.js';
 import type { Transport } from '../transport/transport.js';
 import { VERSION } from '../version.js';
 import { durationSchema } from '../internal/duration.js';
 import { closestKey } from '../internal/option-keys.js';
-import { DEFAULT_CREATION_RETRY, type CreationRetryOptions } from './creation-retry.js';
-import type { EraMode } from './era-router.js';
-import { DEFAULT_ABORT_GRACE_MS } from '../tasks/abort-grace.js';
-import { DEFAULT_EXPIRING_MARGIN_RATIO } from '../tasks/expiry.js';
-import { DEFAULT_MAX_CONCURRENT_UPDATES } from '../tasks/update-sender.js';
-import type { ClientCapabilities, ClientInfo } from './meta.js';
+import type { Era } from './backend.js';
+import { DEFAULT_ABORT_GRACE_MS } from './abort-grace.js';
+import { DEFAULT_EXPIRING_MARGIN_RATIO } from './expiry.js';
+import { DEFAULT_MAX_CONCURRENT_UPDATES } from './update-sender.js';
+import type { ClientCapabilities, ClientInfo } from '../protocol/client-info.js';
 
 /** Default per-request time budget, in milliseconds (one POST and its response). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -52,6 +51,41 @@ export const defaultRedactParams: RedactParams = (_method, params) => {
     ? { argumentKeys: Object.keys(args as object).sort() }
     : undefined;
 };
+
+/** Bounds of creation re-sends. All times in milliseconds. */
+export interface CreationRetryOptions {
+  /** Re-sends after the first attempt. @default 4 */
+  retries?: number;
+  /** First backoff delay, ms (doubled each time, randomised by up to ×2). @default 500 */
+  minTimeoutMs?: number;
+  /** Largest backoff delay, ms. @default 8000 */
+  maxTimeoutMs?: number;
+  /** Total time for all attempts, ms. @default 30000 */
+  maxRetryTimeMs?: number;
+  /**
+   * Re-sends of a request that never reached the server (the connection was refused, the host was not found or not
+   * reachable), whatever the idempotency key: nothing was sent, so nothing can run twice. @default 3
+   */
+  notSentRetries?: number;
+  /**
+   * First delay before such a re-send, ms (doubled each time, randomised by up to ×2, at most `maxTimeoutMs`); with
+   * the defaults the waits are 0.25–0.5 s, 0.5–1 s and 1–2 s, about 2 to 3.5 s before the call fails. @default 250
+   */
+  notSentMinTimeoutMs?: number;
+}
+
+/** Defaults of {@link CreationRetryOptions}. */
+export const DEFAULT_CREATION_RETRY: Required<CreationRetryOptions> = {
+  retries: 4,
+  minTimeoutMs: 500,
+  maxTimeoutMs: 8_000,
+  maxRetryTimeMs: 30_000,
+  notSentRetries: 3,
+  notSentMinTimeoutMs: 250,
+};
+
+/** Which eras a client may use: detect (`auto`), or insist on one. */
+export type EraMode = 'auto' | Era;
 
 /** Default `clientInfo`. */
 export const DEFAULT_CLIENT_INFO: ClientInfo = { name: 'mcp-tasks-client', version: VERSION };
