@@ -111,7 +111,6 @@ export const REQUEST_OPTION_KEYS = keysOf<RequestOptions>()({
   timeoutMs: true,
   onProgress: true,
   headers: true,
-  beforeWrite: true,
   meta: true,
 });
 /** The keys of {@link CallOptions} (`callTool`, `readResource`, `getPrompt`, `startTool`). */

@@ -92,7 +92,6 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
       emitInput,
       listenerCount,
       warning: (m) => this.emit('warning', m),
-      beforePoll: (id) => this.#fleet?.gate(id), // only the lease holder polls
     });
     this.#scheduler = new PollScheduler({
       maxConcurrentPolls: o.maxConcurrentPolls,
@@ -417,7 +416,13 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
     const o = this.#options;
     return fleetHostOf(
       this as never,
-      { store: o.store, workerId: o.workerId, serverKey: o.transport.serverKey, now: o.now },
+      {
+        store: o.store,
+        workerId: o.workerId,
+        serverKey: o.transport.serverKey,
+        now: o.now,
+        gatePolls: (gate) => this.#tracker.setPollGate(gate), // only the lease holder polls
+      },
       method,
     );
   }

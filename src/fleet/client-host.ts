@@ -6,6 +6,7 @@
  * @internal
  */
 import type { TaskStore } from '../store/task-store.js';
+import type { PollGate } from '../tasks/task-driver.js';
 import { isFleetStore, type FleetAttachOptions, type FleetHost, type FleetTask } from './fleet-host.js';
 
 /** The public surface of `TaskClient` the fleet uses. */
@@ -26,6 +27,8 @@ export interface FleetClientFacts {
   workerId: string | undefined;
   serverKey: string;
   now: () => number;
+  /** Sets the engine's poll gate (every `tasks/get` of the client passes it). */
+  gatePolls: (gate: PollGate) => void;
 }
 
 /**
@@ -45,6 +48,7 @@ export function fleetHostOf(client: FleetClient, facts: FleetClientFacts, method
     store,
     workerId: store.workerId,
     now: facts.now,
+    gatePolls: facts.gatePolls,
     attach: (taskId, options) => client.task(taskId, options),
     startTool: (name, args, idempotencyKey) => client.startTool(name, args, { idempotencyKey }),
     onTask: (listener) => {

@@ -7,15 +7,34 @@
  */
 import { withTaskId } from '../internal/race-abort.js';
 import type { EraBackend } from './backend.js';
-import type { TaskDriver } from './task-driver.js';
+import type { PollGate, TaskDriver } from './task-driver.js';
 import type { TrackerContext } from './tracker-context.js';
 import { UpdateSender } from './update-sender.js';
 
-/** A new driver for `backend`'s handles; `signal` aborts when the engine closes. */
-export function buildDriver(backend: EraBackend, c: TrackerContext, signal: AbortSignal): TaskDriver {
+/**
+ * A new driver for `backend`'s handles; `signal` aborts when the engine closes; `gate()` is the engine's poll gate
+ * of the moment (see {@link PollGate}), asked before every `tasks/get`.
+ */
+export function buildDriver(
+  backend: EraBackend,
+  c: TrackerContext,
+  signal: AbortSignal,
+  gate: () => PollGate | undefined,
+): TaskDriver {
+  const poll = (id: string): Promise<Record<string, unknown>> => {
+    let fenced: ReturnType<PollGate>;
+    try {
+      fenced = gate()?.(id);
+    } catch (error) {
+      return Promise.reject(error); // refused: nothing is sent
+    }
+    return fenced
+      ? fenced.then((writeCheck) => backend.ops.getTask(id, writeCheck))
+      : backend.ops.getTask(id);
+  };
   return {
     ...backend.ops,
-    getTask: (id) => backend.ops.getTask(id).catch((error: unknown) => Promise.reject(withTaskId(error, id))), // poll errors name their task
+    getTask: (id) => poll(id).catch((error: unknown) => Promise.reject(withTaskId(error, id))), // poll errors name their task
     updateTask: (id, responses) => backend.ops.updateTask(id, responses),
     cancelTask: (id) => backend.ops.cancelTask(id),
     serverKey: c.serverKey,

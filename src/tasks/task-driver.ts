@@ -15,13 +15,24 @@ import type { UpdateSender } from './update-sender.js';
 
 /** The `tasks/*` operations of one era (2026-07-28 requests, or the 2025-11-25 SDK session). */
 export interface TaskOps {
-  /** `tasks/get`: the raw result (a `DetailedTask`). */
-  getTask(taskId: string): Promise<Record<string, unknown>>;
+  /**
+   * `tasks/get`: the raw result (a `DetailedTask`). `writeCheck` (from the engine's poll gate) runs right before the
+   * request is written (HTTP: once it has a connection) and throws to fail it unsent.
+   */
+  getTask(taskId: string, writeCheck?: () => void): Promise<Record<string, unknown>>;
   /** `tasks/update` with `inputResponses`. */
   updateTask(taskId: string, inputResponses: InputResponses): Promise<void>;
   /** `tasks/cancel`. */
   cancelTask(taskId: string): Promise<void>;
 }
+
+/**
+ * The engine's one poll gate: asked before every `tasks/get` of any era. Returns nothing to let the poll go; a
+ * promise that rejects to refuse it (nothing is sent), or resolves with a check to run right before the request is
+ * written. A fleet worker fences each poll on its lease through it.
+ * @internal
+ */
+export type PollGate = (taskId: string) => Promise<(() => void) | undefined> | undefined;
 
 /** Emitted once when a task still waiting for input has less than the margin of its TTL left. */
 export interface ExpiringEvent {

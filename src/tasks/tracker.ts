@@ -33,7 +33,7 @@ import { runTaskCallbacks, type CallFailures } from './task-callbacks.js';
 import { TaskHandle } from './task-handle.js';
 import { newRecord, recordHandle } from './task-recorder.js';
 import { orphanGuard, type TrackerContext } from './tracker-context.js';
-import type { TaskDriver } from './task-driver.js';
+import type { PollGate, TaskDriver } from './task-driver.js';
 import { buildDriver } from './driver-factory.js';
 
 export type { TrackerContext } from './tracker-context.js';
@@ -87,10 +87,18 @@ export class TaskTracker {
    */
   readonly #followers = new Map<string, Follower>();
   readonly #closing = new AbortController();
+  #gate: PollGate | undefined;
 
   constructor(context: TrackerContext) {
     this.#ctx = context;
     allowManyListeners(this.#closing.signal); // every task delivering an answer or a cancel listens to it
+  }
+
+  /**
+   * @internal The poll gate every `tasks/get` of this engine passes (see {@link PollGate}); a fleet worker sets it.
+   */
+  setPollGate(gate: PollGate | undefined): void {
+    this.#gate = gate;
   }
 
   /** True once {@link close} ran. */
@@ -102,7 +110,7 @@ export class TaskTracker {
   driverFor(backend: EraBackend): TaskDriver {
     let driver = this.#drivers.get(backend);
     if (!driver) {
-      driver = buildDriver(backend, this.#ctx, this.#closing.signal);
+      driver = buildDriver(backend, this.#ctx, this.#closing.signal, () => this.#gate);
       this.#drivers.set(backend, driver);
     }
     return driver;
