@@ -110,6 +110,7 @@ export {
   TaskError,
   TaskExpiredError,
   TaskFailedError,
+  TaskFollowedElsewhereError,
   TaskNotFoundError,
   TooManyRoundsError,
   UnsupportedProtocolVersionError,

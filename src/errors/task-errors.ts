@@ -22,6 +22,31 @@ export class TaskError extends McpClientError {
   }
 }
 
+/**
+ * Another process follows this task (it holds the task's lease in the shared task store): this one does not poll it
+ * or answer its questions, so each question is answered once. `holder` names that process; its lease runs out by
+ * `expiresAt` (epoch ms) unless renewed, after which the task can be followed here.
+ */
+export class TaskFollowedElsewhereError extends TaskError {
+  static override readonly [kBrand]: string = 'TaskFollowedElsewhereError';
+  override readonly code = 'TASK_FOLLOWED_ELSEWHERE' as const;
+  constructor(
+    taskId: string,
+    /** The owner id of the lease holder (e.g. `host:pid:…`). */
+    readonly holder: string,
+    /** When the holder's lease runs out unless it renews it, epoch ms. */
+    readonly expiresAt: number,
+    options?: ErrorOptions,
+  ) {
+    super(
+      `task ${redactTaskId(taskId)} is followed by ${holder} (it holds the task's lease)`,
+      taskId,
+      undefined,
+      options,
+    );
+  }
+}
+
 /** The task ended `failed`. `error` is the server's JSON-RPC error (5.9); `undefined` if the server sent none. */
 export class TaskFailedError extends TaskError {
   static override readonly [kBrand]: string = 'TaskFailedError';

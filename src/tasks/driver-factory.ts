@@ -12,19 +12,19 @@ import type { TrackerContext } from './tracker-context.js';
 import { UpdateSender } from './update-sender.js';
 
 /**
- * A new driver for `backend`'s handles; `signal` aborts when the engine closes; `gate()` is the engine's poll gate
- * of the moment (see {@link PollGate}), asked before every `tasks/get`.
+ * A new driver for `backend`'s handles; `signal` aborts when the engine closes; `gate` is the engine's poll gate
+ * (see {@link PollGate}), asked before every `tasks/get`.
  */
 export function buildDriver(
   backend: EraBackend,
   c: TrackerContext,
   signal: AbortSignal,
-  gate: () => PollGate | undefined,
+  gate: PollGate,
 ): TaskDriver {
   const poll = (id: string): Promise<Record<string, unknown>> => {
     let fenced: ReturnType<PollGate>;
     try {
-      fenced = gate()?.(id);
+      fenced = gate(id);
     } catch (error) {
       return Promise.reject(error); // refused: nothing is sent
     }

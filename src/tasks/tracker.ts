@@ -12,6 +12,7 @@ import {
   ClientClosedError,
   InvalidResponseError,
   redactTaskId,
+  TaskFollowedElsewhereError,
 } from '../errors.js';
 import { allowManyListeners } from '../internal/abort.js';
 import { raceAbort, withTaskId } from '../internal/race-abort.js';
@@ -23,6 +24,7 @@ import {
   type DetailedTask,
 } from '../protocol/tasks.js';
 import type { TaskRecord } from '../store/task-record.js';
+import type { FollowLease } from '../store/task-store.js';
 import type { EraBackend } from './backend.js';
 import { expiresAt } from './expiry.js';
 import { afterFollowFailure, boundedCancel, closedWithCause } from './follow-failure.js';
@@ -65,6 +67,10 @@ interface Follower {
   waiters: number;
   /** Resolves once the handle may be handed out (its first record written). */
   readonly ready: Promise<void>;
+  /** The task's lease in a shared store, while held. */
+  lease?: FollowLease;
+  /** The lease being taken: polls wait for it. */
+  leasing?: Promise<void>;
 }
 
 /** The registry key of a task: a task id is unique on its server only. */
@@ -88,6 +94,7 @@ export class TaskTracker {
   readonly #followers = new Map<string, Follower>();
   readonly #closing = new AbortController();
   #gate: PollGate | undefined;
+  #renewing: ReturnType<typeof setInterval> | undefined;
 
   constructor(context: TrackerContext) {
     this.#ctx = context;
@@ -110,7 +117,8 @@ export class TaskTracker {
   driverFor(backend: EraBackend): TaskDriver {
     let driver = this.#drivers.get(backend);
     if (!driver) {
-      driver = buildDriver(backend, this.#ctx, this.#closing.signal, () => this.#gate);
+      const server = this.#ctx.serverKey;
+      driver = buildDriver(backend, this.#ctx, this.#closing.signal, (id) => this.#gatePoll(server, id));
       this.#drivers.set(backend, driver);
     }
     return driver;
@@ -286,6 +294,22 @@ export class TaskTracker {
     const driver = this.driverFor(backend);
     const followed = this.#followers.get(followerKey(driver.serverKey, taskId));
     if (followed) return followed.handle as TaskHandle<T>; // already followed here: its polls serve this caller too
+    const lease = await this.#acquire(driver.serverKey, taskId); // another process follows it: say which
+    try {
+      return await this.#attachLeased<T>(backend, driver, taskId, facts, lease);
+    } catch (error) {
+      if (lease) await this.#ctx.store?.leases?.release(lease).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async #attachLeased<T>(
+    backend: EraBackend,
+    driver: TaskDriver,
+    taskId: string,
+    facts: AttachFacts,
+    lease: FollowLease | undefined,
+  ): Promise<TaskHandle<T>> {
     const store = this.#ctx.store;
     const stored = store ? await store.get(taskId, driver.serverKey).catch(() => undefined) : undefined;
     const method = facts.method ?? stored?.method ?? 'tools/call';
@@ -317,7 +341,10 @@ export class TaskTracker {
       throw lost;
     }
     const raced = this.#followers.get(followerKey(driver.serverKey, taskId));
-    if (raced) return raced.handle as TaskHandle<T>; // another attach of the task finished first
+    if (raced) {
+      if (lease) await store?.leases?.release(lease).catch(() => undefined);
+      return raced.handle as TaskHandle<T>; // another attach of the task finished first
+    }
     const receivedAt = this.#ctx.now();
     const handle = new TaskHandle<T>(driver, {
       task: first,
@@ -338,7 +365,7 @@ export class TaskTracker {
         : newRecord(first, receivedAt, handle.localCreatedAt, { server: driver.serverKey, method });
       this.#record(handle, record);
     }
-    this.#follow(handle).start();
+    this.#follow(handle, Promise.resolve(), lease).start();
     return handle;
   }
 
@@ -387,23 +414,109 @@ export class TaskTracker {
    */
   async close(): Promise<void> {
     this.#closing.abort(new ClientClosedError());
-    for (const { handle } of this.#followers.values())
+    const followers = [...this.#followers.values()];
+    for (const { handle } of followers)
       handle.stopFollowing(withTaskId(new ClientClosedError(), handle.taskId)); // one each
     this.#followers.clear();
-    await Promise.all([...this.#writers].map((drain) => drain()));
+    if (this.#renewing !== undefined) clearInterval(this.#renewing);
+    await Promise.all([
+      ...[...this.#writers].map((drain) => drain()),
+      ...followers.map((f) => this.#release(f)),
+    ]);
   }
 
-  #follow<T>(handle: TaskHandle<T>, ready: Promise<void> = Promise.resolve()): TaskHandle<T> {
+  #follow<T>(
+    handle: TaskHandle<T>,
+    ready: Promise<void> = Promise.resolve(),
+    lease?: FollowLease,
+  ): TaskHandle<T> {
     const key = followerKey(handle.serverKey, handle.taskId);
-    const follower: Follower = { handle: handle as TaskHandle<unknown>, waiters: 0, ready };
+    const follower: Follower = { handle: handle as TaskHandle<unknown>, waiters: 0, ready, lease };
     this.#followers.set(key, follower);
+    if (lease) this.#renewLeases();
+    else if (this.#ctx.store?.leases) {
+      // Polls wait for the task's lease in the shared store: one follower across the processes sharing it.
+      const leasing = this.#acquire(handle.serverKey, handle.taskId).then((taken) => {
+        follower.lease = taken;
+        if (follower.leasing === leasing) follower.leasing = undefined;
+        if (this.#followers.get(key) !== follower || this.closed) void this.#release(follower);
+        else this.#renewLeases();
+      });
+      leasing.catch(() => undefined); // reported by the poll that waits for it
+      follower.leasing = leasing;
+    }
     this.#ctx.push?.follow(handle);
     const forget = (): void => {
       this.#ctx.push?.unfollow(handle.taskId);
       if (this.#followers.get(key) === follower) this.#followers.delete(key);
+      void this.#release(follower);
     };
     handle.result().then(forget, forget);
     return handle;
+  }
+
+  /**
+   * The engine's poll gate: a task's poll waits for its lease in the shared store (refused with
+   * {@link TaskFollowedElsewhereError} when another process holds it), then passes the fleet's gate, if any.
+   */
+  #gatePoll(server: string, taskId: string): ReturnType<PollGate> {
+    const leasing = this.#followers.get(followerKey(server, taskId))?.leasing;
+    if (!leasing) return this.#gate?.(taskId);
+    return leasing.then(() => this.#gate?.(taskId));
+  }
+
+  /**
+   * Takes the task's lease in the shared store, when the store has leases.
+   * @throws {@link TaskFollowedElsewhereError} naming the holder; the store's error when it fails.
+   */
+  async #acquire(server: string, taskId: string): Promise<FollowLease | undefined> {
+    const leases = this.#ctx.store?.leases;
+    if (!leases) return undefined;
+    const attempt = await leases.acquire(server, taskId);
+    if ('lease' in attempt) return attempt.lease;
+    throw new TaskFollowedElsewhereError(taskId, attempt.holder, attempt.expiresAt);
+  }
+
+  /** Gives a follower's lease back (once). */
+  async #release(follower: Follower): Promise<void> {
+    const lease = follower.lease;
+    follower.lease = undefined;
+    if (lease) await this.#ctx.store?.leases?.release(lease).catch(() => undefined);
+  }
+
+  /**
+   * Renews every held lease each third of the lease period while any is held (one timer for the engine); a lease
+   * found taken by another process stops its follower with {@link TaskFollowedElsewhereError}.
+   */
+  #renewLeases(): void {
+    const leases = this.#ctx.store?.leases;
+    if (!leases || this.#renewing !== undefined) return;
+    const renewAll = async (): Promise<void> => {
+      const held = [...this.#followers.values()].filter((f) => f.lease);
+      if (held.length === 0) {
+        clearInterval(this.#renewing);
+        this.#renewing = undefined;
+        return;
+      }
+      for (const follower of held) {
+        const lease = follower.lease;
+        if (!lease) continue;
+        const kept = await leases.renew(lease).catch((error: unknown) => {
+          this.#ctx.emit.warning(
+            `task store: could not renew the lease of ${redactTaskId(lease.taskId)}: ${String(error)}`,
+          );
+          return true; // kept until it expires; the next round tries again
+        });
+        if (!kept && follower.lease === lease) {
+          follower.lease = undefined;
+          follower.handle.stopFollowing(
+            new TaskFollowedElsewhereError(lease.taskId, 'another process', lease.expiresAt),
+          );
+        }
+      }
+    };
+    this.#renewing = setInterval(() => void renewAll(), Math.max(50, Math.floor(leases.leaseMs / 3)));
+    (this.#renewing as { unref?: () => void }).unref?.();
   }
 
   /** Counts a caller awaiting `handle`; the returned function (idempotent) says it no longer does. */
