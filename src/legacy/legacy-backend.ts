@@ -80,7 +80,7 @@ export class LegacyBackend implements EraBackend {
     this.#schemas = schemas;
     this.#host = host;
     this.ops = {
-      getTask: (taskId) => this.#getTask(taskId),
+      getTask: (taskId, writeCheck) => this.#getTask(taskId, writeCheck),
       updateTask: async (taskId, inputResponses) => this.#answer(taskId, inputResponses),
       cancelTask: async (taskId) => {
         await this.#call(METHODS.tasksCancel, () => this.#sdk.experimental.tasks.cancelTask(taskId));
@@ -264,7 +264,8 @@ export class LegacyBackend implements EraBackend {
   }
 
   /** `tasks/get`, mapped to a modern `DetailedTask`; terminal results come from the memoised `tasks/result`. */
-  async #getTask(taskId: string): Promise<Record<string, unknown>> {
+  async #getTask(taskId: string, writeCheck?: () => void): Promise<Record<string, unknown>> {
+    writeCheck?.(); // the SDK session gives no later point before the write
     const task = await this.#call(METHODS.tasksGet, () => this.#sdk.experimental.tasks.getTask(taskId));
     const state = this.#tasks.get(taskId) ?? this.#state(taskId);
     this.#tasks.set(taskId, state);

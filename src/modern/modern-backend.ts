@@ -29,17 +29,13 @@ import { sendCreation } from './creation-retry.js';
 import type { EngineConfig } from '../tasks/config.js';
 import { invalidHeaderReason, paramHeaders } from './param-headers.js';
 import type { RequestPipeline } from './request-pipeline.js';
+import { WRITE_CHECK } from '../transport/transport.js';
 
 /** What the backend reports to its client. */
 export interface ModernHost {
   emitInput(event: InputRequiredEvent): void;
   listenerCount(): number;
   warning(message: string): void;
-  /**
-   * Called before each `tasks/get`; may throw or reject to refuse the poll (a fleet worker fencing its lease). May
-   * resolve with a check run right before the request is written (HTTP), which throws to fail it unsent.
-   */
-  beforePoll?(taskId: string): Promise<(() => void) | void> | void;
 }
 
 type Schema<T> = {
@@ -82,14 +78,8 @@ export class ModernBackend implements EraBackend {
     this.#pipeline = pipeline;
     this.#host = host;
     this.ops = {
-      getTask: (taskId) => {
-        const fenced = host.beforePoll?.(taskId); // a fleet worker fences each poll on its lease
-        return fenced
-          ? fenced.then((beforeWrite) =>
-              pipeline.send(METHODS.tasksGet, { taskId }, beforeWrite ? { beforeWrite } : {}),
-            )
-          : pipeline.send(METHODS.tasksGet, { taskId });
-      },
+      getTask: (taskId, writeCheck) =>
+        pipeline.send(METHODS.tasksGet, { taskId }, writeCheck ? { [WRITE_CHECK]: writeCheck } : {}),
       updateTask: async (taskId, inputResponses) => {
         await pipeline.send(METHODS.tasksUpdate, { taskId, inputResponses });
       },
