@@ -874,11 +874,19 @@ export class TaskTracker {
    * {@link TaskFollowedElsewhereError} when another process holds it), then passes the fleet's gate, if any, whose
    * check runs right before the request is written. A refusal sends nothing.
    */
-  async #poll(backend: EraBackend, taskId: string): Promise<Record<string, unknown>> {
+  #poll(backend: EraBackend, taskId: string): Promise<Record<string, unknown>> {
     const leasing = this.#followers.get(taskId)?.leasing;
-    if (leasing) await leasing;
-    const writeCheck = await this.#gate?.(taskId);
-    return backend.ops.getTask(taskId, writeCheck);
+    if (leasing) return leasing.then(() => this.#poll(backend, taskId)); // the lease first (then it is cleared)
+    let fenced: ReturnType<PollGate>;
+    try {
+      fenced = this.#gate?.(taskId);
+    } catch (error) {
+      return Promise.reject(error); // refused: nothing is sent
+    }
+    // Ungated, the request goes out synchronously from the handle's poll (no extra hop).
+    return fenced
+      ? fenced.then((writeCheck) => backend.ops.getTask(taskId, writeCheck))
+      : backend.ops.getTask(taskId);
   }
 
   /**
