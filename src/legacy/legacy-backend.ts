@@ -11,14 +11,20 @@ import type { ClientInfo } from '../protocol/client-info.js';
 import { DEFAULT_ABORT_GRACE_MS, withAbortGrace } from '../tasks/abort-grace.js';
 import { answerRound } from '../tasks/input-round.js';
 import { InvalidResponseError } from '../errors.js';
-import type { BackendRequestOptions, EraBackend, StartOptions, StartResult } from '../tasks/backend.js';
+import type {
+  BackendRequestOptions,
+  EraBackend,
+  EraHost,
+  StartOptions,
+  StartResult,
+} from '../tasks/backend.js';
 import type { TaskOps } from '../tasks/task-handle.js';
 import { INPUT_METHODS, LEGACY_PROTOCOL_VERSION, METHODS } from '../protocol/constants.js';
 import { InputRequestSchema, type InputResponse, type InputResponses } from '../protocol/input.js';
 import { ToolSchema, type DiscoverResult, type Tool } from '../protocol/results.js';
 import type { DetailedTask } from '../protocol/tasks.js';
 import { parseCreatedTask } from '../tasks/created-task.js';
-import type { InputHandlers, InputRequiredEvent } from '../tasks/input-broker.js';
+import type { InputHandlers } from '../tasks/input-broker.js';
 import type { TaskHandle } from '../tasks/task-handle.js';
 import type { TransportTarget } from '../transport/transport.js';
 import { createSdkTransport } from './sdk-transport.js';
@@ -31,14 +37,10 @@ import {
   type SdkSchemas,
 } from './sdk-client.js';
 
-/** What the legacy backend needs from its `TaskClient`. */
-export interface LegacyHost {
+/** What the legacy backend needs from its `TaskClient`: what every era backend reports, and the session's settings. */
+export interface LegacyHost extends EraHost {
   clientInfo: ClientInfo | undefined;
   handlers: InputHandlers | undefined;
-  emitInput(event: InputRequiredEvent): void;
-  listenerCount(): number;
-  /** Reports a request nobody could answer (the client's `warning` event). */
-  warning?(message: string): void;
   /** Per-request time budget when a call gives none, ms. */
   timeoutMs?: number;
   /** How long a task-augmented `tools/call` is still read after an abort or `close()`, ms. @default DEFAULT_ABORT_GRACE_MS */

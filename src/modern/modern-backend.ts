@@ -19,9 +19,14 @@ import {
   type DiscoverResult,
   type Tool,
 } from '../protocol/results.js';
-import type { BackendRequestOptions, EraBackend, StartOptions, StartResult } from '../tasks/backend.js';
+import type {
+  BackendRequestOptions,
+  EraBackend,
+  EraHost,
+  StartOptions,
+  StartResult,
+} from '../tasks/backend.js';
 import { answerRound } from '../tasks/input-round.js';
-import type { InputRequiredEvent } from '../tasks/input-broker.js';
 import type { TaskOps } from '../tasks/task-handle.js';
 import { withAbortGrace } from '../tasks/abort-grace.js';
 import { signalOf } from '../internal/request-abort.js';
@@ -30,13 +35,6 @@ import type { EngineConfig } from '../tasks/config.js';
 import { invalidHeaderReason, paramHeaders } from './param-headers.js';
 import type { RequestPipeline } from './request-pipeline.js';
 import { WRITE_CHECK } from '../transport/transport.js';
-
-/** What the backend reports to its client. */
-export interface ModernHost {
-  emitInput(event: InputRequiredEvent): void;
-  listenerCount(): number;
-  warning(message: string): void;
-}
 
 type Schema<T> = {
   safeParse(
@@ -70,10 +68,10 @@ export class ModernBackend implements EraBackend {
   readonly ops: TaskOps;
   readonly #options: EngineConfig;
   readonly #pipeline: RequestPipeline;
-  readonly #host: ModernHost;
+  readonly #host: EraHost;
   readonly #tools = new Map<string, Tool>();
 
-  constructor(options: EngineConfig, pipeline: RequestPipeline, host: ModernHost) {
+  constructor(options: EngineConfig, pipeline: RequestPipeline, host: EraHost) {
     this.#options = options;
     this.#pipeline = pipeline;
     this.#host = host;
