@@ -59,7 +59,6 @@ export interface TaskOps {
  * The engine's one poll gate, asked before every `tasks/get` of any era. Returns nothing to let the poll go; a
  * promise that rejects to refuse it (nothing is sent), or resolves with a check to run right before the request is
  * written. The task's lease in a shared store and a fleet worker's lease are both checked through it.
- * @internal
  */
 export type PollGate = (taskId: string) => Promise<(() => void) | undefined> | undefined;
 
