@@ -33,6 +33,7 @@ export {
   TaskError,
   TaskExpiredError,
   TaskFailedError,
+  TaskFollowedElsewhereError,
   TaskNotFoundError,
 } from './errors/task-errors.js';
 export type { TaskNotFoundReason } from './errors/task-errors.js';

@@ -69,6 +69,7 @@ export {
   TaskError,
   TaskExpiredError,
   TaskFailedError,
+  TaskFollowedElsewhereError,
   TaskNotFoundError,
   TooManyRoundsError,
   UnsupportedProtocolVersionError,

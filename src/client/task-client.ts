@@ -93,7 +93,6 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
       emitInput,
       listenerCount,
       warning: (m) => this.emit('warning', m),
-      beforePoll: (id) => this.#fleet?.gate(id), // only the lease holder polls
     });
     this.#scheduler = new PollScheduler({
       maxConcurrentPolls: o.limits.maxConcurrentPolls,
@@ -422,7 +421,12 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
     const o = this.#options;
     return fleetHostOf(
       this as never,
-      { store: o.store, serverKey: o.transport.serverKey, now: o.now },
+      {
+        store: o.store,
+        serverKey: o.transport.serverKey,
+        now: o.now,
+        gatePolls: (gate) => this.#tracker.setPollGate(gate), // only the lease holder polls
+      },
       method,
     );
   }

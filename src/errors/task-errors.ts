@@ -22,6 +22,31 @@ export class TaskError extends McpClientError {
   }
 }
 
+/**
+ * Another process follows this task (it holds the task's lease in the shared task store): this one does not poll it
+ * or answer its questions, so each question is answered once. `holder` names that process; its lease runs out by
+ * `expiresAt` (epoch ms) unless renewed, after which the task can be followed here.
+ */
+export class TaskFollowedElsewhereError extends TaskError {
+  static override readonly [kBrand]: string = 'TaskFollowedElsewhereError';
+  override readonly code = 'TASK_FOLLOWED_ELSEWHERE' as const;
+  constructor(
+    taskId: string,
+    /** The owner id of the lease holder (e.g. `host:pid:…`). */
+    readonly holder: string,
+    /** When the holder's lease runs out unless it renews it, epoch ms. */
+    readonly expiresAt: number,
+    options?: ErrorOptions,
+  ) {
+    super(
+      `task ${redactTaskId(taskId)} is followed by ${holder} (it holds the task's lease)`,
+      taskId,
+      undefined,
+      options,
+    );
+  }
+}
+
 /** The task ended `failed`. `error` is the server's JSON-RPC error (5.9); `undefined` if the server sent none. */
 export class TaskFailedError extends TaskError {
   static override readonly [kBrand]: string = 'TaskFailedError';
@@ -75,8 +100,11 @@ export class TaskExpiredError extends TaskError {
   }
 }
 
-/** Why a task is reported unknown. */
-export type TaskNotFoundReason = 'unknown' | 'not-yet-visible';
+/**
+ * Why a task is reported unknown: the server does not know it (`unknown`), not yet right after its creation
+ * (`not-yet-visible`), or the task store has no record of it and the server was not asked (`not-recorded`).
+ */
+export type TaskNotFoundReason = 'unknown' | 'not-yet-visible' | 'not-recorded';
 
 /** The server does not know the task (-32602) and its TTL has not passed, or was never known here (5.16). */
 export class TaskNotFoundError extends TaskError {
@@ -89,7 +117,9 @@ export class TaskNotFoundError extends TaskError {
     options?: ErrorOptions,
   ) {
     super(
-      `task ${redactTaskId(taskId)} is unknown to the server${reason === 'not-yet-visible' ? ' (not yet visible after creation)' : ''}`,
+      reason === 'not-recorded'
+        ? `task ${redactTaskId(taskId)} has no record in the task store (the server was not asked)`
+        : `task ${redactTaskId(taskId)} is unknown to the server${reason === 'not-yet-visible' ? ' (not yet visible after creation)' : ''}`,
       taskId,
       task,
       options,

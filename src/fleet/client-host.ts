@@ -6,6 +6,7 @@
  * @internal
  */
 import type { TaskStore } from '../store/task-store.js';
+import type { PollGate } from '../tasks/task-handle.js';
 import { isFleetStore, type FleetAttachOptions, type FleetHost, type FleetTask } from './fleet-host.js';
 
 /** The public surface of `TaskClient` the fleet uses. */
@@ -25,6 +26,8 @@ export interface FleetClientFacts {
   store: TaskStore | undefined;
   serverKey: string;
   now: () => number;
+  /** Sets the engine's poll gate (every `tasks/get` of the client passes it). */
+  gatePolls: (gate: PollGate) => void;
 }
 
 /**
@@ -43,6 +46,7 @@ export function fleetHostOf(client: FleetClient, facts: FleetClientFacts, method
     store,
     workerId: store.workerId,
     now: facts.now,
+    gatePolls: facts.gatePolls,
     attach: (taskId, options) => client.task(taskId, options),
     startTool: (name, args, idempotencyKey) => client.startTool(name, args, { idempotencyKey }),
     onTask: (listener) => {

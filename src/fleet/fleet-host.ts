@@ -10,6 +10,7 @@ import type { TaskRecord } from '../store/task-record.js';
 import type { TaskStore } from '../store/task-store.js';
 import type { InputRequest, InputResponse } from '../protocol/input.js';
 import type { InputRequiredEvent } from '../tasks/input-broker.js';
+import type { PollGate } from '../tasks/task-handle.js';
 
 /** The part of a task handle the fleet uses (a `TaskHandle` fits). */
 export interface FleetTask {
@@ -17,6 +18,8 @@ export interface FleetTask {
   readonly method: string;
   readonly done: boolean;
   readonly pollIntervalMs: number;
+  /** Local start of the task's TTL (epoch ms). */
+  readonly localCreatedAt: number;
   readonly task: DetailedTask;
   /** Keys answered so far. */
   readonly answeredKeys: ReadonlySet<string>;
@@ -114,6 +117,8 @@ export interface FleetHost {
   readonly store: FleetStore;
   readonly workerId: string;
   now(): number;
+  /** Puts `gate` before every `tasks/get` of the client's engine (one gate: the last worker started sets it). */
+  gatePolls(gate: PollGate): void;
   /** Attaches to a task (one `tasks/get` now, then polling), as `client.task(taskId, options)`. */
   attach(taskId: string, options: FleetAttachOptions): Promise<FleetTask>;
   /** Starts a tool call with an idempotency key, as `client.startTool(name, args, { idempotencyKey })`. */

@@ -6,9 +6,10 @@
  * @module
  */
 import { EventEmitter } from 'eventemitter3';
+import { delay } from '../internal/abort.js';
 import { durationError } from '../internal/duration.js';
 import { TaskExpiredError, TaskNotFoundError } from '../errors.js';
-import { outcomeOf } from '../tasks/task-recorder.js';
+import { newRecord, outcomeOf } from '../tasks/task-recorder.js';
 import { LeaseLostError } from '../store/redis/errors.js';
 import type { TaskRecord } from '../store/task-record.js';
 import { FleetQuestions, type FleetQuestion } from './fleet-questions.js';
@@ -62,6 +63,11 @@ export class FleetRunner extends EventEmitter<FleetEvents> {
   readonly #host: FleetHost;
   readonly #options: Required<FleetOptions>;
   readonly #held = new Map<string, Held>();
+  /**
+   * Tasks this client created whose first record the store refused (Redis out of reach), by task id: none of them is
+   * polled until it is recorded, leased to this worker (then followed like any held task).
+   */
+  readonly #unrecorded = new Map<string, FleetTask>();
   /** Claims whose first `tasks/get` (the client's attach) is under way, by task id. */
   readonly #attaching = new Map<string, Held>();
   readonly #questions: FleetQuestions;
@@ -102,6 +108,7 @@ export class FleetRunner extends EventEmitter<FleetEvents> {
       { onReady: () => void this.#feed.catchUp().catch(report) },
     );
     this.#offTask = host.onTask((task) => this.#adoptCreated(task));
+    host.gatePolls((taskId) => this.gate(taskId));
     // Leases of tasks this worker created are swept too, so a worker that only creates still lets go in time.
     this.#timers.push(
       setInterval(() => void this.#sweep(), Math.max(20, Math.floor(host.store.leaseMs / 8))),
@@ -127,9 +134,15 @@ export class FleetRunner extends EventEmitter<FleetEvents> {
     const attaching = this.#attaching.get(taskId);
     if (attaching && this.#held.get(attaching.lease.id) !== attaching)
       throw new LeaseLostError(taskId, 'expired', attaching.lease.fence);
+    const unrecorded = this.#unrecorded.get(taskId);
+    if (unrecorded) return this.#recordThenFence(unrecorded);
     const lease = this.#host.store.leaseOf(this.#host.serverKey, taskId);
     const held = lease && this.#held.get(lease.id);
     if (!held) return undefined;
+    return this.#fence(held);
+  }
+
+  #fence(held: Held): Promise<() => void> {
     return fenceSend(
       this.#host,
       held,
@@ -187,11 +200,57 @@ export class FleetRunner extends EventEmitter<FleetEvents> {
   #adoptCreated(task: FleetTask): void {
     if (this.#stopped) return;
     const lease = this.#host.store.leaseOf(this.#host.serverKey, task.taskId);
-    if (!lease || this.#held.has(lease.id)) return;
+    if (!lease) {
+      // Its first record was refused (Redis out of reach): nobody else can claim it, and it is not polled here
+      // until it is recorded under this worker's lease (see `gate`).
+      this.#unrecorded.set(task.taskId, task);
+      const forget = (): void => void this.#unrecorded.delete(task.taskId);
+      task.result().then(forget, forget);
+      return;
+    }
+    if (this.#held.has(lease.id)) return;
     const now = this.#host.now();
     const held: Held = { lease, task, intervalMs: task.pollIntervalMs, lastRenew: now, lastPoll: now };
     this.#held.set(lease.id, held);
     this.#watch(held, task);
+  }
+
+  /**
+   * The poll of a task whose first record was refused: records it first (a task Redis does not know is created
+   * leased to this worker), holds it, then fences the poll like any other. While Redis stays out of reach the poll
+   * waits (nothing is sent; each failed write is an `error` event) and the write is tried again every claim
+   * interval, so the task is never polled unrecorded, by anyone. The caller's abort still ends its wait.
+   *
+   * @throws {@link LeaseLostError} when another worker recorded the task meanwhile, or this worker stopped.
+   */
+  async #recordThenFence(task: FleetTask): Promise<() => void> {
+    const { store, serverKey } = this.#host;
+    let lease = store.leaseOf(serverKey, task.taskId); // a later record write of the engine may have created it
+    while (!lease && !this.#stopped && !task.done) {
+      const now = this.#host.now();
+      const record = newRecord(task.task, now, task.localCreatedAt, {
+        server: serverKey,
+        method: task.method,
+      });
+      try {
+        await store.put(record);
+        lease = store.leaseOf(serverKey, task.taskId);
+        break;
+      } catch (error) {
+        if (error instanceof LeaseLostError) break; // another worker holds it: it is theirs to poll
+        this.emit('error', error);
+        await delay(this.#options.claimIntervalMs);
+        lease = store.leaseOf(serverKey, task.taskId);
+      }
+    }
+    if (!lease) throw new LeaseLostError(task.taskId, 'leased'); // recorded meanwhile by another worker
+    this.#unrecorded.delete(task.taskId);
+    if (this.#stopped) throw new LeaseLostError(task.taskId, 'expired', lease.fence);
+    const now = this.#host.now();
+    const held: Held = { lease, task, intervalMs: task.pollIntervalMs, lastRenew: now, lastPoll: now };
+    this.#held.set(lease.id, held);
+    this.#watch(held, task);
+    return this.#fence(held);
   }
 
   async #claim(): Promise<void> {

@@ -33,7 +33,8 @@ export interface OutcomeSource {
  * The outcome of `taskId` on this client's server as recorded in the fleet's store: the result, or the error the
  * lease holder's `result()` rejected with.
  *
- * @throws {@link TaskNotFoundError} when the store has no record of the task (or it was deleted while waiting);
+ * @throws {@link TaskNotFoundError} (`reason: 'not-recorded'`) when the store has no record of the task (or it was
+ *   deleted while waiting): the server is not asked;
  *   {@link TaskExpiredError} when its TTL passes with no outcome recorded; {@link TaskFailedError} /
  *   {@link TaskCancelledError} for those outcomes; `signal.reason` on abort; {@link StoreUnavailableError}.
  */
@@ -56,7 +57,7 @@ export async function resultOf<T>(
   try {
     for (;;) {
       const record = await host.store.get(taskId, host.serverKey);
-      if (!record) throw new TaskNotFoundError(taskId, 'unknown');
+      if (!record) throw new TaskNotFoundError(taskId, 'not-recorded'); // the server was not asked
       if (record.outcome) {
         const settled = settledFromRecord(
           record,

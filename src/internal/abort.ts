@@ -77,3 +77,17 @@ export function linkAbort(
     },
   };
 }
+
+/**
+ * Lets any number of listeners wait on `signal` without Node's `MaxListenersExceededWarning` (Node warns past ten
+ * listeners on one `AbortSignal`): the engine's close signal is listened to by every task that delivers an answer
+ * or a cancel, so a client following more than ten such tasks is normal, not a leak. Uses Node's
+ * `events.setMaxListeners` through `process.getBuiltinModule` (Node ≥ 20.16), so the main entry imports no `node:`
+ * module; elsewhere (browsers, Deno, Bun, edge runtimes) there is no such warning and this does nothing.
+ */
+export function allowManyListeners(signal: AbortSignal): void {
+  type Events = { setMaxListeners?: (n: number, ...targets: EventTarget[]) => void };
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const events = proc?.getBuiltinModule?.('node:events') as Events | undefined;
+  events?.setMaxListeners?.(0, signal);
+}

@@ -12,14 +12,20 @@ import type { ClientInfo } from '../protocol/client-info.js';
 import { DEFAULT_ABORT_GRACE_MS, withAbortGrace } from '../tasks/abort-grace.js';
 import { answerRound } from '../tasks/input-round.js';
 import { InvalidResponseError, McpClientError, McpError, NetworkError } from '../errors.js';
-import type { BackendRequestOptions, EraBackend, StartOptions, StartResult } from '../tasks/backend.js';
+import type {
+  BackendRequestOptions,
+  EraBackend,
+  EraHost,
+  StartOptions,
+  StartResult,
+} from '../tasks/backend.js';
 import type { TaskOps } from '../tasks/task-handle.js';
 import { INPUT_METHODS, LEGACY_PROTOCOL_VERSION, METHODS } from '../protocol/constants.js';
 import { InputRequestSchema, type InputResponse, type InputResponses } from '../protocol/input.js';
 import { ToolSchema, type DiscoverResult, type Tool } from '../protocol/results.js';
 import type { DetailedTask } from '../protocol/tasks.js';
 import { parseCreatedTask } from '../tasks/created-task.js';
-import type { InputHandlers, InputRequiredEvent } from '../tasks/input-broker.js';
+import type { InputHandlers } from '../tasks/input-broker.js';
 import type { TaskHandle } from '../tasks/task-handle.js';
 import type { JsonRpcChannel } from '../transport/channel.js';
 import type { TransportTarget } from '../transport/transport.js';
@@ -27,14 +33,10 @@ import { HttpSessionChannel } from './http-channel.js';
 import { LegacySession, type SessionRequestOptions } from './session.js';
 import { unanswerable } from './unanswerable.js';
 
-/** What the legacy backend needs from its `TaskClient`. */
-export interface LegacyHost {
+/** What the legacy backend needs from its `TaskClient`: what every era backend reports, and the session's settings. */
+export interface LegacyHost extends EraHost {
   clientInfo: ClientInfo | undefined;
   handlers: InputHandlers | undefined;
-  emitInput(event: InputRequiredEvent): void;
-  listenerCount(): number;
-  /** Reports a request nobody could answer (the client's `warning` event). */
-  warning?(message: string): void;
   /** Per-request time budget when a call gives none, ms. */
   timeoutMs?: number;
   /** How long a task-augmented `tools/call` is still read after an abort or `close()`, ms. @default DEFAULT_ABORT_GRACE_MS */
@@ -76,7 +78,7 @@ export class LegacyBackend implements EraBackend {
     this.#session = session;
     this.#host = host;
     this.ops = {
-      getTask: (taskId) => this.#getTask(taskId),
+      getTask: (taskId, writeCheck) => this.#getTask(taskId, writeCheck),
       updateTask: async (taskId, inputResponses) => this.#answer(taskId, inputResponses),
       cancelTask: async (taskId) => {
         await this.#session.request(METHODS.tasksCancel, { taskId }, this.#options({}));
@@ -255,7 +257,8 @@ export class LegacyBackend implements EraBackend {
   }
 
   /** `tasks/get`, mapped to a modern `DetailedTask`; terminal results come from the memoised `tasks/result`. */
-  async #getTask(taskId: string): Promise<Record<string, unknown>> {
+  async #getTask(taskId: string, writeCheck?: () => void): Promise<Record<string, unknown>> {
+    writeCheck?.(); // the fleet's lease, checked right before the request goes to the session
     const task = await this.#session.request(METHODS.tasksGet, { taskId }, this.#options({}));
     const state = this.#tasks.get(taskId) ?? this.#state(taskId);
     this.#tasks.set(taskId, state);

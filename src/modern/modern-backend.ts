@@ -19,9 +19,14 @@ import {
   type DiscoverResult,
   type Tool,
 } from '../protocol/results.js';
-import type { BackendRequestOptions, EraBackend, StartOptions, StartResult } from '../tasks/backend.js';
+import type {
+  BackendRequestOptions,
+  EraBackend,
+  EraHost,
+  StartOptions,
+  StartResult,
+} from '../tasks/backend.js';
 import { answerRound } from '../tasks/input-round.js';
-import type { InputRequiredEvent } from '../tasks/input-broker.js';
 import type { TaskOps } from '../tasks/task-handle.js';
 import { withAbortGrace } from '../tasks/abort-grace.js';
 import { signalOf } from '../internal/request-abort.js';
@@ -29,18 +34,7 @@ import { sendCreation } from './creation-retry.js';
 import type { EngineConfig } from '../tasks/config.js';
 import { invalidHeaderReason, paramHeaders } from './param-headers.js';
 import type { RequestPipeline } from './request-pipeline.js';
-
-/** What the backend reports to its client. */
-export interface ModernHost {
-  emitInput(event: InputRequiredEvent): void;
-  listenerCount(): number;
-  warning(message: string): void;
-  /**
-   * Called before each `tasks/get`; may throw or reject to refuse the poll (a fleet worker fencing its lease). May
-   * resolve with a check run right before the request is written (HTTP), which throws to fail it unsent.
-   */
-  beforePoll?(taskId: string): Promise<(() => void) | void> | void;
-}
+import { WRITE_CHECK } from '../transport/transport.js';
 
 type Schema<T> = {
   safeParse(
@@ -74,22 +68,16 @@ export class ModernBackend implements EraBackend {
   readonly ops: TaskOps;
   readonly #options: EngineConfig;
   readonly #pipeline: RequestPipeline;
-  readonly #host: ModernHost;
+  readonly #host: EraHost;
   readonly #tools = new Map<string, Tool>();
 
-  constructor(options: EngineConfig, pipeline: RequestPipeline, host: ModernHost) {
+  constructor(options: EngineConfig, pipeline: RequestPipeline, host: EraHost) {
     this.#options = options;
     this.#pipeline = pipeline;
     this.#host = host;
     this.ops = {
-      getTask: (taskId) => {
-        const fenced = host.beforePoll?.(taskId); // a fleet worker fences each poll on its lease
-        return fenced
-          ? fenced.then((beforeWrite) =>
-              pipeline.send(METHODS.tasksGet, { taskId }, beforeWrite ? { beforeWrite } : {}),
-            )
-          : pipeline.send(METHODS.tasksGet, { taskId });
-      },
+      getTask: (taskId, writeCheck) =>
+        pipeline.send(METHODS.tasksGet, { taskId }, writeCheck ? { [WRITE_CHECK]: writeCheck } : {}),
       updateTask: async (taskId, inputResponses) => {
         await pipeline.send(METHODS.tasksUpdate, { taskId, inputResponses });
       },

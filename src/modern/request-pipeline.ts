@@ -10,7 +10,7 @@ import { ErrorCode, METHODS, PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } fro
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { ProgressParamsSchema } from '../protocol/results.js';
 import { CALL_ABORT, withLazySignal, type RequestAbort } from '../internal/request-abort.js';
-import type { TransportRequestOptions } from '../transport/transport.js';
+import { type TransportRequestOptions, WRITE_CHECK, type WriteCheckCarrier } from '../transport/transport.js';
 import { headersAfterMismatch, isParamHeaderMismatch, type RefreshParamHeaders } from './header-mismatch.js';
 import { buildCapabilities, buildMeta, declaresTasks } from './meta.js';
 import { checkTaskReplyResultType } from './task-replies.js';
@@ -22,7 +22,7 @@ function withoutMeta(params: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** {@link RequestOptions} plus the call's abort, which stands for `signal` when given (see `BackendRequestOptions`). */
-export interface PipelineOptions extends RequestOptions {
+export interface PipelineOptions extends RequestOptions, WriteCheckCarrier {
   abort?: RequestAbort;
 }
 
@@ -126,12 +126,12 @@ export class RequestPipeline {
       params: { ...rest, _meta: this.#meta(method, callerMeta, options.meta, progressToken) },
     };
     const call = options.abort;
-    const sent: TransportRequestOptions & { [CALL_ABORT]: RequestAbort | undefined } = {
+    const sent: TransportRequestOptions & WriteCheckCarrier & { [CALL_ABORT]: RequestAbort | undefined } = {
       // The HTTP transport links to the call's abort; any other transport reads `signal` (below), built then.
       [CALL_ABORT]: call,
       timeoutMs: options.timeoutMs ?? o.timeoutMs,
       headers: options.headers,
-      beforeWrite: options.beforeWrite,
+      [WRITE_CHECK]: options[WRITE_CHECK], // the engine's poll gate (a fleet worker's lease), run before the write
       onViolation: this.#onViolation, // a malformed event on the response stream, skipped
       onNotification: (notification) => {
         if (notification.method === METHODS.progress && progressToken !== undefined) {

@@ -6,8 +6,39 @@
 import { cloneJson } from '../internal/deep-json.js';
 import { recordExpiresAt, TaskRecordSchema, type TaskRecord } from './task-record.js';
 
+/** A follower's lease on one task: while it holds, no other process sharing the store follows the task. */
+export interface FollowLease {
+  readonly server: string;
+  readonly taskId: string;
+  /** The owner id of this store's process. */
+  readonly owner: string;
+  /** When the lease runs out unless renewed, epoch ms. */
+  expiresAt: number;
+}
+
+/** The answer to {@link TaskLeases.acquire}: the lease, or who holds it. */
+export type LeaseAttempt = { lease: FollowLease } | { holder: string; expiresAt: number };
+
+/**
+ * Leases of a store shared by several processes: one follower per task. The engine takes a task's lease before its
+ * first poll, renews it while following, and releases it when the task settles or the client closes; a lease whose
+ * holder crashed is taken over once it expires.
+ */
+export interface TaskLeases {
+  /** How long a lease lasts without renewal, ms. */
+  readonly leaseMs: number;
+  /** Takes the lease of the task (also one that expired); resolves with the holder when another process has it. */
+  acquire(server: string, taskId: string): Promise<LeaseAttempt>;
+  /** Extends `lease` by `leaseMs`; false when it is no longer this process's. */
+  renew(lease: FollowLease): Promise<boolean>;
+  /** Gives `lease` back (no error when it is gone). */
+  release(lease: FollowLease): Promise<void>;
+}
+
 /** Persisted task records. Every method is async so a store may live on disk or in a database. */
 export interface TaskStore {
+  /** Per-task follower leases, when several processes share the store (the file store). */
+  readonly leases?: TaskLeases;
   /** Writes (creates or replaces) the record of `record.taskId` on `record.server`. */
   put(record: TaskRecord): Promise<void>;
   /** The record, or `undefined`. With no `server`, the first record with that id. */

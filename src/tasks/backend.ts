@@ -7,6 +7,7 @@
  */
 import type { RequestAbort } from '../internal/request-abort.js';
 import type { DiscoverResult, Progress, Tool } from '../protocol/results.js';
+import type { InputRequiredEvent } from './input-broker.js';
 import type { TaskOps } from './task-handle.js';
 import type { TaskHandle } from './task-handle.js';
 
@@ -47,6 +48,15 @@ export interface StartOptions extends BackendRequestOptions {
 export type StartResult =
   | { resultType: 'complete'; result: Record<string, unknown>; abortReason?: undefined; aborted?: false }
   | { resultType: 'task'; created: Record<string, unknown>; aborted: boolean; abortReason?: unknown };
+
+/** What an era backend reports to its client: the questions it met (the `inputRequired` event) and warnings. */
+export interface EraHost {
+  emitInput(event: InputRequiredEvent): void;
+  /** How many `inputRequired` listeners the client has (none: a question is refused, not left waiting). */
+  listenerCount(): number;
+  /** Reports what the caller should know but no call rejects with (the client's `warning` event). */
+  warning(message: string): void;
+}
 
 /** One era's way of reaching the server. */
 export interface EraBackend {

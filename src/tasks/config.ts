@@ -396,8 +396,6 @@ export const RequestOptionsSchema = z.strictObject({
   onProgress: any<(progress: Progress) => void>().optional(),
   /** Extra transport headers (HTTP). @default undefined */
   headers: any<Record<string, string>>().optional(),
-  /** HTTP: called right before the request is written; a throw fails it unsent. @default undefined */
-  beforeWrite: any<() => void>().optional(),
   /** Extra `_meta` entries; the reserved `io.modelcontextprotocol/*` keys cannot be overridden. @default undefined */
   meta: any<Record<string, unknown>>().optional(),
 });

@@ -44,13 +44,23 @@ export type { Settled } from './decisions.js';
 
 /** The `tasks/*` operations of one era (2026-07-28 requests, or the 2025-11-25 SDK session). */
 export interface TaskOps {
-  /** `tasks/get`: the raw result (a `DetailedTask`). */
-  getTask(taskId: string): Promise<Record<string, unknown>>;
+  /**
+   * `tasks/get`: the raw result (a `DetailedTask`). `writeCheck` (from the engine's poll gate) runs right before the
+   * request is written (HTTP: once it has a connection) and throws to fail it unsent.
+   */
+  getTask(taskId: string, writeCheck?: () => void): Promise<Record<string, unknown>>;
   /** `tasks/update` with `inputResponses`. */
   updateTask(taskId: string, inputResponses: InputResponses): Promise<void>;
   /** `tasks/cancel`. */
   cancelTask(taskId: string): Promise<void>;
 }
+
+/**
+ * The engine's one poll gate, asked before every `tasks/get` of any era. Returns nothing to let the poll go; a
+ * promise that rejects to refuse it (nothing is sent), or resolves with a check to run right before the request is
+ * written. The task's lease in a shared store and a fleet worker's lease are both checked through it.
+ */
+export type PollGate = (taskId: string) => Promise<(() => void) | undefined> | undefined;
 
 /** The client events the engine emits. */
 export interface EngineEvents {
@@ -78,6 +88,11 @@ export interface TaskDriver {
   /** Aborts when the client closes (stops retries). */
   readonly signal: AbortSignal;
   readonly events: EngineEvents;
+  /**
+   * One `tasks/get` of `taskId` through the engine's poll gate (see {@link PollGate}): every read of a task goes
+   * here, never to `backend.ops.getTask` directly. Rejects with what the gate refused with (nothing sent).
+   */
+  poll(taskId: string): Promise<Record<string, unknown>>;
 }
 
 /** Emitted once when a task still waiting for input has less than the margin of its TTL left. */
@@ -451,7 +466,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
     if (this.done) return;
     let next: DetailedTask;
     try {
-      next = parseDetailedTask(await this.#driver.backend.ops.getTask(this.taskId));
+      next = parseDetailedTask(await this.#driver.poll(this.taskId));
       if (next.taskId !== this.taskId)
         throw new TaskShapeError(`tasks/get returned task ${next.taskId}, asked for ${this.taskId}`);
     } catch (error) {
@@ -617,7 +632,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
 
   async #readAfterLostCancel(): Promise<void> {
     try {
-      this.#applyRead(parseDetailedTask(await this.#driver.backend.ops.getTask(this.taskId)));
+      this.#applyRead(parseDetailedTask(await this.#driver.poll(this.taskId)));
     } catch (error) {
       if (isLostTask(error)) this.#fail(this.#lost(error));
       else this.emit('error', error); // polling goes on and will tell
@@ -737,7 +752,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
   async #readAfterLostUpdate(key: string, error: unknown): Promise<void> {
     let next: DetailedTask;
     try {
-      next = parseDetailedTask(await this.#driver.backend.ops.getTask(this.taskId));
+      next = parseDetailedTask(await this.#driver.poll(this.taskId));
     } catch (failure) {
       if (isLostTask(failure)) this.#fail(this.#lost(failure));
       else this.#driver.scheduler.scheduleAt(this, this.#driver.config.now()); // polling goes on and will tell

@@ -14,8 +14,10 @@ import {
   ClientClosedError,
   InvalidResponseError,
   redactTaskId,
+  TaskFollowedElsewhereError,
   type TaskCancelOutcome,
 } from '../errors.js';
+import { allowManyListeners } from '../internal/abort.js';
 import { raceAbort, withTaskId } from '../internal/race-abort.js';
 import {
   callGuarded,
@@ -34,6 +36,7 @@ import {
   type DetailedTask,
 } from '../protocol/tasks.js';
 import { TASK_RECORD_VERSION, type TaskRecord } from '../store/task-record.js';
+import type { FollowLease } from '../store/task-store.js';
 import { encodeHeaderValue } from '../transport/header-encoding.js';
 import type { EraBackend } from './backend.js';
 import {
@@ -49,7 +52,13 @@ import type { PushFollowable } from './push/push-tracker.js';
 import { parserFor } from './result-parsers.js';
 import type { PollScheduler } from './scheduler.js';
 import type { EngineConfig } from './config.js';
-import { isCallerAbort, TaskHandle, type EngineEvents, type TaskDriver } from './task-handle.js';
+import {
+  isCallerAbort,
+  TaskHandle,
+  type EngineEvents,
+  type PollGate,
+  type TaskDriver,
+} from './task-handle.js';
 import { newRecord, outcomeOf, recordHandle } from './task-recorder.js';
 import { UpdateSender } from './update-sender.js';
 
@@ -412,6 +421,18 @@ export interface AttachFacts {
   pollIntervalMs?: number;
 }
 
+/** A followed task: its one handle, and how many callers await it now. */
+interface Follower {
+  readonly handle: TaskHandle<unknown>;
+  waiters: number;
+  /** Resolves once the handle may be handed out (its first record written). */
+  readonly ready: Promise<void>;
+  /** The task's lease in a shared store, while held. */
+  lease?: FollowLease;
+  /** The lease being taken: polls wait for it. */
+  leasing?: Promise<void>;
+}
+
 /** The engine of one client. */
 export class TaskTracker {
   /** The client's resolved options, by reference. */
@@ -428,8 +449,16 @@ export class TaskTracker {
   readonly #created = new WeakMap<TaskHandle<unknown>, TaskDriver>();
   /** Record writers whose writes may still be queued (close() waits for them). */
   readonly #writers = new Set<() => Promise<void>>();
-  readonly #live = new Set<TaskHandle<unknown>>();
+  /**
+   * The follower registry: the one live handle of each task (by task id; the engine serves one server). A second
+   * call, attach or resume that yields a followed task shares its handle, so the task is polled once per interval.
+   */
+  readonly #followers = new Map<string, Follower>();
   readonly #closing = new AbortController();
+  /** The fleet's poll gate, when a fleet worker runs on this client. */
+  #gate: PollGate | undefined;
+  /** The one timer renewing this engine's leases in a shared store, while any is held. */
+  #renewing: ReturnType<typeof setInterval> | undefined;
 
   /**
    * @param config - the client's resolved options, kept by reference.
@@ -452,6 +481,15 @@ export class TaskTracker {
       minMs: config.polling.minIntervalMs,
       maxMs: config.polling.maxIntervalMs,
     };
+    allowManyListeners(this.#closing.signal); // every task delivering an answer or a cancel listens to it
+  }
+
+  /**
+   * @internal Sets the gate every `tasks/get` of this engine passes after the task's store lease (see
+   * {@link PollGate}): a fleet worker fences each poll on its lease through it.
+   */
+  setPollGate(gate: PollGate | undefined): void {
+    this.#gate = gate;
   }
 
   /** True once {@link close} ran. */
@@ -471,6 +509,7 @@ export class TaskTracker {
         updates: new UpdateSender(backend.ops, this.config.limits.maxConcurrentUpdates),
         signal: this.#closing.signal,
         events: this.events,
+        poll: (taskId) => this.#poll(backend, taskId),
       };
       this.#drivers.set(backend, driver);
     }
@@ -507,6 +546,14 @@ export class TaskTracker {
       if (!(error instanceof TaskShapeError)) throw error;
       throw await orphanGuard(this.driverFor(backend), method, params, created, options.onAbort, error);
     }
+    const followed = this.#followers.get(task.taskId);
+    if (followed) {
+      // The server gave a task this client already follows (an idempotent re-send): one follower, shared, handed
+      // out once its creator recorded it.
+      await followed.ready;
+      if (abort) throw await this.afterAbort(followed.handle, options.onAbort, abort.reason);
+      return followed.handle as TaskHandle<T>;
+    }
     const driver = this.driverFor(backend);
     const receivedAt = this.config.now();
     const handle = new TaskHandle<T>(driver, {
@@ -522,6 +569,10 @@ export class TaskTracker {
     backend.track(handle as TaskHandle<unknown>);
     this.#created.set(handle as TaskHandle<unknown>, driver);
     handle.on('serverViolation', (detail) => this.events.serverViolation(detail));
+    // Followed before any caller code runs: a throwing callback is an abort of the call, never an orphan. A second
+    // call yielding the same task waits until its first record is written.
+    let recorded = (): void => undefined;
+    this.#follow(handle, new Promise<void>((resolve) => (recorded = resolve)));
     const store = this.config.store;
     if (store) {
       const { _meta: _, ...plain } = params;
@@ -545,8 +596,7 @@ export class TaskTracker {
         );
       this.#record(handle, record);
     }
-    // Followed before any caller code runs: a throwing callback is an abort of the call, never an orphan.
-    this.#follow(handle);
+    recorded(); // the task may be shared from here on
     // Caller code runs guarded: what fails now aborts the call here, what fails later (a rejection) goes to the handle.
     const late = (error: unknown, event: string): void => handle.listenerFailed(error, event);
     const thrown =
@@ -574,6 +624,10 @@ export class TaskTracker {
    * What an abort does to a task whose caller holds no handle: `'cancel'` delivers `tasks/cancel` (then stops
    * following: the outcome stays the server's to report, the record resumable); `'detach'` leaves it running.
    *
+   * A task another caller still awaits (a second call or attach that shares its follower) is not cancelled: this
+   * caller's call rejects with the abort reason and the task goes on for the others; the last caller's abort (or an
+   * explicit `cancel()`) cancels it.
+   *
    * The caller waits at most `abortGraceMs` for the cancel's delivery; after that the call rejects with the abort
    * reason (carrying `taskId`) while `tasks/cancel` keeps being delivered in the background: if that finally fails,
    * a `warning` event names the task and its record stays resumable with `cancelRequested`.
@@ -586,7 +640,7 @@ export class TaskTracker {
     reason: unknown,
   ): Promise<unknown> {
     const tagged = withTaskId(reason, handle.taskId);
-    if (policy === 'detach') return tagged;
+    if (policy === 'detach' || this.#awaited(handle)) return tagged;
     const cancelling = handle.cancel().then(
       () => {
         handle.stopFollowing(new CancelNotConfirmedError(handle.taskId, handle.task, { cause: reason }));
@@ -618,13 +672,16 @@ export class TaskTracker {
     policy: 'cancel' | 'detach' | undefined,
   ): Promise<T> {
     const h = handle as TaskHandle<unknown>;
+    const leave = this.#await(h);
     try {
       return await raceAbort(handle.result(), signal);
     } catch (error) {
+      leave(); // this caller no longer waits: an abort cancels only when nobody else does
       if (signal?.aborted && error === signal.reason && !handle.done)
         throw await this.afterAbort(h, policy, signal.reason);
       throw await afterFollowFailure(this, this.#created.get(h), h, policy, error, () => this.drained(h));
     } finally {
+      leave();
       await this.drained(handle as TaskHandle<unknown>);
     }
   }
@@ -632,10 +689,31 @@ export class TaskTracker {
   /**
    * Attaches to a task created elsewhere: one `tasks/get` now, then polling; recorded when a store is set.
    *
+   * A task this client already follows is not attached again: its handle is shared (one follower per task). With
+   * a store shared by several processes, the task's lease is taken first.
+   *
    * @throws {@link TaskNotFoundError} / {@link TaskExpiredError} when the server does not know it (a stored
-   *   record of it then keeps that verdict); {@link InvalidResponseError}.
+   *   record of it then keeps that verdict); {@link InvalidResponseError}; {@link TaskFollowedElsewhereError}
+   *   (nothing sent) when another process sharing the store follows it.
    */
   async attach<T>(backend: EraBackend, taskId: string, facts: AttachFacts): Promise<TaskHandle<T>> {
+    const followed = this.#followers.get(taskId);
+    if (followed) return followed.handle as TaskHandle<T>; // already followed here: its polls serve this caller too
+    const lease = await this.#acquire(taskId); // another process follows it: say which
+    try {
+      return await this.#attachLeased<T>(backend, taskId, facts, lease);
+    } catch (error) {
+      if (lease) await this.config.store?.leases?.release(lease).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async #attachLeased<T>(
+    backend: EraBackend,
+    taskId: string,
+    facts: AttachFacts,
+    lease: FollowLease | undefined,
+  ): Promise<TaskHandle<T>> {
     const driver = this.driverFor(backend);
     const store = this.config.store;
     const stored = store
@@ -644,7 +722,7 @@ export class TaskTracker {
     const method = facts.method ?? stored?.method ?? 'tools/call';
     let first: DetailedTask;
     try {
-      first = parseDetailedTask(await backend.ops.getTask(taskId));
+      first = parseDetailedTask(await driver.poll(taskId));
     } catch (error) {
       if (error instanceof TaskShapeError)
         throw new InvalidResponseError('tasks/get', error.message, error.issues, { cause: error });
@@ -669,6 +747,11 @@ export class TaskTracker {
           .catch(() => undefined);
       throw lost;
     }
+    const raced = this.#followers.get(taskId);
+    if (raced) {
+      if (lease) await store?.leases?.release(lease).catch(() => undefined);
+      return raced.handle as TaskHandle<T>; // another attach of the task finished first
+    }
     const receivedAt = this.config.now();
     const handle = new TaskHandle<T>(driver, {
       task: first,
@@ -692,7 +775,7 @@ export class TaskTracker {
           });
       this.#record(handle, record);
     }
-    this.#follow(handle).start();
+    this.#follow(handle, Promise.resolve(), lease).start();
     return handle;
   }
 
@@ -701,6 +784,8 @@ export class TaskTracker {
    * once, so a lost task, a transient fault and a live task all take the normal path.
    */
   restore<T>(backend: EraBackend, record: TaskRecord): TaskHandle<T> {
+    const followed = this.#followers.get(record.taskId);
+    if (followed && !record.outcome) return followed.handle as TaskHandle<T>; // one follower per task
     const parse = parserFor(record.method) as (raw: Record<string, unknown>) => T;
     const status =
       record.status === 'input_required' || isTerminalStatus(record.status) ? 'working' : record.status;
@@ -739,20 +824,141 @@ export class TaskTracker {
    */
   async close(): Promise<void> {
     this.#closing.abort(new ClientClosedError());
-    for (const handle of this.#live) handle.stopFollowing(withTaskId(new ClientClosedError(), handle.taskId)); // one each
-    this.#live.clear();
-    await Promise.all([...this.#writers].map((drain) => drain()));
+    const followers = [...this.#followers.values()];
+    for (const { handle } of followers)
+      handle.stopFollowing(withTaskId(new ClientClosedError(), handle.taskId)); // one each
+    this.#followers.clear();
+    if (this.#renewing !== undefined) clearInterval(this.#renewing);
+    this.#renewing = undefined;
+    await Promise.all([
+      ...[...this.#writers].map((drain) => drain()),
+      ...followers.map((f) => this.#release(f)),
+    ]);
   }
 
-  #follow<T>(handle: TaskHandle<T>): TaskHandle<T> {
-    this.#live.add(handle as TaskHandle<unknown>);
+  /**
+   * Registers `handle` as its task's one follower until it settles. Its polls wait for the task's lease in a shared
+   * store (taken here unless `lease` is already held); `ready` resolves once it may be shared.
+   */
+  #follow<T>(
+    handle: TaskHandle<T>,
+    ready: Promise<void> = Promise.resolve(),
+    lease?: FollowLease,
+  ): TaskHandle<T> {
+    const key = handle.taskId;
+    const follower: Follower = { handle: handle as TaskHandle<unknown>, waiters: 0, ready, lease };
+    this.#followers.set(key, follower);
+    if (lease) this.#renewLeases();
+    else if (this.config.store?.leases) {
+      const leasing = this.#acquire(key).then((taken) => {
+        follower.lease = taken;
+        if (follower.leasing === leasing) follower.leasing = undefined;
+        if (this.#followers.get(key) !== follower || this.closed) void this.#release(follower);
+        else this.#renewLeases();
+      });
+      leasing.catch(() => undefined); // reported by the poll that waits for it
+      follower.leasing = leasing;
+    }
     this.#push?.follow(handle);
-    const forget = (): boolean => {
+    const forget = (): void => {
       this.#push?.unfollow(handle.taskId);
-      return this.#live.delete(handle as TaskHandle<unknown>);
+      if (this.#followers.get(key) === follower) this.#followers.delete(key);
+      void this.#release(follower);
     };
     handle.result().then(forget, forget);
     return handle;
+  }
+
+  /**
+   * One `tasks/get` through the engine's poll gate: it waits for the task's lease in a shared store (refused with
+   * {@link TaskFollowedElsewhereError} when another process holds it), then passes the fleet's gate, if any, whose
+   * check runs right before the request is written. A refusal sends nothing.
+   */
+  #poll(backend: EraBackend, taskId: string): Promise<Record<string, unknown>> {
+    const leasing = this.#followers.get(taskId)?.leasing;
+    if (leasing) return leasing.then(() => this.#poll(backend, taskId)); // the lease first (then it is cleared)
+    let fenced: ReturnType<PollGate>;
+    try {
+      fenced = this.#gate?.(taskId);
+    } catch (error) {
+      return Promise.reject(error); // refused: nothing is sent
+    }
+    // Ungated, the request goes out synchronously from the handle's poll (no extra hop).
+    return fenced
+      ? fenced.then((writeCheck) => backend.ops.getTask(taskId, writeCheck))
+      : backend.ops.getTask(taskId);
+  }
+
+  /**
+   * Takes the task's lease in the shared store, when the store has leases.
+   * @throws {@link TaskFollowedElsewhereError} naming the holder; the store's error when it fails.
+   */
+  async #acquire(taskId: string): Promise<FollowLease | undefined> {
+    const leases = this.config.store?.leases;
+    if (!leases) return undefined;
+    const attempt = await leases.acquire(this.config.transport.serverKey, taskId);
+    if ('lease' in attempt) return attempt.lease;
+    throw new TaskFollowedElsewhereError(taskId, attempt.holder, attempt.expiresAt);
+  }
+
+  /** Gives a follower's lease back (once). */
+  async #release(follower: Follower): Promise<void> {
+    const lease = follower.lease;
+    follower.lease = undefined;
+    if (lease) await this.config.store?.leases?.release(lease).catch(() => undefined);
+  }
+
+  /**
+   * Renews every held lease each third of the lease period while any is held (one timer for the engine); a lease
+   * found taken by another process stops its follower with {@link TaskFollowedElsewhereError}.
+   */
+  #renewLeases(): void {
+    const leases = this.config.store?.leases;
+    if (!leases || this.#renewing !== undefined || this.closed) return;
+    const renewAll = async (): Promise<void> => {
+      const held = [...this.#followers.values()].filter((f) => f.lease);
+      if (held.length === 0) {
+        clearInterval(this.#renewing);
+        this.#renewing = undefined;
+        return;
+      }
+      for (const follower of held) {
+        const lease = follower.lease;
+        if (!lease) continue;
+        const kept = await leases.renew(lease).catch((error: unknown) => {
+          this.events.warning(
+            `task store: could not renew the lease of ${redactTaskId(lease.taskId)}: ${String(error)}`,
+          );
+          return true; // kept until it expires; the next round tries again
+        });
+        if (!kept && follower.lease === lease) {
+          follower.lease = undefined;
+          follower.handle.stopFollowing(
+            new TaskFollowedElsewhereError(lease.taskId, 'another process', lease.expiresAt),
+          );
+        }
+      }
+    };
+    this.#renewing = setInterval(() => void renewAll(), Math.max(50, Math.floor(leases.leaseMs / 3)));
+    (this.#renewing as { unref?: () => void }).unref?.();
+  }
+
+  /** Counts a caller awaiting `handle`; the returned function (idempotent) says it no longer does. */
+  #await(handle: TaskHandle<unknown>): () => void {
+    const follower = this.#followers.get(handle.taskId);
+    if (follower?.handle !== handle) return () => undefined;
+    follower.waiters++;
+    let waiting = true;
+    return () => {
+      if (waiting) follower.waiters--;
+      waiting = false;
+    };
+  }
+
+  /** True while some caller still awaits `handle` (its follower is shared). */
+  #awaited(handle: TaskHandle<unknown>): boolean {
+    const follower = this.#followers.get(handle.taskId);
+    return follower?.handle === handle && follower.waiters > 0;
   }
 
   #record(handle: TaskHandle<unknown>, record: TaskRecord): void {

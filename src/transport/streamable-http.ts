@@ -49,6 +49,8 @@ import {
   type HttpTarget,
   type Transport,
   type TransportRequestOptions,
+  WRITE_CHECK,
+  type WriteCheckCarrier,
 } from './transport.js';
 import {
   DEFAULT_MAX_RESPONSE_BYTES,
@@ -235,7 +237,7 @@ export class StreamableHttpTransport implements Transport {
         body,
         await this.#headersBeforeWrite(message, options, abort, () => timeout),
         abort,
-        options.beforeWrite,
+        (options as WriteCheckCarrier)[WRITE_CHECK],
       );
       if (res.status === 401 && this.#options.getHeaders) {
         await res.body?.cancel().catch(() => undefined);
@@ -244,7 +246,7 @@ export class StreamableHttpTransport implements Transport {
           body,
           await this.#headersBeforeWrite(message, options, abort, () => timeout),
           abort,
-          options.beforeWrite,
+          (options as WriteCheckCarrier)[WRITE_CHECK],
         );
       }
       if (res.status === 202 || res.status === 204) {

@@ -22,8 +22,19 @@ export interface TransportRequestOptions {
   headers?: Record<string, string>;
   /** Per-request time budget in milliseconds; past it the request fails with `RequestTimeoutError`. */
   timeoutMs?: number;
-  /** HTTP: called right before the POST is written; a throw fails the request with that error, unsent. */
-  beforeWrite?: () => void; // fleet send-time lease check
+}
+
+/**
+ * The key under which the engine's request options carry a check the HTTP transport runs right before the POST is
+ * written (a throw fails the request with that error, unsent): a fleet worker confirms there that the poll's lease
+ * is still its own. Not part of {@link TransportRequestOptions}: only the engine sets it.
+ * @internal
+ */
+export const WRITE_CHECK: unique symbol = Symbol('mcp-tasks-client.writeCheck');
+
+/** Request options that may carry a {@link WRITE_CHECK}. @internal */
+export interface WriteCheckCarrier {
+  readonly [WRITE_CHECK]?: () => void;
 }
 
 /** Longest accepted `serverKey` option, in characters. */

@@ -34,6 +34,7 @@ export const RUNTIME = [
   'TaskError',
   'TaskExpiredError',
   'TaskFailedError',
+  'TaskFollowedElsewhereError',
   'TaskHandle',
   'TaskNotFoundError',
   'TooManyRoundsError',

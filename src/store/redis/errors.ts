@@ -48,9 +48,20 @@ export class StoreUnavailableError extends McpClientError {
     readonly command: string,
     options?: ErrorOptions,
   ) {
-    super(
-      `Redis ${command} failed: ${options?.cause instanceof Error ? options.cause.message : String(options?.cause ?? 'unknown error')}`,
-      options,
-    );
+    super(`Redis ${command} failed: ${describeCause(options?.cause)}`, options);
   }
+}
+
+/**
+ * The words of a Redis client's error: its message, or, when that is empty (Node's `AggregateError` of a refused
+ * connection to every address of `localhost`), the messages or codes of the errors it gathers.
+ */
+function describeCause(cause: unknown): string {
+  if (cause === undefined || cause === null) return 'unknown error';
+  if (!(cause instanceof Error)) return String(cause);
+  if (cause.message !== '') return cause.message;
+  const inner = cause instanceof AggregateError ? cause.errors.map(describeCause).filter(Boolean) : [];
+  if (inner.length > 0) return [...new Set(inner)].join('; ');
+  const code = (cause as { code?: unknown }).code;
+  return typeof code === 'string' ? `${cause.name} ${code}` : cause.name;
 }

@@ -6,6 +6,7 @@
  */
 import type { InputRequest, InputResponse } from '../../protocol/input.js';
 import { closeClient, RedisConnection, type RedisClientLike } from './connection.js';
+import { StoreUnavailableError } from './errors.js';
 import type { FleetKeys } from './keys.js';
 import { recordId } from './keys.js';
 import { RECORD_ONCE_SCRIPT } from './scripts.js';
@@ -148,7 +149,9 @@ export class FleetChannel {
     let stopped = false;
     let wake: (() => void) | undefined;
     const loop = (async () => {
-      await client.connect();
+      await client.connect().catch((error: unknown) => {
+        throw new StoreUnavailableError('CONNECT', { cause: error });
+      });
       let last: string | undefined; // the position is pinned before the first read, then `onReady`
       while (!stopped) {
         try {

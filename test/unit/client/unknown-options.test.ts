@@ -81,6 +81,18 @@ describe('per-call options', () => {
     await client.close();
   });
 
+  it('beforeWrite is not a request option (the fleet checks its lease through the engine): TypeError, nothing sent', async () => {
+    const client = newClient();
+    const before = sent();
+    const error = await client
+      .callTool('echo', {}, { beforeWrite: () => undefined } as never)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toMatch(/^TaskClient tools\/call: unknown option "beforeWrite"/);
+    expect(sent()).toBe(before);
+    await client.close();
+  });
+
   it.each([
     ['listTools', 'timeout', 'timeoutMs'],
     ['discover', 'header', 'headers'],

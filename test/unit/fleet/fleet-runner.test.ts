@@ -22,6 +22,7 @@ class ScriptedTask extends EventEmitter implements FleetTask {
   abandoned: unknown;
   readonly method = 'tools/call';
   readonly pollIntervalMs = 100;
+  readonly localCreatedAt = 0;
   readonly answeredKeys = new Set<string>();
   readonly task = { taskId: 't1', status: 'working', ttlMs: null } as FleetTask['task'];
   #reject!: (e: unknown) => void;
@@ -118,6 +119,7 @@ function scripted(
     store,
     workerId: 'w',
     now: () => Date.now(),
+    gatePolls: () => undefined,
     attach: async (taskId) => {
       const t = new ScriptedTask(taskId);
       tasks.push(t);

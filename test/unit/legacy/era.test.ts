@@ -122,6 +122,7 @@ const host: LegacyHost = {
   handlers: undefined,
   emitInput: () => undefined,
   listenerCount: () => 0,
+  warning: () => undefined,
 };
 const never = (): Promise<never> => Promise.reject(new Error('probe not expected'));
 const legacyCalled = async (): Promise<string> => 'legacy';

@@ -16,6 +16,7 @@ const host = {
   handlers: undefined,
   emitInput: () => undefined,
   listenerCount: () => 0,
+  warning: () => undefined,
 };
 
 describe('targets', () => {
