@@ -45,12 +45,23 @@ export type { ClientCapabilities, ClientInfo } from './client/meta.js';
 
 // tasks
 export { TaskHandle } from './tasks/task-handle.js';
-export type { CancelOptions, ResultOptions, Settled, TaskHandleEvents } from './tasks/task-handle.js';
+export type {
+  AnsweredDetail,
+  CancelOptions,
+  ResultOptions,
+  Settled,
+  TaskHandleEvents,
+} from './tasks/task-handle.js';
 export type { ExpiringEvent } from './tasks/task-driver.js';
 export { DEFAULT_EXPIRING_MARGIN_RATIO } from './tasks/expiry.js';
 export { DEFAULT_MAX_CONCURRENT_UPDATES } from './tasks/update-sender.js';
 export { DELIVERY_BUDGET_MS } from './tasks/delivery.js';
-export type { InputContext, InputHandlers, InputRequiredEvent } from './tasks/input-broker.js';
+export type {
+  InputContext,
+  InputHandlers,
+  InputRequiredEvent,
+  RespondOptions,
+} from './tasks/input-broker.js';
 export {
   DEFAULT_MAX_POLL_INTERVAL_MS,
   DEFAULT_MIN_POLL_INTERVAL_MS,

@@ -102,7 +102,7 @@ export function taskInputScope(
       taskId: handle.taskId,
       handlers: driver.handlers,
       expiresAt,
-      deliver: async (key, response) => {
+      deliver: async (key, response, options) => {
         if (parts.cancelRequested || handle.done || driver.signal.aborted) {
           const why = parts.cancelRequested
             ? 'a cancel was requested'
@@ -120,7 +120,12 @@ export function taskInputScope(
         } catch (failure) {
           throw onUpdateFailure(parts, key, failure);
         }
-        handle.emit('answered', key);
+        const action = (response as { action?: unknown }).action;
+        handle.emit('answered', key, {
+          ...(typeof action === 'string' ? { action } : {}),
+          ...(options?.answeredBy !== undefined ? { answeredBy: options.answeredBy } : {}),
+          answeredAt: driver.now(),
+        });
         return true;
       },
       emit: (event) =>

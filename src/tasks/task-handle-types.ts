@@ -8,6 +8,16 @@ import type { DetailedTask } from '../protocol/tasks.js';
 import type { InputRequiredEvent } from './input-broker.js';
 import type { ExpiringEvent } from './task-driver.js';
 
+/** What the handle knows of an acknowledged answer. */
+export interface AnsweredDetail {
+  /** The answer's `action` (`accept`, `decline`, `cancel`), when it has one. */
+  action?: string;
+  /** Who answered, from `respond(response, { answeredBy })`. */
+  answeredBy?: string;
+  /** Local time the server acknowledged it, epoch ms. */
+  answeredAt: number;
+}
+
 /**
  * Events of a `TaskHandle`. Listeners run guarded: one that throws or returns a rejecting promise never breaks the
  * engine (polling, cancelling and answering go on). While the task is not terminal its failure aborts the task like
@@ -20,8 +30,8 @@ export interface TaskHandleEvents {
   status: [task: DetailedTask];
   /** A new input request (once per key; again once if the server rejected its answer). */
   inputRequired: [event: InputRequiredEvent];
-  /** The server acknowledged the answer to `key` (`tasks/update`). */
-  answered: [key: string];
+  /** The server acknowledged the answer to `key` (`tasks/update`): the action, who answered (if said), when. */
+  answered: [key: string, detail?: AnsweredDetail];
   /** The task reached `completed`, `failed` or `cancelled` (the server said so). */
   terminal: [task: DetailedTask];
   /** `cancel()` was called for the first time (the server has not confirmed anything yet). */

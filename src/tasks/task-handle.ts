@@ -39,6 +39,7 @@ import type {
 
 export type { TaskDriver, ExpiringEvent } from './task-driver.js';
 export type {
+  AnsweredDetail,
   CancelOptions,
   ResultOptions,
   Settled,
@@ -68,6 +69,8 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
   #task: DetailedTask;
   #ttlStart: number;
   #polls = 0;
+  /** Callers awaiting `result()` now. */
+  #awaiting = 0;
   #failures = 0;
   #notVisible = 0;
   #pollMultiple = 1; // safety poll while the server pushes this task
@@ -179,7 +182,28 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
    */
   result(options: ResultOptions = {}): Promise<TResult> {
     const bad = handleOptionsError('result', options); // a misspelt option: TypeError, not a wait without its signal
-    return bad ? Promise.reject(bad) : raceAbort(this.#outcome.recorded as Promise<TResult>, options.signal);
+    if (bad) return Promise.reject(bad);
+    const waiting = raceAbort(this.#outcome.recorded as Promise<TResult>, options.signal);
+    this.#awaiting++;
+    const stop = (): void => void this.#awaiting--;
+    waiting.then(stop, stop);
+    return waiting;
+  }
+
+  /**
+   * @internal Settles like {@link result} (after the outcome's record write), for the engine's own bookkeeping: it
+   * does not count as a caller awaiting the outcome.
+   */
+  settled(): Promise<TResult> {
+    return this.#outcome.recorded as Promise<TResult>;
+  }
+
+  /**
+   * True while a caller awaits {@link result} (a wait not aborted): when the task ends without one, its record is
+   * marked `uncollected`.
+   */
+  get awaited(): boolean {
+    return this.#awaiting > 0;
   }
 
   /**

@@ -370,7 +370,7 @@ export class TaskTracker {
       this.#ctx.push?.unfollow(handle.taskId);
       return this.#live.delete(handle as TaskHandle<unknown>);
     };
-    handle.result().then(forget, forget);
+    handle.settled().then(forget, forget);
     return handle;
   }
 
@@ -383,6 +383,6 @@ export class TaskTracker {
     this.#drains.set(handle, drain);
     this.#writers.add(drain);
     const done = (): void => void drain().then(() => this.#writers.delete(drain));
-    handle.result().then(done, done);
+    handle.settled().then(done, done);
   }
 }
