@@ -63,6 +63,8 @@ export type CliEvent =
       localCreatedAt: number;
       expiresAt: number | null;
       expired: boolean;
+      /** The task ended while no caller awaited it, and nobody opened it since. */
+      uncollected?: boolean;
     }
   | { event: 'detached'; taskId: string }
   | { event: 'cancelled'; taskId: string }

@@ -199,6 +199,10 @@ export function buildProgram(setExitCode: (code: ExitCodeValue) => void): Comman
     .command('ls')
     .description('list recorded tasks with their last known status and whether their TTL has passed')
     .option('--prune', 'first remove records whose TTL has passed')
+    .option(
+      '--uncollected',
+      'only tasks that ended while no caller awaited them (a detached call, a departed host) and nobody opened since',
+    )
     .option('--json', 'machine-readable output: one record per line')
     .action(async (options) => setExitCode(await lsCommand(options)));
 

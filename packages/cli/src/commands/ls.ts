@@ -15,6 +15,8 @@ export interface LsCommandOptions {
   json?: boolean;
   /** Remove records whose TTL has passed first. */
   prune?: boolean;
+  /** Only tasks that ended while no caller awaited their outcome, and that nobody opened since. */
+  uncollected?: boolean;
 }
 
 /** The status to show: the stored outcome (which knows `expired` / `unknown`), else the last status seen. */
@@ -34,9 +36,15 @@ export function lsCommand(options: LsCommandOptions): Promise<ExitCodeValue> {
       output.text(`Removed ${removed} expired record(s).`);
     }
     const now = Date.now();
-    const records = (await store.list()).sort((a, b) => a.localCreatedAt - b.localCreatedAt);
+    const records = (await store.list())
+      .filter((r) => !options.uncollected || (r.outcome !== undefined && r.uncollected === true))
+      .sort((a, b) => a.localCreatedAt - b.localCreatedAt);
     if (records.length === 0) {
-      output.text(`No recorded tasks (in ${recordsDir()}).`);
+      output.text(
+        options.uncollected
+          ? `No uncollected tasks (in ${recordsDir()}).`
+          : `No recorded tasks (in ${recordsDir()}).`,
+      );
       return ExitCode.Completed;
     }
     const rows = records.map((r) => {
@@ -52,6 +60,7 @@ export function lsCommand(options: LsCommandOptions): Promise<ExitCodeValue> {
         localCreatedAt: r.localCreatedAt,
         expiresAt,
         expired,
+        ...(r.uncollected === true ? { uncollected: true } : {}),
       });
       const ttl =
         expiresAt === null

@@ -42,9 +42,6 @@ export class FileDeliverer implements Deliverer {
   readonly #clients = new Map<string, Promise<TaskClient>>();
   /** Tasks this inbox follows, by task key → the handle's cancel. */
   readonly #followed = new Map<string, { cancel(): Promise<unknown> }>();
-  /** Tasks this inbox saw end while it followed them (nobody else awaited them), until a person opens them. */
-  readonly #endedHere = new Set<string>();
-  readonly #collected = new Set<string>();
   readonly #questions = new Map<string, Map<string, InputRequiredEvent>>();
   readonly #failed = new Map<string, { at: number; message: string }>();
   #closed = false;
@@ -76,13 +73,9 @@ export class FileDeliverer implements Deliverer {
       this.#failed.delete(id);
       followed.cancel = () => handle.cancel();
       this.#onChange();
-      try {
-        await handle.result();
-      } catch {
-        // the outcome is in the record (the engine wrote it); the page shows it
-      }
-      if (handle.status === 'completed' || handle.status === 'failed' || handle.status === 'cancelled')
-        this.#endedHere.add(id);
+      // Not `result()`: the inbox follows for people, it is no caller; a task that ends without one stays
+      // marked uncollected in its record until a person opens it. The engine writes the outcome.
+      while (!handle.done && !this.#closed) await handle.refresh().catch(() => undefined);
     })()
       .catch((error: unknown) => {
         this.#failed.set(id, { at: this.#now(), message: (error as Error).message });
@@ -148,12 +141,14 @@ export class FileDeliverer implements Deliverer {
   }
 
   async collect(record: TaskRecord): Promise<void> {
-    this.#collected.add(taskKey(record.server, record.taskId));
+    if (!record.uncollected) return;
+    // The record is final (its outcome written, so the engine writes it no more): only the mark goes
+    const { uncollected: _, ...collected } = record;
+    await this.#store.put(collected);
   }
 
   uncollected(record: TaskRecord): boolean {
-    const id = taskKey(record.server, record.taskId);
-    return record.outcome !== undefined && this.#endedHere.has(id) && !this.#collected.has(id);
+    return record.outcome !== undefined && record.uncollected === true;
   }
 
   warnings(): string[] {

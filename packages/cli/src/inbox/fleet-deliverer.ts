@@ -145,7 +145,7 @@ export class FleetDeliverer implements Deliverer {
   uncollected(record: TaskRecord): boolean {
     return (
       record.outcome !== undefined &&
-      (record as { uncollected?: boolean }).uncollected === true &&
+      record.uncollected === true &&
       !this.#collected.has(taskKey(record.server, record.taskId))
     );
   }

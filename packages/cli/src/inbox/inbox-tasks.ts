@@ -32,8 +32,11 @@ import {
 export interface AnswerableQuestion {
   readonly key: string;
   readonly request: InputRequest;
-  /** Resolves true when this answer was the first (sent, or recorded for the fleet); false when another won. */
-  respond(response: InputResponse): Promise<boolean>;
+  /**
+   * Resolves true when this answer was the first (sent, or recorded for the fleet); false when another won.
+   * `answeredBy` goes to the task record's `answers` once the server acknowledged the answer.
+   */
+  respond(response: InputResponse, options?: { answeredBy?: string }): Promise<boolean>;
 }
 
 /** Who delivers answers and cancels for the tasks of a store. */
@@ -264,11 +267,32 @@ export class InboxTasks {
       uncollected: this.#deliverer.uncollected(record),
       follower: this.#deliverer.follower(record),
       questions,
-      answers: this.#answers.get(id) ?? [],
+      answers: this.#answerViews(id, record),
     };
     if (record.statusMessage !== undefined) view.statusMessage = text(record.statusMessage);
     if (record.outcome) view.outcome = text(record.outcome.status);
     return view;
+  }
+
+  /**
+   * The answers to show: those the record keeps (acknowledged by the server: who, when), with the time the person
+   * answered when it was here; then answers given here that the record does not show yet (a fleet's holder sends
+   * them at its next poll).
+   */
+  #answerViews(id: string, record: TaskRecord): AnswerView[] {
+    const here = this.#answers.get(id) ?? [];
+    const recorded: AnswerView[] = (record.answers ?? []).map((a) => {
+      const mine = here.find((h) => h.key === text(a.key));
+      return {
+        key: text(a.key),
+        action: text(a.action ?? 'answered'),
+        by: a.answeredBy !== undefined ? text(a.answeredBy) : (mine?.by ?? 'unknown'),
+        at: mine?.at ?? a.answeredAt,
+        takenAt: a.answeredAt,
+        via: mine?.via ?? 'sent',
+      };
+    });
+    return [...recorded, ...here.filter((h) => !recorded.some((r) => r.key === h.key))];
   }
 
   /** The details of a task, or `undefined` when the store has no such task. */
@@ -308,7 +332,7 @@ export class InboxTasks {
     const at = this.#now();
     let first: boolean;
     try {
-      first = await question.respond(checked.response);
+      first = await question.respond(checked.response, { answeredBy: by });
     } catch (error) {
       claimed.delete(key); // not delivered: the question is open again
       void this.refresh();
