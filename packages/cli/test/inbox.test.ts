@@ -13,7 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileTaskStore } from '../../../src/file-store.js';
 import { createTaskServer, elicitForm, textResult, type TaskServer } from '../../../src/testing/index.js';
-import { ensureCliBuilt, killLeftovers, tempHome } from './helpers.js';
+import { ensureCliBuilt, killLeftovers, runCli, tempHome } from './helpers.js';
 import {
   launchBrowser,
   openInbox,
@@ -117,11 +117,24 @@ describe.skipIf(SKIP)('mcp-tasks inbox in Chromium (file store)', () => {
     const record = await new FileTaskStore(join(home, 'tasks')).get(taskId);
     expect(record?.answeredKeys).toEqual(['confirm']);
     expect(record?.outcome).toMatchObject({ status: 'completed' });
-    expect(await item.locator('.badge.uncollected').count()).toBe(1); // nobody awaited it: it waits for a person
+    expect(record?.answers).toEqual([
+      { key: 'confirm', action: 'accept', answeredBy: 'browser-1', answeredAt: expect.any(Number) },
+    ]);
+    // Nobody awaited it: it waits for a person, in the page and in `ls --uncollected`
+    expect(record?.uncollected).toBe(true);
+    expect(await item.locator('.badge.uncollected').count()).toBe(1);
+    const listed = async () =>
+      (await runCli(['ls', '--uncollected', '--json'], home)).stdout
+        .split('\n')
+        .filter((line) => line.includes(taskId))
+        .map((line) => JSON.parse(line) as { uncollected?: boolean });
+    expect(await listed()).toEqual([expect.objectContaining({ uncollected: true })]);
     await item.locator('button.open-details').click();
     await expect.poll(() => page.locator('#details-outcome').textContent()).toContain('deployed 7.1.0');
     await page.locator('#close-details').click();
     await expect.poll(() => item.locator('.badge.uncollected').count()).toBe(0);
+    expect((await new FileTaskStore(join(home, 'tasks')).get(taskId))?.uncollected).toBeUndefined();
+    expect(await listed()).toEqual([]);
   }, 60_000);
 
   it('declines a question: the server gets decline and ends the task', async () => {

@@ -74,7 +74,9 @@ li.task.ended { opacity: .85; }
 .left { font-variant-numeric: tabular-nums; font-size: .85rem; }
 .left.urgent { color: #cf222e; font-weight: 700; }
 form.question { margin-top: .6rem; padding: .6rem .75rem; border: 1px solid #d8dde3; border-radius: 6px; background: #fbfcfd; display: grid; gap: .5rem; }
-form.question .field { display: grid; gap: .2rem; }
+form.question .field { display: grid; gap: .2rem; justify-items: start; }
+form.question .field input[type=text], form.question .field input[type=number], form.question .field select { width: 28rem; max-width: 100%; }
+.choices { display: flex; gap: 1rem; }
 form.question .hint { font-size: .78rem; color: #57606a; }
 form.question .buttons { display: flex; gap: .5rem; }
 .problems { color: #cf222e; font-size: .85rem; white-space: pre-wrap; }
