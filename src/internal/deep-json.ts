@@ -7,10 +7,9 @@
  * JSON text format: https://www.rfc-editor.org/rfc/rfc8259
  *
  * @module
- * @internal
  */
 
-/** Deepest nesting (objects and arrays) that the CLI pretty-prints; deeper values are printed compactly. */
+/** Deepest nesting (objects and arrays) that {@link toJsonText} indents; deeper values are written compactly. */
 export const MAX_PRETTY_DEPTH = 256;
 
 /** True when `value` nests objects/arrays deeper than `limit` levels. Iterative: safe at any depth. */

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { toJsonText } from '../internal/deep-json.js';
 import { InvalidResponseError, McpError, RequestTimeoutError, StreamEndedError } from '../errors.js';
 import type {
   JsonRpcErrorResponse,
@@ -36,7 +37,8 @@ function keyFor(core: TaskServerCore): string {
   return key;
 }
 
-const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+// Through text, as a wire would; `toJsonText` survives any nesting (JSON.parse does not recurse).
+const clone = <T>(value: T): T => JSON.parse(toJsonText(value)) as T;
 
 /**
  * A {@link Transport} that hands each message to `core.handle(message, undefined, …)`. Header checks are skipped (no

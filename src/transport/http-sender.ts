@@ -137,3 +137,18 @@ export function fetchSender(fetchImpl: typeof fetch): HttpSender {
     },
   };
 }
+
+/**
+ * The media type of a `Content-Type` value: its `type/subtype` in lower case, parameters dropped
+ * (`Application/JSON; charset=utf-8` → `application/json`). Media types are case-insensitive (RFC 9110 §8.3.1).
+ */
+export function mediaTypeOf(contentType: string | null): string {
+  if (contentType === null) return '';
+  const semicolon = contentType.indexOf(';');
+  return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
+}
+
+/** True for `application/json` and any `+json` structured syntax suffix (RFC 6839), given {@link mediaTypeOf}'s result. */
+export function isJsonMediaType(mediaType: string): boolean {
+  return mediaType === 'application/json' || mediaType.endsWith('+json');
+}

@@ -32,7 +32,14 @@ import {
   type RedirectPolicy,
 } from './redirects.js';
 import { buildHeaders, protocolHeaderValues, staticHeaders } from './request-headers.js';
-import { defaultHttpSender, fetchSender, type HttpReply, type HttpSender } from './http-sender.js';
+import {
+  defaultHttpSender,
+  fetchSender,
+  isJsonMediaType,
+  mediaTypeOf,
+  type HttpReply,
+  type HttpSender,
+} from './http-sender.js';
 import { classifyMessage, parseJson, settleResponse } from './messages.js';
 import { excerpt, readText } from './read-body.js';
 import { parseRetryAfter } from './retry-after.js';
@@ -137,15 +144,16 @@ export class StreamableHttpTransport implements Transport {
 
   request(message: JsonRpcRequest, options: TransportRequestOptions = {}): Promise<Record<string, unknown>> {
     return this.#post(message, options, async (res, abort) => {
-      const contentType = res.headers.get('content-type') ?? '';
-      if (contentType.includes('text/event-stream')) {
+      const contentType = res.headers.get('content-type');
+      const mediaType = mediaTypeOf(contentType);
+      if (mediaType === 'text/event-stream') {
         return readSseReply(res, message, options, abort, this.#maxBytes);
       }
       const text = await readText(res.body, this.#maxBytes, message.method);
-      if (!contentType.includes('application/json') && !contentType.includes('+json')) {
+      if (!isJsonMediaType(mediaType)) {
         throw new InvalidResponseError(
           message.method,
-          `unexpected content-type "${contentType || 'none'}": ${excerpt(text, 80)}`,
+          `unexpected content-type "${contentType ? excerpt(contentType, 80) : 'none'}": ${excerpt(text, 80)}`,
         );
       }
       return settleResponse(

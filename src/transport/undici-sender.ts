@@ -8,6 +8,8 @@
  * @module
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import { pipeline, type Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Agent, interceptors, type Dispatcher } from 'undici';
 import type { HttpReply, HttpReplyBody, HttpSender, HttpSenderOptions } from './http-sender.js';
 import { createStreamLane } from './undici-stream-lane.js';
@@ -16,6 +18,37 @@ import { createStreamLane } from './undici-stream-lane.js';
 export const DEFAULT_MAX_CONNECTIONS_PER_ORIGIN = 16;
 /** Redirects followed when the transport asks to follow them (fetch's limit). */
 const MAX_REDIRECTIONS = 20;
+/** The content codings this sender can decode, as `Accept-Encoding` names them (what `fetch` sends too). */
+const ACCEPT_ENCODING = 'gzip, deflate, br';
+/** A decoder per content coding (RFC 9110 §8.4.1; `deflate` is the zlib format, as fetch reads it). */
+const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
+  gzip: createGunzip,
+  'x-gzip': createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+};
+
+/**
+ * The body as its content codings decode it, the last applied first (`Content-Encoding: gzip, br` was gzipped,
+ * then compressed with brotli). Every byte limit of the transport then counts decoded bytes, so a small compressed
+ * body that decodes past `maxResponseBytes` is refused like any large one. A coding this sender does not know leaves
+ * the body as it came (the transport then fails to read it, and says so); `identity` is no coding.
+ */
+function decoded(body: Readable, contentEncoding: string | string[] | undefined): Readable {
+  if (contentEncoding === undefined) return body;
+  const codings = (Array.isArray(contentEncoding) ? contentEncoding.join(',') : contentEncoding)
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity');
+  const decoders = codings.reverse().map((coding) => DECODERS[coding]);
+  if (decoders.length === 0 || decoders.some((d) => d === undefined)) return body;
+  const streams = [body, ...decoders.map((make) => (make as () => NodeJS.ReadWriteStream)())];
+  // pipeline destroys every stream when one fails (a corrupt body, or the reader cancelling the last one).
+  return pipeline(
+    streams as unknown as [Readable, ...NodeJS.ReadWriteStream[]],
+    () => undefined,
+  ) as unknown as Readable;
+}
 
 function headerGetter(headers: IncomingHttpHeaders): HttpReply['headers'] {
   return {
@@ -127,17 +160,20 @@ const beforeWriteInterceptor: Dispatcher.DispatcherComposeInterceptor = (dispatc
 
 function toReply(res: Dispatcher.ResponseData): HttpReply {
   const status = res.statusCode;
+  const encoding = res.headers['content-encoding'];
   return {
     status,
     ok: status >= 200 && status < 300,
     headers: headerGetter(res.headers),
-    body: nodeBody(res.body),
+    body: nodeBody(
+      encoding === undefined ? res.body : (decoded(res.body, encoding) as Dispatcher.ResponseData['body']),
+    ),
   };
 }
 
 /**
  * A sender over undici's dispatcher API with keep-alive pools (one per origin, at most `maxConnectionsPerOrigin`
- * connections each). Status, headers, body limits, timeouts and aborts are handled by the transport exactly as with
+ * connections each). It asks for and decodes gzip, deflate and brotli bodies, as `fetch` does. Status, headers, body limits, timeouts and aborts are handled by the transport exactly as with
  * `fetch`; a failure before any reply rejects with undici's error (its `code`, e.g. `ECONNREFUSED`, in the chain).
  *
  * @throws TypeError when `maxConnectionsPerOrigin` is not a positive integer.
@@ -173,7 +209,7 @@ export function createUndiciSender(options: HttpSenderOptions = {}): HttpSender 
         origin: target.origin,
         path: target.path,
         method: request.method,
-        headers: request.headers,
+        headers: { 'accept-encoding': ACCEPT_ENCODING, ...request.headers },
         body: request.body,
         // The transport's plain abort flag when it gave one (undici needs only its EventTarget shape), so that no
         // AbortSignal is built per request.

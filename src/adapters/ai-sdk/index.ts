@@ -35,7 +35,7 @@ export type {
   TaskToolsOptions,
   TaskToolUpdate,
 } from '../shared/options.js';
-export { TaskToolError } from '../shared/outcome.js';
+export { MAX_CARRIED_DEPTH, MAX_CARRIED_RESULT_CHARS, TaskToolError } from '../shared/outcome.js';
 export type { PendingTaskResult, TaskToolErrorCode } from '../shared/outcome.js';
 export type { TaskToolProgress } from './preliminary.js';
 

@@ -29,6 +29,7 @@ import { ToolMessage } from '@langchain/core/messages';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import { DynamicStructuredTool } from '@langchain/core/tools';
 import type { TaskClient } from '../../client/task-client.js';
+import { toJsonText } from '../../internal/deep-json.js';
 import type { TaskToolsOptions, TaskToolUpdate } from '../shared/options.js';
 import { resultText, type ToolOutcome } from '../shared/outcome.js';
 import { TaskToolRuntime, type AdaptedTool } from '../shared/runtime.js';
@@ -40,7 +41,7 @@ export type {
   TaskToolsOptions,
   TaskToolUpdate,
 } from '../shared/options.js';
-export { TaskToolError } from '../shared/outcome.js';
+export { MAX_CARRIED_DEPTH, MAX_CARRIED_RESULT_CHARS, TaskToolError } from '../shared/outcome.js';
 export type { PendingTaskResult, TaskToolErrorCode } from '../shared/outcome.js';
 
 /** Name of the custom callback event that carries a {@link TaskToolUpdate} (a task's `status`/`statusMessage`, or progress). Spec: https://github.com/modelcontextprotocol/ext-tasks */
@@ -110,7 +111,7 @@ function toMessage(outcome: ToolOutcome, name: string, toolCallId: string | unde
       : content;
   }
   const { result, note } = outcome;
-  const text = resultText(result) || JSON.stringify(result.structuredContent ?? result.content ?? []);
+  const text = resultText(result) || toJsonText(result.structuredContent ?? result.content ?? []);
   const content = note ? `${text}\n${note}` : text;
   if (!toolCallId) return content;
   return new ToolMessage({

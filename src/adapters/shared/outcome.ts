@@ -5,6 +5,7 @@
  * @module
  */
 import { isMcpClientError, McpError, type TaskError, type TaskExpiredError } from '../../errors.js';
+import { nestsDeeperThan, toJsonText } from '../../internal/deep-json.js';
 import type { CallToolResult } from '../../protocol/results.js';
 import type { TaskStatus } from '../../protocol/tasks.js';
 import type { TaskHandle } from '../../tasks/task-handle.js';
@@ -82,18 +83,113 @@ export function resultText(result: CallToolResult): string {
   return parts.join('\n');
 }
 
-/** Maps a final `CallToolResult` to an outcome: `isError: true` becomes a `TOOL_ERROR`. */
+/**
+ * The most text, in UTF-16 code units (about 1 MB), that an adapter hands its framework for one result: the text of
+ * its content blocks plus the JSON of its other blocks and of `structuredContent`. A larger result is cut, with a
+ * note saying what was cut.
+ */
+export const MAX_CARRIED_RESULT_CHARS = 1_000_000;
+
+/**
+ * The deepest nesting of objects and arrays an adapter hands its framework as data. Frameworks walk results
+ * recursively (LangChain's messages, tracing and serialization; the AI SDK's JSON encoding) and some of them die of
+ * stack exhaustion on a result nested a few thousand levels deep; a deeper `structuredContent` or content block
+ * travels as JSON text instead.
+ */
+export const MAX_CARRIED_DEPTH = 64;
+
+/**
+ * `result` in a form any framework can carry: within {@link MAX_CARRIED_RESULT_CHARS} and
+ * {@link MAX_CARRIED_DEPTH}, with a `note` for the model that says what was cut or turned into text. A result
+ * within both bounds is returned as it is, with no note.
+ */
+export function carriedResult(result: CallToolResult): { result: CallToolResult; note?: string } {
+  let budget = MAX_CARRIED_RESULT_CHARS;
+  const cuts: string[] = [];
+  const content: CallToolResult['content'] = [];
+  let changed = false;
+  for (const block of result.content ?? []) {
+    const text = block?.type === 'text' ? (block as Record<string, unknown>).text : undefined;
+    if (typeof text === 'string') {
+      if (text.length <= budget) {
+        content.push(block);
+        budget -= text.length;
+      } else {
+        content.push({ ...block, text: cutText(text, budget) });
+        cuts.push(`a text block was cut to ${budget} of its ${text.length} characters`);
+        budget = 0;
+        changed = true;
+      }
+      continue;
+    }
+    const json = toJsonText(block);
+    if (json.length <= budget && !nestsDeeperThan(block, MAX_CARRIED_DEPTH)) {
+      content.push(block);
+      budget -= json.length;
+    } else {
+      const type = typeof block?.type === 'string' ? block.type : 'unknown';
+      content.push({ type: 'text', text: `[${type} content of ${json.length} characters of JSON left out]` });
+      cuts.push(`a block of type "${type}" (${json.length} characters of JSON) was left out`);
+      changed = true;
+    }
+  }
+  const out: CallToolResult = { ...result, content };
+  const structured = result.structuredContent;
+  if (structured !== undefined) {
+    const deep = nestsDeeperThan(structured, MAX_CARRIED_DEPTH);
+    const json = deep || budget < MAX_CARRIED_RESULT_CHARS ? toJsonText(structured) : undefined;
+    if (deep || (json !== undefined && json.length > budget)) {
+      const text = json ?? toJsonText(structured);
+      delete out.structuredContent;
+      changed = true;
+      const why = deep
+        ? `nested deeper than ${MAX_CARRIED_DEPTH} levels`
+        : `${text.length} characters of JSON, over what was left of the ${MAX_CARRIED_RESULT_CHARS}-character bound`;
+      if (budget > 0) {
+        content.push({ type: 'text', text: cutText(text, budget) });
+        cuts.push(
+          text.length > budget
+            ? `structuredContent (${why}) is given as JSON text, cut to ${budget} of its ${text.length} characters`
+            : `structuredContent (${why}) is given as JSON text`,
+        );
+      } else {
+        cuts.push(`structuredContent (${why}) was left out`);
+      }
+    }
+  }
+  if (!changed) return { result };
+  return {
+    result: out,
+    note: `Note: the result was too large or too deep to pass on whole: ${cuts.join('; ')}.`,
+  };
+}
+
+/** The first `length` UTF-16 units of `text`, never ending in the high half of a surrogate pair. */
+function cutText(text: string, length: number): string {
+  const cut = text.slice(0, length);
+  const last = cut.charCodeAt(cut.length - 1);
+  return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut;
+}
+
+/**
+ * Maps a final `CallToolResult` to an outcome: `isError: true` becomes a `TOOL_ERROR`. The result is first made
+ * carriable ({@link carriedResult}); its note joins `note`.
+ */
 export function outcomeOfResult(
   toolName: string,
-  result: CallToolResult,
+  received: CallToolResult,
   note: string | undefined,
   taskId?: string,
 ): ToolOutcome {
-  if (result.isError !== true) return { kind: 'ok', result, note };
+  const carried = carriedResult(received);
+  const result = carried.result;
+  const notes = [note, carried.note].filter((n): n is string => n !== undefined && n !== '');
+  const fullNote = notes.length > 0 ? notes.join('\n') : undefined;
+  if (result.isError !== true) return { kind: 'ok', result, note: fullNote };
   const text = resultText(result) || `the tool "${toolName}" reported an error`;
   return {
     kind: 'error',
-    error: new TaskToolError('TOOL_ERROR', note ? `${text}\n${note}` : text, taskId, result),
+    error: new TaskToolError('TOOL_ERROR', fullNote ? `${text}\n${fullNote}` : text, taskId, result),
   };
 }
 
