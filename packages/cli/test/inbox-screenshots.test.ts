@@ -41,13 +41,17 @@ describe.runIf(process.env.INBOX_SCREENSHOTS === '1')('inbox screenshots for doc
       await page.setViewportSize({ width: 1100, height: 900 });
       await page.locator('form.question[data-key="profile"]').waitFor({ timeout: 20_000 });
       await page.locator('form.question[data-key="confirm"]').waitFor({ timeout: 20_000 });
-      await expect.poll(() => page.locator('li.task', { hasText: 'flaky_job' }).locator('.status').textContent()).toBe('failed');
+      await expect
+        .poll(() => page.locator('li.task', { hasText: 'flaky_job' }).locator('.status').textContent())
+        .toBe('failed');
       await page.screenshot({ path: `${IMAGES}inbox-list.png`, fullPage: true });
       const survey = page.locator('li.task', { hasText: 'survey' });
       await survey.locator('[data-field="name"] input').fill('spring');
       await survey.locator('[data-field="contact"] input').fill('not-an-email');
       await survey.locator('button.accept').click();
-      await expect.poll(() => survey.locator('.problems').textContent()).toContain('contact: must be an email address');
+      await expect
+        .poll(() => survey.locator('.problems').textContent())
+        .toContain('contact: must be an email address');
       await survey.screenshot({ path: `${IMAGES}inbox-question.png` });
     } finally {
       await browser.close();

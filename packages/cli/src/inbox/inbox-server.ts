@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { InboxGuard, SECURITY_HEADERS, send, type InboxSession } from './security.js';
+import { hostRule, InboxGuard, SECURITY_HEADERS, send, type InboxSession } from './security.js';
 import type { InboxTasks } from './inbox-tasks.js';
 import { pageHtml, PAGE_CSS } from './page/assets.js';
 import type { InboxSnapshot } from './view.js';
@@ -62,11 +62,11 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown> |
   }
 }
 
-/** The host names an inbox bound to `host` answers to (loopback names for a loopback bind). */
-function hostNames(host: string): string[] {
-  if (host === '127.0.0.1' || host === 'localhost') return ['127.0.0.1', 'localhost'];
-  if (host === '::1') return ['[::1]', 'localhost'];
-  return [host.includes(':') ? `[${host}]` : host];
+/** The host name for the printed link. */
+function linkHost(host: string): string {
+  if (host === 'localhost' || host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
 }
 
 /** Starts the inbox's server. */
@@ -181,12 +181,8 @@ export async function startInboxServer(options: InboxServerOptions): Promise<Inb
     server.listen(options.port ?? 0, host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  const names = hostNames(host);
-  guard = new InboxGuard(
-    names.map((n) => `${n}:${port}`),
-    port,
-  );
-  base = `http://${names[0]}:${port}`;
+  guard = new InboxGuard(hostRule(host, port), port);
+  base = `http://${linkHost(host)}:${port}`;
   const signInLink = (): string => `${base}/login?token=${(guard as InboxGuard).issueToken()}`;
   await tasks.refresh();
   return {

@@ -12,6 +12,7 @@
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isIP } from 'node:net';
 
 /** How long a session lives without a request, ms (8 hours). */
 export const SESSION_IDLE_MS = 8 * 60 * 60_000;
@@ -57,17 +58,17 @@ export interface Refusal {
 export class InboxGuard {
   readonly #tokens = new Set<string>();
   readonly #sessions = new Map<string, InboxSession>();
-  readonly #hosts: Set<string>;
+  readonly #allowHost: (host: string) => boolean;
   readonly #now: () => number;
   #count = 0;
   /** The cookie's name; it carries the port, since browsers share cookies across the ports of one host. */
   readonly cookieName: string;
 
   /**
-   * @param hosts every `Host` header value this inbox answers to, e.g. `127.0.0.1:4711`, `localhost:4711`.
+   * @param allowHost whether a `Host` header value (lower case, with the port) names this inbox.
    */
-  constructor(hosts: readonly string[], port: number, now: () => number = Date.now) {
-    this.#hosts = new Set(hosts.map((h) => h.toLowerCase()));
+  constructor(allowHost: (host: string) => boolean, port: number, now: () => number = Date.now) {
+    this.#allowHost = allowHost;
     this.cookieName = `mcp_inbox_${port}`;
     this.#now = now;
   }
@@ -102,7 +103,7 @@ export class InboxGuard {
   /** Refuses a request whose `Host` is not this inbox, or whose `Origin` (or `Sec-Fetch-Site`) is another site. */
   checkOrigin(req: IncomingMessage): Refusal | undefined {
     const host = (req.headers.host ?? '').toLowerCase();
-    if (!this.#hosts.has(host)) return { status: 421, reason: 'unknown Host' };
+    if (!this.#allowHost(host)) return { status: 421, reason: 'unknown Host' };
     const origin = req.headers.origin;
     if (origin !== undefined && origin.toLowerCase() !== `http://${host}`)
       return { status: 403, reason: 'cross-origin request' };
@@ -141,6 +142,25 @@ export class InboxGuard {
       return { status: 403, reason: 'CSRF token missing or wrong' };
     return undefined;
   }
+}
+
+/**
+ * The `Host` values an inbox bound to `host` at `port` answers to. Loopback: `127.0.0.1`, `localhost` (and `[::1]`).
+ * Another address: that address. A wildcard (`0.0.0.0`, `::`): any IP literal and `localhost`, never a DNS name,
+ * so a hostile name resolving to this machine (DNS rebinding) still gets nothing.
+ */
+export function hostRule(host: string, port: number): (value: string) => boolean {
+  const suffix = `:${port}`;
+  const loopback = new Set(['127.0.0.1', 'localhost', '[::1]']);
+  const wildcard = host === '0.0.0.0' || host === '::';
+  const own = (host.includes(':') ? `[${host}]` : host).toLowerCase();
+  return (value) => {
+    if (!value.endsWith(suffix)) return false;
+    const name = value.slice(0, -suffix.length);
+    if (loopback.has(name)) return host === '127.0.0.1' || host === 'localhost' || host === '::1' || wildcard;
+    if (name === own) return true;
+    return wildcard && (isIP(name) !== 0 || (name.startsWith('[') && isIP(name.slice(1, -1)) === 6));
+  };
 }
 
 /** One cookie's value from a `Cookie` header. */
