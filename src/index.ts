@@ -33,6 +33,7 @@ export type { ResultOfOptions } from './fleet/result-of.js';
 // store
 export { isRecordExpired, MemoryTaskStore } from './store/task-store.js';
 export type { TaskStore } from './store/task-store.js';
+export type { QueuedAnswer, QueuedAnswers } from './store/queued-answers.js';
 export {
   recordExpiresAt,
   serverIdentity,

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { chmod, mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
+import { FileQueuedAnswers } from './file-queued-answers.js';
 import { parseRecordText, TaskRecordSchema, type TaskRecord } from './task-record.js';
 import { pruneExpired, type TaskStore } from './task-store.js';
 
@@ -31,11 +32,14 @@ function fileName(server: string, taskId: string): string {
  */
 export class FileTaskStore implements TaskStore {
   readonly dir: string;
+  /** Answers queued for the process that follows a task: files beside the records (`answers/`). */
+  readonly queuedAnswers: FileQueuedAnswers;
   readonly #onInvalid: (file: string, reason: string) => void;
   #ready: Promise<void> | undefined;
 
   constructor(dir: string, options: FileTaskStoreOptions = {}) {
     this.dir = dir;
+    this.queuedAnswers = new FileQueuedAnswers(dir);
     this.#onInvalid = options.onInvalid ?? (() => undefined);
   }
 

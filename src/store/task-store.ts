@@ -4,10 +4,13 @@
  * @module
  */
 import { cloneJson } from '../internal/deep-json.js';
+import type { QueuedAnswers } from './queued-answers.js';
 import { recordExpiresAt, TaskRecordSchema, type TaskRecord } from './task-record.js';
 
 /** Persisted task records. Every method is async so a store may live on disk or in a database. */
 export interface TaskStore {
+  /** Answers left by processes that do not follow a task, for the one that does (the file store). */
+  readonly queuedAnswers?: QueuedAnswers;
   /** Writes (creates or replaces) the record of `record.taskId` on `record.server`. */
   put(record: TaskRecord): Promise<void>;
   /** The record, or `undefined`. With no `server`, the first record with that id. */

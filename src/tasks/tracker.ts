@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { feedQueuedAnswers } from './queued-answer-feed.js';
 import {
   CancelDeliveryError,
   CancelNotConfirmedError,
@@ -381,6 +382,10 @@ export class TaskTracker {
       this.#ctx.emit.warning(`task store: ${String(error)}`),
     );
     this.#drains.set(handle, drain);
+    if (store.queuedAnswers)
+      feedQueuedAnswers(store.queuedAnswers, handle, record.server, (error) =>
+        this.#ctx.emit.warning(`queued answer: ${String(error)}`),
+      );
     this.#writers.add(drain);
     const done = (): void => void drain().then(() => this.#writers.delete(drain));
     handle.settled().then(done, done);
