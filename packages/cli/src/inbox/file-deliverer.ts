@@ -20,10 +20,20 @@ import { sessionAuth } from '../auth/sign-in.js';
 import { openTransport, targetFromIdentity } from '../server/target.js';
 import { attachOptions } from '../task-lookup.js';
 import type { AnswerableQuestion, Deliverer } from './inbox-tasks.js';
-import { taskKey } from './inbox-tasks.js';
+import { recordedQuestions, taskKey } from './inbox-tasks.js';
 
 /** How long to wait before trying again to follow a task whose server could not be reached, ms. */
 const RETRY_FOLLOW_MS = 10_000;
+
+/** The holder named by a `TaskFollowedElsewhereError` (another process holds the task's lease), if it is one. */
+function followedElsewhere(error: unknown): { holder: string; until: number } | undefined {
+  const e = error as { code?: unknown; holder?: unknown; expiresAt?: unknown };
+  if (e?.code !== 'TASK_FOLLOWED_ELSEWHERE') return undefined;
+  return {
+    holder: typeof e.holder === 'string' ? e.holder : 'another process',
+    until: typeof e.expiresAt === 'number' ? e.expiresAt : Date.now() + RETRY_FOLLOW_MS,
+  };
+}
 
 /** Options of {@link FileDeliverer}. */
 export interface FileDelivererOptions {
@@ -44,6 +54,8 @@ export class FileDeliverer implements Deliverer {
   readonly #followed = new Map<string, { cancel(): Promise<unknown> }>();
   readonly #questions = new Map<string, Map<string, InputRequiredEvent>>();
   readonly #failed = new Map<string, { at: number; message: string }>();
+  /** Tasks another process follows (it holds the task's lease in the store): its name and the lease's end. */
+  readonly #elsewhere = new Map<string, { holder: string; until: number }>();
   #closed = false;
 
   constructor(options: FileDelivererOptions) {
@@ -60,6 +72,8 @@ export class FileDeliverer implements Deliverer {
       if (record.server.startsWith('stdio:')) continue;
       const failed = this.#failed.get(id);
       if (failed && this.#now() - failed.at < RETRY_FOLLOW_MS) continue;
+      const elsewhere = this.#elsewhere.get(id);
+      if (elsewhere && this.#now() < elsewhere.until) continue; // its follower's lease holds: try again after it
       this.#follow(id, record);
     }
   }
@@ -71,6 +85,7 @@ export class FileDeliverer implements Deliverer {
       const client = await this.#client(record.server);
       const handle = await client.task(record.taskId, attachOptions(record));
       this.#failed.delete(id);
+      this.#elsewhere.delete(id);
       followed.cancel = () => handle.cancel();
       this.#onChange();
       // Not `result()`: the inbox follows for people, it is no caller; a task that ends without one stays
@@ -78,7 +93,9 @@ export class FileDeliverer implements Deliverer {
       while (!handle.done && !this.#closed) await handle.refresh().catch(() => undefined);
     })()
       .catch((error: unknown) => {
-        this.#failed.set(id, { at: this.#now(), message: (error as Error).message });
+        const elsewhere = followedElsewhere(error);
+        if (elsewhere) this.#elsewhere.set(id, elsewhere);
+        else this.#failed.set(id, { at: this.#now(), message: (error as Error).message });
       })
       .finally(() => {
         this.#followed.delete(id);
@@ -118,14 +135,40 @@ export class FileDeliverer implements Deliverer {
 
   questions(record: TaskRecord): ReadonlyMap<string, AnswerableQuestion> {
     const open = new Map<string, AnswerableQuestion>();
+    const elsewhere = this.#elsewhere.get(taskKey(record.server, record.taskId));
+    const queue = this.#store.queuedAnswers;
+    if (elsewhere && queue && !this.#followed.has(taskKey(record.server, record.taskId))) {
+      // Another process follows the task: the answer waits in the store, and that process sends it
+      for (const [key, request] of recordedQuestions(record)) {
+        open.set(key, {
+          key,
+          request,
+          queuedFor: elsewhere.holder,
+          respond: (response, options) =>
+            queue.queue(record.server, record.taskId, {
+              key,
+              response,
+              queuedAt: this.#now(),
+              ...(options?.answeredBy !== undefined ? { answeredBy: options.answeredBy } : {}),
+            }),
+        });
+      }
+      return open;
+    }
     for (const [key, event] of this.#questions.get(taskKey(record.server, record.taskId)) ?? []) {
       if (!event.answered) open.set(key, event);
     }
     return open;
   }
 
-  follower(record: TaskRecord): 'inbox' | 'none' {
-    return this.#followed.has(taskKey(record.server, record.taskId)) ? 'inbox' : 'none';
+  follower(record: TaskRecord): 'inbox' | 'other' | 'none' {
+    const id = taskKey(record.server, record.taskId);
+    if (this.#followed.has(id)) return 'inbox';
+    return this.#elsewhere.has(id) && !record.outcome ? 'other' : 'none';
+  }
+
+  holder(record: TaskRecord): string | undefined {
+    return record.outcome ? undefined : this.#elsewhere.get(taskKey(record.server, record.taskId))?.holder;
   }
 
   async cancel(record: TaskRecord): Promise<void> {
@@ -135,9 +178,17 @@ export class FileDeliverer implements Deliverer {
       await followed.cancel();
       return;
     }
-    const client = await this.#client(record.server);
-    const handle = await client.task(record.taskId, attachOptions(record));
-    await handle.cancel();
+    // Not followed here: tasks/cancel from a client without the store (it takes no lease); the follower, if any,
+    // sees the end at its next poll and records it
+    const target = await targetFromIdentity(record.server);
+    const auth = target.kind === 'http' ? await sessionAuth(target.url) : undefined;
+    const client = new TaskClient({ transport: openTransport(target, auth) });
+    try {
+      const handle = await client.task(record.taskId, attachOptions(record));
+      await handle.cancel();
+    } finally {
+      await client.close().catch(() => undefined);
+    }
   }
 
   async collect(record: TaskRecord): Promise<void> {

@@ -149,7 +149,9 @@ export async function startInboxServer(options: InboxServerOptions): Promise<Inb
       const key = typeof body.key === 'string' ? body.key : '';
       try {
         const outcome = await tasks.answer(id, key, body.action, body.content, session.name);
-        const status = { taken: 200, 'already-answered': 409, gone: 404, invalid: 422 }[outcome.result];
+        const status = { taken: 200, queued: 202, 'already-answered': 409, gone: 404, invalid: 422 }[
+          outcome.result
+        ];
         return json(res, status, outcome);
       } catch (error) {
         return json(res, 502, { result: 'not-delivered', error: String((error as Error).message) });

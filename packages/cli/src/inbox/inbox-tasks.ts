@@ -32,6 +32,8 @@ import {
 export interface AnswerableQuestion {
   readonly key: string;
   readonly request: InputRequest;
+  /** Set when the answer is queued in the store for the process that follows the task: that process's name. */
+  readonly queuedFor?: string;
   /**
    * Resolves true when this answer was the first (sent, or recorded for the fleet); false when another won.
    * `answeredBy` goes to the task record's `answers` once the server acknowledged the answer.
@@ -49,6 +51,8 @@ export interface Deliverer {
   questions(record: TaskRecord): ReadonlyMap<string, AnswerableQuestion>;
   /** Who follows the task. */
   follower(record: TaskRecord): TaskView['follower'];
+  /** The name of the other process that follows the task, when one does. */
+  holder?(record: TaskRecord): string | undefined;
   /** Sends `tasks/cancel` for the task (the server decides how it ends). */
   cancel(record: TaskRecord): Promise<void>;
   /** Marks the task's outcome as seen by a person (clears "uncollected"). */
@@ -63,6 +67,7 @@ export interface Deliverer {
 /** The result of an answer from the page. */
 export type AnswerResult =
   | { result: 'taken'; at: number; takenAt: number }
+  | { result: 'queued'; at: number; holder: string }
   | { result: 'already-answered' }
   | { result: 'gone' }
   | { result: 'invalid'; problems: string[] };
@@ -138,7 +143,7 @@ export function checkAnswer(
 }
 
 /** Keys the record says are still open: the last task's `inputRequests` minus the answered keys. */
-function recordedQuestions(record: TaskRecord): Map<string, InputRequest> {
+export function recordedQuestions(record: TaskRecord): Map<string, InputRequest> {
   const open = new Map<string, InputRequest>();
   if (record.outcome || record.status !== 'input_required') return open;
   const requests = (record.task as { inputRequests?: unknown } | undefined)?.inputRequests;
@@ -269,6 +274,8 @@ export class InboxTasks {
       questions,
       answers: this.#answerViews(id, record),
     };
+    const holder = this.#deliverer.holder?.(record);
+    if (holder !== undefined) view.holder = text(holder);
     if (record.statusMessage !== undefined) view.statusMessage = text(record.statusMessage);
     if (record.outcome) view.outcome = text(record.outcome.status);
     return view;
@@ -289,7 +296,7 @@ export class InboxTasks {
         by: a.answeredBy !== undefined ? text(a.answeredBy) : (mine?.by ?? 'unknown'),
         at: mine?.at ?? a.answeredAt,
         takenAt: a.answeredAt,
-        via: mine?.via ?? 'sent',
+        via: mine?.via.replace(/^queued for /, 'sent by ') ?? 'sent',
       };
     });
     return [...recorded, ...here.filter((h) => !recorded.some((r) => r.key === h.key))];
@@ -342,16 +349,16 @@ export class InboxTasks {
       void this.refresh();
       return { result: 'already-answered' };
     }
-    const takenAt = this.#now();
     const log = this.#answers.get(id) ?? [];
-    log.push({
-      key: text(key),
-      action: checked.response.action as string,
-      by,
-      at,
-      takenAt,
-      via: this.#deliverer.via,
-    });
+    const given = checked.response.action as string;
+    if (question.queuedFor !== undefined) {
+      log.push({ key: text(key), action: given, by, at, via: text(`queued for ${question.queuedFor}`) });
+      this.#answers.set(id, log);
+      void this.refresh();
+      return { result: 'queued', at, holder: text(question.queuedFor) };
+    }
+    const takenAt = this.#now();
+    log.push({ key: text(key), action: given, by, at, takenAt, via: this.#deliverer.via });
     this.#answers.set(id, log);
     void this.refresh();
     return { result: 'taken', at, takenAt };

@@ -66,6 +66,8 @@ export interface TaskView {
   uncollected: boolean;
   /** Who follows the task: this inbox, another process, the fleet, or nobody (ended or unreachable). */
   follower: 'inbox' | 'other' | 'fleet' | 'none';
+  /** The other process that follows it (its lease holder's name), display text. */
+  holder?: string;
   questions: QuestionView[];
   answers: AnswerView[];
 }

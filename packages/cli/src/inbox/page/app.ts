@@ -189,6 +189,11 @@ function questionForm(task: TaskView, question: QuestionView): HTMLFormElement {
           task.id,
           `The server took the answer (${action}) at ${clock(Number(answer.body.takenAt))}.`,
         );
+      else if (result === 'queued')
+        notes.set(
+          task.id,
+          `Answer (${action}) queued at ${clock(Number(answer.body.at))} for ${String(answer.body.holder)}, which follows this task and sends it.`,
+        );
       else if (result === 'already-answered')
         notes.set(task.id, 'This question was already answered elsewhere.');
       else if (result === 'invalid') {
@@ -289,10 +294,14 @@ function taskItem(task: TaskView, item: HTMLLIElement): void {
   if (task.statusMessage !== undefined) head.append(el('div', 'message', task.statusMessage));
   const meta = el('div', 'row');
   meta.append(el('span', 'taskid', task.taskId), el('span', 'server', task.server));
-  meta.append(el('span', 'note follower', `followed by: ${task.follower}`));
+  meta.append(
+    el('span', 'note follower', `followed by: ${task.follower}${task.holder ? ` (${task.holder})` : ''}`),
+  );
   head.append(meta);
   for (const answer of task.answers) {
-    const taken = answer.takenAt ? `, taken by the server at ${clock(answer.takenAt)}` : '';
+    const taken = answer.takenAt
+      ? `, taken by the server at ${clock(answer.takenAt)}`
+      : ` (${answer.via}; not yet taken by the server)`;
     head.append(
       el(
         'div',
