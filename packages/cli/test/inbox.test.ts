@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileTaskStore } from '../../../src/file-store.js';
+import { StreamableHttpTransport, TaskClient } from '../../../src/index.js';
 import { createTaskServer, elicitForm, textResult, type TaskServer } from '../../../src/testing/index.js';
 import { ensureCliBuilt, killLeftovers, runCli, tempHome } from './helpers.js';
 import {
@@ -208,6 +209,47 @@ describe.skipIf(SKIP)('mcp-tasks inbox in Chromium (file store)', () => {
     );
     expect(notes.filter((n) => n?.startsWith('The server took the answer')).length).toBe(1);
     expect(notes.filter((n) => n === 'This question was already answered elsewhere.').length).toBe(1);
+  }, 60_000);
+
+  it('a task another process follows gets the answer through the store; that process sends it', async () => {
+    const page = pages[0] as Page;
+    // A host following its own task (it holds the task's lease in the shared store) and asking nobody
+    const host = new TaskClient({
+      transport: new StreamableHttpTransport(server.url),
+      store: new FileTaskStore(join(home, 'tasks')),
+      capabilities: { elicitation: { form: {} } },
+    });
+    host.on('inputRequired', () => undefined);
+    try {
+      const start = await host.startTool('deploy_release', { version: '7.4.0' });
+      if (start.resultType !== 'task') throw new Error('expected a task');
+      const outcome = start.task.result();
+      const item = page
+        .locator('li.task', { hasText: 'deploy_release' })
+        .filter({ has: page.locator('form.question') });
+      await item
+        .locator('form.question[data-key="confirm"] [data-field="confirm"] input')
+        .check({ timeout: 20_000 });
+      expect(await item.locator('.follower').textContent()).toMatch(/^followed by: other \(.+\)$/);
+      await item.locator('form.question button.accept').click();
+      const result = await outcome;
+      expect(result.content).toEqual([{ type: 'text', text: 'deployed 7.4.0' }]);
+      expect(server.stats.taskUpdates(start.task.taskId).map((u) => u.inputResponses)).toEqual([
+        { confirm: { action: 'accept', content: { confirm: true } } },
+      ]);
+      const record = await new FileTaskStore(join(home, 'tasks')).get(start.task.taskId);
+      expect(record?.answers).toEqual([
+        {
+          key: 'confirm',
+          action: 'accept',
+          answeredBy: expect.stringMatching(/^browser-\d$/),
+          answeredAt: expect.any(Number),
+        },
+      ]);
+      expect(record?.uncollected).toBeUndefined(); // the host awaited it
+    } finally {
+      await host.close();
+    }
   }, 60_000);
 
   it("a hostile server's markup, javascript: links and bidi controls stay inert text", async () => {
