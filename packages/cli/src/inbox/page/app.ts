@@ -174,6 +174,7 @@ function readForm(form: HTMLFormElement, fields: readonly FormField[]): Record<s
 function questionForm(task: TaskView, question: QuestionView): HTMLFormElement {
   const form = el('form', 'question');
   form.dataset.key = question.key;
+  form.dataset.answerable = String(question.answerable);
   form.noValidate = true;
   form.append(el('div', 'question-text', question.message || `(${question.method})`));
   const problems = el('div', 'problems');
@@ -312,10 +313,12 @@ function taskItem(task: TaskView, item: HTMLLIElement): void {
   }
   const note = notes.get(task.id);
   if (note) head.append(el('div', 'note page-note', note));
-  // Questions: keep forms being filled; drop the ones answered or gone.
-  const keys = new Set(task.questions.map((q) => q.key));
-  for (const form of item.querySelectorAll<HTMLFormElement>('form.question'))
-    if (!keys.has(form.dataset.key ?? '')) form.remove();
+  // Questions: keep forms being filled; drop the ones answered or gone, rebuild one whose answerability changed.
+  const wanted = new Map(task.questions.map((q) => [q.key, q]));
+  for (const form of item.querySelectorAll<HTMLFormElement>('form.question')) {
+    const question = wanted.get(form.dataset.key ?? '');
+    if (!question || form.dataset.answerable !== String(question.answerable)) form.remove();
+  }
   for (const question of task.questions) {
     const present = [...item.querySelectorAll<HTMLFormElement>('form.question')].some(
       (f) => f.dataset.key === question.key,
