@@ -3,38 +3,17 @@
  * playwright-core (as test/browser does), and tasks started on the reference server by a client that records them
  * in the inbox's store and then goes away (so nobody follows them but the inbox).
  */
-import { existsSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../../../test/helpers/chromium.js';
 import { StreamableHttpTransport, TaskClient } from '../../../src/index.js';
 import { FileTaskStore } from '../../../src/file-store.js';
 import type { TaskServer } from '../../../src/testing/index.js';
 import { startCli, type CliProcess } from './helpers.js';
 
-export const CHROMIUM = process.env.MCP_CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-/** Launches headless Chromium; throws with the install hint when it is missing. */
-export async function launchBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM))
-    throw new Error(
-      `Chromium not found at ${CHROMIUM}. Install it (Debian: apt-get install -y chromium), or set MCP_CHROMIUM_PATH.`,
-    );
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
-  });
-}
+/** Launches headless Chromium (as test/browser does). */
+export const launchBrowser = launchChromium;
 
 /** A running `mcp-tasks inbox`. */
 export interface RunningInbox {

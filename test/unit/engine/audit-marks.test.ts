@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { completed, created, detailed, queue } from '../../helpers/unit-fixtures.js';
-import { setup, startTask, T0 } from './setup.js';
+import { askingTask, setup, startTask, T0 } from './setup.js';
 
 beforeEach(() =>
   vi.useFakeTimers({
@@ -15,18 +15,7 @@ beforeEach(() =>
 );
 afterEach(() => vi.useRealTimers());
 
-const asking = detailed({
-  status: 'input_required',
-  inputRequests: {
-    confirm: {
-      method: 'elicitation/create',
-      params: {
-        message: 'Deploy?',
-        requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
-      },
-    },
-  },
-});
+const asking = askingTask;
 
 describe('audit marks in the task record', () => {
   it('a task that ends while nobody awaits result() is recorded uncollected', async () => {

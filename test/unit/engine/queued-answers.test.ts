@@ -10,21 +10,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryTaskStore, type QueuedAnswer, type QueuedAnswers } from '../../../src/index.js';
 import { FileQueuedAnswers } from '../../../src/store/file-queued-answers.js';
 import { QUEUED_ANSWER_CHECK_MS } from '../../../src/tasks/queued-answer-feed.js';
-import { completed, created, detailed, queue } from '../../helpers/unit-fixtures.js';
-import { setup, startTask, T0 } from './setup.js';
+import { completed, created, queue } from '../../helpers/unit-fixtures.js';
+import { askingTask, setup, startTask, T0 } from './setup.js';
 
-const asking = detailed({
-  status: 'input_required',
-  inputRequests: {
-    confirm: {
-      method: 'elicitation/create',
-      params: {
-        message: 'Deploy?',
-        requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
-      },
-    },
-  },
-});
+const asking = askingTask;
 
 /** A memory queue with the file queue's rules (first answer per key wins, each answer taken once). */
 class MemoryQueue implements QueuedAnswers {

@@ -9,18 +9,16 @@
  * @module
  */
 import {
-  TaskClient,
-  VERSION,
   isTerminalStatus,
+  type TaskClient,
   type InputRequiredEvent,
   type TaskRecord,
   type TaskStore,
 } from 'mcp-tasks-client';
-import { sessionAuth } from '../auth/sign-in.js';
-import { openTransport, targetFromIdentity } from '../server/target.js';
 import { attachOptions } from '../task-lookup.js';
 import type { AnswerableQuestion, Deliverer } from './inbox-tasks.js';
 import { recordedQuestions, taskKey } from './inbox-tasks.js';
+import { cancelUnfollowed, openServerClient } from './server-client.js';
 
 /** How long to wait before trying again to follow a task whose server could not be reached, ms. */
 const RETRY_FOLLOW_MS = 10_000;
@@ -108,11 +106,7 @@ export class FileDeliverer implements Deliverer {
     let client = this.#clients.get(server);
     if (!client) {
       client = (async () => {
-        const target = await targetFromIdentity(server);
-        const auth = target.kind === 'http' ? await sessionAuth(target.url) : undefined;
-        const made = new TaskClient({
-          transport: openTransport(target, auth),
-          clientInfo: { name: 'mcp-tasks-inbox', version: VERSION },
+        const made = await openServerClient(server, {
           capabilities: { elicitation: { form: {}, url: {} } },
           store: this.#store,
         });
@@ -178,17 +172,7 @@ export class FileDeliverer implements Deliverer {
       await followed.cancel();
       return;
     }
-    // Not followed here: tasks/cancel from a client without the store (it takes no lease); the follower, if any,
-    // sees the end at its next poll and records it
-    const target = await targetFromIdentity(record.server);
-    const auth = target.kind === 'http' ? await sessionAuth(target.url) : undefined;
-    const client = new TaskClient({ transport: openTransport(target, auth) });
-    try {
-      const handle = await client.task(record.taskId, attachOptions(record));
-      await handle.cancel();
-    } finally {
-      await client.close().catch(() => undefined);
-    }
+    await cancelUnfollowed(record);
   }
 
   async collect(record: TaskRecord): Promise<void> {

@@ -9,12 +9,10 @@
  */
 import type { RedisClientLike, RedisTaskStore } from 'mcp-tasks-client/redis-store';
 import { hostname } from 'node:os';
-import { TaskClient, VERSION, type FleetQuestion, type FleetRunner, type TaskRecord } from 'mcp-tasks-client';
-import { sessionAuth } from '../auth/sign-in.js';
-import { openTransport, targetFromIdentity } from '../server/target.js';
-import { attachOptions } from '../task-lookup.js';
+import type { FleetQuestion, FleetRunner, TaskClient, TaskRecord } from 'mcp-tasks-client';
 import type { AnswerableQuestion, Deliverer } from './inbox-tasks.js';
 import { taskKey } from './inbox-tasks.js';
+import { cancelUnfollowed, openServerClient } from './server-client.js';
 
 /** Options of {@link openFleetDeliverer}. */
 export interface FleetDelivererOptions {
@@ -79,13 +77,7 @@ export class FleetDeliverer implements Deliverer {
     let joined = this.#fleets.get(server);
     if (!joined) {
       joined = (async () => {
-        const target = await targetFromIdentity(server);
-        const auth = target.kind === 'http' ? await sessionAuth(target.url) : undefined;
-        const client = new TaskClient({
-          transport: openTransport(target, auth),
-          clientInfo: { name: 'mcp-tasks-inbox', version: VERSION },
-          store: this.#store,
-        });
+        const client = await openServerClient(server, { store: this.#store });
         const fleet = client.runFleet({ claim: false });
         fleet.on('inputRequired', (question) => {
           const id = taskKey(question.server, question.taskId);
@@ -126,16 +118,7 @@ export class FleetDeliverer implements Deliverer {
   }
 
   async cancel(record: TaskRecord): Promise<void> {
-    // A client of its own, without the fleet's store: it sends tasks/cancel and reads the answer, holding no lease.
-    const target = await targetFromIdentity(record.server);
-    const auth = target.kind === 'http' ? await sessionAuth(target.url) : undefined;
-    const client = new TaskClient({ transport: openTransport(target, auth) });
-    try {
-      const handle = await client.task(record.taskId, attachOptions(record));
-      await handle.cancel();
-    } finally {
-      await client.close().catch(() => undefined);
-    }
+    await cancelUnfollowed(record);
   }
 
   async collect(record: TaskRecord): Promise<void> {

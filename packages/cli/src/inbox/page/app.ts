@@ -6,7 +6,7 @@
  * https only): no server text is ever parsed as markup. The list follows the server-sent `tasks` events; forms the
  * person is filling are kept across updates.
  */
-import { checkContent, type FormField } from '../../input/schema-fields.js';
+import { checkContent, setField, type FormField } from '../../input/schema-fields.js';
 import type { InboxSnapshot, QuestionView, TaskDetails, TaskView } from '../view.js';
 
 const csrf = document.querySelector<HTMLMetaElement>('meta[name="inbox-csrf"]')?.content ?? '';
@@ -160,13 +160,7 @@ function readForm(form: HTMLFormElement, fields: readonly FormField[]): Record<s
       const raw = wrap.querySelector<HTMLInputElement>('input')?.value ?? '';
       value = raw === '' ? undefined : field.kind === 'number' ? Number(raw) : raw;
     }
-    if (value !== undefined)
-      Object.defineProperty(content, field.name, {
-        value,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+    if (value !== undefined) setField(content, field.name, value);
   }
   return content;
 }
