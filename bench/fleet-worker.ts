@@ -38,7 +38,7 @@ const store = new RedisTaskStore({
 // Polls must not wait for a connection after their fence (docs/fleet.md): as many connections as concurrent polls,
 // plus the creation window.
 const transport = new StreamableHttpTransport(o.serverUrl, { maxConnectionsPerOrigin: 64 + o.window });
-const client = new TaskClient({ transport, store, workerId: o.id, maxConcurrentPolls: 64 });
+const client = new TaskClient({ transport, store, limits: { maxConcurrentPolls: 64 } });
 client.on('warning', () => undefined);
 const fleet = client.runFleet({ claimIntervalMs: o.claimIntervalMs, maxTasks: 100_000 });
 fleet.on('claimed', (c) =>

@@ -11,19 +11,9 @@
 
 // client
 export { TaskClient } from './client/task-client.js';
-export type { AttachOptions, CallOptions, CallStart, TaskClientEvents } from './client/task-client.js';
-export type { RequestOptions } from './client/request-pipeline.js';
-export {
-  DEFAULT_CLIENT_INFO,
-  DEFAULT_MAX_INPUT_ROUNDS,
-  DEFAULT_NOT_YET_VISIBLE_RETRIES,
-  DEFAULT_REQUEST_TIMEOUT_MS,
-} from './client/options.js';
-export { DEFAULT_IDEMPOTENCY_KEY_IN, defaultRedactParams } from './client/options.js';
-export type { IdempotencyKeyPlacement, RedactParams, TaskClientOptions } from './client/options.js';
-export { DEFAULT_CREATION_RETRY, isLostBeforeResponse } from './client/creation-retry.js';
-export { DEFAULT_ABORT_GRACE_MS } from './tasks/abort-grace.js';
-export type { CreationRetryOptions } from './client/creation-retry.js';
+export type { CallOptions, CallStart, TaskClientEvents } from './client/task-client.js';
+export { DEFAULTS } from './tasks/config.js';
+export type { AttachOptions, RequestOptions, TaskClientOptions } from './tasks/config.js';
 // Fleet mode; the store itself is in mcp-tasks-client/redis-store
 export type { FleetRunner, FleetOptions, FleetEvents, FleetClaimEvent } from './fleet/fleet-runner.js';
 export type { FleetQuestion } from './fleet/fleet-questions.js';
@@ -31,18 +21,12 @@ export type { FleetStart, FleetStartOptions } from './fleet/fleet-start.js';
 export type { ResultOfOptions } from './fleet/result-of.js';
 
 // store
-export { isRecordExpired, MemoryTaskStore } from './store/task-store.js';
+export { MemoryTaskStore } from './store/task-store.js';
 export type { TaskStore } from './store/task-store.js';
 export type { QueuedAnswer, QueuedAnswers } from './store/queued-answers.js';
-export {
-  recordExpiresAt,
-  serverIdentity,
-  TASK_RECORD_VERSION,
-  TaskOutcomeSchema,
-  TaskRecordSchema,
-} from './store/task-record.js';
+export { serverIdentity } from './store/task-record.js';
 export type { TaskOutcome, TaskRecord } from './store/task-record.js';
-export type { ClientCapabilities, ClientInfo } from './client/meta.js';
+export type { ClientCapabilities, ClientInfo } from './protocol/client-info.js';
 
 // tasks
 export { TaskHandle } from './tasks/task-handle.js';
@@ -53,43 +37,20 @@ export type {
   Settled,
   TaskHandleEvents,
 } from './tasks/task-handle.js';
-export type { ExpiringEvent } from './tasks/task-driver.js';
-export { DEFAULT_EXPIRING_MARGIN_RATIO } from './tasks/expiry.js';
-export { DEFAULT_MAX_CONCURRENT_UPDATES } from './tasks/update-sender.js';
-export { DELIVERY_BUDGET_MS } from './tasks/delivery.js';
+export type { ExpiringEvent } from './tasks/task-handle.js';
 export type {
   InputContext,
   InputHandlers,
   InputRequiredEvent,
   RespondOptions,
 } from './tasks/input-broker.js';
-export {
-  DEFAULT_MAX_POLL_INTERVAL_MS,
-  DEFAULT_MIN_POLL_INTERVAL_MS,
-  DEFAULT_POLL_INTERVAL_MS,
-  effectivePollIntervalMs,
-} from './tasks/poll-interval.js';
-export type { PollIntervalPolicy } from './tasks/poll-interval.js';
-export { DEFAULT_MAX_POLL_RETRIES } from './tasks/poll-errors.js';
-export { DEFAULT_JITTER_RATIO, DEFAULT_MAX_CONCURRENT_POLLS, PollScheduler } from './tasks/scheduler.js';
-export type { Pollable, PollSchedulerOptions } from './tasks/scheduler.js';
 
 // transport
-export { DEFAULT_MAX_RESPONSE_BYTES, StreamableHttpTransport } from './transport/streamable-http.js';
+export { StreamableHttpTransport } from './transport/streamable-http.js';
 export type { StreamableHttpTransportOptions } from './transport/streamable-http.js';
 // MCP authorization
-export { DEFAULT_MAX_STEP_UPS, DEFAULT_REFRESH_SKEW_MS } from './transport/auth.js';
 export type { AuthorizationCallback, HttpAuthOptions } from './transport/auth.js';
-export type {
-  CustomTarget,
-  HttpTarget,
-  StdioTarget,
-  Transport,
-  TransportRequestOptions,
-  TransportTarget,
-} from './transport/transport.js';
-export { encodeHeaderValue } from './transport/header-encoding.js';
-export { DEFAULT_MAX_REDIRECTS } from './transport/redirects.js';
+export type { Transport, TransportRequestOptions } from './transport/transport.js';
 
 // errors
 export {
@@ -108,7 +69,6 @@ export {
   McpError,
   NetworkError,
   GetHeadersError,
-  MAX_LIST_PAGES,
   OutcomeUnknownError,
   PaginationError,
   RedirectBlockedError,
@@ -125,29 +85,12 @@ export {
   TooManyRoundsError,
   UnsupportedProtocolVersionError,
 } from './errors.js';
-export type {
-  McpClientErrorCode,
-  NetworkErrorOptions,
-  TaskCancelOutcome,
-  TaskNotFoundReason,
-} from './errors.js';
+export type { McpClientErrorCode, TaskCancelOutcome, TaskNotFoundReason } from './errors.js';
 
 // protocol
-export {
-  DEFAULT_TASK_METHODS,
-  ErrorCode,
-  HEADERS,
-  IDEMPOTENCY_META_KEY,
-  LEGACY_PROTOCOL_VERSION,
-  META_KEYS,
-  METHODS,
-  PROTOCOL_VERSION,
-  SPEC_TASK_METHODS,
-  SUPPORTED_PROTOCOL_VERSIONS,
-  TASKS_EXTENSION_ID,
-} from './protocol/constants.js';
-export { isTerminalStatus, parseCreateTaskResult, parseDetailedTask } from './protocol/tasks.js';
-export { MAX_CANCEL_NAME_HEADER_BYTES, MAX_TASK_ID_BYTES } from './protocol/task-id.js';
+export { PROTOCOL_VERSION } from './protocol/constants.js';
+export { isTerminalStatus } from './protocol/tasks.js';
+// server text made safe for a terminal or a log; JSON text of any nesting
 export { escapeUnprintable, safeJson, safeLine, safeText } from './protocol/printable.js';
 export { toJsonText } from './internal/deep-json.js';
 export type {
@@ -163,7 +106,6 @@ export type {
 } from './protocol/tasks.js';
 export type {
   CreateMessageResult,
-  ElicitInputRequest,
   ElicitRequestParams,
   ElicitResult,
   InputRequest,
@@ -177,16 +119,9 @@ export type {
   ContentBlock,
   DiscoverResult,
   GetPromptResult,
-  InputRequiredResult,
   Progress,
   ReadResourceResult,
-  ResultType,
   Tool,
 } from './protocol/results.js';
-export type {
-  JsonRpcErrorObject,
-  JsonRpcNotification,
-  JsonRpcRequest,
-  RequestId,
-} from './protocol/jsonrpc.js';
+export type { JsonRpcNotification, JsonRpcRequest } from './protocol/jsonrpc.js';
 export { VERSION } from './version.js';

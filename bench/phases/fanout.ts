@@ -70,7 +70,26 @@ if (push) {
     });
   };
 }
-const client = new TaskClient({ transport, onPollLag: (lag) => lags.push(lag), push });
+// Scheduler lag, seen at the transport: how late each tasks/get leaves past the latest time the scheduler could have
+// planned it (the last answer about the task + the interval + the most jitter, 5 % of it and at most 1 s).
+const lastAnswerAt = new Map<string, number>();
+const latestDueMs = intervalMs + Math.min(intervalMs * 0.05, 1_000);
+{
+  const request = transport.request.bind(transport);
+  transport.request = async (message, options) => {
+    const params = message.params as { taskId?: string } | undefined;
+    if (message.method === 'tasks/get' && params?.taskId !== undefined) {
+      const last = lastAnswerAt.get(params.taskId);
+      if (last !== undefined) lags.push(Math.max(0, Date.now() - (last + latestDueMs)));
+    }
+    const reply = await request(message, options);
+    const result = reply as { taskId?: unknown; task?: { taskId?: unknown } };
+    const taskId = params?.taskId ?? result.task?.taskId ?? result.taskId;
+    if (typeof taskId === 'string') lastAnswerAt.set(taskId, Date.now());
+    return reply;
+  };
+}
+const client = new TaskClient({ transport, polling: { push } });
 // The loopback round trip (bare undici POST of an inline echo), the reference of the push delay target.
 const floor = server ? createFloor(server.url) : undefined;
 const loopbackRoundTripMs = floor ? await floor.roundTrip(100) : null;

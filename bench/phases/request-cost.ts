@@ -11,7 +11,9 @@
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 // The built package, not the sources: tsx's `keepNames` adds a `__name` call per closure that users never run.
-import { parseDetailedTask, StreamableHttpTransport, TaskClient, type TaskHandle } from '../../dist/node.js';
+import { StreamableHttpTransport, TaskClient, type TaskHandle } from '../../dist/node.js';
+// The DetailedTask parser left the public entry; its source is the same zod schema the built package uses.
+import { parseDetailedTask } from '../../src/protocol/tasks.js';
 import { report, startServerProcess } from '../lib/child.js';
 import { createFloor } from '../lib/floor.js';
 import { createPeerHost } from '../lib/peer-host.js';

@@ -16,15 +16,13 @@ import { LegacyBackend, type LegacyHost } from '../legacy/legacy-backend.js';
 import { METHODS } from '../protocol/constants.js';
 import type { EraBackend } from '../tasks/backend.js';
 import { probeOf, type Transport } from '../transport/transport.js';
+import type { EraMode } from '../tasks/config.js';
 
 /**
  * How long the stdio `server/discover` probe waits for an answer, in ms, before taking the server for a legacy one
  * (a 2025-11-25 server may ignore a request sent before `initialize`).
  */
 export const DISCOVER_PROBE_TIMEOUT_MS = 5_000;
-
-/** Which eras a client may use: detect (`auto`), or insist on one. */
-export type EraMode = 'auto' | Era;
 
 /** Decides the era and hands out the backend for it. */
 export class EraRouter {

@@ -10,7 +10,7 @@
  */
 import type { BackendRequestOptions, EraBackend } from '../tasks/backend.js';
 import { parserFor } from '../tasks/result-parsers.js';
-import { CallFailures } from '../tasks/task-callbacks.js';
+import { CallFailures } from '../tasks/tracker.js';
 import type { TaskTracker } from '../tasks/tracker.js';
 import type { CallOptions, CallStart } from './call-options.js';
 

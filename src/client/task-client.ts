@@ -24,25 +24,26 @@ import type { InputRequiredEvent } from '../tasks/input-broker.js';
 import { PollScheduler } from '../tasks/scheduler.js';
 import { createPushTracker, type PushTracker } from '../tasks/push/index.js';
 import type { TaskHandle } from '../tasks/task-handle.js';
-import type { TaskTracker } from '../tasks/tracker.js';
+import { TaskTracker } from '../tasks/tracker.js';
 import { EraRouter } from './era-router.js';
 import { InFlightCalls } from './in-flight-calls.js';
-import { createTracker } from './tracker-wiring.js';
 import { guardProgress, startCall } from './start-call.js';
-import { refreshFromToolList } from './header-mismatch.js';
-import { ModernBackend } from './modern-backend.js';
-import { resolveOptions, type ResolvedOptions, type TaskClientOptions } from './options.js';
-import { RequestPipeline, type RequestOptions } from './request-pipeline.js';
+import { refreshFromToolList } from '../modern/header-mismatch.js';
+import { ModernBackend } from '../modern/modern-backend.js';
 import {
-  ATTACH_OPTION_KEYS,
+  AttachOptionsSchema,
+  CallOptionsSchema,
   callOptionsError,
-  REQUEST_OPTION_KEYS,
-  toolCall,
   type AttachOptions,
-  type CallOptions,
-  type CallStart,
-  type TaskClientEvents,
-} from './call-options.js';
+  type EngineConfig,
+  RequestOptionsSchema,
+  type RequestOptions,
+  resolveConfig,
+  type TaskClientOptions,
+} from '../tasks/config.js';
+import { RequestPipeline } from '../modern/request-pipeline.js';
+import type { z } from 'zod';
+import { toolCall, type CallOptions, type CallStart, type TaskClientEvents } from './call-options.js';
 import {
   fleetHostOf,
   FleetRunner,
@@ -52,7 +53,7 @@ import {
   type ResultOfOptions,
 } from '../fleet/index.js';
 
-export type { AttachOptions, CallOptions, CallStart, TaskClientEvents } from './call-options.js';
+export type { CallOptions, CallStart, TaskClientEvents } from './call-options.js';
 
 /**
  * A task-aware MCP client. One promise per call, whether the server answers inline, asks questions (MRTR), or
@@ -64,7 +65,7 @@ export type { AttachOptions, CallOptions, CallStart, TaskClientEvents } from './
  * const result = await client.callTool('deploy_release', { version: '1.2.3' });
  */
 export class TaskClient extends SafeEmitter<TaskClientEvents> {
-  readonly #options: ResolvedOptions;
+  readonly #options: EngineConfig;
   readonly #scheduler: PollScheduler;
   readonly #modern: ModernBackend;
   readonly #router: EraRouter;
@@ -77,7 +78,7 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
   /** @throws TypeError when an option is invalid (the message names it and the value). */
   constructor(options: TaskClientOptions) {
     super();
-    const o = (this.#options = resolveOptions(options));
+    const o = (this.#options = resolveConfig(options));
     const emitInput = (event: InputRequiredEvent): boolean => this.emit('inputRequired', event);
     const listenerCount = (): number => this.listenerCount('inputRequired');
     const refresh = refreshFromToolList((bounds) => this.#modern.listTools(bounds)); // -32020 → tools/list, one re-send
@@ -95,13 +96,12 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
       beforePoll: (id) => this.#fleet?.gate(id), // only the lease holder polls
     });
     this.#scheduler = new PollScheduler({
-      maxConcurrentPolls: o.maxConcurrentPolls,
-      jitterRatio: o.jitterRatio,
-      autoPoll: o.autoPoll,
+      maxConcurrentPolls: o.limits.maxConcurrentPolls,
+      jitterRatio: o.polling.jitterRatio,
+      autoPoll: o.polling.auto,
       now: o.now,
-      onPollLag: o.onPollLag,
     });
-    this.#push = o.push
+    this.#push = o.polling.push
       ? createPushTracker(
           o.transport,
           () => pipeline.currentMeta(),
@@ -115,12 +115,12 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
       listenerCount,
       warning: (m: string) => void this.emit('warning', m),
       timeoutMs: o.timeoutMs,
-      abortGraceMs: o.abortGraceMs,
+      abortGraceMs: o.limits.abortGraceMs,
     };
     this.#router = new EraRouter(o.transport, o.era, legacyHost, (signal) =>
       pipeline.send(METHODS.discover, {}, { signal }),
     );
-    this.#tracker = createTracker(o, this.#scheduler, this.#push, {
+    this.#tracker = new TaskTracker(o, this.#scheduler, this.#push, {
       inputRequired: emitInput,
       warning: (m) => this.emit('warning', m),
       expiring: (e) => this.emit('expiring', e),
@@ -156,7 +156,7 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
       'discover',
       options,
       (b, signal, abort) => b.discover({ ...guardProgress('discover', options, this.#warn), signal, abort }),
-      REQUEST_OPTION_KEYS,
+      RequestOptionsSchema,
     );
   }
 
@@ -174,7 +174,7 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
       options,
       (b, signal, abort) =>
         b.listTools({ ...guardProgress('tools/list', options, this.#warn), signal, abort }),
-      REQUEST_OPTION_KEYS,
+      RequestOptionsSchema,
     );
   }
 
@@ -257,7 +257,7 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
       options,
       (b, signal, abort) =>
         b.request(method, params, { ...guardProgress(method, options, this.#warn), signal, abort }),
-      REQUEST_OPTION_KEYS,
+      RequestOptionsSchema,
     );
   }
 
@@ -274,7 +274,12 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
       throw new TypeError(
         `TaskClient.task: taskId must be a non-empty string, got ${JSON.stringify(taskId)}`,
       );
-    return this.#run('task', options, (b) => this.#tracker.attach<T>(b, taskId, options), ATTACH_OPTION_KEYS);
+    return this.#run(
+      'task',
+      options,
+      (b) => this.#tracker.attach<T>(b, taskId, options),
+      AttachOptionsSchema,
+    );
   }
 
   /**
@@ -325,7 +330,7 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
    */
   async close(): Promise<void> {
     // Calls in flight end like an abort (their late tasks cancelled or recorded) before anything else closes.
-    await this.#calls.close(2 * this.#options.abortGraceMs);
+    await this.#calls.close(2 * this.#options.limits.abortGraceMs);
     this.#push?.close(); // push closes first
     await this.#fleet?.stop(); // the fleet releases its leases before polling stops
     this.#scheduler.close();
@@ -342,9 +347,9 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
       signal: AbortSignal | undefined,
       abort: BackendRequestOptions['abort'],
     ) => Promise<R>,
-    known?: readonly string[],
+    schema: z.ZodType = CallOptionsSchema,
   ): Promise<R> {
-    const bad = callOptionsError(`TaskClient ${where}`, options, known); // an unknown option or a duration breaking the rule: TypeError, nothing sent
+    const bad = callOptionsError(`TaskClient ${where}`, schema, options); // an unknown option or a duration breaking the rule: TypeError, nothing sent
     return bad
       ? Promise.reject(bad)
       : this.#calls.run(options.signal, (a) =>
@@ -417,7 +422,7 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
     const o = this.#options;
     return fleetHostOf(
       this as never,
-      { store: o.store, workerId: o.workerId, serverKey: o.transport.serverKey, now: o.now },
+      { store: o.store, serverKey: o.transport.serverKey, now: o.now },
       method,
     );
   }

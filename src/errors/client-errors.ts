@@ -6,15 +6,27 @@
  */
 import { kBrand, McpClientError, type McpClientErrorCode } from './base.js';
 
-/** A creation request failed before any response arrived: the work may or may not have started. */
+/**
+ * A creation request whose outcome is unknown: no response arrived, or a reply arrived that could not be read as the
+ * response to it (a JSON-RPC batch, a malformed envelope; `unreadableReply` says what arrived). The work may or may
+ * not have started on the server.
+ */
 export class OutcomeUnknownError extends McpClientError {
   static override readonly [kBrand]: string = 'OutcomeUnknownError';
   override readonly code = 'OUTCOME_UNKNOWN' as const;
+  /** What arrived instead of a readable response (e.g. `expected a JSON-RPC object, got an array`); `undefined` when nothing did. */
+  readonly unreadableReply: string | undefined;
   constructor(
     readonly method: string,
-    options?: ErrorOptions,
+    options?: ErrorOptions & { unreadableReply?: string },
   ) {
-    super(`${method}: no response arrived; the work may or may not have started on the server`, options);
+    super(
+      options?.unreadableReply === undefined
+        ? `${method}: no response arrived; the work may or may not have started on the server`
+        : `${method}: a reply arrived but could not be read (${options.unreadableReply}); the work may or may not have started on the server`,
+      options,
+    );
+    this.unreadableReply = options?.unreadableReply;
   }
 }
 

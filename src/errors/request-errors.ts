@@ -10,7 +10,7 @@ import { printableExcerpt } from '../protocol/printable.js';
 import { kBrand, McpClientError } from './base.js';
 
 /**
- * A JSON-RPC error the server answered with (any HTTP status; the body outranks the status, 2.12, 7.1).
+ * A JSON-RPC error the server answered with (any HTTP status; the body outranks the status).
  * `code` is the JSON-RPC integer (e.g. -32602), `data` the server's optional data.
  */
 export class McpError extends McpClientError {
@@ -96,7 +96,7 @@ export class NetworkError extends McpClientError {
   }
 }
 
-/** An SSE response stream ended before the response to the request arrived: the request is lost (2.10). */
+/** An SSE response stream ended before the response to the request arrived: the request is lost. */
 export class StreamEndedError extends McpClientError {
   static override readonly [kBrand]: string = 'StreamEndedError';
   override readonly code = 'STREAM_ENDED' as const;
@@ -218,7 +218,7 @@ export class RequestTimeoutError extends McpClientError {
   }
 }
 
-/** The server supports none of the protocol versions this client speaks (1.8). */
+/** The server supports none of the protocol versions this client speaks. */
 export class UnsupportedProtocolVersionError extends McpClientError {
   static override readonly [kBrand]: string = 'UnsupportedProtocolVersionError';
   override readonly code = 'UNSUPPORTED_PROTOCOL_VERSION' as const;
@@ -234,7 +234,7 @@ export class UnsupportedProtocolVersionError extends McpClientError {
   }
 }
 
-/** An MRTR round asked for input, and no handler or listener was registered to answer it (4.2). */
+/** An MRTR round asked for input, and no handler or listener was registered to answer it. */
 export class InputRequiredError extends McpClientError {
   static override readonly [kBrand]: string = 'InputRequiredError';
   override readonly code = 'INPUT_REQUIRED' as const;
@@ -261,7 +261,7 @@ export class TooManyRoundsError extends McpClientError {
     readonly rounds: number,
   ) {
     super(
-      `${method} failed: the server asked for input again after ${rounds} answered rounds (maxInputRounds: ${rounds})`,
+      `${method} failed: the server asked for input again after ${rounds} answered rounds (limits.maxInputRounds: ${rounds})`,
     );
   }
 }

@@ -23,7 +23,6 @@ export interface FleetClient {
 /** What the client knows besides its methods. */
 export interface FleetClientFacts {
   store: TaskStore | undefined;
-  workerId: string | undefined;
   serverKey: string;
   now: () => number;
 }
@@ -39,7 +38,6 @@ export function fleetHostOf(client: FleetClient, facts: FleetClientFacts, method
     throw new TypeError(
       `TaskClient.${method}: fleet mode needs a shared store with leases (option "store": a RedisTaskStore)`,
     );
-  if (facts.workerId !== undefined) store.workerId = facts.workerId;
   return {
     serverKey: facts.serverKey,
     store,

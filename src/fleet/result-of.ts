@@ -7,7 +7,7 @@
 import { TaskExpiredError, TaskNotFoundError } from '../errors.js';
 import { delay } from '../internal/abort.js';
 import { durationError } from '../internal/duration.js';
-import { settledFromRecord } from '../tasks/stored-outcome.js';
+import { settledFromRecord } from '../tasks/decisions.js';
 import { parserFor } from '../tasks/result-parsers.js';
 import { recordExpiresAt } from '../store/task-record.js';
 import type { FleetHost } from './fleet-host.js';

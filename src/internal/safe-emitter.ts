@@ -163,3 +163,10 @@ export class SafeEmitter<E extends ValidEventTypes> extends EventEmitter<E> {
     return guarded;
   }
 }
+
+/** A thrown non-object, which could not carry a `taskId`, wrapped in an `Error` with it as `cause`. */
+export function failureCarrier(error: unknown, what = 'a task callback'): object {
+  return error !== null && typeof error === 'object'
+    ? error
+    : new Error(`${what} threw ${String(error)}`, { cause: error });
+}

@@ -12,7 +12,7 @@ import { DEFAULT_ABORT_GRACE_MS, withAbortGrace } from '../tasks/abort-grace.js'
 import { answerRound } from '../tasks/input-round.js';
 import { InvalidResponseError } from '../errors.js';
 import type { BackendRequestOptions, EraBackend, StartOptions, StartResult } from '../tasks/backend.js';
-import type { TaskOps } from '../tasks/task-driver.js';
+import type { TaskOps } from '../tasks/task-handle.js';
 import { INPUT_METHODS, LEGACY_PROTOCOL_VERSION, METHODS } from '../protocol/constants.js';
 import { InputRequestSchema, type InputResponse, type InputResponses } from '../protocol/input.js';
 import { ToolSchema, type DiscoverResult, type Tool } from '../protocol/results.js';

@@ -7,11 +7,12 @@
  */
 import type { RequestAbort } from '../internal/request-abort.js';
 import type { DiscoverResult, Progress, Tool } from '../protocol/results.js';
-import type { TaskOps } from './task-driver.js';
+import type { TaskOps } from './task-handle.js';
 import type { TaskHandle } from './task-handle.js';
 
-/** The protocol era of a server: `modern` = 2026-07-28 (stateless); `legacy` = 2025-11-25 (sessions). */
-export type Era = 'modern' | 'legacy';
+import type { Era } from './config.js';
+
+export type { Era };
 
 /** Per-request options every backend honours. */
 export interface BackendRequestOptions {

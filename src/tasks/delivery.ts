@@ -6,7 +6,7 @@
  * @module
  */
 import { delay } from '../internal/abort.js';
-import { classifyPollError } from './poll-errors.js';
+import { classifyPollError } from './decisions.js';
 
 /** Bounds of a delivery. Times in ms. */
 export interface DeliveryRetry {

@@ -9,7 +9,7 @@ import { InputRequiredError } from '../errors.js';
 import { setOwn } from '../protocol/exact-keys.js';
 import type { InputRequests, InputResponses } from '../protocol/input.js';
 import { withListenerSink } from '../internal/safe-emitter.js';
-import { failureCarrier } from './task-callbacks.js';
+import { failureCarrier } from '../internal/safe-emitter.js';
 import { InputScope, type InputHandlers, type InputRequiredEvent } from './input-broker.js';
 
 /** Inputs of {@link answerRound}. */
@@ -25,7 +25,7 @@ export interface RoundOptions {
 }
 
 /**
- * Resolves with an answer for every key. Each round is its own scope (5.5).
+ * Resolves with an answer for every key. Each round is its own scope.
  *
  * @throws {@link InputRequiredError} when a key has neither a handler nor a listener.
  * @throws a handler's error, what an `inputRequired` listener threw (or its promise rejected with), or

@@ -1,51 +1,226 @@
 /**
- * `TaskHandle`: one task's state (its latest `DetailedTask` as the server sent it, plus a few local facts), its
- * events, and the promise of its outcome. Only the server's word settles it: `completed`, `failed`, `cancelled`,
- * or a -32602 that says the task is gone. The shared {@link PollScheduler} decides when it polls.
+ * `TaskHandle`: one task as this client follows it. The class owns the task's state (its latest `DetailedTask` as
+ * the server sent it, plus a few local facts) and every transition of it: following (polls and pushed states),
+ * answering (`tasks/update`), cancelling (`tasks/cancel`), the `expiring` timer, a caller failure, and settling. No
+ * other file writes that state; the rules it applies are pure functions in `decisions.ts`. Only the server's word
+ * settles it: `completed`, `failed`, `cancelled`, or a -32602 that says the task is gone. The shared
+ * {@link PollScheduler} decides when it polls.
  * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md)
  *
  * @module
  */
-import { SafeEmitter } from '../internal/safe-emitter.js';
-import { raceAbort } from '../internal/race-abort.js';
-import { CancelNotConfirmedError, InvalidResponseError } from '../errors.js';
+import {
+  CancelDeliveryError,
+  CancelNotConfirmedError,
+  ClientClosedError,
+  InputDeliveryError,
+  InvalidResponseError,
+  redactTaskId,
+} from '../errors.js';
+import { durationError, MAX_TIMER_MS } from '../internal/duration.js';
+import { keysOf, unknownOptionError } from '../internal/option-keys.js';
+import { raceAbort, withTaskId } from '../internal/race-abort.js';
+import { failureCarrier, SafeEmitter, withListenerSink } from '../internal/safe-emitter.js';
 import type { InputRequests, InputResponses } from '../protocol/input.js';
 import { isTerminalStatus, parseDetailedTask, TaskShapeError, type DetailedTask } from '../protocol/tasks.js';
-import { expiresAt, ttlStart } from './expiry.js';
-import type { InputScope, InputRequiredEvent } from './input-broker.js';
-import { lostTaskError } from './lost-task.js';
-import { pollRetryDelayMs } from './poll-errors.js';
-import { effectivePollIntervalMs } from './poll-interval.js';
-import { TaskOutcome, terminalOutcome } from './task-outcome.js';
-import { callerFailed } from './caller-failure.js';
+import type { EngineConfig } from './config.js';
 import {
-  handleOptionsError,
+  effectivePollIntervalMs,
+  expiresAt,
+  isLostTask,
+  lostTaskError,
   pollFailureVerdict,
-  sendCancel,
-  settleParts,
-  stopUpdates,
-  taskInputScope,
-  watchExpiry,
-  type HandleInternals,
-} from './task-handle-parts.js';
-import type { TaskDriver } from './task-driver.js';
-import type {
-  CancelOptions,
-  ResultOptions,
-  Settled,
-  TaskHandleEvents,
-  TaskHandleInit,
-} from './task-handle-types.js';
+  terminalOutcome,
+  ttlStart,
+  type PollIntervalPolicy,
+  type Settled,
+} from './decisions.js';
+import { deliver, DeliveryFailure } from './delivery.js';
+import { InputScope, type InputRequiredEvent, type RespondOptions } from './input-broker.js';
+import type { PollScheduler } from './scheduler.js';
+import type { UpdateSender } from './update-sender.js';
 
-export type { TaskDriver, ExpiringEvent } from './task-driver.js';
-export type {
-  AnsweredDetail,
-  CancelOptions,
-  ResultOptions,
-  Settled,
-  TaskHandleEvents,
-  TaskHandleInit,
-} from './task-handle-types.js';
+export type { Settled } from './decisions.js';
+
+/** The `tasks/*` operations of one era (2026-07-28 requests, or the 2025-11-25 SDK session). */
+export interface TaskOps {
+  /** `tasks/get`: the raw result (a `DetailedTask`). */
+  getTask(taskId: string): Promise<Record<string, unknown>>;
+  /** `tasks/update` with `inputResponses`. */
+  updateTask(taskId: string, inputResponses: InputResponses): Promise<void>;
+  /** `tasks/cancel`. */
+  cancelTask(taskId: string): Promise<void>;
+}
+
+/** The client events the engine emits. */
+export interface EngineEvents {
+  inputRequired(event: InputRequiredEvent): void;
+  warning(message: string): void;
+  expiring(event: ExpiringEvent): void;
+  serverViolation(detail: string): void;
+  task(handle: TaskHandle<unknown>): void;
+}
+
+/**
+ * What a handle reads from the engine that owns it (one per era backend, built by the task tracker): references to
+ * the one configuration, the era backend, and the engine's shared parts.
+ */
+export interface TaskDriver {
+  /** The client's resolved options, by reference. */
+  readonly config: EngineConfig;
+  /** The era backend: its `tasks/*` operations, and whether questions arrive outside `tasks/get` (2025-11-25). */
+  readonly backend: { readonly ops: TaskOps; readonly questionsOutOfBand: boolean };
+  /** The poll interval bounds of {@link EngineConfig}. */
+  readonly policy: PollIntervalPolicy;
+  readonly scheduler: PollScheduler;
+  /** Batches and bounds `tasks/update` for this server. */
+  readonly updates: UpdateSender;
+  /** Aborts when the client closes (stops retries). */
+  readonly signal: AbortSignal;
+  readonly events: EngineEvents;
+}
+
+/** Emitted once when a task still waiting for input has less than the margin of its TTL left. */
+export interface ExpiringEvent {
+  taskId: string;
+  /** The latest `DetailedTask` (status `input_required`). */
+  task: DetailedTask;
+  /** When the server may forget the task, epoch ms (client clock). */
+  expiresAt: number;
+  /** Milliseconds left when the event fired. */
+  remainingMs: number;
+}
+
+/** What the handle knows of an acknowledged answer. */
+export interface AnsweredDetail {
+  /** The answer's `action` (`accept`, `decline`, `cancel`), when it has one. */
+  action?: string;
+  /** Who answered, from `respond(response, { answeredBy })`. */
+  answeredBy?: string;
+  /** Local time the server acknowledged it, epoch ms. */
+  answeredAt: number;
+}
+
+/**
+ * Events of a `TaskHandle`. Listeners run guarded: one that throws or returns a rejecting promise never breaks the
+ * engine (polling, cancelling and answering go on). While the task is not terminal its failure aborts the task like
+ * a throwing `onTask` (`onAbort` applies, `'cancel'` by default; `result()` rejects with the error, carrying
+ * `taskId`); once it is terminal (a `terminal` listener) the outcome stays the server's and a `warning` names the
+ * task; a failing `warning` listener is dropped. See docs/guide.md § Your code never breaks the engine.
+ */
+export interface TaskHandleEvents {
+  /** The status or `statusMessage` changed (also emitted once for the first state seen). */
+  status: [task: DetailedTask];
+  /** A new input request (once per key; again once if the server rejected its answer). */
+  inputRequired: [event: InputRequiredEvent];
+  /** The server acknowledged the answer to `key` (`tasks/update`): the action, who answered (if said), when. */
+  answered: [key: string, detail?: AnsweredDetail];
+  /** The task reached `completed`, `failed` or `cancelled` (the server said so). */
+  terminal: [task: DetailedTask];
+  /** `cancel()` was called for the first time (the server has not confirmed anything yet). */
+  cancelRequested: [];
+  /** Still `input_required` with less than the client's margin of its TTL left; emitted once. */
+  expiring: [event: ExpiringEvent];
+  /** Something was dropped on purpose (e.g. an answer that arrived after `cancel()`). */
+  warning: [message: string];
+  /** A non-fatal problem: a handler failed, a poll failed and will be retried. Never thrown. */
+  error: [error: unknown];
+  /** The server broke a rule (e.g. -32602 right after creation); the client coped. */
+  serverViolation: [detail: string];
+}
+
+/** How a handle starts. */
+export interface TaskHandleInit<TResult> {
+  /** The first known state (creation result or first `tasks/get`), as the server sent it. */
+  task: DetailedTask;
+  /** The method that created the task, e.g. `tools/call`. */
+  method: string;
+  /** Local time (epoch ms) `task` arrived. */
+  receivedAt: number;
+  /** Local start of the TTL (epoch ms) when already known (a stored record); else computed from `task`. */
+  ttlStartAt?: number;
+  /** Validates a `completed` task's `result` into the method's result type. */
+  parseResult: (raw: Record<string, unknown>) => TResult;
+  /** True when this client just created the task (enables the not-yet-visible re-check). */
+  justCreated: boolean;
+  /** Keys answered before (resume). */
+  answeredKeys?: Iterable<string>;
+  /** True when a cancel was requested before (resume): answers are no longer sent. */
+  cancelRequested?: boolean;
+  /** A caller's interval in ms; may raise the server's floor, never lower it. */
+  pollIntervalMs?: number;
+  /** Due time of the first poll: after one interval (creation), or now (attach, resume). */
+  firstPoll: 'after-interval' | 'now';
+  /** What a failure of caller code (a listener, a callback) does to the task while it runs: see {@link TaskHandle}. @default 'cancel' */
+  onAbort?: 'cancel' | 'detach';
+  /** An outcome already known (a stored terminal record): the handle starts settled and never polls. */
+  outcome?: Settled<TResult>;
+}
+
+/** Options of `TaskHandle.result`. */
+export interface ResultOptions {
+  /** Stops this wait (not the task); `result()` rejects with `signal.reason`. */
+  signal?: AbortSignal;
+}
+
+/** Options of `TaskHandle.cancel`. */
+export interface CancelOptions {
+  /**
+   * Milliseconds to keep following the task after `tasks/cancel` for the server's terminal status; past it the
+   * handle stops and `result()` rejects with `CancelNotConfirmedError`. 0 = follow until the server decides
+   * (or the caller stops waiting). @default 0
+   */
+  waitMs?: number;
+}
+
+/** Why the retries of a task's `tasks/update` stopped before it was delivered: the abort reason of its deliveries. */
+class UpdatesStopped extends Error {
+  constructor(
+    readonly why: 'closed' | 'cancel' | 'done' | 'ended',
+    options?: ErrorOptions,
+  ) {
+    super(
+      `tasks/update retries stopped: ${why === 'closed' ? 'the client was closed' : why === 'cancel' ? 'a cancel was requested' : why === 'ended' ? 'the server reported the task ended' : 'the task is no longer followed'}`,
+      options,
+    );
+  }
+
+  /** True when an attempt already on the wire is awaited rather than abandoned (the server ended the task). */
+  get finishInFlight(): boolean {
+    return this.why === 'ended';
+  }
+}
+
+/** The reason `tasks/cancel` retries stop when the server reported the task's end. */
+const TASK_ENDED = Symbol('the server reported the task ended');
+
+/** The errors a handle settled with after a caller failure (its `tasks/cancel` already sent, or detached). */
+const callerAborts = new WeakSet<object>();
+
+/** True when `error` is what a handle settled with after a caller failure (its `tasks/cancel` already sent, or detached). */
+export function isCallerAbort(error: unknown): boolean {
+  return error !== null && typeof error === 'object' && callerAborts.has(error);
+}
+
+const RESULT_OPTION_KEYS = keysOf<ResultOptions>()({ signal: true });
+const CANCEL_OPTION_KEYS = keysOf<CancelOptions>()({ waitMs: true });
+
+/** The `TypeError` for options of `result()` / `cancel()` with a key neither has, or a `waitMs` breaking the duration rule (0 allowed). */
+function handleOptionsError(method: 'result' | 'cancel', options: unknown): TypeError | undefined {
+  const unknown = unknownOptionError(
+    `TaskHandle.${method}`,
+    options,
+    method === 'result' ? RESULT_OPTION_KEYS : CANCEL_OPTION_KEYS,
+  );
+  return (
+    unknown ??
+    (method === 'cancel'
+      ? durationError('TaskHandle.cancel', 'waitMs', (options as CancelOptions | undefined)?.waitMs, {
+          min: 'zero',
+        })
+      : undefined)
+  );
+}
 
 /**
  * A long-running task on the server. Not thenable: await {@link TaskHandle.result}. Listeners run guarded ({@link TaskHandleEvents}).
@@ -65,7 +240,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
   readonly #driver: TaskDriver;
   readonly #init: TaskHandleInit<TResult>;
   readonly #outcome = new TaskOutcome(); // untyped, so TaskHandle<T> stays assignable to TaskHandle<unknown>
-  readonly #parts: HandleInternals;
+  // What the server said, and what polling learnt.
   #task: DetailedTask;
   #ttlStart: number;
   #polls = 0;
@@ -74,6 +249,22 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
   #failures = 0;
   #notVisible = 0;
   #pollMultiple = 1; // safety poll while the server pushes this task
+  // Cancelling.
+  #cancelRequested: boolean;
+  #cancel: Promise<void> | undefined;
+  #cancelTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Stops the retries of `tasks/cancel` once the server reported the task's end. */
+  #cancelRetries: AbortController | undefined;
+  // Answering.
+  #scope: InputScope | undefined;
+  #rejections: Map<string, number> | undefined;
+  /** Stops the retries of this task's `tasks/update` deliveries (see {@link #stopUpdates}). */
+  #updates: { controller: AbortController; unlisten: () => void } | undefined;
+  // The `expiring` timer.
+  #expiryTimer: ReturnType<typeof setTimeout> | undefined;
+  #expiringSent = false;
+  /** The error this handle is being aborted with after a caller failure. */
+  #callerAbort: object | undefined;
 
   /** @internal Created by the task tracker; use `client.callTool`, `client.startTool`, `client.task` or `client.resume`. */
   constructor(driver: TaskDriver, init: TaskHandleInit<TResult>) {
@@ -83,24 +274,10 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
     this.taskId = init.task.taskId;
     this.method = init.method;
     this.receivedAt = init.receivedAt;
-    this.serverKey = driver.serverKey;
+    this.serverKey = driver.config.transport.serverKey;
     this.#task = init.task;
     this.#ttlStart = init.ttlStartAt ?? ttlStart(init.task, init.receivedAt);
-    this.#parts = {
-      handle: this,
-      driver,
-      cancelRequested: init.cancelRequested === true,
-      onAbort: init.onAbort,
-      sink: (error, event) => callerFailed(this.#parts, error, event),
-      task: () => this.#task,
-      apply: (next) => {
-        this.#apply(next, false);
-        this.#outcome.wake(next);
-      },
-      fail: (error) => this.#fail(error),
-      lost: (error) => this.#lost(error),
-      pollNow: () => driver.scheduler.scheduleAt(this, driver.now()),
-    };
+    this.#cancelRequested = init.cancelRequested === true;
   }
 
   /** The latest `DetailedTask`, as the server sent it. */
@@ -120,7 +297,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
 
   /** True once `cancel()` was called (cancellation is cooperative: the task may still end otherwise). */
   get cancelRequested(): boolean {
-    return this.#parts.cancelRequested;
+    return this.#cancelRequested;
   }
 
   /** Local start of the task's TTL, epoch ms: receipt time − the age the server reported. */
@@ -140,7 +317,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
 
   /** Keys of input requests answered so far. */
   get answeredKeys(): ReadonlySet<string> {
-    return this.#parts.scope?.answeredKeys ?? new Set(this.#init.answeredKeys ?? []);
+    return this.#scope?.answeredKeys ?? new Set(this.#init.answeredKeys ?? []);
   }
 
   /** `{ taskId, method }`, enough for `client.task(taskId)` to continue it. */
@@ -148,9 +325,23 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
     return { taskId: this.taskId, method: this.method };
   }
 
-  /** @internal Caller code about this task failed (a listener threw or rejected): see `caller-failure.ts`. */
+  /**
+   * @internal Caller code about this task failed: a listener of the handle's (or the client's) events about this
+   * task, or a late `onTask` / `onProgress` rejection, threw or returned a rejecting promise. Caller code never
+   * breaks the engine: this acts after the engine's own step (the poll is rescheduled, the answer sent, the cancel
+   * sent).
+   *
+   * - The task is not terminal: an abort of the task with the thrown error (carrying `taskId`) as reason, like a
+   *   throwing `onTask`: `onAbort: 'cancel'` (the default) sends `tasks/cancel`, then `result()` rejects with it (or
+   *   with {@link CancelDeliveryError}, `abortReason` = the error, when the cancel was not delivered); `'detach'`
+   *   stops following at once (the task keeps running, its record resumable) and `result()` rejects with it.
+   * - The task is terminal (a throwing `terminal` listener), or already being aborted: the outcome stays the
+   *   server's, and a `warning` (client and handle) names the task and the error.
+   * - A throwing `warning` listener is dropped: there is nowhere left to report it.
+   */
   override listenerFailed(error: unknown, event: string): void {
-    this.#parts.sink(error, event);
+    if (event === 'warning') return;
+    queueMicrotask(() => this.#abortForCaller(error, event));
   }
 
   /** @internal Emits the first state and schedules the first poll. */
@@ -162,8 +353,9 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
     this.emit('status', this.#task);
     this.#apply(this.#task, true);
     if (this.done) return;
-    if (this.#init.firstPoll === 'now') this.#driver.scheduler.scheduleAt(this, this.#driver.now());
-    else this.#driver.scheduler.scheduleAfter(this, this.pollIntervalMs);
+    const { scheduler, config } = this.#driver;
+    if (this.#init.firstPoll === 'now') scheduler.scheduleAt(this, config.now());
+    else scheduler.scheduleAfter(this, this.pollIntervalMs);
   }
 
   /**
@@ -223,28 +415,30 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
     const bad = handleOptionsError('cancel', options);
     if (bad) throw bad;
     if (this.done) return this.#outcome.flush();
-    const first = !this.#parts.cancelRequested;
-    this.#parts.cancelRequested = true;
-    if (first) stopUpdates(this.#parts, 'cancel'); // no tasks/update after a cancel, not even a retry
+    const first = !this.#cancelRequested;
+    this.#cancelRequested = true;
+    if (first) this.#stopUpdates('cancel'); // no tasks/update after a cancel, not even a retry
     const waitMs = options.waitMs ?? 0;
-    if (waitMs > 0 && this.#parts.cancelTimer === undefined) {
-      this.#parts.cancelTimer = setTimeout(
+    if (waitMs > 0 && this.#cancelTimer === undefined) {
+      this.#cancelTimer = setTimeout(
         () => this.stopFollowing(new CancelNotConfirmedError(this.taskId, this.#task)),
         waitMs,
       );
     }
-    this.#parts.cancel ??= sendCancel(this.#parts).catch((error: unknown) => {
-      this.#parts.cancel = undefined; // a later cancel() tries again
+    this.#cancel ??= this.#sendCancel().catch((error: unknown) => {
+      this.#cancel = undefined; // a later cancel() tries again
       throw error;
     });
     if (first) this.emit('cancelRequested'); // after the engine's step: tasks/cancel is on its way
-    await this.#parts.cancel;
+    await this.#cancel;
     await this.#outcome.flush(); // the record saying so (and any outcome the cancel brought) is written
   }
 
   /**
    * Answers outstanding input requests by key with `tasks/update`. Keys already answered are skipped; after a cancel
-   * or close nothing is sent (a `warning` says so). (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-update-requests)
+   * or close nothing is sent (a `warning` says so). An answer already on its way when the server reports the task's
+   * end is still awaited: its acknowledgement resolves `respond()`.
+   * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-update-requests)
    *
    * @returns the keys sent.
    * @throws {@link InputDeliveryError} (transient failures past the retries or the delivery budget, retries stopped by
@@ -290,14 +484,14 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
     if (this.done) return;
     let next: DetailedTask;
     try {
-      next = parseDetailedTask(await this.#driver.getTask(this.taskId));
+      next = parseDetailedTask(await this.#driver.backend.ops.getTask(this.taskId));
       if (next.taskId !== this.taskId)
         throw new TaskShapeError(`tasks/get returned task ${next.taskId}, asked for ${this.taskId}`);
     } catch (error) {
       this.#onPollError(
         error instanceof TaskShapeError
           ? new InvalidResponseError('tasks/get', error.message, error.issues, { cause: error })
-          : error,
+          : withTaskId(error, this.taskId), // poll errors name their task
       );
       return;
     }
@@ -308,7 +502,6 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
     if (!this.done) this.#driver.scheduler.scheduleAfter(this, this.pollIntervalMs * this.#pollMultiple);
   }
 
-  // A pushed `notifications/tasks` is applied exactly like a poll's result.
   /** @internal Applies a pushed DetailedTask (`notifications/tasks`) like a `tasks/get` result; a settled task stays final. */
   applyPushed(task: DetailedTask): void {
     if (this.done || task.taskId !== this.taskId) return;
@@ -316,47 +509,63 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
     this.#outcome.wake(task);
   }
 
-  // Acknowledged tasks poll at a multiple of their floor, others at the floor.
-  /** @internal Polls at `multiple` × the floor from now on; re-schedules the next poll accordingly. */
+  /** @internal Polls at `multiple` × the floor from now on (acknowledged pushed tasks); re-schedules the next poll. */
   setPollMultiple(multiple: number): void {
     if (this.done || multiple === this.#pollMultiple) return;
     this.#pollMultiple = multiple;
     this.#driver.scheduler.scheduleAfter(this, this.pollIntervalMs * multiple);
   }
 
+  // --- Following ------------------------------------------------------------------------------------------------
+
   #apply(next: DetailedTask, first: boolean): void {
     if (this.done) return;
     const previous = this.#task;
     this.#task = next;
-    if (!first) this.#ttlStart = ttlStart(next, this.#driver.now(), this.#ttlStart);
+    if (!first) this.#ttlStart = ttlStart(next, this.#driver.config.now(), this.#ttlStart);
     if (!first && (previous.status !== next.status || previous.statusMessage !== next.statusMessage))
       this.emit('status', next);
     if (next.status === 'input_required') {
-      if (Object.keys(next.inputRequests).length === 0 && !first && !this.#driver.questionsOutOfBand)
+      if (Object.keys(next.inputRequests).length === 0 && !first && !this.#driver.backend.questionsOutOfBand)
         this.emit('serverViolation', `task ${this.taskId} is input_required with no inputRequests`);
       this.#inputScope().offer(next.inputRequests);
     }
-    watchExpiry(this.#parts, this.expiresAt);
+    this.#watchExpiry(this.expiresAt);
     if (!isTerminalStatus(next.status)) return;
     this.emit('terminal', next);
     this.#settle(terminalOutcome(next, this.#init.parseResult));
   }
 
+  /** Applies a state read outside the scheduler's polls (after a -32602 to `tasks/cancel` or `tasks/update`). */
+  #applyRead(next: DetailedTask): void {
+    this.#apply(next, false);
+    this.#outcome.wake(next);
+  }
+
+  /** The classified error of a lost task (-32602). */
   #lost(error: unknown, reason: 'unknown' | 'not-yet-visible' = 'unknown'): Error {
     return lostTaskError(
-      { taskId: this.taskId, expiresAt: this.expiresAt, now: this.#driver.now(), task: this.#task, reason },
+      {
+        taskId: this.taskId,
+        expiresAt: this.expiresAt,
+        now: this.#driver.config.now(),
+        task: this.#task,
+        reason,
+      },
       error,
     );
   }
 
   #onPollError(error: unknown): void {
-    const floor = this.pollIntervalMs;
+    const { config, scheduler } = this.#driver;
     const verdict = pollFailureVerdict(error, {
-      expired: this.expiresAt !== null && this.#driver.now() >= this.expiresAt,
+      expired: this.expiresAt !== null && config.now() >= this.expiresAt,
       firstPolls: this.#init.justCreated && this.#polls === 0,
       notVisible: this.#notVisible,
       failures: this.#failures,
-      driver: this.#driver,
+      floorMs: this.pollIntervalMs,
+      notYetVisibleRetries: config.polling.notYetVisibleRetries,
+      maxPollRetries: config.polling.maxRetries,
     });
     if (verdict.violation)
       this.emit(
@@ -364,32 +573,417 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
         `tasks/get answered -32602 for task ${this.taskId} right after it was created`,
       );
     if (verdict.report) this.emit('error', error);
-    if (verdict.kind === 'retry') {
-      if (verdict.notVisible) this.#notVisible++;
-      else this.#failures++;
-      if (verdict.retryAfterMs !== undefined)
-        this.#driver.scheduler.pauseServer(this.serverKey, this.#driver.now() + verdict.retryAfterMs);
-      this.#driver.scheduler.scheduleAfter(
-        this,
-        verdict.notVisible ? floor : pollRetryDelayMs(floor, this.#failures, verdict.retryAfterMs),
-      );
-    } else this.#fail(verdict.kind === 'lost' ? this.#lost(error, verdict.reason) : error);
+    if (verdict.kind !== 'retry') {
+      this.#fail(verdict.kind === 'lost' ? this.#lost(error, verdict.reason) : error);
+      return;
+    }
+    if (verdict.notVisible) this.#notVisible++;
+    else this.#failures++;
+    if (verdict.retryAfterMs !== undefined)
+      scheduler.pauseServer(this.serverKey, config.now() + verdict.retryAfterMs);
+    scheduler.scheduleAfter(this, verdict.delayMs);
   }
+
+  // --- Settling -------------------------------------------------------------------------------------------------
 
   #fail(error: unknown): void {
     this.#outcome.wake(error instanceof Error ? error : new Error(String(error)));
     this.#settle({ ok: false, error });
   }
 
+  /**
+   * Settles once, and stops everything the handle runs: polling, the cancel's `waitMs` timer, the `expiring` timer,
+   * update retries, and the retries of `tasks/cancel` when the settling status is the server's terminal one (an
+   * update or cancel already on the wire then still gets its reply).
+   */
   #settle(outcome: Settled<TResult>): void {
     if (!this.#outcome.settle(outcome)) return;
     this.#driver.scheduler.unschedule(this);
-    settleParts(this.#parts, outcome.ok ? undefined : outcome.error);
+    clearTimeout(this.#cancelTimer);
+    const ended = isTerminalStatus(this.#task.status);
+    if (ended) this.#cancelRetries?.abort(TASK_ENDED);
+    this.#watchExpiry(null);
+    this.#stopUpdates(ended ? 'ended' : 'done', outcome.ok ? undefined : outcome.error);
     this.#outcome.wake(this.#task);
   }
 
+  // --- Cancelling -----------------------------------------------------------------------------------------------
+
+  /**
+   * Delivers `tasks/cancel`. A -32602 answer means the task already ended or is gone: the task is read once; a
+   * terminal state there settles the handle, a second -32602 is classified (expired / unknown).
+   *
+   * @throws {@link CancelDeliveryError} when transient failures outlasted the retries, the server's `Retry-After`
+   *   would take the next attempt past `DELIVERY_BUDGET_MS` (`retryAfterMs` set), or the server refused;
+   *   {@link CancelNotConfirmedError} (`invalidAck`, a `serverViolation` event) when the server's reply was not the
+   *   empty acknowledgement (`resultType` other than `"complete"`, ext-tasks § Task Cancellation).
+   */
+  async #sendCancel(): Promise<void> {
+    const { backend, signal: closing } = this.#driver;
+    // Retries stop when the client closes, or when the server reports the task's end (a terminal status settles the
+    // handle): a cancel of a task the server says has ended is moot, and cancel() resolves.
+    const retries = (this.#cancelRetries = new AbortController());
+    const onClose = (): void => retries.abort(closing.reason);
+    if (closing.aborted) onClose();
+    else closing.addEventListener('abort', onClose, { once: true });
+    try {
+      await deliver(() => backend.ops.cancelTask(this.taskId), undefined, retries.signal);
+    } catch (failure) {
+      if (failure === TASK_ENDED) return;
+      if (!(failure instanceof DeliveryFailure)) throw failure; // the client closed
+      const error = failure.cause;
+      if (isLostTask(error)) return this.#readAfterLostCancel();
+      if (error instanceof InvalidResponseError) {
+        // The request arrived and the server answered, just not with the acknowledgement (e.g. resultType "task").
+        this.emit('serverViolation', `task ${redactTaskId(this.taskId)}: ${error.message}`);
+        throw new CancelNotConfirmedError(this.taskId, this.#task, { cause: error, invalidAck: true });
+      }
+      throw new CancelDeliveryError(this.taskId, this.#task, failure.attempts, {
+        cause: error,
+        refused: !failure.transient,
+        retryAfterMs: failure.retryAfterMs,
+      });
+    } finally {
+      closing.removeEventListener('abort', onClose);
+    }
+  }
+
+  async #readAfterLostCancel(): Promise<void> {
+    try {
+      this.#applyRead(parseDetailedTask(await this.#driver.backend.ops.getTask(this.taskId)));
+    } catch (error) {
+      if (isLostTask(error)) this.#fail(this.#lost(error));
+      else this.emit('error', error); // polling goes on and will tell
+    }
+  }
+
+  // --- Answering ------------------------------------------------------------------------------------------------
+
+  #warn(message: string): void {
+    this.emit('warning', message);
+    this.#driver.events.warning(message);
+  }
+
+  /** The input scope of this task: answers go out through the driver's update sender, batched and bounded. */
   #inputScope(): InputScope {
-    this.#parts.scope ??= taskInputScope(this.#parts, this.#init.answeredKeys, () => this.expiresAt);
-    return this.#parts.scope;
+    this.#scope ??= new InputScope(
+      {
+        method: this.method,
+        taskId: this.taskId,
+        handlers: this.#driver.config.handlers,
+        expiresAt: () => this.expiresAt,
+        deliver: (key, response, options) => this.#deliverAnswer(key, response, options),
+        emit: (event) =>
+          withListenerSink(
+            (error, name) => this.listenerFailed(error, name),
+            () => {
+              this.emit('inputRequired', event);
+              this.#driver.events.inputRequired(event);
+            },
+          ),
+        onHandlerError: (error) => this.emit('error', error),
+      },
+      this.#init.answeredKeys,
+    );
+    return this.#scope;
+  }
+
+  async #deliverAnswer(
+    key: string,
+    response: Parameters<UpdateSender['send']>[2],
+    options?: RespondOptions,
+  ): Promise<boolean> {
+    const closing = this.#driver.signal;
+    if (this.#cancelRequested || this.done || closing.aborted) {
+      const why = this.#cancelRequested
+        ? 'a cancel was requested'
+        : closing.aborted
+          ? 'the client was closed'
+          : 'the task is no longer followed';
+      this.#warn(
+        `task ${redactTaskId(this.taskId)}: answer to input request ${JSON.stringify(key)} dropped, not sent: ${why}`,
+      );
+      return false;
+    }
+    try {
+      await this.#driver.updates.send(this.taskId, key, response, this.#updatesSignal());
+    } catch (failure) {
+      throw this.#onUpdateFailure(key, failure);
+    }
+    const action = (response as { action?: unknown }).action;
+    this.emit('answered', key, {
+      ...(typeof action === 'string' ? { action } : {}),
+      ...(options?.answeredBy !== undefined ? { answeredBy: options.answeredBy } : {}),
+      answeredAt: this.#driver.config.now(),
+    });
+    return true;
+  }
+
+  /**
+   * The rule for a `tasks/update` that failed: -32602 means the task is gone (read at once, which classifies it);
+   * transient failures past the retries fail the handle with {@link InputDeliveryError}; a definitive rejection
+   * re-offers the question once (one new `inputRequired` event, same key), and a second one fails the handle.
+   * Returns the error `respond()` rejects with.
+   */
+  #onUpdateFailure(key: string, failure: unknown): unknown {
+    if (failure instanceof UpdatesStopped) return this.#stoppedError(key, failure);
+    if (!(failure instanceof DeliveryFailure)) return failure;
+    const error = failure.cause;
+    if (isLostTask(error)) {
+      void this.#readAfterLostUpdate(key, error);
+      return error;
+    }
+    return this.#rejected(key, error, failure.transient);
+  }
+
+  /** The signal that stops this task's update deliveries; it aborts by itself when the client closes. */
+  #updatesSignal(): AbortSignal {
+    if (!this.#updates) {
+      const controller = new AbortController();
+      const closing = this.#driver.signal;
+      const onClose = (): void => controller.abort(new UpdatesStopped('closed'));
+      if (closing.aborted) onClose();
+      else closing.addEventListener('abort', onClose, { once: true });
+      this.#updates = { controller, unlisten: () => closing.removeEventListener('abort', onClose) };
+    }
+    return this.#updates.controller.signal;
+  }
+
+  /**
+   * Stops the retries of this task's `tasks/update` deliveries at once (a cancel was requested, or the handle settled
+   * or stopped following, `cause` its error): nothing more is sent, and each waiting `respond()` rejects with
+   * {@link #stoppedError}'s typed error, except that when the server reported the task's end (`'ended'`) an attempt
+   * already on the wire is still awaited, so that its acknowledgement resolves `respond()`.
+   */
+  #stopUpdates(why: 'cancel' | 'done' | 'ended', cause?: unknown): void {
+    this.#updates?.controller.abort(new UpdatesStopped(why, { cause }));
+    if (why !== 'cancel') this.#updates?.unlisten();
+  }
+
+  /**
+   * What `respond()` rejects with when its update's retries were stopped: {@link ClientClosedError} (carrying `taskId`)
+   * when the client closed or the handle stopped on a close; otherwise {@link InputDeliveryError} naming the key, the
+   * reason as `cause`. The handle itself is not failed by this (after a cancel it keeps following).
+   */
+  #stoppedError(key: string, stopped: UpdatesStopped): Error {
+    if (stopped.why === 'closed') return withTaskId(new ClientClosedError(), this.taskId);
+    if (stopped.cause instanceof ClientClosedError) return withTaskId(stopped.cause, this.taskId);
+    return new InputDeliveryError(this.taskId, key, this.#task, { cause: stopped });
+  }
+
+  /**
+   * After a -32602 answer to `tasks/update`, the task is read once: gone → classified (expired / unknown); still
+   * alive and still asking `key` → the answer was rejected like any definitive rejection (re-offered once, then
+   * {@link InputDeliveryError}); anything else → polling goes on.
+   */
+  async #readAfterLostUpdate(key: string, error: unknown): Promise<void> {
+    let next: DetailedTask;
+    try {
+      next = parseDetailedTask(await this.#driver.backend.ops.getTask(this.taskId));
+    } catch (failure) {
+      if (isLostTask(failure)) this.#fail(this.#lost(failure));
+      else this.#driver.scheduler.scheduleAt(this, this.#driver.config.now()); // polling goes on and will tell
+      return;
+    }
+    if (this.done || next.taskId !== this.taskId) return;
+    this.#applyRead(next);
+    if (this.done || next.status !== 'input_required' || !Object.hasOwn(next.inputRequests, key)) return;
+    this.#rejected(key, error, false);
+  }
+
+  /** A definitive (or transient past the retries) rejection of the answer to `key`; returns what `respond()` throws. */
+  #rejected(key: string, error: unknown, transient: boolean): unknown {
+    this.#rejections ??= new Map();
+    const rejections = (this.#rejections.get(key) ?? 0) + 1;
+    this.#rejections.set(key, rejections);
+    const fatal = new InputDeliveryError(this.taskId, key, this.#task, { cause: error });
+    if (transient || rejections >= 2) {
+      this.#fail(fatal);
+      return fatal;
+    }
+    // After respond()'s own bookkeeping has reopened the key.
+    setTimeout(() => {
+      if (!this.done) this.#scope?.reoffer(key);
+    }, 0);
+    return error;
+  }
+
+  // --- The `expiring` timer -------------------------------------------------------------------------------------
+
+  /**
+   * (Re)arms the `expiring` timer: while the task is `input_required` with a finite TTL, one event (handle, then
+   * client) fires when less than `expiringMarginRatio` of the TTL is left. `expiry` null (or a settled handle) just
+   * clears the timer. Listeners run guarded: a failure is the task's caller failure, never the timer's.
+   */
+  #watchExpiry(expiry: number | null): void {
+    clearTimeout(this.#expiryTimer);
+    this.#expiryTimer = undefined;
+    const task = this.#task;
+    if (
+      expiry === null ||
+      this.#expiringSent ||
+      this.done ||
+      task.status !== 'input_required' ||
+      task.ttlMs === null
+    )
+      return;
+    const { config, events } = this.#driver;
+    const fireAt = expiry - task.ttlMs * config.expiringMarginRatio;
+    const waitMs = Math.max(0, fireAt - config.now());
+    if (waitMs > MAX_TIMER_MS) {
+      // A server TTL past a timer's range: wait in timer-sized steps (one overflowing timer would fire after 1 ms).
+      this.#expiryTimer = setTimeout(() => this.#watchExpiry(expiry), MAX_TIMER_MS);
+      (this.#expiryTimer as { unref?: () => void }).unref?.();
+      return;
+    }
+    const timer = setTimeout(() => {
+      this.#expiryTimer = undefined;
+      const current = this.#task;
+      if (this.#expiringSent || this.done || current.status !== 'input_required') return;
+      this.#expiringSent = true;
+      const event = {
+        taskId: this.taskId,
+        task: current,
+        expiresAt: expiry,
+        remainingMs: Math.max(0, expiry - config.now()),
+      };
+      withListenerSink(
+        (error, name) => this.listenerFailed(error, name),
+        () => {
+          this.emit('expiring', event);
+          events.expiring(event);
+        },
+      );
+    }, waitMs);
+    (timer as { unref?: () => void }).unref?.();
+    this.#expiryTimer = timer;
+  }
+
+  // --- A caller failure -----------------------------------------------------------------------------------------
+
+  #abortForCaller(error: unknown, event: string): void {
+    const id = redactTaskId(this.taskId);
+    const what = `a '${event}' ${event.startsWith('on') ? 'callback' : 'listener'}`;
+    if (this.done || isTerminalStatus(this.#task.status) || this.#callerAbort) {
+      const when =
+        this.#callerAbort && !this.done
+          ? 'while the task was being aborted for an earlier failure'
+          : "after the task ended (the outcome stays the server's)";
+      this.#warn(`task ${id}: ${what} threw ${when}: ${String(error)}`);
+      return;
+    }
+    const reason = failureCarrier(error, what);
+    const tagged = withTaskId(reason, this.taskId);
+    callerAborts.add(tagged);
+    this.#callerAbort = tagged;
+    if (this.#init.onAbort === 'detach') {
+      this.stopFollowing(tagged);
+      return;
+    }
+    const settle = (outcome: unknown): void => {
+      if (this.done)
+        this.#warn(
+          `task ${id}: it ended before the abort for ${what} that threw took effect: ${String(error)}`,
+        );
+      else this.stopFollowing(outcome);
+    };
+    this.cancel().then(
+      () => settle(tagged),
+      (failure: unknown) => {
+        if (failure instanceof CancelDeliveryError) failure.abortReason = reason;
+        settle(failure instanceof CancelNotConfirmedError ? tagged : failure);
+      },
+    );
+  }
+}
+
+/** The longest `result()` and `cancel()` wait for the record writes they caused before settling anyway (ms). */
+export const RECORD_FLUSH_WAIT_MS = 10_000;
+
+/** One task's outcome. Untyped (`unknown`) so that a `TaskHandle<T>` stays assignable to `TaskHandle<unknown>`. */
+class TaskOutcome {
+  readonly promise: Promise<unknown>;
+  /** {@link promise}, settled only once the record writes it causes are done (what `result()` hands out). */
+  readonly recorded: Promise<unknown>;
+  #resolve!: (value: unknown) => void;
+  #reject!: (error: unknown) => void;
+  #settled: Settled<unknown> | undefined;
+  #waiters: Array<(task: DetailedTask | Error) => void> = [];
+  #onSettle: ((outcome: Settled<unknown>) => void) | undefined;
+  #flush: (() => Promise<void>) | undefined;
+
+  constructor() {
+    this.promise = new Promise<unknown>((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
+    this.promise.catch(() => undefined); // failures reach callers of result(); never an unhandled rejection
+    this.recorded = this.promise.then(
+      async (value) => {
+        await this.flush();
+        return value;
+      },
+      async (error: unknown) => {
+        await this.flush();
+        throw error;
+      },
+    );
+    this.recorded.catch(() => undefined);
+  }
+
+  /**
+   * Registers the one recorder of this outcome: `onSettle` runs synchronously when the outcome settles (at once when
+   * it already has), so its write is queued before anyone hears of the outcome; `flush` resolves once every write
+   * queued so far has finished (a failed write included: the recorder reports failures itself).
+   */
+  record(onSettle: (outcome: Settled<unknown>) => void, flush: () => Promise<void>): void {
+    this.#flush = flush;
+    if (this.#settled) onSettle(this.#settled);
+    else this.#onSettle = onSettle;
+  }
+
+  /**
+   * Resolves once the recorder's queued writes are done, or after {@link RECORD_FLUSH_WAIT_MS} when a store never
+   * answers (the write goes on in the background); at once without a recorder. Never rejects.
+   */
+  async flush(): Promise<void> {
+    const flushing = this.#flush?.().catch(() => undefined);
+    if (!flushing) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      flushing,
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, RECORD_FLUSH_WAIT_MS))),
+    ]);
+    clearTimeout(timer);
+  }
+
+  /** True once settled. */
+  get settled(): boolean {
+    return this.#settled !== undefined;
+  }
+
+  /** Settles the promise; returns false (and changes nothing) when it was settled already. */
+  settle(outcome: Settled<unknown>): boolean {
+    if (this.#settled) return false;
+    this.#settled = outcome;
+    this.#onSettle?.(outcome);
+    if (outcome.ok) this.#resolve(outcome.value);
+    else this.#reject(outcome.error);
+    return true;
+  }
+
+  /** A promise of the next state {@link wake} hands out (rejected when it hands out an error). */
+  nextState(): Promise<DetailedTask> {
+    return new Promise<DetailedTask>((resolve, reject) => {
+      this.#waiters.push((t) => (t instanceof Error ? reject(t) : resolve(t)));
+    });
+  }
+
+  /** Hands `state` to every caller of {@link nextState} so far. */
+  wake(state: DetailedTask | Error): void {
+    const waiters = this.#waiters;
+    if (waiters.length === 0) return;
+    this.#waiters = [];
+    for (const wake of waiters) wake(state);
   }
 }

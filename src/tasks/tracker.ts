@@ -1,7 +1,9 @@
 /**
  * The task engine: the one owner of a task's life. It creates handles for new tasks (recording them first),
- * attaches to tasks created elsewhere, restores stored ones, keeps the live set, decides what an abort does to a
- * task the caller holds no handle for, and is the one writer of task records.
+ * attaches to tasks created elsewhere, restores stored ones, keeps the live set, decides what an abort (or a wait
+ * that ended without the server's word) does to a task the caller holds no handle for, runs the caller's code that
+ * belongs to one call (`'task'` listeners, `onTask`, `onProgress`) through one guard, keeps a malformed creation
+ * result that still names a task from orphaning it, and is the one writer of task records.
  * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md)
  *
  * @module
@@ -13,30 +15,382 @@ import {
   ClientClosedError,
   InvalidResponseError,
   redactTaskId,
+  type TaskCancelOutcome,
 } from '../errors.js';
 import { raceAbort, withTaskId } from '../internal/race-abort.js';
+import {
+  callGuarded,
+  failureCarrier,
+  withListenerSink,
+  type ListenerSink,
+} from '../internal/safe-emitter.js';
+import { printableExcerpt } from '../protocol/printable.js';
+import { MAX_CANCEL_NAME_HEADER_BYTES, taskIdProblem } from '../protocol/task-id.js';
 import {
   isTerminalStatus,
   parseCreateTaskResult,
   parseDetailedTask,
   TaskShapeError,
+  TaskStatusSchema,
   type DetailedTask,
 } from '../protocol/tasks.js';
-import type { TaskRecord } from '../store/task-record.js';
+import { TASK_RECORD_VERSION, type TaskRecord } from '../store/task-record.js';
+import { encodeHeaderValue } from '../transport/header-encoding.js';
 import type { EraBackend } from './backend.js';
-import { expiresAt } from './expiry.js';
-import { afterFollowFailure, boundedCancel, closedWithCause } from './follow-failure.js';
-import { isLostTask, lostTaskError } from './lost-task.js';
+import {
+  classifyPollError,
+  expiresAt,
+  isLostTask,
+  lostTaskError,
+  settledFromRecord,
+  type PollIntervalPolicy,
+} from './decisions.js';
+import { deliver, DeliveryFailure } from './delivery.js';
+import type { PushFollowable } from './push/push-tracker.js';
 import { parserFor } from './result-parsers.js';
-import { settledFromRecord } from './stored-outcome.js';
-import { runTaskCallbacks, type CallFailures } from './task-callbacks.js';
-import { TaskHandle } from './task-handle.js';
-import { newRecord, recordHandle } from './task-recorder.js';
-import { orphanGuard, type TrackerContext } from './tracker-context.js';
-import type { TaskDriver } from './task-driver.js';
-import { buildDriver } from './driver-factory.js';
+import type { PollScheduler } from './scheduler.js';
+import type { EngineConfig } from './config.js';
+import { isCallerAbort, TaskHandle, type EngineEvents, type TaskDriver } from './task-handle.js';
+import { newRecord, outcomeOf, recordHandle } from './task-recorder.js';
+import { UpdateSender } from './update-sender.js';
 
-export type { TrackerContext } from './tracker-context.js';
+/** What the push tracker is told: a task starts and stops being followed. */
+export interface PushFollower {
+  follow(handle: PushFollowable): void;
+  unfollow(taskId: string): void;
+}
+
+/** The engine-wide parts a follow-up of a failed wait reads. */
+type Engine = Pick<TaskDriver, 'config' | 'events'>;
+
+// --- A malformed creation result ---------------------------------------------------------------------------------
+
+/**
+ * A `CreateTaskResult` failed validation. When it still carries a usable `taskId`, that task may be running: it is
+ * cancelled (`onAbort: 'cancel'`, one delivered `tasks/cancel`) or recorded (`'detach'`) before the caller learns.
+ * An id this client refuses (control characters, over MAX_TASK_ID_BYTES, U+FFFD, lone surrogates) cannot be recorded
+ * or followed: with `'cancel'` it still gets its `tasks/cancel`, sent with the raw id, when its encoded `Mcp-Name`
+ * header value is at most {@link MAX_CANCEL_NAME_HEADER_BYTES}; otherwise (or with `'detach'`) a `warning` reports
+ * it, escaped.
+ *
+ * @returns the {@link InvalidResponseError} to throw, with `taskId` when it is usable, `taskIdEscaped` whenever a
+ *   string id was named, and `taskCancel` saying what became of that task.
+ */
+export async function orphanGuard(
+  driver: TaskDriver,
+  method: string,
+  params: Record<string, unknown>,
+  created: Record<string, unknown>,
+  policy: 'cancel' | 'detach' | undefined,
+  error: TaskShapeError,
+): Promise<InvalidResponseError> {
+  const raw = created.taskId !== undefined ? created : ((created.task ?? {}) as Record<string, unknown>);
+  const named = typeof raw.taskId === 'string' && raw.taskId.length > 0 ? raw.taskId : undefined;
+  const taskId = named !== undefined && taskIdProblem(named) === undefined ? named : undefined;
+  const taskIdEscaped = named === undefined ? undefined : printableExcerpt(named, 256);
+  let taskCancel: TaskCancelOutcome | undefined;
+  if (named !== undefined && taskId === undefined)
+    taskCancel = await cancelUnusable(driver, method, named, policy);
+  else if (taskId !== undefined && policy === 'detach')
+    taskCancel = await recordDetached(driver, method, params, raw, taskId);
+  else if (taskId !== undefined) {
+    taskCancel = await cancelNamed(driver, taskId);
+    if (taskCancel.kind !== 'cancel-requested')
+      driver.events.warning(
+        `${method}: tasks/cancel for the malformed task ${redactTaskId(taskId)} ${failedHow(taskCancel)}`,
+      );
+  }
+  return new InvalidResponseError(method, error.message, error.issues, {
+    cause: error,
+    taskId,
+    taskIdEscaped,
+    taskCancel,
+  });
+}
+
+/** Records a usable task left running (`onAbort: 'detach'`) in the store, or warns when there is none. */
+async function recordDetached(
+  driver: TaskDriver,
+  method: string,
+  params: Record<string, unknown>,
+  raw: Record<string, unknown>,
+  taskId: string,
+): Promise<TaskCancelOutcome> {
+  if (driver.config.store) {
+    const status = TaskStatusSchema.safeParse(raw.status);
+    const now = driver.config.now();
+    const record: TaskRecord = {
+      version: TASK_RECORD_VERSION,
+      server: driver.config.transport.serverKey,
+      method,
+      name: typeof params.name === 'string' ? params.name : undefined,
+      taskId,
+      localCreatedAt: now,
+      ttlMs: typeof raw.ttlMs === 'number' && Number.isFinite(raw.ttlMs) ? raw.ttlMs : null,
+      status: status.success && status.data !== 'input_required' ? status.data : 'working',
+      answeredKeys: [],
+      receivedAt: now,
+      updatedAt: now,
+    };
+    await driver.config.store
+      .put(record)
+      .catch((e: unknown) =>
+        driver.events.warning(`task store: could not write ${redactTaskId(taskId)}: ${String(e)}`),
+      );
+  } else {
+    driver.events.warning(
+      `${method}: malformed CreateTaskResult for task ${redactTaskId(taskId)}; it may be running (no store to record it)`,
+    );
+  }
+  return { kind: 'not-sent', reason: 'detached' };
+}
+
+/** One delivered `tasks/cancel` for `taskId` (bounded retries), told as a {@link TaskCancelOutcome}. */
+async function cancelNamed(driver: TaskDriver, taskId: string): Promise<TaskCancelOutcome> {
+  try {
+    await deliver(() => driver.backend.ops.cancelTask(taskId), undefined, driver.signal);
+    return { kind: 'cancel-requested' };
+  } catch (failure) {
+    if (!(failure instanceof DeliveryFailure))
+      return { kind: 'cancel-not-delivered', refused: false, cause: failure }; // the client closed
+    // The request arrived and the server answered, just not with the acknowledgement (e.g. resultType "task").
+    if (failure.cause instanceof InvalidResponseError)
+      return { kind: 'cancel-not-confirmed', cause: failure.cause };
+    return { kind: 'cancel-not-delivered', refused: !failure.transient, cause: failure.cause };
+  }
+}
+
+/** The tail of a warning about a `tasks/cancel` that was not acknowledged. */
+function failedHow(outcome: TaskCancelOutcome): string {
+  const cause = 'cause' in outcome ? outcome.cause : undefined;
+  const why = String((cause as Error | undefined)?.message ?? cause);
+  if (outcome.kind === 'cancel-not-confirmed')
+    return `reached the server, but its reply was not an acknowledgement: ${why}; it may be running`;
+  return `${outcome.kind === 'cancel-not-delivered' && outcome.refused ? 'was refused' : 'could not be delivered'}: ${why}; it may be running`;
+}
+
+/**
+ * Cancels (raw id, `'cancel'` policy, encoded `Mcp-Name` within {@link MAX_CANCEL_NAME_HEADER_BYTES}) or reports
+ * (escaped) a task named by an id this client refuses.
+ */
+async function cancelUnusable(
+  driver: TaskDriver,
+  method: string,
+  named: string,
+  policy: 'cancel' | 'detach' | undefined,
+): Promise<TaskCancelOutcome> {
+  const shown = printableExcerpt(named, 64);
+  const headerBytes = encodeHeaderValue(named).length; // ASCII: verbatim printable ASCII or base64
+  if (policy === 'detach' || headerBytes > MAX_CANCEL_NAME_HEADER_BYTES) {
+    const why =
+      policy === 'detach'
+        ? 'left running (onAbort: detach)'
+        : `not cancelled: the id takes ${headerBytes} bytes in the Mcp-Name header, over ${MAX_CANCEL_NAME_HEADER_BYTES}`;
+    driver.events.warning(
+      `${method}: the server named task "${shown}" with an id this client refuses (${taskIdProblem(named)}); it may be running, ${why}`,
+    );
+    return { kind: 'not-sent', reason: policy === 'detach' ? 'detached' : 'id-too-long' };
+  }
+  const outcome = await cancelNamed(driver, named);
+  if (outcome.kind !== 'cancel-requested')
+    driver.events.warning(
+      `${method}: tasks/cancel for the task "${shown}" (an id this client refuses) ${failedHow(outcome)}`,
+    );
+  return outcome;
+}
+
+// --- A wait that ended without the server's word; an abort's bounded cancel -----------------------------------
+
+/** True when `error` is the server's word on the task (or a local end that already names and handles it). */
+function isSettledByServer(handle: TaskHandle<unknown>, error: unknown): boolean {
+  if (outcomeOf({ ok: false, error }) !== undefined) return true;
+  if (
+    error instanceof ClientClosedError ||
+    error instanceof CancelNotConfirmedError ||
+    error instanceof CancelDeliveryError
+  )
+    return true;
+  if (isCallerAbort(error)) return true; // a caller failure: already cancelled (or detached) by the handle itself
+  return isTerminalStatus(handle.task.status);
+}
+
+/**
+ * What the call rejects with after its task's wait failed with `error`: `error` carrying `taskId`. When the server
+ * had not settled the task: after transient poll failures, or with `'detach'`, it is left running (recorded when a
+ * store is set, otherwise a `warning` names it); otherwise `'cancel'` (the default) marks the record
+ * `cancelRequested` and sends one delivered `tasks/cancel`, waiting for it at most `abortGraceMs`: the delivery goes
+ * on in the background and a failed one is a `warning`.
+ */
+export async function afterFollowFailure(
+  engine: Engine,
+  driver: TaskDriver | undefined,
+  handle: TaskHandle<unknown>,
+  policy: 'cancel' | 'detach' | undefined,
+  error: unknown,
+  drained: () => Promise<void>,
+): Promise<unknown> {
+  const tagged = withTaskId(error, handle.taskId);
+  if (isSettledByServer(handle, error)) return tagged;
+  const id = redactTaskId(handle.taskId);
+  if (policy === 'detach' || !driver || classifyPollError(error).kind === 'transient') {
+    if (!engine.config.store)
+      engine.events.warning(
+        `${handle.method}: stopped following task ${id} (${String(error)}); it may still be running`,
+      );
+    return tagged;
+  }
+  await drained();
+  const store = engine.config.store;
+  if (store) {
+    const record = await store.get(handle.taskId, driver.config.transport.serverKey).catch(() => undefined);
+    if (record && !record.outcome)
+      await store
+        .put({ ...record, cancelRequested: true, updatedAt: engine.config.now() })
+        .catch((e: unknown) => engine.events.warning(`task store: could not write ${id}: ${String(e)}`));
+  }
+  // The failure already happened: the caller hears of it within abortGraceMs, whatever the cancel's delivery is
+  // still doing; the delivery goes on in the background and its failure is a warning.
+  const cancelling = deliver(
+    () => driver.backend.ops.cancelTask(handle.taskId),
+    undefined,
+    driver.signal,
+  ).then(
+    () => undefined,
+    (failure: unknown) =>
+      engine.events.warning(
+        `${handle.method}: tasks/cancel for task ${id} (its wait failed) was not delivered: ${String((failure as Error).cause ?? failure)}`,
+      ),
+  );
+  await withinGrace(engine.config.limits.abortGraceMs, cancelling);
+  return tagged;
+}
+
+/** Resolves with `work`'s value, or with {@link LATE} once `graceMs` (ms) passed first (`work` goes on). */
+async function withinGrace<T>(graceMs: number | undefined, work: Promise<T>): Promise<T | typeof LATE> {
+  if (graceMs === undefined) return work;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const waited = new Promise<typeof LATE>((resolve) => (timer = setTimeout(() => resolve(LATE), graceMs)));
+  const first = await Promise.race([work, waited]);
+  clearTimeout(timer);
+  return first;
+}
+
+/** What {@link withinGrace} resolves with when the grace ran out first. */
+const LATE = Symbol('late');
+
+/**
+ * Waits for an abort's `cancelling` (resolving to what the call rejects with) at most `engine.config.limits.abortGraceMs` (ms); then
+ * resolves with `tagged` (the abort reason carrying `taskId`) and lets the delivery go on: a final failure becomes a
+ * `warning` event naming the task (its record keeps `cancelRequested`, resumable).
+ */
+export async function boundedCancel(
+  engine: Engine,
+  taskId: string,
+  cancelling: Promise<unknown>,
+  tagged: unknown,
+): Promise<unknown> {
+  const first = await withinGrace(engine.config.limits.abortGraceMs, cancelling);
+  if (first !== LATE) return first;
+  void cancelling.then((result) => {
+    if (result !== tagged)
+      engine.events.warning(
+        `tasks/cancel for task ${redactTaskId(taskId)} (the caller aborted) ${cancelFailure(result)}; its record keeps cancelRequested`,
+      );
+  });
+  return tagged;
+}
+
+/** The {@link ClientClosedError} a call rejects with when close() aborted it and its `tasks/cancel` failed (`cause`). */
+export function closedWithCause(taskId: string, failure: unknown): ClientClosedError {
+  const closed = new ClientClosedError(undefined, { cause: failure });
+  closed.taskId = taskId;
+  return closed;
+}
+
+/** What became of a failed `tasks/cancel`, truthfully: a close cut it short (it may have been sent), or it failed. */
+function cancelFailure(result: unknown): string {
+  const failure = result instanceof ClientClosedError && result.cause !== undefined ? result.cause : result; // unwrap closedWithCause
+  const closed =
+    failure instanceof ClientClosedError ||
+    (failure instanceof Error && failure.cause instanceof ClientClosedError);
+  return closed
+    ? 'got no answer before the client closed (it may have reached the server)'
+    : `failed: ${String(failure)}`;
+}
+
+// --- The caller's code of one call ------------------------------------------------------------------------------
+
+/** What a throwing callback left the engine: the error to abort the call with. */
+export interface CallbackFailure {
+  readonly error: unknown;
+}
+
+/**
+ * The caller failures of one call: kept until the engine takes them ({@link take}), then routed to `late` (the
+ * task's handle) once one is set with {@link routeTo}.
+ */
+export class CallFailures {
+  #first: unknown;
+  #failed = false;
+  #late: ListenerSink | undefined;
+  readonly sink: ListenerSink = (error, event) => {
+    if (this.#late) this.#late(error, event);
+    else if (!this.#failed) {
+      this.#failed = true;
+      this.#first = error;
+    }
+  };
+
+  /** `fn` guarded: its failures come here. */
+  guard<A extends unknown[]>(
+    fn: ((...args: A) => unknown) | undefined,
+    name: string,
+  ): ((...args: A) => void) | undefined {
+    if (fn === undefined) return undefined;
+    return (...args: A) => callGuarded(fn as (...a: never[]) => unknown, undefined, args, name, this.sink);
+  }
+
+  /** The first failure so far (then forgotten), as a {@link CallbackFailure}. */
+  take(): CallbackFailure | undefined {
+    if (!this.#failed) return undefined;
+    const error = this.#first;
+    this.#failed = false;
+    this.#first = undefined;
+    return { error: failureCarrier(error) };
+  }
+
+  /** From now on, failures go to `late`. */
+  routeTo(late: ListenerSink): void {
+    this.#late = late;
+  }
+}
+
+/**
+ * Runs `emitTask(handle)` then `onTask(handle)` (in that order; the second is skipped when the first failed), each
+ * guarded. A failure that happens synchronously is returned; one that comes later (a rejected promise) goes to
+ * `late`.
+ *
+ * @returns `undefined` when both returned, else the {@link CallbackFailure} with what was thrown (a thrown
+ *   non-object is wrapped in an `Error` with it as `cause`).
+ */
+export function runTaskCallbacks<H>(
+  handle: H,
+  emitTask: (handle: H) => void,
+  onTask: ((handle: H) => unknown) | undefined,
+  late: ListenerSink,
+  failures = new CallFailures(),
+): CallbackFailure | undefined {
+  withListenerSink(failures.sink, () => emitTask(handle));
+  let thrown = failures.take();
+  if (!thrown && onTask) {
+    callGuarded(onTask as (...a: never[]) => unknown, undefined, [handle], 'onTask', failures.sink);
+    thrown = failures.take();
+  }
+  failures.routeTo(late);
+  return thrown;
+}
+
+// --- The engine ----------------------------------------------------------------------------------------------------
 
 /** What the caller said about a new task. */
 export interface CreateOptions<T> {
@@ -61,7 +415,14 @@ export interface AttachFacts {
 
 /** The engine of one client. */
 export class TaskTracker {
-  readonly #ctx: TrackerContext;
+  /** The client's resolved options, by reference. */
+  readonly config: EngineConfig;
+  /** The client's events. */
+  readonly events: EngineEvents;
+  readonly #scheduler: PollScheduler;
+  readonly #policy: PollIntervalPolicy;
+  /** Told when a task starts and stops being followed (push notifications). */
+  readonly #push: PushFollower | undefined;
   readonly #drivers = new WeakMap<EraBackend, TaskDriver>();
   readonly #drains = new WeakMap<TaskHandle<unknown>, () => Promise<void>>();
   /** The driver of each handle {@link create} made (a failed unified wait cancels through it). */
@@ -71,8 +432,27 @@ export class TaskTracker {
   readonly #live = new Set<TaskHandle<unknown>>();
   readonly #closing = new AbortController();
 
-  constructor(context: TrackerContext) {
-    this.#ctx = context;
+  /**
+   * @param config - the client's resolved options, kept by reference.
+   * @param scheduler - the client's poll scheduler.
+   * @param push - the push tracker, when push notifications are on.
+   * @param events - where the engine's client events go.
+   */
+  constructor(
+    config: EngineConfig,
+    scheduler: PollScheduler,
+    push: PushFollower | undefined,
+    events: EngineEvents,
+  ) {
+    this.config = config;
+    this.events = events;
+    this.#scheduler = scheduler;
+    this.#push = push;
+    this.#policy = {
+      defaultMs: config.polling.intervalMs,
+      minMs: config.polling.minIntervalMs,
+      maxMs: config.polling.maxIntervalMs,
+    };
   }
 
   /** True once {@link close} ran. */
@@ -80,11 +460,19 @@ export class TaskTracker {
     return this.#closing.signal.aborted;
   }
 
-  /** The driver of `backend`'s handles (one per backend). */
+  /** The driver of `backend`'s handles (one per backend): references to the configuration, the backend, the engine. */
   driverFor(backend: EraBackend): TaskDriver {
     let driver = this.#drivers.get(backend);
     if (!driver) {
-      driver = buildDriver(backend, this.#ctx, this.#closing.signal);
+      driver = {
+        config: this.config,
+        backend,
+        policy: this.#policy,
+        scheduler: this.#scheduler,
+        updates: new UpdateSender(backend.ops, this.config.limits.maxConcurrentUpdates),
+        signal: this.#closing.signal,
+        events: this.events,
+      };
       this.#drivers.set(backend, driver);
     }
     return driver;
@@ -111,25 +499,17 @@ export class TaskTracker {
     try {
       task = parseCreateTaskResult(created, {
         onNested: () =>
-          this.#ctx.emit.serverViolation(
+          this.events.serverViolation(
             `${method}: CreateTaskResult nested under "task" (the specification makes it flat)`,
           ),
         onTerminal: () => (terminal = true),
       });
     } catch (error) {
       if (!(error instanceof TaskShapeError)) throw error;
-      throw await orphanGuard(
-        this.#ctx,
-        this.driverFor(backend),
-        method,
-        params,
-        created,
-        options.onAbort,
-        error,
-      );
+      throw await orphanGuard(this.driverFor(backend), method, params, created, options.onAbort, error);
     }
     const driver = this.driverFor(backend);
-    const receivedAt = this.#ctx.now();
+    const receivedAt = this.config.now();
     const handle = new TaskHandle<T>(driver, {
       task,
       method,
@@ -142,8 +522,8 @@ export class TaskTracker {
     });
     backend.track(handle as TaskHandle<unknown>);
     this.#created.set(handle as TaskHandle<unknown>, driver);
-    handle.on('serverViolation', (detail) => this.#ctx.emit.serverViolation(detail));
-    const store = this.#ctx.store;
+    handle.on('serverViolation', (detail) => this.events.serverViolation(detail));
+    const store = this.config.store;
     if (store) {
       const { _meta: _, ...plain } = params;
       const name =
@@ -153,18 +533,16 @@ export class TaskTracker {
             ? params.uri
             : undefined;
       const record = newRecord(task, receivedAt, handle.localCreatedAt, {
-        server: driver.serverKey,
+        server: this.config.transport.serverKey,
         method,
         name,
-        params: this.#ctx.redactParams(method, plain),
+        params: this.config.redactParams(method, plain),
         idempotencyKey: options.idempotencyKey,
       });
       await store
         .put(record)
         .catch((error: unknown) =>
-          this.#ctx.emit.warning(
-            `task store: could not write ${redactTaskId(task.taskId)}: ${String(error)}`,
-          ),
+          this.events.warning(`task store: could not write ${redactTaskId(task.taskId)}: ${String(error)}`),
         );
       this.#record(handle, record);
     }
@@ -176,7 +554,7 @@ export class TaskTracker {
       options.failures?.take() ??
       runTaskCallbacks(
         handle,
-        (h) => this.#ctx.emit.task(h as TaskHandle<unknown>),
+        (h) => this.events.task(h as TaskHandle<unknown>),
         options.onTask,
         late,
         options.failures,
@@ -185,7 +563,7 @@ export class TaskTracker {
     handle.start();
     if (this.closed) handle.stopFollowing(new ClientClosedError()); // closed while the creation was on its way
     if (abort && thrown)
-      this.#ctx.emit.warning(
+      this.events.warning(
         `${method}: a task callback threw for task ${redactTaskId(task.taskId)} after the call was aborted: ${String(thrown.error)}`,
       );
     if (abort ?? thrown)
@@ -227,7 +605,7 @@ export class TaskTracker {
       },
     );
     // Abort latency: the caller waits at most abortGraceMs for the cancel; it is then delivered in the background.
-    return boundedCancel(this.#ctx, handle.taskId, cancelling, tagged);
+    return boundedCancel(this, handle.taskId, cancelling, tagged);
   }
 
   /**
@@ -246,9 +624,7 @@ export class TaskTracker {
     } catch (error) {
       if (signal?.aborted && error === signal.reason && !handle.done)
         throw await this.afterAbort(h, policy, signal.reason);
-      throw await afterFollowFailure(this.#ctx, this.#created.get(h), h, policy, error, () =>
-        this.drained(h),
-      );
+      throw await afterFollowFailure(this, this.#created.get(h), h, policy, error, () => this.drained(h));
     } finally {
       await this.drained(handle as TaskHandle<unknown>);
     }
@@ -262,12 +638,14 @@ export class TaskTracker {
    */
   async attach<T>(backend: EraBackend, taskId: string, facts: AttachFacts): Promise<TaskHandle<T>> {
     const driver = this.driverFor(backend);
-    const store = this.#ctx.store;
-    const stored = store ? await store.get(taskId, driver.serverKey).catch(() => undefined) : undefined;
+    const store = this.config.store;
+    const stored = store
+      ? await store.get(taskId, this.config.transport.serverKey).catch(() => undefined)
+      : undefined;
     const method = facts.method ?? stored?.method ?? 'tools/call';
     let first: DetailedTask;
     try {
-      first = parseDetailedTask(await driver.getTask(taskId));
+      first = parseDetailedTask(await backend.ops.getTask(taskId));
     } catch (error) {
       if (error instanceof TaskShapeError)
         throw new InvalidResponseError('tasks/get', error.message, error.issues, { cause: error });
@@ -278,7 +656,7 @@ export class TaskTracker {
         {
           taskId,
           expiresAt: start !== undefined && ttl !== undefined ? expiresAt(start, ttl) : undefined,
-          now: this.#ctx.now(),
+          now: this.config.now(),
         },
         error,
       );
@@ -287,12 +665,12 @@ export class TaskTracker {
           .put({
             ...stored,
             outcome: { status: lost.code === 'TASK_EXPIRED' ? 'expired' : 'unknown' },
-            updatedAt: this.#ctx.now(),
+            updatedAt: this.config.now(),
           })
           .catch(() => undefined);
       throw lost;
     }
-    const receivedAt = this.#ctx.now();
+    const receivedAt = this.config.now();
     const handle = new TaskHandle<T>(driver, {
       task: first,
       method,
@@ -309,7 +687,10 @@ export class TaskTracker {
     if (store) {
       const record: TaskRecord = stored
         ? { ...stored, outcome: undefined }
-        : newRecord(first, receivedAt, handle.localCreatedAt, { server: driver.serverKey, method });
+        : newRecord(first, receivedAt, handle.localCreatedAt, {
+            server: this.config.transport.serverKey,
+            method,
+          });
       this.#record(handle, record);
     }
     this.#follow(handle).start();
@@ -366,9 +747,9 @@ export class TaskTracker {
 
   #follow<T>(handle: TaskHandle<T>): TaskHandle<T> {
     this.#live.add(handle as TaskHandle<unknown>);
-    this.#ctx.push?.follow(handle);
+    this.#push?.follow(handle);
     const forget = (): boolean => {
-      this.#ctx.push?.unfollow(handle.taskId);
+      this.#push?.unfollow(handle.taskId);
       return this.#live.delete(handle as TaskHandle<unknown>);
     };
     handle.settled().then(forget, forget);
@@ -376,15 +757,15 @@ export class TaskTracker {
   }
 
   #record(handle: TaskHandle<unknown>, record: TaskRecord): void {
-    const store = this.#ctx.store;
+    const store = this.config.store;
     if (!store) return;
-    const drain = recordHandle(store, handle, record, this.#ctx.now, (error) =>
-      this.#ctx.emit.warning(`task store: ${String(error)}`),
+    const drain = recordHandle(store, handle, record, this.config.now, (error) =>
+      this.events.warning(`task store: ${String(error)}`),
     );
     this.#drains.set(handle, drain);
     if (store.queuedAnswers)
       feedQueuedAnswers(store.queuedAnswers, handle, record.server, (error) =>
-        this.#ctx.emit.warning(`queued answer: ${String(error)}`),
+        this.events.warning(`queued answer: ${String(error)}`),
       );
     this.#writers.add(drain);
     const done = (): void => void drain().then(() => this.#writers.delete(drain));

@@ -23,18 +23,18 @@ interface Pending {
 
 /** Batches and bounds `tasks/update` for one server. */
 export class UpdateSender {
-  readonly #send: (taskId: string, inputResponses: InputResponses) => Promise<void>;
+  readonly #ops: { updateTask(taskId: string, inputResponses: InputResponses): Promise<void> };
   readonly #limiter: Limiter;
   readonly #retry: DeliveryRetry | undefined;
   readonly #pending = new Map<string, Pending>();
   readonly #busy = new Set<string>();
 
   constructor(
-    send: (taskId: string, inputResponses: InputResponses) => Promise<void>,
+    ops: { updateTask(taskId: string, inputResponses: InputResponses): Promise<void> },
     maxConcurrent = DEFAULT_MAX_CONCURRENT_UPDATES,
     retry?: DeliveryRetry,
   ) {
-    this.#send = send;
+    this.#ops = ops;
     this.#limiter = new Limiter(maxConcurrent);
     this.#retry = retry;
   }
@@ -42,7 +42,8 @@ export class UpdateSender {
   /**
    * Queues the answer to `key`; resolves once a `tasks/update` carrying it was acknowledged. When `signal` aborts
    * (the handle stopped following, a cancel was requested, the client closed) the retries stop at once: nothing
-   * more is sent for this batch and the promise rejects with `signal.reason` without waiting for an attempt in flight.
+   * more is sent for this batch and the promise rejects with `signal.reason` without waiting for an attempt in flight, unless that reason's
+   * `finishInFlight` is true (the server reported the task's end): then an attempt in flight is awaited.
    *
    * @throws `DeliveryFailure` (the last error as `cause`) when the update could not be delivered; `signal.reason`.
    */
@@ -73,12 +74,15 @@ export class UpdateSender {
     this.#busy.add(taskId);
     const responses: InputResponses = { ...batch.responses };
     const run = this.#limiter.run(() =>
-      deliver(() => this.#send(taskId, responses), this.#retry, batch.signal),
+      deliver(() => this.#ops.updateTask(taskId, responses), this.#retry, batch.signal),
     );
-    raceAbort(run, batch.signal).then(
-      () => batch.waiters.forEach((w) => w.resolve()),
-      (error: unknown) => batch.waiters.forEach((w) => w.reject(error)),
-    );
+    // An attempt already on the wire when the handle learnt the task ended is awaited: its acknowledgement counts.
+    raceAbort(run, batch.signal)
+      .catch((error: unknown) => (finishesInFlight(error) ? run : Promise.reject(error)))
+      .then(
+        () => batch.waiters.forEach((w) => w.resolve()),
+        (error: unknown) => batch.waiters.forEach((w) => w.reject(error)),
+      );
     run
       .catch(() => undefined) // told to the waiters above
       .finally(() => {
@@ -86,4 +90,9 @@ export class UpdateSender {
         if (this.#pending.has(taskId)) this.#flush(taskId);
       });
   }
+}
+
+/** True for an abort reason that lets the attempt in flight finish (its `finishInFlight` is true). */
+function finishesInFlight(reason: unknown): boolean {
+  return (reason as { finishInFlight?: unknown } | null)?.finishInFlight === true;
 }

@@ -68,7 +68,7 @@ export class Fixture {
   client(store?: TaskStore): TaskClient {
     const client = new TaskClient({
       transport: new StreamableHttpTransport(this.server.url),
-      minPollIntervalMs: 10,
+      polling: { minIntervalMs: 10 },
       store,
     });
     this.clients.push(client);

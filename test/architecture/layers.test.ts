@@ -22,6 +22,7 @@ export const LAYERS = [
   'store',
   'tasks',
   'legacy',
+  'modern',
   'fleet',
   'client',
   'entry',

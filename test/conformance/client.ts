@@ -9,13 +9,13 @@
 import {
   isMcpClientError,
   StreamableHttpTransport,
-  SUPPORTED_PROTOCOL_VERSIONS,
   TaskClient,
   type CallToolResult,
   type ElicitRequestParams,
   type ElicitResult,
   type Tool,
 } from '../../src/index.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '../../src/protocol/constants.js';
 import { authOptionsFor, runAuthScenario } from './auth-scenarios.js';
 
 type ScenarioRunner = (client: TaskClient, context: Record<string, unknown>) => Promise<void>;

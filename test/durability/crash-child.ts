@@ -37,11 +37,14 @@ const store = new FileTaskStore(storeDir, {
   onInvalid: (file, reason) => emit({ event: 'invalid', file, reason }),
 });
 
+// This process's clock runs `clockOffsetMs` ahead: the client reads the global clock.
+const realNow = Date.now;
+Date.now = () => realNow() + clockOffsetMs;
+
 function client(url: string): TaskClient {
   return new TaskClient({
     transport: new StreamableHttpTransport(url),
     store,
-    now: () => Date.now() + clockOffsetMs,
     handlers: {
       elicitation: (_params, context: InputContext) => {
         emit({ event: 'asked', taskId: context.taskId, key: context.key });

@@ -4,7 +4,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  IDEMPOTENCY_META_KEY,
   MemoryTaskStore,
   NetworkError,
   OutcomeUnknownError,
@@ -12,13 +11,15 @@ import {
   TaskClient,
   type TaskClientOptions,
 } from '../../src/index.js';
+import { IDEMPOTENCY_META_KEY } from '../../src/protocol/constants.js';
 import { createFaultProxy, dropResponse } from '../helpers/fault-proxy.js';
 import { createTaskServer } from '../../src/testing/index.js';
 import { sendInvoice, textOf, useProxiedServer } from './fixtures.js';
+import '../helpers/no-jitter.js';
 
 const env = useProxiedServer(
   { pollIntervalMs: 50, ttlMs: 60_000, inlineBudgetMs: 20, catalog: { tools: [sendInvoice] } },
-  { creationRetry: { minTimeoutMs: 50, maxTimeoutMs: 200 } },
+  { creationRetry: { minTimeoutMs: 50 } },
 );
 const newClient = (options: Partial<TaskClientOptions> = {}): TaskClient => env.newClient(options);
 
@@ -59,9 +60,8 @@ describe('creation through a connection that drops after the server received it'
     const argProxy = await createFaultProxy(argServer.url);
     const client = new TaskClient({
       transport: new StreamableHttpTransport(argProxy.url),
-      jitterRatio: 0,
       idempotencyKeyIn: { argument: 'request_id' },
-      creationRetry: { minTimeoutMs: 50, maxTimeoutMs: 200 },
+      creationRetry: { minTimeoutMs: 50 },
     });
     try {
       argProxy.rule({ method: 'tools/call', action: dropResponse, times: 1 });
@@ -114,7 +114,7 @@ describe('creation through a connection that drops after the server received it'
   });
 
   it('with a key, when the re-send arrives after the task finished: resolves with the result', async () => {
-    const client = newClient({ creationRetry: { minTimeoutMs: 300, maxTimeoutMs: 300 } });
+    const client = newClient({ creationRetry: { minTimeoutMs: 300 } });
     const before = env.server.core.tasksCreated;
     dropNextCreation('send_invoice');
     const result = await client.callTool(

@@ -17,6 +17,7 @@ import {
   type ToolDefinition,
 } from '../../src/testing/index.js';
 import { createFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
+import '../helpers/no-jitter.js';
 
 /**
  * `two_step_release {version}`: task-only; 100 ms, asks `approve`, 300 ms, asks `window`, 50 ms, completes with
@@ -122,7 +123,6 @@ export function useProxiedServer(
     newClient(overrides = {}) {
       const client = new TaskClient({
         transport: new StreamableHttpTransport((proxy as FaultProxy).url),
-        jitterRatio: 0,
         ...clientDefaults,
         ...overrides,
       });

@@ -47,8 +47,8 @@ function recordingFetch(afterRefused?: () => Promise<void>): { fetch: typeof fet
 function client(url: string, fetchImpl: typeof fetch): TaskClient {
   const c = new TaskClient({
     transport: new StreamableHttpTransport(url, { fetch: fetchImpl }),
-    creationRetry: { notSentMinTimeoutMs: 5 },
-    minPollIntervalMs: 10,
+    creationRetry: { minTimeoutMs: 10 }, // a never-sent request is re-sent after 5 ms
+    polling: { minIntervalMs: 10 },
     handlers: { elicitation: () => ({ action: 'accept', content: { confirm: true } }) },
   });
   closers.push(() => c.close());

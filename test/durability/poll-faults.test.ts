@@ -107,7 +107,7 @@ describe('polling through 429 and 503', () => {
 
   it('past maxPollRetries rejects with the last transport error, keeps the record resumable, and resume finishes it', async () => {
     const store = new MemoryTaskStore();
-    const client = newClient({ store, maxPollRetries: 2 });
+    const client = newClient({ store });
     const remove = env.proxy.rule({ method: 'tasks/get', action: serviceUnavailable() });
     const errors: unknown[] = [];
     let handle: TaskHandle<unknown> | undefined;
@@ -126,7 +126,7 @@ describe('polling through 429 and 503', () => {
 
     expect(error).toBeInstanceOf(HttpError);
     expect((error as HttpError).status).toBe(503);
-    expect(env.proxy.of('tasks/get')).toHaveLength(3); // the first poll and 2 retries
+    expect(env.proxy.of('tasks/get')).toHaveLength(6); // the first poll and 5 retries
     expect(errors.length).toBeGreaterThanOrEqual(1);
     const taskId = handle!.taskId;
     const record = await store.get(taskId);

@@ -15,6 +15,7 @@ import {
 } from '../../src/index.js';
 import { createTaskServer, type TaskServer } from '../../src/testing/index.js';
 import { textOf } from './fixtures.js';
+import '../helpers/no-jitter.js';
 
 let server: TaskServer;
 const clients: TaskClient[] = [];
@@ -22,7 +23,6 @@ const clients: TaskClient[] = [];
 function newClient(options: Partial<TaskClientOptions> = {}): TaskClient {
   const client = new TaskClient({
     transport: new StreamableHttpTransport(server.url),
-    jitterRatio: 0,
     ...options,
   });
   clients.push(client);

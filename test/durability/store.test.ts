@@ -7,7 +7,8 @@ import { readdir, readFile, stat, writeFile, chmod, mkdir } from 'node:fs/promis
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileTaskStore } from '../../src/file-store.js';
-import { MemoryTaskStore, TASK_RECORD_VERSION, type TaskRecord, type TaskStore } from '../../src/index.js';
+import { MemoryTaskStore, type TaskRecord, type TaskStore } from '../../src/index.js';
+import { TASK_RECORD_VERSION } from '../../src/store/task-record.js';
 import { tempDir } from './fixtures.js';
 
 const NOW = Date.UTC(2026, 7, 1, 9, 0, 0);

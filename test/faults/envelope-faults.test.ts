@@ -6,12 +6,12 @@ import { describe, expect, it } from 'vitest';
 import {
   InvalidResponseError,
   isMcpClientError,
-  META_KEYS,
   PROTOCOL_VERSION,
   StreamableHttpTransport,
   StreamEndedError,
   type JsonRpcRequest,
 } from '../../src/index.js';
+import { META_KEYS } from '../../src/protocol/constants.js';
 import { chain, envelopeFaults, sseFaults } from './catalogue/index.js';
 import { rejectionOf, useFaultBench } from './setup.js';
 

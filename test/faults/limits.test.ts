@@ -5,12 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  DEFAULT_MAX_RESPONSE_BYTES,
   isMcpClientError,
   RequestTimeoutError,
   ResponseTooLargeError,
   TooManyRoundsError,
 } from '../../src/index.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../../src/transport/streamable-http.js';
 import { httpFaults, sseFaults, volumeFaults } from './catalogue/index.js';
 import { rejectionOf, useFaultBench } from './setup.js';
 
@@ -106,13 +106,13 @@ describe('MRTR round limit (maxInputRounds)', () => {
     bench.server.inject(volumeFaults.endlessInputRounds(), { tool: 'echo', method: 'tools/call' });
     const asked: string[] = [];
     const before = bench.server.requests('tools/call').length;
-    const client = bench.client({ maxInputRounds: 10 });
+    const client = bench.client({ limits: { maxInputRounds: 10 } });
     client.on('inputRequired', (e) => asked.push(e.key));
     const error = await rejectionOf(client.callTool('echo', { text: 'x' }));
     expect(error).toBeInstanceOf(TooManyRoundsError);
     expect((error as TooManyRoundsError).rounds).toBe(10);
     expect(error.message).toBe(
-      'tools/call failed: the server asked for input again after 10 answered rounds (maxInputRounds: 10)',
+      'tools/call failed: the server asked for input again after 10 answered rounds (limits.maxInputRounds: 10)',
     );
     expect(bench.server.requests('tools/call').length - before).toBe(11);
     expect(asked).toEqual(['q1', 'q2', 'q3', 'q4', 'q5', 'q6', 'q7', 'q8', 'q9', 'q10']);

@@ -10,6 +10,7 @@ import {
   type TaskClientOptions,
 } from '../../src/index.js';
 import { createFaultServer, type FaultServer } from './catalogue/index.js';
+import '../helpers/no-jitter.js';
 
 /** The reference server's `pollIntervalMs` in these tests. */
 export const SERVER_POLL_MS = 20;
@@ -45,11 +46,10 @@ export function useFaultBench(): FaultBench {
       if (!server) throw new Error('fault server not started');
       const client = new TaskClient({
         transport: new StreamableHttpTransport(server.url, transport),
-        jitterRatio: 0,
-        minPollIntervalMs: 10,
         timeoutMs: 5_000,
         handlers: { elicitation: () => ({ action: 'accept', content: { confirm: true } }) },
         ...options,
+        polling: { minIntervalMs: 10, ...options.polling },
       });
       clients.push(client);
       return client;

@@ -4,7 +4,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  DEFAULT_NOT_YET_VISIBLE_RETRIES,
   InvalidResponseError,
   isMcpClientError,
   TaskExpiredError,
@@ -37,12 +36,15 @@ async function runTask(
   return { client, outcome, violations, handle: () => handle! };
 }
 
+/** The -32602 answers the client tolerates right after creation (an internal constant). */
+const NOT_YET_VISIBLE_RETRIES = 2;
+
 describe('pollIntervalMs faults (5.7)', () => {
   it(
     'missing: polls at the client default and completes',
     async () => {
       bench.server.inject(taskFaults.omitPollInterval(), { tool: TASK_TOOL });
-      const { outcome, handle } = await runTask({}, { defaultPollIntervalMs: 30 });
+      const { outcome, handle } = await runTask({}, { polling: { intervalMs: 30 } });
       expect(text(await outcome)).toBe('Indexed 40 documents');
       expect(handle().pollIntervalMs).toBe(30);
       expect(handle().task.pollIntervalMs).toBeUndefined();
@@ -56,7 +58,7 @@ describe('pollIntervalMs faults (5.7)', () => {
     '0: raised to minPollIntervalMs, never a busy loop',
     async () => {
       bench.server.inject(taskFaults.pollIntervalOf(0), { tool: TASK_TOOL });
-      const { outcome, handle } = await runTask({}, { minPollIntervalMs: 25 });
+      const { outcome, handle } = await runTask({}, { polling: { minIntervalMs: 25 } });
       await outcome;
       expect(handle().pollIntervalMs).toBe(25);
       const polls = bench.server.requests('tasks/get', handle().taskId);
@@ -72,7 +74,10 @@ describe('pollIntervalMs faults (5.7)', () => {
     'huge (1e12): honoured (never lowered to maxPollIntervalMs); no poll, the call ends on its budget and cancels',
     async () => {
       bench.server.inject(taskFaults.pollIntervalOf(1e12), { tool: TASK_TOOL });
-      const { outcome, handle } = await runTask({ maxTotalTimeoutMs: 300 }, { maxPollIntervalMs: 40 });
+      const { outcome, handle } = await runTask(
+        { maxTotalTimeoutMs: 300 },
+        { polling: { maxIntervalMs: 40 } },
+      );
       const error = await rejectionOf(outcome);
       expect(isMcpClientError(error, 'REQUEST_TIMEOUT')).toBe(true);
       expect(handle().pollIntervalMs).toBe(1e12);
@@ -155,12 +160,12 @@ describe('lost tasks (5.16)', () => {
   );
 
   it(
-    `-32602 before the task is visible (${DEFAULT_NOT_YET_VISIBLE_RETRIES}×): tolerated with a serverViolation, completes`,
+    `-32602 before the task is visible (${NOT_YET_VISIBLE_RETRIES}×): tolerated with a serverViolation, completes`,
     async () => {
-      bench.server.inject(taskFaults.notYetVisible(DEFAULT_NOT_YET_VISIBLE_RETRIES), { tool: TASK_TOOL });
+      bench.server.inject(taskFaults.notYetVisible(NOT_YET_VISIBLE_RETRIES), { tool: TASK_TOOL });
       const { outcome, violations } = await runTask();
       expect(text(await outcome)).toBe('Indexed 40 documents');
-      expect(violations).toHaveLength(DEFAULT_NOT_YET_VISIBLE_RETRIES);
+      expect(violations).toHaveLength(NOT_YET_VISIBLE_RETRIES);
       expect(violations[0]).toMatch(/-32602 .* right after it was created/);
     },
     T,
@@ -175,9 +180,7 @@ describe('lost tasks (5.16)', () => {
       expect(error).toBeInstanceOf(TaskNotFoundError);
       expect((error as TaskNotFoundError).reason).toBe('not-yet-visible');
       expect(error.message).toContain('not yet visible after creation');
-      expect(bench.server.requests('tasks/get', handle().taskId)).toHaveLength(
-        DEFAULT_NOT_YET_VISIBLE_RETRIES + 1,
-      );
+      expect(bench.server.requests('tasks/get', handle().taskId)).toHaveLength(NOT_YET_VISIBLE_RETRIES + 1);
     },
     T,
   );

@@ -24,7 +24,6 @@ const store = new RedisTaskStore({
 const client = new TaskClient({
   transport: new StreamableHttpTransport(serverUrl!),
   store,
-  workerId: workerId!,
 });
 client.on('warning', () => undefined);
 client.on('inputRequired', () => undefined); // declares elicitation; this worker never answers

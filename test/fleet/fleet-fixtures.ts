@@ -63,7 +63,6 @@ export async function fleetEnv(options: {
       const client = new TaskClient({
         transport: new StreamableHttpTransport(server.url),
         store,
-        workerId: id,
       });
       const worker: Worker = {
         id,

@@ -61,7 +61,6 @@ if (process.env.FLEET_DEBUG) {
 const client = new TaskClient({
   transport: new StreamableHttpTransport(serverUrl!),
   store,
-  workerId: workerId!,
 });
 client.on('warning', () => undefined);
 const fleet = client.runFleet({ claimIntervalMs: Number(claimArg) });

@@ -24,6 +24,7 @@ import {
   validTask,
   type Outcome,
 } from './arbitraries.js';
+import '../helpers/no-jitter.js';
 
 export const POLL_RUNS = 2_000;
 export const MRTR_RUNS = 1_500;
@@ -50,8 +51,7 @@ class ScriptTransport implements Transport {
 function newClient(transport: Transport): TaskClient {
   return new TaskClient({
     transport,
-    jitterRatio: 0,
-    maxPollIntervalMs: 1_000,
+    polling: { maxIntervalMs: 1_000 },
     handlers: {
       elicitation: () => ({ action: 'accept', content: { confirm: true } }),
       sampling: () => ({ role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'm' }),

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { StreamableHttpTransport, TaskClient } from '../../src/index.js';
 import { StdioTransport } from '../../src/stdio.js';
+import '../helpers/no-jitter.js';
 
 const BIN = fileURLToPath(new URL('../../dist/testing/reference-server.js', import.meta.url));
 const cleanup: Array<() => Promise<unknown> | void> = [];
@@ -29,7 +30,7 @@ describe('the mcp-tasks-reference-server bin', () => {
       args: [BIN, '--stdio', '--poll-interval-ms', '100'],
       onStderr: (t) => stderr.push(t),
     });
-    const client = new TaskClient({ transport, jitterRatio: 0 });
+    const client = new TaskClient({ transport });
     cleanup.push(() => client.close());
     client.on(
       'inputRequired',

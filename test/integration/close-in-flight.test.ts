@@ -16,6 +16,7 @@ import {
 } from '../../src/index.js';
 import { MemoryTaskStore } from '../../src/store/task-store.js';
 import { createFaultServer, jsonReply, type Fault, type FaultServer } from '../faults/catalogue/index.js';
+import '../helpers/no-jitter.js';
 
 let server: FaultServer;
 const clients: TaskClient[] = [];
@@ -47,8 +48,7 @@ function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => voi
 function client(options: Partial<TaskClientOptions> = {}): TaskClient {
   const c = new TaskClient({
     transport: new StreamableHttpTransport(server.url),
-    jitterRatio: 0,
-    minPollIntervalMs: 10,
+    polling: { minIntervalMs: 10 },
     ...options,
   });
   clients.push(c);
@@ -171,7 +171,7 @@ describe('close() while a creation request is in flight', () => {
   it('no answer within abortGraceMs: ClientClosedError with outcomeUnknown (the work may have started); close() still resolves', async () => {
     const hold = held();
     server.inject(hold.fault, { method: 'tools/call', times: 1 });
-    const c = client({ abortGraceMs: 50 });
+    const c = client({ limits: { abortGraceMs: 50 } });
     const call = c.callTool('reindex_corpus', LONG).catch((e: unknown) => e);
     await hold.arrived;
     await c.close();

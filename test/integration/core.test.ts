@@ -16,6 +16,7 @@ import {
   type Transport,
 } from '../../src/index.js';
 import { httpHarness, stdioHarness, type Harness, type SuiteServerOptions } from './harness.js';
+import '../helpers/no-jitter.js';
 
 const POLL_MS = 100;
 const SERVER: SuiteServerOptions = { pollIntervalMs: POLL_MS, ttlMs: 60_000, inputTimeoutMs: 5_000 };
@@ -33,7 +34,7 @@ describe.each([{ harness: httpHarness() }, { harness: stdioHarness() }])(
 
     async function newClient(options: ClientOptions = {}, server?: SuiteServerOptions): Promise<TaskClient> {
       const transport = await harness.transport(server);
-      const client = new TaskClient({ transport, jitterRatio: 0, ...options });
+      const client = new TaskClient({ transport, ...options });
       clients.push(client);
       transportOf.set(client, transport);
       return client;
@@ -213,7 +214,7 @@ describe.each([{ harness: httpHarness() }, { harness: stdioHarness() }])(
     });
 
     it('tells an expired task from an unknown one (5.10, 5.16)', async () => {
-      const client = await newClient({ defaultPollIntervalMs: 400, minPollIntervalMs: 400 }, { ttlMs: 150 });
+      const client = await newClient({ polling: { intervalMs: 400, minIntervalMs: 400 } }, { ttlMs: 150 });
       const expired = await client.callTool('reindex_corpus', { documents: 50_000 }).catch((e: unknown) => e);
       expect(expired).toBeInstanceOf(TaskExpiredError);
       expect((expired as TaskExpiredError).code).toBe('TASK_EXPIRED');

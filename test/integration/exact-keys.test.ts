@@ -15,6 +15,7 @@ import {
   type ToolDefinition,
 } from '../../src/testing/index.js';
 import { mapOf, ODD_KEYS } from '../helpers/odd-keys.js';
+import '../helpers/no-jitter.js';
 
 /** What the fixture tools return: the answers as the server received them, and `__proto__` keys of its own. */
 function echoAnswers(answers: Record<string, unknown>): Record<string, unknown> {
@@ -74,8 +75,7 @@ afterAll(() => server.close());
 function client(): { client: TaskClient; events: InputRequiredEvent[] } {
   const c = new TaskClient({
     transport: new StreamableHttpTransport(server.url),
-    minPollIntervalMs: 10,
-    jitterRatio: 0,
+    polling: { minIntervalMs: 10 },
     handlers: { elicitation: (_params, ctx) => ({ action: 'accept', content: { polluted: ctx.key } }) },
   });
   clients.push(c);

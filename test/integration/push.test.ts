@@ -207,7 +207,10 @@ describe('push over HTTP (reference server)', () => {
       pollIntervalMs: 60_000,
       catalog: benchCatalog().catalog,
     });
-    const client = new TaskClient({ transport: new StreamableHttpTransport(server.url), push: true });
+    const client = new TaskClient({
+      transport: new StreamableHttpTransport(server.url),
+      polling: { push: true },
+    });
     const warnings: string[] = [];
     client.on('warning', (w) => warnings.push(w));
     const [a, b] = await Promise.all([
@@ -244,7 +247,7 @@ describe('push over HTTP (reference server)', () => {
       notify: transport.notify.bind(transport),
       close: () => transport.close(),
     };
-    const client = new TaskClient({ transport: refusing, push: true, minPollIntervalMs: 10 });
+    const client = new TaskClient({ transport: refusing, polling: { push: true, minIntervalMs: 10 } });
     const result = await client.callTool('sleep_ms', { ms: 120 });
     expect(result.structuredContent).toMatchObject({ ms: 120 });
     expect(server.stats.counts()['tasks/get']).toBeGreaterThanOrEqual(1);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryTaskStore, StreamableHttpTransport, TaskClient } from '../../src/index.js';
 import { StdioTransport } from '../../src/stdio.js';
 import { createTaskServer, type TaskServer } from '../../src/testing/index.js';
+import '../helpers/no-jitter.js';
 
 let server: TaskServer;
 beforeAll(async () => {
@@ -44,8 +45,7 @@ describe('transport serverKey option', () => {
     const client = new TaskClient({
       transport: new StreamableHttpTransport(server.url, { serverKey }),
       store,
-      minPollIntervalMs: 10,
-      jitterRatio: 0,
+      polling: { minIntervalMs: 10 },
     });
     try {
       const start = await client.startTool('reindex_corpus', { documents: 200 });

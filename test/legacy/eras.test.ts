@@ -27,6 +27,7 @@ import {
   startEverythingHttp,
   type HttpChild,
 } from './servers.js';
+import '../helpers/no-jitter.js';
 
 /** One server, reached one way, and how its tools map onto the shared scenario. */
 interface Target {
@@ -196,7 +197,6 @@ describe.each(TARGETS)('one API, two eras: $name', (target) => {
   function newClient(known = false): TaskClient {
     const client = new TaskClient({
       transport: target.transport(),
-      jitterRatio: 0,
       ...(known ? { era: target.era } : {}),
     });
     clients.push(client);

@@ -15,6 +15,7 @@ import {
   type TaskHandle,
 } from '../../src/index.js';
 import { everythingStdio } from './servers.js';
+import '../helpers/no-jitter.js';
 
 let client: TaskClient | undefined;
 afterEach(async () => {
@@ -27,7 +28,7 @@ const text = (result: CallToolResult): string =>
 it('nobody to answer: the server gets an error at once, the task completes, a warning and a typed error say so', {
   timeout: 30_000,
 }, async () => {
-  client = new TaskClient({ transport: everythingStdio(), era: 'legacy', jitterRatio: 0 });
+  client = new TaskClient({ transport: everythingStdio(), era: 'legacy' });
   const warnings: string[] = [];
   client.on('warning', (w) => warnings.push(w));
   const errors: unknown[] = [];

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TaskClient } from '../../src/index.js';
 import { ScriptedTransport } from '../helpers/scripted-transport.js';
+import '../helpers/no-jitter.js';
 
 describe('smoke', () => {
   beforeEach(() => vi.useFakeTimers({ now: 0 }));
@@ -33,7 +34,7 @@ describe('smoke', () => {
       }
       return { error: { code: -32601, message: 'nope' } };
     });
-    const client = new TaskClient({ transport, jitterRatio: 0 });
+    const client = new TaskClient({ transport });
     const done = client.callTool('slow', { n: 1 });
     await vi.advanceTimersByTimeAsync(1_499);
     expect(transport.of('tasks/get').map((s) => s.at)).toEqual([500, 1000]);

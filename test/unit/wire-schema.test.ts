@@ -12,6 +12,7 @@ import { TaskClient } from '../../src/index.js';
 import type { JsonRpcRequest } from '../../src/protocol/jsonrpc.js';
 import { ScriptedTransport, type Reply } from '../helpers/scripted-transport.js';
 import { completed, created, detailed, elicit, toolResult } from '../helpers/unit-fixtures.js';
+import '../helpers/no-jitter.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -165,7 +166,6 @@ describe('wire schema (conformance wire-schema-valid)', () => {
     });
     const client = new TaskClient({
       transport,
-      jitterRatio: 0,
       handlers: {
         elicitation: () => ({ action: 'accept', content: { ok: true } }),
         sampling: () => ({ role: 'assistant', content: { type: 'text', text: 'hello' }, model: 'm-1' }),

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { DEFAULT_ABORT_GRACE_MS, isMcpClientError } from 'mcp-tasks-client';
+import { DEFAULTS, isMcpClientError } from 'mcp-tasks-client';
 import { InterruptedError } from './exit-codes.js';
 import type { Output } from './output.js';
 import { comeBack, type HintContext } from './resume-hint.js';
@@ -17,7 +17,7 @@ const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 /** The line printed at the press: why the CLI does not stop at once. */
 export function earlyInterruptLine(method: string): string {
-  return `Ctrl-C: ${method} was sent and not answered yet; reading the answer for up to ${seconds(DEFAULT_ABORT_GRACE_MS)} to cancel any task the server started`;
+  return `Ctrl-C: ${method} was sent and not answered yet; reading the answer for up to ${seconds(DEFAULTS.limits.abortGraceMs)} to cancel any task the server started`;
 }
 
 /**
@@ -48,7 +48,7 @@ export function afterEarlyInterrupt(error: unknown, output: Output, ctx: HintCon
   if (isMcpClientError(error, 'OUTCOME_UNKNOWN')) {
     output.emit({
       event: 'hint',
-      message: `No answer came within ${seconds(DEFAULT_ABORT_GRACE_MS)}, so no task id reached this client: nothing was recorded (mcp-tasks ls will not list it) and nothing could be cancelled. Check on the server's side before calling again.`,
+      message: `No answer came within ${seconds(DEFAULTS.limits.abortGraceMs)}, so no task id reached this client: nothing was recorded (mcp-tasks ls will not list it) and nothing could be cancelled. Check on the server's side before calling again.`,
     });
     return new InterruptedError(
       'interrupted before the server answered: the work may or may not have started on the server',

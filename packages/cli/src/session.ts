@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { DEFAULT_REQUEST_TIMEOUT_MS, TaskClient, VERSION, isMcpClientError } from 'mcp-tasks-client';
+import { DEFAULTS, TaskClient, VERSION, isMcpClientError } from 'mcp-tasks-client';
 import { explainError } from './explain-error.js';
 import { ExitCode, exitCodeForError, type ExitCodeValue } from './exit-codes.js';
 import { AnswersFile } from './input/answers-file.js';
@@ -102,9 +102,7 @@ export async function openSession(
   const early = new AbortController();
   interrupt.onPress = () => early.abort(new InterruptedError('interrupted before the server answered'));
   interrupt.install();
-  const waiting = output.json
-    ? undefined
-    : new WaitingLine(output.stderr, timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
+  const waiting = output.json ? undefined : new WaitingLine(output.stderr, timeoutMs ?? DEFAULTS.timeoutMs);
   output.waiting = waiting;
   return {
     target,

@@ -250,7 +250,9 @@ export function toolErrorFrom(toolName: string, error: unknown, taskId?: string)
   if (isMcpClientError(error, 'OUTCOME_UNKNOWN')) {
     return new TaskToolError(
       'OUTCOME_UNKNOWN',
-      `The call to ${tool} got no response: the work may or may not have started on the server. Check before calling it again.`,
+      (error as { unreadableReply?: string }).unreadableReply === undefined
+        ? `The call to ${tool} got no response: the work may or may not have started on the server. Check before calling it again.`
+        : `The call to ${tool} got a reply that could not be read: the work may or may not have started on the server. Check before calling it again.`,
       taskId,
       undefined,
       { cause: error },

@@ -9,7 +9,7 @@ const server = new URLSearchParams(location.search).get('server');
 
 async function run(): Promise<void> {
   if (!server) throw new Error('missing ?server=');
-  const client = new TaskClient({ transport: new StreamableHttpTransport(server), jitterRatio: 0 });
+  const client = new TaskClient({ transport: new StreamableHttpTransport(server) });
   client.on('inputRequired', (event) => {
     const params = (event.request.params ?? {}) as { message?: string };
     el('question').textContent = params.message ?? event.request.method;

@@ -56,7 +56,7 @@ async function start(cancel: 'internal-error' | 'never', abortGraceMs: number) {
   const client = new TaskClient({
     transport: new StreamableHttpTransport(`http://127.0.0.1:${(server!.address() as AddressInfo).port}/mcp`),
     era: 'modern',
-    abortGraceMs,
+    limits: { abortGraceMs },
   });
   const warnings: string[] = [];
   client.on('warning', (m) => warnings.push(m));

@@ -67,7 +67,7 @@ describe('the tools/list behind a lost creation runs within the call budget', ()
       transport: new StreamableHttpTransport(url),
       era: 'modern',
       timeoutMs: 60_000,
-      abortGraceMs: 60_000,
+      limits: { abortGraceMs: 60_000 },
     });
     await expect(client.callTool('x', {}, { signal: controller.signal })).rejects.toBe(reason);
     expect(seen.map((s) => s.method)).toEqual(['tools/call', 'tools/list']);

@@ -3,7 +3,6 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
-  IDEMPOTENCY_META_KEY,
   MemoryTaskStore,
   NetworkError,
   OutcomeUnknownError,
@@ -12,13 +11,15 @@ import {
   type TaskClientOptions,
   type TaskRecord,
 } from '../../../src/index.js';
+import { IDEMPOTENCY_META_KEY } from '../../../src/protocol/constants.js';
 import { ScriptedTransport, type Handler } from '../../helpers/scripted-transport.js';
 import { completed, created, detailed, elicit, rpcError, toolResult } from '../../helpers/unit-fixtures.js';
+import '../../helpers/no-jitter.js';
 
 function setup(handler: Handler, options: Partial<TaskClientOptions> = {}) {
   const transport = new ScriptedTransport(handler);
   const store = new MemoryTaskStore();
-  const client = new TaskClient({ transport, jitterRatio: 0, store, ...options });
+  const client = new TaskClient({ transport, store, ...options });
   return { transport, client, store };
 }
 
@@ -107,7 +108,7 @@ describe('idempotent creation', () => {
 
   it('gives up after the retry budget with OutcomeUnknownError', async () => {
     const { transport, client } = setup(lostThenCreated(100), {
-      creationRetry: { retries: 2, minTimeoutMs: 10, maxTimeoutMs: 20 },
+      creationRetry: { retries: 2, minTimeoutMs: 10 },
     });
     const call = client.callTool('deploy', {}, { idempotencyKey: 'k' }).catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(1_000);
@@ -174,7 +175,7 @@ describe('task records and resume', () => {
         return detailed({ status: 'input_required', inputRequests: { q1: elicit('Go?') } });
       return {};
     };
-    const first = new TaskClient({ transport: new ScriptedTransport(server), jitterRatio: 0, store });
+    const first = new TaskClient({ transport: new ScriptedTransport(server), store });
     first.on('inputRequired', (e) => void e.respond({ action: 'accept', content: { ok: true } }));
     void first.callTool('deploy', {}).catch(() => undefined);
     await vi.advanceTimersByTimeAsync(1_000);
@@ -182,7 +183,7 @@ describe('task records and resume', () => {
     expect((await store.get('t1'))?.answeredKeys).toEqual(['q1']);
     await first.close();
 
-    const second = new TaskClient({ transport: new ScriptedTransport(server), jitterRatio: 0, store });
+    const second = new TaskClient({ transport: new ScriptedTransport(server), store });
     const asked: string[] = [];
     second.on('inputRequired', (e) => asked.push(e.key));
     const [handle] = await second.resumeAll();

@@ -9,6 +9,7 @@ import { TaskClient, type InputRequiredEvent } from '../../../src/index.js';
 import { ScriptedTransport, type Handler } from '../../helpers/scripted-transport.js';
 import { completed, created, detailed, toolResult } from '../../helpers/unit-fixtures.js';
 import { mapOf, ODD_KEYS } from '../../helpers/odd-keys.js';
+import '../../helpers/no-jitter.js';
 
 /** `inputRequests` with one form question per odd key, as a server's JSON would parse. */
 function oddQuestions(): Record<string, unknown> {
@@ -32,7 +33,6 @@ function setup(handler: Handler) {
   const transport = new ScriptedTransport(handler);
   const client = new TaskClient({
     transport,
-    jitterRatio: 0,
     handlers: { elicitation: (_p, ctx) => answerFor(ctx.key) },
   });
   const events: InputRequiredEvent[] = [];
@@ -102,7 +102,7 @@ describe('exact keys through the client (issue behaviour 6)', () => {
         ? detailed({ status: 'input_required', inputRequests: oddQuestions() })
         : completed();
     });
-    const client = new TaskClient({ transport, jitterRatio: 0 });
+    const client = new TaskClient({ transport });
     client.on('inputRequired', () => undefined);
     const start = await client.startTool('ask', {});
     if (start.resultType !== 'task') throw new Error('expected a task');

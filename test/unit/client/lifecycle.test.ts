@@ -15,6 +15,7 @@ import {
 } from '../../../src/index.js';
 import { ScriptedTransport } from '../../helpers/scripted-transport.js';
 import { created, detailed, elicit } from '../../helpers/unit-fixtures.js';
+import '../../helpers/no-jitter.js';
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -31,7 +32,7 @@ describe('close()', () => {
 
   it('rejects waiting calls and later calls with ClientClosedError, and sends nothing more', async () => {
     const transport = new ScriptedTransport((m) => (m === 'tools/call' ? created() : detailed()));
-    const client = new TaskClient({ transport, jitterRatio: 0 });
+    const client = new TaskClient({ transport });
     const waiting = client.callTool('slow', {}).catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(1_500);
     const sent = transport.sent.length;
@@ -49,7 +50,7 @@ describe('a server that is not there', () => {
     const url = `http://127.0.0.1:${await freePort()}/mcp`;
     const client = new TaskClient({
       transport: new StreamableHttpTransport(url),
-      creationRetry: { notSentMinTimeoutMs: 1 },
+      creationRetry: { minTimeoutMs: 2 }, // a never-sent request is re-sent after 1 ms
     });
     const error = await client.callTool('deploy', {}, { idempotencyKey: 'k' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
@@ -63,20 +64,17 @@ describe('options at the boundary', () => {
   it.each([
     [undefined, 'TaskClient: options are required: new TaskClient({ transport })'],
     [
-      { transport, defaultPolIntervalMs: 5 },
-      'TaskClient: unknown option "defaultPolIntervalMs"; did you mean "defaultPollIntervalMs"?',
+      { transport, polling: { intervalMS: 5 } },
+      'TaskClient: unknown option "polling.intervalMS"; did you mean "polling.intervalMs"?',
     ],
     [
       { transport, timeoutMs: '100' },
-      'TaskClient: option "timeoutMs" is invalid (must be a number of milliseconds); got "100"',
+      'TaskClient: option "timeoutMs" must be a number of milliseconds; got "100"',
     ],
+    [{ transport: {} }, 'TaskClient: option "transport" must implement request; got an object with keys []'],
     [
-      { transport: {} },
-      'TaskClient: option "transport" is invalid (transport must implement request()); got an object with keys []',
-    ],
-    [
-      { transport, defaultPollIntervalMs: -1 },
-      'TaskClient: option "defaultPollIntervalMs" is invalid (must be greater than 0); got -1',
+      { transport, polling: { intervalMs: -1 } },
+      'TaskClient: option "polling.intervalMs" must be greater than 0; got -1',
     ],
   ])('%j → TypeError', (options, message) => {
     expect(() => new TaskClient(options as never)).toThrow(new TypeError(message));
@@ -119,7 +117,7 @@ describe('handle.respond()', () => {
         return detailed({ status: 'input_required', inputRequests: { q: elicit('Go?') } });
       return { resultType: 'complete' };
     });
-    const client = new TaskClient({ transport, jitterRatio: 0, capabilities: { elicitation: { form: {} } } });
+    const client = new TaskClient({ transport, capabilities: { elicitation: { form: {} } } });
     const start = await client.startTool('deploy', {});
     const handle = (start as { task: TaskHandle<unknown> }).task;
     await vi.advanceTimersByTimeAsync(1_000);

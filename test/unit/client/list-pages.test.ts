@@ -3,7 +3,8 @@
  * MAX_LIST_PAGES pages is a typed error rather than a shortened list.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_LIST_PAGES, PaginationError, TaskClient } from '../../../src/index.js';
+import { PaginationError, TaskClient } from '../../../src/index.js';
+import { MAX_LIST_PAGES } from '../../../src/errors.js';
 import { ScriptedTransport } from '../../helpers/scripted-transport.js';
 
 const tool = (name: string) => ({ name, inputSchema: { type: 'object' } });

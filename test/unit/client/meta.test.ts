@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_CLIENT_INFO, TaskClient, type TaskClientOptions } from '../../../src/index.js';
-import { buildCapabilities, buildMeta } from '../../../src/client/meta.js';
+import { DEFAULTS, TaskClient, type TaskClientOptions } from '../../../src/index.js';
+import { buildCapabilities, buildMeta } from '../../../src/modern/meta.js';
 import { ScriptedTransport, type Handler } from '../../helpers/scripted-transport.js';
 import { completed, created, detailed, elicit, queue } from '../../helpers/unit-fixtures.js';
+import '../../helpers/no-jitter.js';
 
 const PV = 'io.modelcontextprotocol/protocolVersion';
 const CAPS = 'io.modelcontextprotocol/clientCapabilities';
@@ -11,7 +12,7 @@ const TASKS = 'io.modelcontextprotocol/tasks';
 
 function setup(handler: Handler, options: Partial<TaskClientOptions> = {}) {
   const transport = new ScriptedTransport(handler);
-  const client = new TaskClient({ transport, jitterRatio: 0, ...options });
+  const client = new TaskClient({ transport, ...options });
   return { transport, client };
 }
 
@@ -71,7 +72,7 @@ describe('per-request _meta (1.1–1.6, 5.1)', () => {
       expect(caps[TASKS], sent.message.method).toBeUndefined(); // never at top level ("Seed vs spec" 1)
       expect(Object.keys(caps).filter((k) => k.includes('/'))).toEqual([]);
     }
-    expect(DEFAULT_CLIENT_INFO).toEqual({ name: 'mcp-tasks-client', version: '0.1.0' });
+    expect(DEFAULTS.clientInfo).toEqual({ name: 'mcp-tasks-client', version: '0.1.0' });
   });
 
   it('1.6: ids are unique integers, never reused', async () => {

@@ -8,10 +8,11 @@ import {
 } from '../../../src/index.js';
 import { ScriptedTransport, type Handler } from '../../helpers/scripted-transport.js';
 import { completed, created, elicit, flush, toolResult } from '../../helpers/unit-fixtures.js';
+import '../../helpers/no-jitter.js';
 
 function setup(handler: Handler, options: Partial<TaskClientOptions> = {}) {
   const transport = new ScriptedTransport(handler);
-  const client = new TaskClient({ transport, jitterRatio: 0, ...options });
+  const client = new TaskClient({ transport, ...options });
   return { transport, client };
 }
 
@@ -164,13 +165,13 @@ describe('MRTR (4.1–4.5)', () => {
 
   it('4.5: maxInputRounds caps the rounds → TooManyRoundsError', async () => {
     const { transport, client } = setup(() => ({ resultType: 'input_required', requestState: 'again' }), {
-      maxInputRounds: 2,
+      limits: { maxInputRounds: 2 },
     });
     const error = await client.callTool('t').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TooManyRoundsError);
     expect((error as TooManyRoundsError).rounds).toBe(2);
     expect((error as Error).message).toBe(
-      'tools/call failed: the server asked for input again after 2 answered rounds (maxInputRounds: 2)',
+      'tools/call failed: the server asked for input again after 2 answered rounds (limits.maxInputRounds: 2)',
     );
     expect(transport.of('tools/call')).toHaveLength(3); // the first request + one re-send per answered round
   });

@@ -5,9 +5,10 @@
  * at the low end). (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports#streamable-http)
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_CREATION_RETRY, NetworkError, OutcomeUnknownError, TaskClient } from '../../../src/index.js';
+import { NetworkError, OutcomeUnknownError, TaskClient } from '../../../src/index.js';
 import { ScriptedTransport } from '../../helpers/scripted-transport.js';
 import { toolResult } from '../../helpers/unit-fixtures.js';
+import '../../helpers/no-jitter.js';
 
 /** A socket error as undici reports it: `TypeError: fetch failed` with the system error as `cause`. */
 function refused(code = 'ECONNREFUSED'): NetworkError {
@@ -29,7 +30,7 @@ function setup(n: number, code?: string) {
     if (calls++ < n) throw refused(code);
     return toolResult('deployed');
   });
-  return { transport, client: new TaskClient({ transport, jitterRatio: 0 }) };
+  return { transport, client: new TaskClient({ transport }) };
 }
 
 beforeEach(() => {
@@ -42,10 +43,6 @@ afterEach(() => {
 });
 
 describe('connection refused before anything was sent (issue behaviour 11)', () => {
-  it('defaults: 3 re-sends after 250, 500 and 1000 ms', () => {
-    expect(DEFAULT_CREATION_RETRY).toMatchObject({ notSentRetries: 3, notSentMinTimeoutMs: 250 });
-  });
-
   it('is re-sent with backoff whatever the key (here none, on a destructive tool), and succeeds once the server listens', async () => {
     const { transport, client } = setup(2);
     const call = client.callTool('deploy', {});
@@ -81,13 +78,21 @@ describe('connection refused before anything was sent (issue behaviour 11)', () 
     },
   );
 
-  it('notSentRetries: 0 fails at once; the option is validated', async () => {
+  it('the first re-send waits half of creationRetry.minTimeoutMs; the option is validated', async () => {
     const transport = new ScriptedTransport(() => {
       throw refused();
     });
-    const client = new TaskClient({ transport, creationRetry: { notSentRetries: 0 } });
-    await expect(client.callTool('deploy', {})).rejects.toMatchObject({ notSent: true, attempts: 1 });
-    expect(() => new TaskClient({ transport, creationRetry: { notSentRetries: -1 } })).toThrow(TypeError);
+    const client = new TaskClient({ transport, creationRetry: { minTimeoutMs: 100 } });
+    const failed = client.callTool('deploy', {}).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(49);
+    expect(transport.of('tools/call')).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(transport.of('tools/call')).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(await failed).toMatchObject({ notSent: true, attempts: 4 });
+    expect(() => new TaskClient({ transport, creationRetry: { minTimeoutMs: -1 } })).toThrow(
+      'TaskClient: option "creationRetry.minTimeoutMs" must not be negative; got -1',
+    );
   });
 
   it('an abort during the backoff stops at once with the abort reason; nothing more is sent', async () => {

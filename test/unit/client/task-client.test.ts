@@ -20,6 +20,7 @@ import {
   toolResult,
   outcome,
 } from '../../helpers/unit-fixtures.js';
+import '../../helpers/no-jitter.js';
 
 function setup(
   handler: Handler,
@@ -27,7 +28,7 @@ function setup(
   Transport: typeof ScriptedTransport = ScriptedTransport,
 ) {
   const transport = new Transport(handler);
-  const client = new TaskClient({ transport, jitterRatio: 0, ...options });
+  const client = new TaskClient({ transport, ...options });
   const violations: string[] = [];
   client.on('serverViolation', (d) => violations.push(d));
   return { transport, client, violations };
@@ -112,17 +113,6 @@ describe('TaskClient result dispatch (1.7, 5.2–5.5)', () => {
     expect(transport.of('tasks/get')).toHaveLength(1);
   });
 
-  it('5.3: with taskMethods ["tools/call"] a task result on resources/read → InvalidResponseError, nothing polled', async () => {
-    const { transport, client } = setup(() => created(), { taskMethods: ['tools/call'] });
-    const error = await client.readResource('file:///a').catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(InvalidResponseError);
-    expect((error as Error).message).toBe(
-      'resources/read failed: invalid response: unexpected resultType "task" for resources/read',
-    );
-    await vi.advanceTimersByTimeAsync(10_000);
-    expect(transport.of('tasks/get')).toHaveLength(0);
-  });
-
   it('5.3: a task result on prompts/get is accepted by default', async () => {
     const prompt = { messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }] };
     const { client } = setup((m) => (m === 'prompts/get' ? created() : completed(prompt)));
@@ -149,14 +139,18 @@ describe('TaskClient result dispatch (1.7, 5.2–5.5)', () => {
 
   it('rejects invalid options with a TypeError naming the option and value', () => {
     const transport = new ScriptedTransport(() => ({}));
-    expect(() => new TaskClient({ transport, minPollIntervalMs: -1 })).toThrow(
-      /option "minPollIntervalMs" is invalid .*got -1/,
+    expect(() => new TaskClient({ transport, polling: { minIntervalMs: -1 } })).toThrow(
+      'TaskClient: option "polling.minIntervalMs" must not be negative; got -1',
     );
-    expect(() => new TaskClient({ transport, maxConcurrentPolls: 0 })).toThrow(
-      /option "maxConcurrentPolls".*got 0/,
+    expect(() => new TaskClient({ transport, limits: { maxConcurrentPolls: 0 } })).toThrow(
+      'TaskClient: option "limits.maxConcurrentPolls" must be a whole number, 1 or more; got 0',
     );
-    expect(() => new TaskClient({ transport, minPollIntervalMs: 5_000, maxPollIntervalMs: 1_000 })).toThrow(
-      new TypeError('TaskClient: minPollIntervalMs (5000) exceeds maxPollIntervalMs (1000)'),
+    expect(
+      () => new TaskClient({ transport, polling: { minIntervalMs: 5_000, maxIntervalMs: 1_000 } }),
+    ).toThrow(
+      new TypeError(
+        'TaskClient: option "polling.minIntervalMs" (5000) exceeds "polling.maxIntervalMs" (1000)',
+      ),
     );
   });
 });
@@ -299,7 +293,7 @@ describe('TaskClient abort and time budgets (STYLE 9, 10; 5.14, 6.1)', () => {
   it('autoPoll: false → nothing polls until client.tick(), which returns the next due time', async () => {
     const { transport, client } = setup(
       (m) => (m === 'tools/call' ? created({ pollIntervalMs: 2_000 }) : completed()),
-      { autoPoll: false },
+      { polling: { auto: false } },
     );
     const done = outcome(client.callTool('job'));
     await flush();

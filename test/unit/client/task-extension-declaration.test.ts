@@ -8,13 +8,9 @@
  * to any supported request it issues") and § Supported Methods (today: `tools/call`).
  */
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_TASK_METHODS,
-  SPEC_TASK_METHODS,
-  TaskClient,
-  type TaskClientOptions,
-} from '../../../src/index.js';
-import { buildCapabilities, declaresTasks } from '../../../src/client/meta.js';
+import { TaskClient, type TaskClientOptions } from '../../../src/index.js';
+import { DEFAULT_TASK_METHODS } from '../../../src/protocol/constants.js';
+import { buildCapabilities, declaresTasks } from '../../../src/modern/meta.js';
 import { ScriptedTransport } from '../../helpers/scripted-transport.js';
 
 const CAPS = 'io.modelcontextprotocol/clientCapabilities';
@@ -63,17 +59,6 @@ describe('tasks.md § Capability Negotiation: declare the extension only where a
       'tools/list': false,
       'server/discover': false,
       'resources/list': false,
-    });
-  });
-
-  it("taskMethods narrowed to the specification's list (tools/call): resources/read and prompts/get no longer declare it", async () => {
-    expect(SPEC_TASK_METHODS).toEqual(['tools/call']);
-    const { transport, client } = setup({ taskMethods: SPEC_TASK_METHODS });
-    await everyMethod(client);
-    expect(declared(transport)).toMatchObject({
-      'tools/call': true,
-      'resources/read': false,
-      'prompts/get': false,
     });
   });
 

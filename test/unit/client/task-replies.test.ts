@@ -15,9 +15,10 @@ import {
   McpError,
   TaskClient,
 } from '../../../src/index.js';
-import { checkTaskReplyResultType } from '../../../src/client/task-replies.js';
+import { checkTaskReplyResultType } from '../../../src/modern/task-replies.js';
 import { ScriptedTransport } from '../../helpers/scripted-transport.js';
 import { completed, created, detailed, elicit, outcome } from '../../helpers/unit-fixtures.js';
+import '../../helpers/no-jitter.js';
 
 describe('checkTaskReplyResultType (basic/index.mdx § ResultType; ext-tasks schema GetTaskResult/UpdateTaskResult/CancelTaskResult)', () => {
   it.each([
@@ -67,7 +68,7 @@ describe('through TaskClient: an unknown resultType is never accepted silently',
     const transport = new ScriptedTransport((method) =>
       method === 'tools/call' ? created() : completed(undefined, { resultType: 'bogus' }),
     );
-    const client = new TaskClient({ transport, jitterRatio: 0 });
+    const client = new TaskClient({ transport });
     const call = outcome(client.callTool('job'));
     await vi.advanceTimersByTimeAsync(1_000);
     expect(call.error).toBeInstanceOf(InvalidResponseError);
@@ -78,7 +79,7 @@ describe('through TaskClient: an unknown resultType is never accepted silently',
   it('tasks/get with no resultType is read as complete (absent = "complete")', async () => {
     const { resultType: _, ...bare } = completed();
     const transport = new ScriptedTransport((method) => (method === 'tools/call' ? created() : bare));
-    const client = new TaskClient({ transport, jitterRatio: 0 });
+    const client = new TaskClient({ transport });
     const call = outcome(client.callTool('job'));
     await vi.advanceTimersByTimeAsync(1_000);
     expect(call.value).toEqual({ content: [{ type: 'text', text: 'done' }] });
@@ -91,7 +92,7 @@ describe('through TaskClient: an unknown resultType is never accepted silently',
       if (method === 'tasks/update') return { resultType: 'task' };
       return detailed({ status: 'input_required', inputRequests: { q: elicit('?') } });
     });
-    const client = new TaskClient({ transport, jitterRatio: 0 });
+    const client = new TaskClient({ transport });
     const start = await client.startTool('job');
     if (start.resultType !== 'task') throw new Error('expected a task');
     await vi.advanceTimersByTimeAsync(1_000);
@@ -107,7 +108,7 @@ describe('through TaskClient: an unknown resultType is never accepted silently',
       const transport = new ScriptedTransport((method) =>
         method === 'tools/call' ? created() : method === 'tasks/cancel' ? { resultType } : detailed(),
       );
-      const client = new TaskClient({ transport, jitterRatio: 0 });
+      const client = new TaskClient({ transport });
       const violations: string[] = [];
       client.on('serverViolation', (d) => violations.push(d));
       const start = await client.startTool('job');
@@ -134,7 +135,7 @@ describe('through TaskClient: an unknown resultType is never accepted silently',
     const transport = new ScriptedTransport((method) =>
       method === 'tools/call' ? created() : method === 'tasks/cancel' ? { resultType: 'task' } : detailed(),
     );
-    const client = new TaskClient({ transport, jitterRatio: 0 });
+    const client = new TaskClient({ transport });
     const controller = new AbortController();
     const call = outcome(client.callTool('job', {}, { signal: controller.signal }));
     await vi.advanceTimersByTimeAsync(10);
@@ -154,7 +155,7 @@ describe('through TaskClient: an unknown resultType is never accepted silently',
         throw new McpError('tasks/cancel', { code: -32603, message: 'cancel not supported here' });
       return detailed();
     });
-    const client = new TaskClient({ transport, jitterRatio: 0 });
+    const client = new TaskClient({ transport });
     const start = await client.startTool('job');
     if (start.resultType !== 'task') throw new Error('expected a task');
     start.task.result().catch(() => undefined);

@@ -152,7 +152,11 @@ describe('client options', () => {
   const transport = new StreamableHttpTransport('http://127.0.0.1:9/mcp');
   it.each([
     [{ transport, timeoutMS: 5 }, 'TaskClient: unknown option "timeoutMS"; did you mean "timeoutMs"?'],
-    [{ transport, abortGrace: 5 }, 'TaskClient: unknown option "abortGrace"; did you mean "abortGraceMs"?'],
+    [
+      { transport, abortGrace: 5 },
+      'TaskClient: unknown option "abortGrace"; did you mean "limits.abortGraceMs"?',
+    ],
+    [{ transport, push: true }, 'TaskClient: unknown option "push"; did you mean "polling.push"?'],
     [
       { transport, creationRetry: { retrys: 2 } },
       'TaskClient: unknown option "creationRetry.retrys"; did you mean "creationRetry.retries"?',

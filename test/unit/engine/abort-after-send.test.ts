@@ -4,7 +4,8 @@
  * (MCP 2026-07-28 basic/patterns/cancellation; ext-tasks § Task Cancellation)
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_ABORT_GRACE_MS, InvalidResponseError, OutcomeUnknownError } from '../../../src/index.js';
+import { InvalidResponseError, OutcomeUnknownError } from '../../../src/index.js';
+import { DEFAULT_ABORT_GRACE_MS } from '../../../src/tasks/abort-grace.js';
 import {
   AbortableTransport,
   created,

@@ -21,7 +21,7 @@ describe('abort latency: the caller waits at most abortGraceMs for tasks/cancel'
   it('a cancel that keeps failing: the call rejects with the abort reason (taskId) after abortGraceMs; delivery goes on, then a warning; the record keeps cancelRequested', async () => {
     const { transport, client, store, warnings } = setup(
       (m) => (m === 'tools/call' ? created() : m === 'tasks/cancel' ? reset() : detailed()),
-      { abortGraceMs: 1_000 },
+      { limits: { abortGraceMs: 1_000 } },
     );
     const controller = new AbortController();
     const done = outcome(client.callTool('job', {}, { signal: controller.signal }));
@@ -47,7 +47,7 @@ describe('abort latency: the caller waits at most abortGraceMs for tasks/cancel'
   it('a cancel delivered within abortGraceMs: the call rejects with the abort reason and no warning', async () => {
     const { transport, client, warnings } = setup(
       (m) => (m === 'tools/call' ? created() : m === 'tasks/cancel' ? {} : detailed()),
-      { abortGraceMs: 1_000 },
+      { limits: { abortGraceMs: 1_000 } },
     );
     const controller = new AbortController();
     const done = outcome(client.callTool('job', {}, { signal: controller.signal }));

@@ -24,6 +24,7 @@ import {
   toolResult,
 } from '../../helpers/unit-fixtures.js';
 import { setup, startTask, T0 } from './setup.js';
+import '../../helpers/no-jitter.js';
 
 const reset = (): never => {
   throw new NetworkError('tasks/cancel', {
@@ -99,7 +100,6 @@ describe('behaviour 1: TaskCancelledError only when the server reported cancelle
         detailed({ status: 'cancelled' }),
       ),
       store,
-      jitterRatio: 0,
     });
     const resumed = await again.resumeAll();
     expect(resumed.map((h) => h.taskId)).toEqual(['t1']);
@@ -157,7 +157,7 @@ describe('behaviour 2: a lost tasks/cancel is retried, reported, or classified (
     // Within abortGraceMs the caller hears of it directly (past it: a warning, see abort-latency.test.ts).
     const { client } = setup(
       (m) => (m === 'tools/call' ? created() : m === 'tasks/get' ? detailed() : reset()),
-      { abortGraceMs: 60_000 },
+      { limits: { abortGraceMs: 60_000 } },
     );
     const controller = new AbortController();
     const done = outcome(client.callTool('job', {}, { signal: controller.signal }));

@@ -4,7 +4,8 @@
  * `CreateTaskResult = Result & Task` allows every status. A terminal one is kept, never rewritten to `working`.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { parseCreateTaskResult, TaskCancelledError, TaskFailedError } from '../../../src/index.js';
+import { TaskCancelledError, TaskFailedError } from '../../../src/index.js';
+import { parseCreateTaskResult } from '../../../src/protocol/tasks.js';
 import { created, detailed, outcome } from '../../helpers/unit-fixtures.js';
 import { setup, T0 } from './setup.js';
 

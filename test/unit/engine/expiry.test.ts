@@ -79,7 +79,7 @@ describe('behaviour 8: while a task waits for input its TTL is burning (ext-task
   });
 
   it('behaviour 8: one expiring event on handle and client when a task still input_required has less than the margin left', async () => {
-    const { client } = setup(asking, { expiringMarginRatio: 0.2 });
+    const { client } = setup(asking); // the margin: a fifth of the TTL;
     const onClient: ExpiringEvent[] = [];
     client.on('expiring', (e) => onClient.push(e));
     const handle = await startTask(client);
@@ -108,14 +108,14 @@ describe('behaviour 8: while a task waits for input its TTL is burning (ext-task
               status: 'input_required',
               inputRequests: { ask: elicit('?') },
             }),
-      { expiringMarginRatio: 0.5, maxPollIntervalMs: 1_000 },
+      { polling: { maxIntervalMs: 1_000 } },
     );
     const seen: ExpiringEvent[] = [];
     client.on('expiring', (e) => seen.push(e));
     const handle = await startTask(client);
     await vi.advanceTimersByTimeAsync(1_000);
     expect(handle.status).toBe('input_required');
-    await vi.advanceTimersByTimeAsync(ttlMs / 2 - 1_001);
+    await vi.advanceTimersByTimeAsync(ttlMs * 0.8 - 1_001); // expiring at 80 % of the TTL
     expect(seen).toHaveLength(0);
     await vi.advanceTimersByTimeAsync(1);
     expect(seen).toHaveLength(1);

@@ -5,7 +5,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   ClientClosedError,
-  DEFAULT_MAX_CONCURRENT_UPDATES,
   HttpError,
   InputDeliveryError,
   NetworkError,
@@ -13,6 +12,7 @@ import {
   type InputRequiredEvent,
   type TaskClient,
 } from '../../../src/index.js';
+import { DEFAULT_MAX_CONCURRENT_UPDATES } from '../../../src/tasks/update-sender.js';
 import type { Handler } from '../../helpers/scripted-transport.js';
 import {
   completed,

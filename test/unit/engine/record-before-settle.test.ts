@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FileTaskStore } from '../../../src/file-store.js';
 import { MemoryTaskStore, TaskCancelledError, type TaskRecord } from '../../../src/index.js';
 import { completed, created, detailed, queue, rpcError, toolResult } from '../../helpers/unit-fixtures.js';
-import { RECORD_FLUSH_WAIT_MS } from '../../../src/tasks/task-outcome.js';
+import { RECORD_FLUSH_WAIT_MS } from '../../../src/tasks/task-handle.js';
 import { setup, startTask, T0 } from './setup.js';
 
 let dir: string;

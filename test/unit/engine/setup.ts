@@ -9,6 +9,7 @@ import {
   type CallToolResult,
 } from '../../../src/index.js';
 import { ScriptedTransport, type Handler } from '../../helpers/scripted-transport.js';
+import '../../helpers/no-jitter.js';
 
 export const T0 = Date.parse('2026-08-01T12:00:00Z');
 
@@ -19,7 +20,7 @@ export function setup(
 ) {
   const transport = new Transport(handler);
   const store = new MemoryTaskStore();
-  const client = new TaskClient({ transport, jitterRatio: 0, store, ...options });
+  const client = new TaskClient({ transport, store, ...options });
   const warnings: string[] = [];
   client.on('warning', (w) => warnings.push(w));
   return { transport, client, store, warnings };

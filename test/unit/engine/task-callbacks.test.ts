@@ -134,11 +134,15 @@ describe('a throwing onTask or task listener is an abort of the call, never an o
 
   it('onTask that is not a function: TypeError before anything is sent', async () => {
     const { transport, client } = setup(server);
-    for (const bad of ['yes', 42, null, {}]) {
+    const shown: Array<[unknown, string]> = [
+      ['yes', '"yes"'],
+      [42, '42'],
+      [null, 'null'],
+      [{}, 'an object with keys []'],
+    ];
+    for (const [bad, got] of shown) {
       await expect(client.callTool('job', {}, { onTask: bad } as never)).rejects.toThrow(
-        new TypeError(
-          `TaskClient tools/call: option "onTask" must be a function; got ${bad === null ? 'null' : typeof bad}`,
-        ),
+        new TypeError(`TaskClient tools/call: option "onTask" must be a function; got ${got}`),
       );
       await expect(client.startTool('job', {}, { onTask: bad } as never)).rejects.toThrow(TypeError);
     }
@@ -152,7 +156,7 @@ describe('a throwing onTask or task listener is an abort of the call, never an o
       new TypeError(`TaskClient tools/call: option "onAbort" must be 'cancel' or 'detach'; got "Cancel"`),
     );
     await expect(client.startTool('job', {}, { onAbort: 1 } as never)).rejects.toThrow(
-      new TypeError(`TaskClient tools/call: option "onAbort" must be 'cancel' or 'detach'; got number`),
+      new TypeError(`TaskClient tools/call: option "onAbort" must be 'cancel' or 'detach'; got 1`),
     );
     expect(transport.sent).toHaveLength(0);
     await client.close();

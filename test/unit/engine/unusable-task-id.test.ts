@@ -7,13 +7,8 @@
  */
 import type { Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  InvalidResponseError,
-  McpError,
-  MAX_CANCEL_NAME_HEADER_BYTES,
-  StreamableHttpTransport,
-  TaskClient,
-} from '../../../src/index.js';
+import { InvalidResponseError, McpError, StreamableHttpTransport, TaskClient } from '../../../src/index.js';
+import { MAX_CANCEL_NAME_HEADER_BYTES } from '../../../src/protocol/task-id.js';
 import { closeLoopback, listenLoopback } from '../../helpers/loopback-server.js';
 
 let server: Server | undefined;

@@ -10,13 +10,12 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   InvalidResponseError,
-  MAX_TASK_ID_BYTES,
   MemoryTaskStore,
-  parseCreateTaskResult,
-  parseDetailedTask,
   StreamableHttpTransport,
   TaskClient,
 } from '../../../src/index.js';
+import { MAX_TASK_ID_BYTES } from '../../../src/protocol/task-id.js';
+import { parseCreateTaskResult, parseDetailedTask } from '../../../src/protocol/tasks.js';
 import { taskIdProblem } from '../../../src/protocol/task-id.js';
 import { ScriptedTransport } from '../../helpers/scripted-transport.js';
 import { created, detailed } from '../../helpers/unit-fixtures.js';

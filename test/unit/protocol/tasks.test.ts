@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { isTerminalStatus, parseCreateTaskResult, parseDetailedTask } from '../../../src/index.js';
+import { isTerminalStatus } from '../../../src/index.js';
+import { parseCreateTaskResult, parseDetailedTask } from '../../../src/protocol/tasks.js';
 import { TaskShapeError } from '../../../src/protocol/tasks.js';
 import { created, detailed } from '../../helpers/unit-fixtures.js';
 

@@ -10,10 +10,11 @@ import type { CallToolResult } from '../../../src/protocol/results.js';
 import { InputScope } from '../../../src/tasks/input-broker.js';
 import { ScriptedTransport, type Handler } from '../../helpers/scripted-transport.js';
 import { completed, created, deferred, detailed, elicit, flush } from '../../helpers/unit-fixtures.js';
+import '../../helpers/no-jitter.js';
 
 function setup(handler: Handler, options: Partial<TaskClientOptions> = {}) {
   const transport = new ScriptedTransport(handler);
-  const client = new TaskClient({ transport, jitterRatio: 0, ...options });
+  const client = new TaskClient({ transport, ...options });
   return { transport, client };
 }
 

@@ -12,7 +12,7 @@ import {
   isTransientStatus,
   MAX_POLL_BACKOFF_MS,
   pollRetryDelayMs,
-} from '../../../src/tasks/poll-errors.js';
+} from '../../../src/tasks/decisions.js';
 
 describe('classifyPollError (5.16)', () => {
   it('5.16: -32602 means the task is lost', () => {

@@ -5,9 +5,10 @@ import {
   DEFAULT_MIN_POLL_INTERVAL_MS,
   DEFAULT_POLL_INTERVAL_MS,
   effectivePollIntervalMs,
-} from '../../../src/tasks/poll-interval.js';
+} from '../../../src/tasks/decisions.js';
 import { ScriptedTransport } from '../../helpers/scripted-transport.js';
 import { created, detailed, flush } from '../../helpers/unit-fixtures.js';
+import '../../helpers/no-jitter.js';
 
 const policy = {
   defaultMs: DEFAULT_POLL_INTERVAL_MS,
@@ -90,7 +91,7 @@ describe('poll timing through TaskClient (5.7)', () => {
     untilMs: number,
     options: { pollIntervalMs?: number } = {},
   ) {
-    const client = new TaskClient({ transport, jitterRatio: 0 });
+    const client = new TaskClient({ transport });
     const controller = new AbortController();
     const call = client.callTool('slow', {}, { signal: controller.signal, onAbort: 'detach', ...options });
     call.catch(() => undefined);
@@ -102,7 +103,7 @@ describe('poll timing through TaskClient (5.7)', () => {
 
   it('5.7: first poll waits one full interval after creation', async () => {
     const transport = server(500);
-    const client = new TaskClient({ transport, jitterRatio: 0 });
+    const client = new TaskClient({ transport });
     const controller = new AbortController();
     client.callTool('slow', {}, { signal: controller.signal, onAbort: 'detach' }).catch(() => undefined);
     await vi.advanceTimersByTimeAsync(499);
@@ -155,11 +156,11 @@ describe('poll timing through TaskClient (5.7)', () => {
     expect(await pollTimes(transport, 6_999, { pollIntervalMs: 200 })).toEqual([3_000, 6_000]);
   });
 
-  it('TaskClient jitterRatio: each poll lands in [floor, floor + min(5% of floor, 1000 ms))', async () => {
+  it('TaskClient poll jitter: each poll lands in [floor, floor + min(5% of floor, 1000 ms))', async () => {
     const random = vi.spyOn(Math, 'random').mockReturnValue(0.999_999);
     try {
       const transport = server(1_000, [1_000]);
-      const client = new TaskClient({ transport }); // default jitterRatio 0.05
+      const client = new TaskClient({ transport }); // the fixed jitter: 5 % of the interval
       const controller = new AbortController();
       client.callTool('slow', {}, { signal: controller.signal, onAbort: 'detach' }).catch(() => undefined);
       await vi.advanceTimersByTimeAsync(1_049);

@@ -26,10 +26,11 @@ import {
   toolResult,
   outcome,
 } from '../../helpers/unit-fixtures.js';
+import '../../helpers/no-jitter.js';
 
 function setup(handler: Handler, options: Partial<TaskClientOptions> = {}) {
   const transport = new ScriptedTransport(handler);
-  const client = new TaskClient({ transport, jitterRatio: 0, ...options });
+  const client = new TaskClient({ transport, ...options });
   const violations: string[] = [];
   client.on('serverViolation', (d) => violations.push(d));
   return { transport, client, violations };
@@ -155,17 +156,6 @@ describe('TaskHandle', () => {
       await vi.advanceTimersByTimeAsync(2_000);
       expect(done.value).toEqual(toolResult('ok'));
       expect(violations).toHaveLength(1);
-    });
-
-    it('notYetVisibleRetries: 0 fails on the first -32602', async () => {
-      const { transport, client } = setup((m) => (m === 'tools/call' ? created() : rpcError(-32602)), {
-        notYetVisibleRetries: 0,
-      });
-      const handle = await startTask(client);
-      const done = outcome(handle.result());
-      await vi.advanceTimersByTimeAsync(10_000);
-      expect(transport.of('tasks/get')).toHaveLength(1);
-      expect((done.error as TaskNotFoundError).reason).toBe('not-yet-visible');
     });
 
     it('5.16: client.task(unknownId) → TaskNotFoundError after one tasks/get', async () => {
@@ -443,22 +433,21 @@ describe('TaskHandle', () => {
 
     it('past maxPollRetries the result rejects with the last error', async () => {
       const thrown: HttpError[] = [];
-      const { transport, client } = setup(
-        (m) => {
-          if (m === 'tools/call') return created();
-          const e = new HttpError('tasks/get', 502, `bad gateway ${thrown.length + 1}`);
-          thrown.push(e);
-          throw e;
-        },
-        { maxPollRetries: 2 },
-      );
+      const { transport, client } = setup((m) => {
+        if (m === 'tools/call') return created();
+        const e = new HttpError('tasks/get', 502, `bad gateway ${thrown.length + 1}`);
+        thrown.push(e);
+        throw e;
+      });
       const handle = await startTask(client);
       const errors: unknown[] = [];
       handle.on('error', (e) => errors.push(e));
       const done = outcome(handle.result());
       await vi.advanceTimersByTimeAsync(60_000);
-      expect(transport.of('tasks/get').map((s) => s.at - T0)).toEqual([1_000, 2_000, 4_000]);
-      expect(done.error).toBe(thrown[2]);
+      expect(transport.of('tasks/get').map((s) => s.at - T0)).toEqual([
+        1_000, 2_000, 4_000, 8_000, 16_000, 32_000,
+      ]);
+      expect(done.error).toBe(thrown[5]);
       expect(errors).toEqual(thrown);
     });
 

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpError, StreamableHttpTransport, TaskClient, type JsonRpcRequest } from '../../../src/index.js';
 import { createTaskServer, type TaskServer } from '../../../src/testing/index.js';
+import '../../helpers/no-jitter.js';
 
 const request = (id = 1): JsonRpcRequest => ({
   jsonrpc: '2.0',
@@ -168,7 +169,6 @@ describe('short-lived bearer tokens end to end (loopback)', () => {
           return res;
         },
       }),
-      jitterRatio: 0,
     });
     try {
       const first = client.callTool('reindex_corpus', { documents: 100 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeHeaderValue } from '../../../src/index.js';
+import { encodeHeaderValue } from '../../../src/transport/header-encoding.js';
 
 const b64 = (s: string) => `=?base64?${Buffer.from(s, 'utf8').toString('base64')}?=`;
 

@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { neverSent } from '../../../src/client/creation-retry.js';
+import { neverSent } from '../../../src/modern/creation-retry.js';
 import { NetworkError } from '../../../src/errors.js';
 import { defaultHttpSender, setDefaultHttpSender } from '../../../src/transport/http-sender.js';
 import { StreamableHttpTransport } from '../../../src/transport/streamable-http.js';

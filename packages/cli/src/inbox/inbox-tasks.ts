@@ -8,7 +8,6 @@
  */
 import { createHash } from 'node:crypto';
 import {
-  DEFAULT_EXPIRING_MARGIN_RATIO,
   escapeUnprintable,
   isTerminalStatus,
   safeText,
@@ -27,6 +26,12 @@ import {
   type TaskDetails,
   type TaskView,
 } from './view.js';
+
+/**
+ * The fraction of a task's TTL left at which its countdown turns urgent: the margin at which the client's engine
+ * emits `expiring` for a task still waiting for input (fixed there at 20 %).
+ */
+export const URGENT_MARGIN_RATIO = 0.2;
 
 /** A question this process can answer: the first `respond` across every follower wins. */
 export interface AnswerableQuestion {
@@ -267,7 +272,7 @@ export class InboxTasks {
       urgentAt:
         expiresAt === null || record.ttlMs === null
           ? null
-          : expiresAt - Math.round(record.ttlMs * DEFAULT_EXPIRING_MARGIN_RATIO),
+          : expiresAt - Math.round(record.ttlMs * URGENT_MARGIN_RATIO),
       cancelRequested: record.cancelRequested === true || this.#cancelling.has(id),
       uncollected: this.#deliverer.uncollected(record),
       follower: this.#deliverer.follower(record),

@@ -22,11 +22,11 @@ import {
 import type { BackendRequestOptions, EraBackend, StartOptions, StartResult } from '../tasks/backend.js';
 import { answerRound } from '../tasks/input-round.js';
 import type { InputRequiredEvent } from '../tasks/input-broker.js';
-import type { TaskOps } from '../tasks/task-driver.js';
+import type { TaskOps } from '../tasks/task-handle.js';
 import { withAbortGrace } from '../tasks/abort-grace.js';
 import { signalOf } from '../internal/request-abort.js';
 import { sendCreation } from './creation-retry.js';
-import type { ResolvedOptions } from './options.js';
+import type { EngineConfig } from '../tasks/config.js';
 import { invalidHeaderReason, paramHeaders } from './param-headers.js';
 import type { RequestPipeline } from './request-pipeline.js';
 
@@ -72,12 +72,12 @@ export class ModernBackend implements EraBackend {
   readonly era = 'modern' as const;
   readonly questionsOutOfBand = false;
   readonly ops: TaskOps;
-  readonly #options: ResolvedOptions;
+  readonly #options: EngineConfig;
   readonly #pipeline: RequestPipeline;
   readonly #host: ModernHost;
   readonly #tools = new Map<string, Tool>();
 
-  constructor(options: ResolvedOptions, pipeline: RequestPipeline, host: ModernHost) {
+  constructor(options: EngineConfig, pipeline: RequestPipeline, host: ModernHost) {
     this.#options = options;
     this.#pipeline = pipeline;
     this.#host = host;
@@ -193,7 +193,7 @@ export class ModernBackend implements EraBackend {
             },
           ),
         caller,
-        o.abortGraceMs,
+        o.limits.abortGraceMs,
         () => inFlight,
       );
       const result = sent.value;
@@ -207,7 +207,7 @@ export class ModernBackend implements EraBackend {
           method,
           `unexpected resultType ${shownType(resultType)} for ${method}`,
         );
-      if (round >= o.maxInputRounds) throw new TooManyRoundsError(method, round);
+      if (round >= o.limits.maxInputRounds) throw new TooManyRoundsError(method, round);
       const parsed = InputRequiredResultSchema.safeParse(result);
       if (!parsed.success)
         throw new InvalidResponseError(method, 'malformed input_required result', parsed.error.issues);

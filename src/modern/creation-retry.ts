@@ -13,38 +13,7 @@ import pRetry from 'p-retry';
 import { InvalidResponseError, NetworkError, OutcomeUnknownError } from '../errors.js';
 import { isLostBeforeResponse, neverSent, notSentCode } from '../internal/lost-request.js';
 import { signalOf, type RequestAbort } from '../internal/request-abort.js';
-
-/** Bounds of creation re-sends. All times in milliseconds. */
-export interface CreationRetryOptions {
-  /** Re-sends after the first attempt. @default 4 */
-  retries?: number;
-  /** First backoff delay, ms (doubled each time, randomised by up to ×2). @default 500 */
-  minTimeoutMs?: number;
-  /** Largest backoff delay, ms. @default 8000 */
-  maxTimeoutMs?: number;
-  /** Total time for all attempts, ms. @default 30000 */
-  maxRetryTimeMs?: number;
-  /**
-   * Re-sends of a request that never reached the server (the connection was refused, the host was not found or not
-   * reachable), whatever the idempotency key: nothing was sent, so nothing can run twice. @default 3
-   */
-  notSentRetries?: number;
-  /**
-   * First delay before such a re-send, ms (doubled each time, randomised by up to ×2, at most `maxTimeoutMs`); with
-   * the defaults the waits are 0.25–0.5 s, 0.5–1 s and 1–2 s, about 2 to 3.5 s before the call fails. @default 250
-   */
-  notSentMinTimeoutMs?: number;
-}
-
-/** Defaults of {@link CreationRetryOptions}. */
-export const DEFAULT_CREATION_RETRY: Required<CreationRetryOptions> = {
-  retries: 4,
-  minTimeoutMs: 500,
-  maxTimeoutMs: 8_000,
-  maxRetryTimeMs: 30_000,
-  notSentRetries: 3,
-  notSentMinTimeoutMs: 250,
-};
+import type { EngineConfig } from '../tasks/config.js';
 
 export { isLostBeforeResponse, neverSent } from '../internal/lost-request.js';
 
@@ -53,7 +22,7 @@ export interface SendCreationOptions {
   method: string;
   /** Decides (once, on the first lost attempt) whether a re-send is safe. */
   mayResend: () => boolean | Promise<boolean>;
-  retry: Required<CreationRetryOptions>;
+  retry: EngineConfig['creationRetry'];
   /** The attempts' abort; a {@link RequestAbort} builds its `AbortSignal` only when a re-send needs one. */
   signal: AbortSignal | RequestAbort | undefined;
 }
@@ -133,7 +102,7 @@ export async function sendCreation<T>(attempt: () => Promise<T>, options: SendCr
     if (isLostBeforeResponse(error)) throw new OutcomeUnknownError(options.method, { cause: error });
     // The request reached the server but its reply could not be read: what it started is unknown (never re-sent).
     if (error instanceof InvalidResponseError && error.unreadableReply && error.taskId === undefined)
-      throw new OutcomeUnknownError(options.method, { cause: error });
+      throw new OutcomeUnknownError(options.method, { cause: error, unreadableReply: error.detail });
     const code = error instanceof NetworkError ? notSentCode(error) : undefined;
     if (code !== undefined)
       throw new NetworkError(options.method, {

@@ -8,29 +8,13 @@
 import { McpError, UnsupportedProtocolVersionError } from '../errors.js';
 import { ErrorCode, METHODS, PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/constants.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
-import { ProgressParamsSchema, type Progress } from '../protocol/results.js';
+import { ProgressParamsSchema } from '../protocol/results.js';
 import { CALL_ABORT, withLazySignal, type RequestAbort } from '../internal/request-abort.js';
 import type { TransportRequestOptions } from '../transport/transport.js';
 import { headersAfterMismatch, isParamHeaderMismatch, type RefreshParamHeaders } from './header-mismatch.js';
 import { buildCapabilities, buildMeta, declaresTasks } from './meta.js';
 import { checkTaskReplyResultType } from './task-replies.js';
-import type { ResolvedOptions } from './options.js';
-
-/** Per-request options. */
-export interface RequestOptions {
-  /** Aborts the request (HTTP: the POST is aborted, 2.11); rejects with `signal.reason`. */
-  signal?: AbortSignal;
-  /** This request's time budget in ms. @default the client's `timeoutMs` */
-  timeoutMs?: number;
-  /** Opts into progress: a unique `progressToken` is sent and each `notifications/progress` is passed here (1.5, 6.4). */
-  onProgress?: (progress: Progress) => void;
-  /** Extra transport headers (HTTP). */
-  headers?: Record<string, string>;
-  /** HTTP: called right before the request is written; a throw fails it unsent. */
-  beforeWrite?: () => void; // fleet send-time lease check
-  /** Extra `_meta` entries; the reserved `io.modelcontextprotocol/*` keys cannot be overridden. */
-  meta?: Record<string, unknown>;
-}
+import type { EngineConfig, RequestOptions } from '../tasks/config.js';
 
 function withoutMeta(params: Record<string, unknown>): Record<string, unknown> {
   const { _meta: _, ...rest } = params;
@@ -44,7 +28,7 @@ export interface PipelineOptions extends RequestOptions {
 
 /** Builds and sends requests for one client. */
 export class RequestPipeline {
-  readonly #options: ResolvedOptions;
+  readonly #options: EngineConfig;
   readonly #answersByEvent: () => boolean;
   readonly #onNotification: (notification: JsonRpcNotification) => void;
   readonly #refreshParamHeaders: RefreshParamHeaders | undefined;
@@ -63,7 +47,7 @@ export class RequestPipeline {
    * @param onViolation - where a transport reports a malformed message it skipped (the `serverViolation` event).
    */
   constructor(
-    options: ResolvedOptions,
+    options: EngineConfig,
     answersByEvent: () => boolean,
     onNotification: (notification: JsonRpcNotification) => void,
     refreshParamHeaders?: RefreshParamHeaders,
@@ -83,8 +67,8 @@ export class RequestPipeline {
 
   /**
    * Sends `method` and resolves with its raw `result`. On -32022 it re-sends once per supported version that this
-   * client speaks, with a new id (1.8). On a -32020 to `tools/call` it refreshes `tools/list` and re-sends once with
-   * rebuilt `Mcp-Param-*` headers (2.7b); a second -32020 is surfaced.
+   * client speaks, with a new id. On a -32020 to `tools/call` it refreshes `tools/list` and re-sends once with
+   * rebuilt `Mcp-Param-*` headers; a second -32020 is surfaced.
    *
    * @throws {@link McpError}, {@link UnsupportedProtocolVersionError}, transport errors, `signal.reason`.
    */
