@@ -52,6 +52,7 @@ export const RUNTIME = [
 
 /** The names the main entry exports for the compiler only. */
 export const TYPES = [
+  'AnsweredDetail',
   'AttachOptions',
   'AuthorizationCallback',
   'CallOptions',
@@ -93,8 +94,11 @@ export const TYPES = [
   'ListRootsResult',
   'McpClientErrorCode',
   'Progress',
+  'QueuedAnswer',
+  'QueuedAnswers',
   'ReadResourceResult',
   'RequestOptions',
+  'RespondOptions',
   'ResultOfOptions',
   'ResultOptions',
   'Settled',
