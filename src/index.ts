@@ -23,15 +23,27 @@ export type { ResultOfOptions } from './fleet/result-of.js';
 // store
 export { MemoryTaskStore } from './store/task-store.js';
 export type { TaskStore } from './store/task-store.js';
+export type { QueuedAnswer, QueuedAnswers } from './store/queued-answers.js';
 export { serverIdentity } from './store/task-record.js';
 export type { TaskOutcome, TaskRecord } from './store/task-record.js';
 export type { ClientCapabilities, ClientInfo } from './protocol/client-info.js';
 
 // tasks
 export { TaskHandle } from './tasks/task-handle.js';
-export type { CancelOptions, ResultOptions, Settled, TaskHandleEvents } from './tasks/task-handle.js';
+export type {
+  AnsweredDetail,
+  CancelOptions,
+  ResultOptions,
+  Settled,
+  TaskHandleEvents,
+} from './tasks/task-handle.js';
 export type { ExpiringEvent } from './tasks/task-handle.js';
-export type { InputContext, InputHandlers, InputRequiredEvent } from './tasks/input-broker.js';
+export type {
+  InputContext,
+  InputHandlers,
+  InputRequiredEvent,
+  RespondOptions,
+} from './tasks/input-broker.js';
 
 // transport
 export { StreamableHttpTransport } from './transport/streamable-http.js';

@@ -227,7 +227,7 @@ export class LegacyBackend implements EraBackend {
     state.handle = handle;
     this.#tasks.set(handle.taskId, state);
     const forget = (): void => this.#forget(handle.taskId);
-    handle.result().then(forget, forget);
+    handle.settled().then(forget, forget);
   }
 
   /** Ends the session. */

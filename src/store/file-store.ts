@@ -11,6 +11,7 @@ import { chmod, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
+import { FileQueuedAnswers } from './file-queued-answers.js';
 import { parseRecordText, TaskRecordSchema, type TaskRecord } from './task-record.js';
 import {
   pruneExpired,
@@ -49,11 +50,14 @@ export class FileTaskStore implements TaskStore {
   readonly dir: string;
   /** One follower per task across the processes sharing {@link dir}: lock files beside the records. */
   readonly leases: TaskLeases;
+  /** Answers queued for the process that follows a task: files beside the records (`answers/`). */
+  readonly queuedAnswers: FileQueuedAnswers;
   readonly #onInvalid: (file: string, reason: string) => void;
   #ready: Promise<void> | undefined;
 
   constructor(dir: string, options: FileTaskStoreOptions = {}) {
     this.dir = dir;
+    this.queuedAnswers = new FileQueuedAnswers(dir);
     this.#onInvalid = options.onInvalid ?? (() => undefined);
     this.leases = new LockFileLeases(dir, options.leaseMs ?? DEFAULT_FOLLOW_LEASE_MS, () =>
       this.#ensureDir(),

@@ -51,6 +51,26 @@ export const TaskRecordSchema = z.object({
   task: z.record(z.string(), z.unknown()).optional(),
   /** Local time the last `task` arrived, epoch ms. */
   receivedAt: z.number().optional(),
+  /**
+   * The answers the server acknowledged (`tasks/update`), in order: the key, the action, who answered (when the
+   * answering code said so) and when it was acknowledged (epoch ms). An approval is an audit fact.
+   */
+  answers: z
+    .array(
+      z.object({
+        key: z.string(),
+        action: z.string().optional(),
+        answeredBy: z.string().optional(),
+        answeredAt: z.number(),
+      }),
+    )
+    .optional(),
+  /**
+   * Set with the outcome when the task ended while no caller awaited it (`result()`): a detached call, a departed
+   * or crashed host. Whoever shows the outcome to someone removes it (the `mcp-tasks inbox` page when a person opens
+   * the task).
+   */
+  uncollected: z.literal(true).optional(),
   /** True once `tasks/cancel` was requested here; the outcome stays the server's to report. */
   cancelRequested: z.boolean().optional(),
   /** Last write, epoch ms. */

@@ -4,6 +4,7 @@
  * @module
  */
 import { cloneJson } from '../internal/deep-json.js';
+import type { QueuedAnswers } from './queued-answers.js';
 import { recordExpiresAt, TaskRecordSchema, type TaskRecord } from './task-record.js';
 
 /** A follower's lease on one task: while it holds, no other process sharing the store follows the task. */
@@ -39,6 +40,8 @@ export interface TaskLeases {
 export interface TaskStore {
   /** Per-task follower leases, when several processes share the store (the file store). */
   readonly leases?: TaskLeases;
+  /** Answers left by processes that do not follow a task, for the one that does (the file store). */
+  readonly queuedAnswers?: QueuedAnswers;
   /** Writes (creates or replaces) the record of `record.taskId` on `record.server`. */
   put(record: TaskRecord): Promise<void>;
   /** The record, or `undefined`. With no `server`, the first record with that id. */

@@ -45,6 +45,12 @@ export interface InputHandlers {
   ) => Promise<ListRootsResult> | ListRootsResult;
 }
 
+/** Options of {@link InputRequiredEvent.respond}. */
+export interface RespondOptions {
+  /** Who answered (a person, a UI session, a policy), kept in the task record's `answers` once acknowledged. */
+  answeredBy?: string;
+}
+
 /**
  * One question from the server, emitted once per key as `inputRequired` on the client (and on the task's handle).
  * Call `respond` to answer; the first answer wins and later calls resolve `false`.
@@ -63,14 +69,18 @@ export interface InputRequiredEvent extends InputContext {
    * Answers the question. Resolves `true` when this answer was sent, `false` if the key was already answered.
    * Rejects when sending failed (the key can then be answered again).
    */
-  respond(response: InputResponse): Promise<boolean>;
+  respond(response: InputResponse, options?: RespondOptions): Promise<boolean>;
 }
 
 /**
  * How a scope delivers one answer: MRTR collects it for the retry; tasks send `tasks/update`. Resolving `false`
  * means the answer was dropped (not sent); the key stays open.
  */
-export type DeliverAnswer = (key: string, response: InputResponse) => Promise<void | boolean>;
+export type DeliverAnswer = (
+  key: string,
+  response: InputResponse,
+  options?: RespondOptions,
+) => Promise<void | boolean>;
 
 /** Options of one {@link InputScope}. */
 export interface InputScopeOptions {
@@ -192,12 +202,12 @@ export class InputScope {
     return handlerFor(this.#options.handlers, request) !== undefined;
   }
 
-  async #answer(key: string, response: InputResponse): Promise<boolean> {
+  async #answer(key: string, response: InputResponse, options?: RespondOptions): Promise<boolean> {
     if (this.#answered.has(key)) return false;
     this.#answered.add(key);
     this.#seen.add(key);
     try {
-      const sent = await this.#options.deliver(key, response);
+      const sent = await this.#options.deliver(key, response, options);
       if (sent !== false) return true;
       this.#answered.delete(key);
       return false;
@@ -209,7 +219,8 @@ export class InputScope {
 
   #event(key: string, request: InputRequest): InputRequiredEvent {
     const { method, taskId } = this.#options;
-    const answer = (response: InputResponse): Promise<boolean> => this.#answer(key, response);
+    const answer = (response: InputResponse, options?: RespondOptions): Promise<boolean> =>
+      this.#answer(key, response, options);
     const isAnswered = (): boolean => this.#answered.has(key);
     const expiresAt = this.#options.expiresAt;
     return {

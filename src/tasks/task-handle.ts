@@ -36,7 +36,7 @@ import {
   type Settled,
 } from './decisions.js';
 import { deliver, DeliveryFailure } from './delivery.js';
-import { InputScope, type InputRequiredEvent } from './input-broker.js';
+import { InputScope, type InputRequiredEvent, type RespondOptions } from './input-broker.js';
 import type { PollScheduler } from './scheduler.js';
 import type { UpdateSender } from './update-sender.js';
 
@@ -106,6 +106,16 @@ export interface ExpiringEvent {
   remainingMs: number;
 }
 
+/** What the handle knows of an acknowledged answer. */
+export interface AnsweredDetail {
+  /** The answer's `action` (`accept`, `decline`, `cancel`), when it has one. */
+  action?: string;
+  /** Who answered, from `respond(response, { answeredBy })`. */
+  answeredBy?: string;
+  /** Local time the server acknowledged it, epoch ms. */
+  answeredAt: number;
+}
+
 /**
  * Events of a `TaskHandle`. Listeners run guarded: one that throws or returns a rejecting promise never breaks the
  * engine (polling, cancelling and answering go on). While the task is not terminal its failure aborts the task like
@@ -118,8 +128,8 @@ export interface TaskHandleEvents {
   status: [task: DetailedTask];
   /** A new input request (once per key; again once if the server rejected its answer). */
   inputRequired: [event: InputRequiredEvent];
-  /** The server acknowledged the answer to `key` (`tasks/update`). */
-  answered: [key: string];
+  /** The server acknowledged the answer to `key` (`tasks/update`): the action, who answered (if said), when. */
+  answered: [key: string, detail?: AnsweredDetail];
   /** The task reached `completed`, `failed` or `cancelled` (the server said so). */
   terminal: [task: DetailedTask];
   /** `cancel()` was called for the first time (the server has not confirmed anything yet). */
@@ -249,6 +259,8 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
   #task: DetailedTask;
   #ttlStart: number;
   #polls = 0;
+  /** Callers awaiting `result()` now. */
+  #awaiting = 0;
   #failures = 0;
   #notVisible = 0;
   #pollMultiple = 1; // safety poll while the server pushes this task
@@ -377,7 +389,28 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
    */
   result(options: ResultOptions = {}): Promise<TResult> {
     const bad = handleOptionsError('result', options); // a misspelt option: TypeError, not a wait without its signal
-    return bad ? Promise.reject(bad) : raceAbort(this.#outcome.recorded as Promise<TResult>, options.signal);
+    if (bad) return Promise.reject(bad);
+    const waiting = raceAbort(this.#outcome.recorded as Promise<TResult>, options.signal);
+    this.#awaiting++;
+    const stop = (): void => void this.#awaiting--;
+    waiting.then(stop, stop);
+    return waiting;
+  }
+
+  /**
+   * @internal Settles like {@link result} (after the outcome's record write), for the engine's own bookkeeping: it
+   * does not count as a caller awaiting the outcome.
+   */
+  settled(): Promise<TResult> {
+    return this.#outcome.recorded as Promise<TResult>;
+  }
+
+  /**
+   * True while a caller awaits {@link result} (a wait not aborted): when the task ends without one, its record is
+   * marked `uncollected`.
+   */
+  get awaited(): boolean {
+    return this.#awaiting > 0;
   }
 
   /**
@@ -654,7 +687,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
         taskId: this.taskId,
         handlers: this.#driver.config.handlers,
         expiresAt: () => this.expiresAt,
-        deliver: (key, response) => this.#deliverAnswer(key, response),
+        deliver: (key, response, options) => this.#deliverAnswer(key, response, options),
         emit: (event) =>
           withListenerSink(
             (error, name) => this.listenerFailed(error, name),
@@ -670,7 +703,11 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
     return this.#scope;
   }
 
-  async #deliverAnswer(key: string, response: Parameters<UpdateSender['send']>[2]): Promise<boolean> {
+  async #deliverAnswer(
+    key: string,
+    response: Parameters<UpdateSender['send']>[2],
+    options?: RespondOptions,
+  ): Promise<boolean> {
     const closing = this.#driver.signal;
     if (this.#cancelRequested || this.done || closing.aborted) {
       const why = this.#cancelRequested
@@ -688,7 +725,12 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
     } catch (failure) {
       throw this.#onUpdateFailure(key, failure);
     }
-    this.emit('answered', key);
+    const action = (response as { action?: unknown }).action;
+    this.emit('answered', key, {
+      ...(typeof action === 'string' ? { action } : {}),
+      ...(options?.answeredBy !== undefined ? { answeredBy: options.answeredBy } : {}),
+      answeredAt: this.#driver.config.now(),
+    });
     return true;
   }
 

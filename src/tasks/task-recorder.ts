@@ -117,15 +117,18 @@ export function recordHandle(
   handle.on('status', onStatus);
   if (handle.task.status !== record.status || handle.task.statusMessage !== record.statusMessage)
     onStatus(handle.task);
-  handle.on('answered', (key) => {
+  const answers = [...(initial.answers ?? [])];
+  handle.on('answered', (key, detail) => {
     answered.add(key);
-    write({ answeredKeys: [...answered] });
+    if (detail) answers.push({ key, ...detail });
+    write(detail ? { answeredKeys: [...answered], answers: [...answers] } : { answeredKeys: [...answered] });
   });
   handle.on('cancelRequested', () => write({ cancelRequested: true }));
   if (handle.cancelRequested && !record.cancelRequested) write({ cancelRequested: true });
   handle.recordWith((settled) => {
     const outcome = outcomeOf(settled);
-    write(outcome ? { outcome } : {});
+    // Nobody awaits the outcome (a detached call, a departed host): the record says so until someone collects it
+    write(outcome ? (handle.awaited ? { outcome } : { outcome, uncollected: true }) : {});
   }, drain);
   return drain;
 }

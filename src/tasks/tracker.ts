@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { feedQueuedAnswers } from './queued-answer-feed.js';
 import {
   CancelDeliveryError,
   CancelNotConfirmedError,
@@ -865,7 +866,7 @@ export class TaskTracker {
       if (this.#followers.get(key) === follower) this.#followers.delete(key);
       void this.#release(follower);
     };
-    handle.result().then(forget, forget);
+    handle.settled().then(forget, forget);
     return handle;
   }
 
@@ -968,8 +969,12 @@ export class TaskTracker {
       this.events.warning(`task store: ${String(error)}`),
     );
     this.#drains.set(handle, drain);
+    if (store.queuedAnswers)
+      feedQueuedAnswers(store.queuedAnswers, handle, record.server, (error) =>
+        this.events.warning(`queued answer: ${String(error)}`),
+      );
     this.#writers.add(drain);
     const done = (): void => void drain().then(() => this.#writers.delete(drain));
-    handle.result().then(done, done);
+    handle.settled().then(done, done);
   }
 }

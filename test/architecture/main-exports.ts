@@ -54,6 +54,7 @@ export const RUNTIME = [
 
 /** The names the main entry exports for the compiler only. */
 export const TYPES = [
+  'AnsweredDetail',
   'AttachOptions',
   'AuthorizationCallback',
   'CallOptions',
@@ -96,8 +97,11 @@ export const TYPES = [
   'McpClientErrorCode',
   'OAuthClientProviderLike',
   'Progress',
+  'QueuedAnswer',
+  'QueuedAnswers',
   'ReadResourceResult',
   'RequestOptions',
+  'RespondOptions',
   'ResultOfOptions',
   'ResultOptions',
   'Settled',

@@ -11,11 +11,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTaskServer, type TaskServer } from '../../src/testing/index.js';
+import { CHROMIUM, launchChromium } from '../helpers/chromium.js';
 
-const CHROMIUM = process.env.MCP_CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SKIP = process.env.MCP_SKIP_BROWSER === '1';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
@@ -67,19 +67,7 @@ describe.skipIf(SKIP)('the client in a real browser (Chromium, playwright-core)'
     await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(pageServer.address() as AddressInfo).port}`;
     taskServer = await createTaskServer({ cors: origin, pollIntervalMs: 100, inputTimeoutMs: 15_000 });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

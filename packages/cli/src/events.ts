@@ -78,6 +78,8 @@ export type CliEvent =
       expired: boolean;
       /** Epoch ms the server last reported this task, for a task that may have moved on since (no outcome yet). */
       lastSeenAt?: number;
+      /** The task ended while no caller awaited it, and nobody opened it since. */
+      uncollected?: boolean;
     }
   | { event: 'detached'; taskId: string }
   | { event: 'cancelled'; taskId: string }

@@ -7,6 +7,7 @@ import { Command, Option } from 'commander';
 import { VERSION } from 'mcp-tasks-client';
 import { bridgeCommand } from './commands/bridge.js';
 import { callCommand } from './commands/call.js';
+import { inboxCommand } from './commands/inbox.js';
 import { cancelCommand } from './commands/cancel.js';
 import { logoutCommand } from './commands/logout.js';
 import { lsCommand } from './commands/ls.js';
@@ -258,8 +259,27 @@ export function buildProgram(setExitCode: (code: ExitCodeValue) => void): Comman
       '--refresh',
       "first ask each server once about the tasks that may have moved on (not sooner than the task's poll interval)",
     )
+    .option(
+      '--uncollected',
+      'only tasks that ended while no caller awaited them (a detached call, a departed host) and nobody opened since',
+    )
     .option('--json', 'machine-readable output: one record per line')
     .action(async (options) => setExitCode(await lsCommand(options)));
+
+  program
+    .command('inbox')
+    .description(
+      'serve a local web page where people answer the questions of running tasks, watch and cancel them (prints a one-time sign-in link)',
+    )
+    .option(
+      '--host <address>',
+      'interface to listen on (default 127.0.0.1; anything else is reachable from other machines)',
+    )
+    .option('--port <n>', 'TCP port (default: a free one)')
+    .option('--store <dir>', 'a FileTaskStore directory (default: the task records of this CLI)')
+    .option('--redis <url>', 'the tasks of a Redis fleet (redis://…): answers are sent by the lease holder')
+    .option('--prefix <prefix>', "the fleet's key prefix with --redis (default mcp-tasks)")
+    .action(async (options) => setExitCode(await inboxCommand(options)));
 
   // Forget a server's stored authorization
   program

@@ -31,3 +31,23 @@ export async function startTask(client: TaskClient, name = 'job'): Promise<TaskH
   if (start.resultType !== 'task') throw new Error('expected a task');
   return start.task;
 }
+
+/** A `tasks/get` answer asking one form question, `confirm` (`{ ok: boolean }`). */
+export const askingTask = {
+  resultType: 'complete',
+  taskId: 't1',
+  status: 'input_required',
+  createdAt: '2026-08-01T09:00:00Z',
+  lastUpdatedAt: '2026-08-01T09:00:00Z',
+  ttlMs: 600_000,
+  pollIntervalMs: 1_000,
+  inputRequests: {
+    confirm: {
+      method: 'elicitation/create',
+      params: {
+        message: 'Deploy?',
+        requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+      },
+    },
+  },
+};

@@ -24,6 +24,8 @@ export interface LsCommandOptions {
   prune?: boolean;
   /** Ask each server once about the tasks that may have moved on, first. */
   refresh?: boolean;
+  /** Only tasks that ended while no caller awaited their outcome, and that nobody opened since. */
+  uncollected?: boolean;
 }
 
 /** When the server may forget the task (epoch ms: local creation + TTL), or `null` for never. */
@@ -89,9 +91,15 @@ export function lsCommand(options: LsCommandOptions): Promise<ExitCodeValue> {
     }
     if (options.refresh) await refresh(await store.list(), output, Date.now());
     const now = Date.now();
-    const records = (await store.list()).sort((a, b) => a.localCreatedAt - b.localCreatedAt);
+    const records = (await store.list())
+      .filter((r) => !options.uncollected || (r.outcome !== undefined && r.uncollected === true))
+      .sort((a, b) => a.localCreatedAt - b.localCreatedAt);
     if (records.length === 0) {
-      output.text(`No recorded tasks (in ${recordsDir()}).`);
+      output.text(
+        options.uncollected
+          ? `No uncollected tasks (in ${recordsDir()}).`
+          : `No recorded tasks (in ${recordsDir()}).`,
+      );
       return ExitCode.Completed;
     }
     const rows = records.map((r) => {
@@ -111,6 +119,7 @@ export function lsCommand(options: LsCommandOptions): Promise<ExitCodeValue> {
         expiresAt,
         expired,
         ...(seen !== undefined ? { lastSeenAt: seen } : {}),
+        ...(r.uncollected === true ? { uncollected: true } : {}),
       });
       const ttl =
         expiresAt === null

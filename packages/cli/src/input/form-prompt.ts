@@ -8,7 +8,7 @@
 import { safeLine, safeText } from 'mcp-tasks-client';
 import { checkbox, confirm, input, number, select } from '@inquirer/prompts';
 import type { ElicitRequestParams, ElicitResult } from 'mcp-tasks-client';
-import { checkValue, readFields, type FormField } from './schema-fields.js';
+import { checkValue, readFields, setField, type FormField } from './schema-fields.js';
 
 /** Where prompts read and write, and how they are aborted. */
 export interface PromptContext {
@@ -137,14 +137,7 @@ export async function promptForm(params: ElicitRequestParams, ctx: PromptContext
   const content: Record<string, string | number | boolean | string[]> = {};
   for (const field of readFields(params.requestedSchema)) {
     const value = await promptField(field, ctx);
-    // defineProperty: a field named `__proto__` stays a field, never the prototype.
-    if (value !== undefined)
-      Object.defineProperty(content, field.name, {
-        value,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+    if (value !== undefined) setField(content, field.name, value);
   }
   return { action: 'accept', content };
 }

@@ -205,6 +205,11 @@ export function checkValue(field: FormField, value: unknown): string | undefined
   }
 }
 
+/** Sets `content[name]` as an own field: a field named `__proto__` stays a field, never the prototype. */
+export function setField(content: Record<string, unknown>, name: string, value: unknown): void {
+  Object.defineProperty(content, name, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /**
  * Completes and checks form content: missing fields take their defaults, then every present value is checked and
  * every required field must be present.
@@ -227,13 +232,7 @@ export function checkContent(
     }
     const why = checkValue(field, value);
     if (why) problems.push(`${field.name}: ${why}`);
-    else
-      Object.defineProperty(content, field.name, {
-        value,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      }); // `__proto__` stays a field
+    else setField(content, field.name, value);
   }
   return problems.length > 0 ? { problems } : { content };
 }
