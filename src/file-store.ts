@@ -5,3 +5,4 @@
  */
 export { FileTaskStore } from './store/file-store.js';
 export type { FileTaskStoreOptions } from './store/file-store.js';
+export type { QueuedAnswer, QueuedAnswers } from './store/queued-answers.js';

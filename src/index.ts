@@ -23,7 +23,6 @@ export type { ResultOfOptions } from './fleet/result-of.js';
 // store
 export { MemoryTaskStore } from './store/task-store.js';
 export type { TaskStore } from './store/task-store.js';
-export type { QueuedAnswer, QueuedAnswers } from './store/queued-answers.js';
 export { serverIdentity } from './store/task-record.js';
 export type { TaskOutcome, TaskRecord } from './store/task-record.js';
 export type { ClientCapabilities, ClientInfo } from './protocol/client-info.js';

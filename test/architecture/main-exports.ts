@@ -97,8 +97,6 @@ export const TYPES = [
   'McpClientErrorCode',
   'OAuthClientProviderLike',
   'Progress',
-  'QueuedAnswer',
-  'QueuedAnswers',
   'ReadResourceResult',
   'RequestOptions',
   'RespondOptions',
