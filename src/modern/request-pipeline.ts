@@ -24,6 +24,8 @@ function withoutMeta(params: Record<string, unknown>): Record<string, unknown> {
 /** {@link RequestOptions} plus the call's abort, which stands for `signal` when given (see `BackendRequestOptions`). */
 export interface PipelineOptions extends RequestOptions {
   abort?: RequestAbort;
+  /** `'forbid'`: the Tasks extension is left out of this request's capabilities. */
+  task?: 'allow' | 'forbid';
 }
 
 /** Builds and sends requests for one client. */
@@ -123,7 +125,7 @@ export class RequestPipeline {
       jsonrpc: '2.0',
       id: this.#nextId++,
       method,
-      params: { ...rest, _meta: this.#meta(method, callerMeta, options.meta, progressToken) },
+      params: { ...rest, _meta: this.#meta(method, callerMeta, options.meta, progressToken, options.task) },
     };
     const call = options.abort;
     const sent: TransportRequestOptions & { [CALL_ABORT]: RequestAbort | undefined } = {
@@ -151,7 +153,7 @@ export class RequestPipeline {
 
   /** The `_meta` a plain request carries now (protocol version, capabilities, client info). */
   currentMeta(method: string = METHODS.tasksGet): Record<string, unknown> {
-    return this.#meta(method, undefined, undefined, undefined);
+    return this.#meta(method, undefined, undefined, undefined, undefined);
   }
 
   /**
@@ -163,10 +165,11 @@ export class RequestPipeline {
     callerMeta: Record<string, unknown> | undefined,
     optionMeta: Record<string, unknown> | undefined,
     progressToken: string | undefined,
+    task: 'allow' | 'forbid' | undefined,
   ): Record<string, unknown> {
     const o = this.#options;
     const answersByEvent = this.#answersByEvent();
-    const tasks = declaresTasks(method, o.taskMethods);
+    const tasks = task !== 'forbid' && declaresTasks(method, o.taskMethods);
     const plain = callerMeta === undefined && optionMeta === undefined && progressToken === undefined;
     const cached = this.#metaCache;
     if (
@@ -183,7 +186,7 @@ export class RequestPipeline {
       handlers: o.handlers,
       answersByEvent,
       method,
-      taskMethods: o.taskMethods,
+      taskMethods: tasks ? o.taskMethods : [],
     });
     const extra: Record<string, unknown> = { ...callerMeta, ...optionMeta };
     if (progressToken !== undefined) extra.progressToken = progressToken;

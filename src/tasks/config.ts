@@ -431,6 +431,16 @@ export const CallOptionsSchema = RequestOptionsSchema.extend({
    * fails with `OutcomeUnknownError`. @default undefined
    */
   idempotencyKey: any<string>().optional(),
+  /**
+   * Whether this call may become a task. `'allow'` declares the Tasks extension (on `tools/call`, `resources/read`,
+   * `prompts/get`), so the server may answer with a task; `'forbid'` leaves it out of this call's capabilities: the
+   * server answers inline, or refuses a tool that only runs as a task with `McpError` code -32021
+   * (`MissingRequiredClientCapability`). The server decides whether a call it may run as a task becomes one; a
+   * client cannot demand a task. On 2025-11-25 servers `'forbid'` sends the call without its `task` field.
+   * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#capability-negotiation)
+   * @default 'allow'
+   */
+  task: z.enum(['allow', 'forbid'], { message: "must be 'allow' or 'forbid'" }).optional(),
 });
 
 /** Options of `client.task(taskId, options)`: what is known of a task created elsewhere. */
