@@ -10,6 +10,7 @@ import { ErrorCode, METHODS, PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } fro
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { ProgressParamsSchema } from '../protocol/results.js';
 import { CALL_ABORT, withLazySignal, type RequestAbort } from '../internal/request-abort.js';
+import { loadTelemetry, startRequestSpan } from '../internal/telemetry.js';
 import type { TransportRequestOptions } from '../transport/transport.js';
 import { headersAfterMismatch, isParamHeaderMismatch, type RefreshParamHeaders } from './header-mismatch.js';
 import { buildCapabilities, buildMeta, declaresTasks } from './meta.js';
@@ -57,6 +58,7 @@ export class RequestPipeline {
   ) {
     this.#onViolation = onViolation;
     this.#options = options;
+    void loadTelemetry(); // OpenTelemetry spans, when the optional peer is installed
     this.#answersByEvent = answersByEvent;
     this.#onNotification = onNotification;
     this.#refreshParamHeaders = refreshParamHeaders;
@@ -148,7 +150,28 @@ export class RequestPipeline {
     };
     if (call) withLazySignal(sent as typeof sent & { [CALL_ABORT]: RequestAbort });
     else sent.signal = options.signal;
-    return o.transport.request(message, sent);
+    const sentParams = message.params as Record<string, unknown>;
+    const url = (o.transport as { url?: unknown }).url;
+    const span = startRequestSpan(
+      method,
+      message.id,
+      rest,
+      sentParams._meta as Record<string, unknown>,
+      { protocolVersion: this.#protocolVersion, url: url === undefined ? undefined : String(url) },
+      true,
+    );
+    if (span === undefined) return o.transport.request(message, sent);
+    sentParams._meta = span.meta;
+    return o.transport.request(message, sent).then(
+      (result) => {
+        span.end(undefined, result);
+        return result;
+      },
+      (error: unknown) => {
+        span.end(error);
+        throw error;
+      },
+    );
   }
 
   /** The `_meta` a plain request carries now (protocol version, capabilities, client info). */
