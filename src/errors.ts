@@ -16,6 +16,8 @@ export {
   MAX_LIST_PAGES,
   McpError,
   NetworkError,
+  OutputValidationError,
+  type OutputIssue,
   PaginationError,
   type NetworkErrorOptions,
   type TaskCancelOutcome,

@@ -12,6 +12,7 @@
 // client
 export { TaskClient } from './client/task-client.js';
 export type { CallOptions, CallStart, TaskClientEvents } from './client/task-client.js';
+export type { StandardSchemaV1, TypedCallToolResult } from './tasks/typed-results.js';
 export { DEFAULTS } from './tasks/config.js';
 export type { AttachOptions, RequestOptions, TaskClientOptions } from './tasks/config.js';
 // Fleet mode; the store itself is in mcp-tasks-client/redis-store
@@ -69,6 +70,7 @@ export {
   NetworkError,
   GetHeadersError,
   OutcomeUnknownError,
+  OutputValidationError,
   PaginationError,
   RedirectBlockedError,
   redactTaskId,
@@ -85,7 +87,7 @@ export {
   TooManyRoundsError,
   UnsupportedProtocolVersionError,
 } from './errors.js';
-export type { McpClientErrorCode, TaskCancelOutcome, TaskNotFoundReason } from './errors.js';
+export type { McpClientErrorCode, OutputIssue, TaskCancelOutcome, TaskNotFoundReason } from './errors.js';
 
 // protocol
 export { PROTOCOL_VERSION } from './protocol/constants.js';

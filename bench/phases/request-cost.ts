@@ -26,6 +26,19 @@ const url = new URL(server.url);
 
 const floor = createFloor(server.url);
 
+// BENCH_OTEL=1: a real tracer provider records every request's span (a batch processor into a no-op exporter), to
+// show the cost of tracing next to the default (the API installed, no provider: nothing records).
+if (process.env.BENCH_OTEL === '1') {
+  const { trace, propagation } = await import('@opentelemetry/api');
+  const { W3CTraceContextPropagator } = await import('@opentelemetry/core');
+  const { BasicTracerProvider, BatchSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
+  const drop = {
+    export: (_s: unknown, done: (r: { code: 0 }) => void) => done({ code: 0 }),
+    shutdown: async () => {},
+  };
+  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(drop)] }));
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+}
 const ours = new TaskClient({ transport: new StreamableHttpTransport(server.url) }); // undici: the Node entry's default
 const oursFetch = new TaskClient({
   transport: new StreamableHttpTransport(server.url, { fetch: globalThis.fetch }),

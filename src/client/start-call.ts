@@ -42,7 +42,11 @@ export async function startCall<T>(
   params: Record<string, unknown>,
   options: CallOptions<T> & { signal: AbortSignal | undefined; abort: BackendRequestOptions['abort'] },
   warn: Warn,
+  check?: (result: Record<string, unknown>) => Record<string, unknown>,
 ): Promise<CallStart<T>> {
+  // The method's parser, then the call's own check of the result (typed results), for an inline result and a task's.
+  const parsed = parserFor(method);
+  const parse = (check ? (raw) => check(parsed(raw)) : parsed) as (raw: Record<string, unknown>) => T;
   const failures = new CallFailures();
   let task = false;
   try {
@@ -53,7 +57,7 @@ export async function startCall<T>(
     if (started.resultType === 'complete')
       return {
         resultType: 'complete',
-        result: (parserFor(method) as (raw: Record<string, unknown>) => T)(started.result),
+        result: parse(started.result),
       };
     task = true;
     const abort = started.aborted ? { reason: started.abortReason } : undefined;
@@ -64,7 +68,7 @@ export async function startCall<T>(
         method,
         params,
         started.created,
-        { ...options, failures },
+        { ...options, failures, parseResult: parse },
         abort,
       ),
     };

@@ -25,6 +25,12 @@ import { PollScheduler } from '../tasks/scheduler.js';
 import { createPushTracker, type PushTracker } from '../tasks/push/index.js';
 import type { TaskHandle } from '../tasks/task-handle.js';
 import { TaskTracker } from '../tasks/tracker.js';
+import {
+  OutputSchemas,
+  outputCheck,
+  type StandardSchemaV1,
+  type TypedCallToolResult,
+} from '../tasks/typed-results.js';
 import { EraRouter } from './era-router.js';
 import { InFlightCalls } from './in-flight-calls.js';
 import { guardProgress, startCall } from './start-call.js';
@@ -71,6 +77,8 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
   readonly #router: EraRouter;
   readonly #tracker: TaskTracker;
   readonly #calls = new InFlightCalls();
+  /** Each tool's declared `outputSchema`, from the last `listTools`. */
+  readonly #outputs = new OutputSchemas();
   readonly #push: PushTracker | undefined;
   #fleet: FleetRunner | undefined;
   readonly #warn = (message: string): void => void this.emit('warning', message);
@@ -171,8 +179,15 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
     return this.#run(
       'listTools',
       options,
-      (b, signal, abort) =>
-        b.listTools({ ...guardProgress('tools/list', options, this.#warn), signal, abort }),
+      async (b, signal, abort) => {
+        const tools = await b.listTools({
+          ...guardProgress('tools/list', options, this.#warn),
+          signal,
+          abort,
+        });
+        this.#outputs.set(tools);
+        return tools;
+      },
       RequestOptionsSchema,
     );
   }
@@ -187,15 +202,36 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
    *   {@link InvalidResponseError} and the abort reason / {@link ClientClosedError} carry `taskId` when a task was started;
    *   the request errors: {@link RequestTimeoutError} (`timeoutMs`; `notSent` when nothing was written), {@link NetworkError} (`notSent`: nothing reached the server), {@link HttpError}, {@link StreamEndedError},
    *   {@link ResponseTooLargeError}, {@link InvalidResponseError}, {@link McpError} (the server's JSON-RPC error), {@link UnsupportedProtocolVersionError},
-   *   {@link AuthorizationRequiredError}, {@link AuthorizationError}, {@link ServerExitedError} (stdio), {@link ClientClosedError}; `signal.reason` on abort.
+   *   {@link AuthorizationRequiredError}, {@link AuthorizationError}, {@link ServerExitedError} (stdio), {@link ClientClosedError}; `signal.reason` on abort;
+   *   {@link OutputValidationError} when `structuredContent` does not match the tool's `outputSchema` (known from `listTools`) or the call's `schema`.
    */
+  callTool<S extends StandardSchemaV1>(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    options: CallOptions<TypedCallToolResult<S>> & { schema: S },
+  ): Promise<TypedCallToolResult<S>>;
   callTool(
     name: string,
     args?: Record<string, unknown>,
-    options: CallOptions<CallToolResult> = {},
-  ): Promise<CallToolResult> {
-    const call = toolCall(this.#options.idempotencyKeyIn, name, args, options);
-    return this.#callAndWait<CallToolResult>(METHODS.callTool, call.params, call.options);
+    options?: CallOptions<CallToolResult>,
+  ): Promise<CallToolResult>;
+  callTool(
+    name: string,
+    args?: Record<string, unknown>,
+    options: CallOptions<never> = {},
+  ): Promise<CallToolResult | TypedCallToolResult<StandardSchemaV1>> {
+    const call = toolCall(this.#options.idempotencyKeyIn, name, args, options as CallOptions<CallToolResult>);
+    return this.#callAndWait<CallToolResult>(
+      METHODS.callTool,
+      call.params,
+      call.options,
+      this.#checkOf(name, options),
+    );
+  }
+
+  /** The check of `name`'s result the call's options ask for (`schema`, `validateOutput`), if any. */
+  #checkOf(name: string, options: { schema?: StandardSchemaV1; validateOutput?: boolean }) {
+    return outputCheck(name, this.#outputs, options.validateOutput !== false, options.schema);
   }
 
   /**
@@ -204,13 +240,28 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
    * @throws TypeError (an unknown option key, a duration breaking the rule), {@link InputRequiredError}, {@link TooManyRoundsError}, {@link OutcomeUnknownError}, {@link CancelDeliveryError}, {@link InvalidResponseError} (`taskCancel`),
    *   {@link RequestTimeoutError} (`notSent`), {@link NetworkError} (`notSent`), {@link HttpError}, {@link StreamEndedError}, {@link McpError}, {@link ClientClosedError}; the abort reason and {@link ClientClosedError} carry `taskId` when a task was started.
    */
+  startTool<S extends StandardSchemaV1>(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    options: CallOptions<TypedCallToolResult<S>> & { schema: S },
+  ): Promise<CallStart<TypedCallToolResult<S>>>;
   startTool(
     name: string,
     args?: Record<string, unknown>,
-    options: CallOptions<CallToolResult> = {},
-  ): Promise<CallStart<CallToolResult>> {
-    const call = toolCall(this.#options.idempotencyKeyIn, name, args, options);
-    return this.#start<CallToolResult>(METHODS.callTool, call.params, call.options);
+    options?: CallOptions<CallToolResult>,
+  ): Promise<CallStart<CallToolResult>>;
+  startTool(
+    name: string,
+    args?: Record<string, unknown>,
+    options: CallOptions<never> = {},
+  ): Promise<CallStart<CallToolResult> | CallStart<TypedCallToolResult<StandardSchemaV1>>> {
+    const call = toolCall(this.#options.idempotencyKeyIn, name, args, options as CallOptions<CallToolResult>);
+    return this.#start<CallToolResult>(
+      METHODS.callTool,
+      call.params,
+      call.options,
+      this.#checkOf(name, options),
+    );
   }
 
   /**
@@ -368,9 +419,14 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
   }
 
   /** Sends the call on the era's backend; a task goes to the engine (recorded first, then followed). */
-  #start<T>(method: string, params: Record<string, unknown>, options: CallOptions<T>): Promise<CallStart<T>> {
+  #start<T>(
+    method: string,
+    params: Record<string, unknown>,
+    options: CallOptions<T>,
+    check?: (result: Record<string, unknown>) => Record<string, unknown>,
+  ): Promise<CallStart<T>> {
     return this.#run(method, options, (backend, signal, abort) =>
-      startCall<T>(this.#tracker, backend, method, params, { ...options, signal, abort }, this.#warn),
+      startCall<T>(this.#tracker, backend, method, params, { ...options, signal, abort }, this.#warn, check),
     );
   }
 
@@ -378,10 +434,11 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
     method: string,
     params: Record<string, unknown>,
     options: CallOptions<T>,
+    check?: (result: Record<string, unknown>) => Record<string, unknown>,
   ): Promise<T> {
     if (options.signal === undefined && options.maxTotalTimeoutMs === undefined) {
       // Nothing can abort this call: no controller or listeners live as long as the task (heap per task).
-      const start = await this.#start<T>(method, params, options);
+      const start = await this.#start<T>(method, params, options, check);
       return start.resultType === 'complete'
         ? start.result
         : this.#tracker.waitFor(start.task, undefined, options.onAbort);
@@ -389,7 +446,7 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
     const total = options.maxTotalTimeoutMs;
     const link = linkAbort(options.signal, total, () => new RequestTimeoutError(method, total ?? 0));
     try {
-      const start = await this.#start<T>(method, params, { ...options, signal: link.signal });
+      const start = await this.#start<T>(method, params, { ...options, signal: link.signal }, check);
       return start.resultType === 'complete'
         ? start.result
         : await this.#tracker.waitFor(start.task, link.signal, options.onAbort);

@@ -293,3 +293,38 @@ export class PaginationError extends McpClientError {
     );
   }
 }
+
+/** One reason a tool's `structuredContent` was refused: where in it (a JSON Pointer, `""` for the whole) and why. */
+export interface OutputIssue {
+  /** JSON Pointer into `structuredContent` (e.g. `"/temperature"`); `""` for the value itself. */
+  readonly path: string;
+  readonly message: string;
+}
+
+/**
+ * A tool's result whose `structuredContent` does not match what was expected: the `outputSchema` the server declared
+ * for the tool in `tools/list`, or the `schema` given to the call. `result` is the server's result exactly as
+ * received; `issues` say where and why. The tool did run (and a task it ran is over): this is about its answer.
+ * (https://modelcontextprotocol.io/specification/2026-07-28/server/tools#output-schema)
+ */
+export class OutputValidationError extends McpClientError {
+  static override readonly [kBrand]: string = 'OutputValidationError';
+  override readonly code = 'INVALID_OUTPUT' as const;
+  constructor(
+    /** The tool that answered. */
+    readonly toolName: string,
+    /** The server's result, as received. */
+    readonly result: Record<string, unknown>,
+    readonly issues: readonly OutputIssue[],
+    /** `outputSchema`: the tool's declared schema; `schema`: the validator given to the call. */
+    readonly against: 'outputSchema' | 'schema',
+    options?: ErrorOptions,
+  ) {
+    const first = issues[0];
+    const where = first === undefined ? '' : ` at "${first.path}": ${printableExcerpt(first.message, 200)}`;
+    super(
+      `tools/call ${printableExcerpt(toolName, 100)}: structuredContent does not match the ${against === 'schema' ? 'schema given to the call' : "tool's outputSchema"}${where}`,
+      options,
+    );
+  }
+}

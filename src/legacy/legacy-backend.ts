@@ -199,7 +199,8 @@ export class LegacyBackend implements EraBackend {
   /** A call in this era: tools may become tasks (followed by the engine); other methods answer inline. */
   async start(method: string, params: Record<string, unknown>, options: StartOptions): Promise<StartResult> {
     const o = { signal: options.signal, timeoutMs: options.timeoutMs, onProgress: options.onProgress };
-    if (method !== METHODS.callTool)
+    // `task: 'forbid'`: the call goes without its `task` field, so the server answers inline (or refuses).
+    if (method !== METHODS.callTool || options.task === 'forbid')
       return { resultType: 'complete', result: await this.request(method, params, o) };
     const started = await this.startTool(params, o);
     if ('result' in started) return { resultType: 'complete', result: started.result };

@@ -10,6 +10,7 @@ import { ErrorCode, METHODS, PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } fro
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { ProgressParamsSchema } from '../protocol/results.js';
 import { CALL_ABORT, withLazySignal, type RequestAbort } from '../internal/request-abort.js';
+import { loadTelemetry, startRequestSpan } from '../internal/telemetry.js';
 import { type TransportRequestOptions, WRITE_CHECK, type WriteCheckCarrier } from '../transport/transport.js';
 import { headersAfterMismatch, isParamHeaderMismatch, type RefreshParamHeaders } from './header-mismatch.js';
 import { buildCapabilities, buildMeta, declaresTasks } from './meta.js';
@@ -24,6 +25,8 @@ function withoutMeta(params: Record<string, unknown>): Record<string, unknown> {
 /** {@link RequestOptions} plus the call's abort, which stands for `signal` when given (see `BackendRequestOptions`). */
 export interface PipelineOptions extends RequestOptions, WriteCheckCarrier {
   abort?: RequestAbort;
+  /** `'forbid'`: the Tasks extension is left out of this request's capabilities. */
+  task?: 'allow' | 'forbid';
 }
 
 /** Builds and sends requests for one client. */
@@ -55,6 +58,7 @@ export class RequestPipeline {
   ) {
     this.#onViolation = onViolation;
     this.#options = options;
+    void loadTelemetry(); // OpenTelemetry spans, when the optional peer is installed
     this.#answersByEvent = answersByEvent;
     this.#onNotification = onNotification;
     this.#refreshParamHeaders = refreshParamHeaders;
@@ -123,7 +127,7 @@ export class RequestPipeline {
       jsonrpc: '2.0',
       id: this.#nextId++,
       method,
-      params: { ...rest, _meta: this.#meta(method, callerMeta, options.meta, progressToken) },
+      params: { ...rest, _meta: this.#meta(method, callerMeta, options.meta, progressToken, options.task) },
     };
     const call = options.abort;
     const sent: TransportRequestOptions & WriteCheckCarrier & { [CALL_ABORT]: RequestAbort | undefined } = {
@@ -146,12 +150,33 @@ export class RequestPipeline {
     };
     if (call) withLazySignal(sent as typeof sent & { [CALL_ABORT]: RequestAbort });
     else sent.signal = options.signal;
-    return o.transport.request(message, sent);
+    const sentParams = message.params as Record<string, unknown>;
+    const url = (o.transport as { url?: unknown }).url;
+    const span = startRequestSpan(
+      method,
+      message.id,
+      rest,
+      sentParams._meta as Record<string, unknown>,
+      { protocolVersion: this.#protocolVersion, url: url === undefined ? undefined : String(url) },
+      true,
+    );
+    if (span === undefined) return o.transport.request(message, sent);
+    sentParams._meta = span.meta;
+    return o.transport.request(message, sent).then(
+      (result) => {
+        span.end(undefined, result);
+        return result;
+      },
+      (error: unknown) => {
+        span.end(error);
+        throw error;
+      },
+    );
   }
 
   /** The `_meta` a plain request carries now (protocol version, capabilities, client info). */
   currentMeta(method: string = METHODS.tasksGet): Record<string, unknown> {
-    return this.#meta(method, undefined, undefined, undefined);
+    return this.#meta(method, undefined, undefined, undefined, undefined);
   }
 
   /**
@@ -163,10 +188,11 @@ export class RequestPipeline {
     callerMeta: Record<string, unknown> | undefined,
     optionMeta: Record<string, unknown> | undefined,
     progressToken: string | undefined,
+    task: 'allow' | 'forbid' | undefined,
   ): Record<string, unknown> {
     const o = this.#options;
     const answersByEvent = this.#answersByEvent();
-    const tasks = declaresTasks(method, o.taskMethods);
+    const tasks = task !== 'forbid' && declaresTasks(method, o.taskMethods);
     const plain = callerMeta === undefined && optionMeta === undefined && progressToken === undefined;
     const cached = this.#metaCache;
     if (
@@ -183,7 +209,7 @@ export class RequestPipeline {
       handlers: o.handlers,
       answersByEvent,
       method,
-      taskMethods: o.taskMethods,
+      taskMethods: tasks ? o.taskMethods : [],
     });
     const extra: Record<string, unknown> = { ...callerMeta, ...optionMeta };
     if (progressToken !== undefined) extra.progressToken = progressToken;

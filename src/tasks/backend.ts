@@ -38,6 +38,8 @@ export interface BackendRequestOptions {
 export interface StartOptions extends BackendRequestOptions {
   /** The caller's idempotency key, when given (decides whether a lost creation may be re-sent). */
   idempotencyKey?: string;
+  /** `'forbid'`: this call does not declare the Tasks extension, so it cannot become a task. @default 'allow' */
+  task?: 'allow' | 'forbid';
 }
 
 /**

@@ -18,6 +18,7 @@ import { VERSION } from '../version.js';
 import { DEFAULT_ABORT_GRACE_MS } from './abort-grace.js';
 import { DEFAULT_EXPIRING_MARGIN_RATIO } from './decisions.js';
 import type { InputHandlers } from './input-broker.js';
+import type { StandardSchemaV1 } from './typed-results.js';
 import { DEFAULT_MAX_POLL_RETRIES } from './decisions.js';
 import {
   DEFAULT_MAX_POLL_INTERVAL_MS,
@@ -429,6 +430,29 @@ export const CallOptionsSchema = RequestOptionsSchema.extend({
    * fails with `OutcomeUnknownError`. @default undefined
    */
   idempotencyKey: any<string>().optional(),
+  /**
+   * Whether this call may become a task. `'allow'` declares the Tasks extension (on `tools/call`, `resources/read`,
+   * `prompts/get`), so the server may answer with a task; `'forbid'` leaves it out of this call's capabilities: the
+   * server answers inline, or refuses a tool that only runs as a task with `McpError` code -32021
+   * (`MissingRequiredClientCapability`). The server decides whether a call it may run as a task becomes one; a
+   * client cannot demand a task. On 2025-11-25 servers `'forbid'` sends the call without its `task` field.
+   * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#capability-negotiation)
+   * @default 'allow'
+   */
+  task: z.enum(['allow', 'forbid'], { message: "must be 'allow' or 'forbid'" }).optional(),
+  /**
+   * `tools/call`: a Standard Schema validator (zod, valibot, arktype...) for the result's `structuredContent`; the
+   * call resolves with what it returns, typed by it (`callTool`, `startTool`, `handle.result()`), or rejects with
+   * `OutputValidationError` (a tool error, `isError: true`, is not checked). Must validate synchronously.
+   * (https://standardschema.dev) @default undefined
+   */
+  schema: hasMethods<StandardSchemaV1>([]).optional(),
+  /**
+   * `tools/call`: check `structuredContent` against the `outputSchema` the tool declared in the last `listTools`
+   * (a tool not listed yet is not checked); a mismatch rejects with `OutputValidationError`. `false` turns it off.
+   * (https://modelcontextprotocol.io/specification/2026-07-28/server/tools#output-schema) @default true
+   */
+  validateOutput: z.boolean({ message: 'must be true or false' }).optional(),
 });
 
 /** Options of `client.task(taskId, options)`: what is known of a task created elsewhere. */

@@ -410,6 +410,8 @@ export interface CreateOptions<T> {
   onTask?: (handle: TaskHandle<T>) => unknown;
   /** The call's other caller failures so far (`onProgress`): one is an abort like a throwing `onTask`. */
   failures?: CallFailures;
+  /** Reads the task's result; @default the method's own parser. */
+  parseResult?: (raw: Record<string, unknown>) => T;
 }
 
 /** Options of {@link TaskTracker.attach}. */
@@ -561,7 +563,7 @@ export class TaskTracker {
       task,
       method,
       receivedAt,
-      parseResult: parserFor(method) as (raw: Record<string, unknown>) => T,
+      parseResult: options.parseResult ?? (parserFor(method) as (raw: Record<string, unknown>) => T),
       justCreated: true,
       pollIntervalMs: options.pollIntervalMs,
       firstPoll: terminal ? 'now' : 'after-interval',

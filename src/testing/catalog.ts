@@ -30,6 +30,8 @@ export interface ToolDefinition {
   description: string;
   /** JSON Schema (2020-12) of `arguments`; `type: "object"` at the root. */
   inputSchema: Record<string, unknown>;
+  /** JSON Schema of the result's `structuredContent`, listed in `tools/list` (the server does not check it). */
+  outputSchema?: Record<string, unknown>;
   annotations?: ToolAnnotations;
   /** @default 'optional' */
   taskSupport?: TaskSupport;

@@ -112,6 +112,7 @@ export async function invoke(
   run.start(target.run, {
     args: request.args,
     clientCapabilities: request.clientCapabilities,
+    meta: isMeta(request.params._meta) ? request.params._meta : {},
     inputResponses,
     requestState,
     inputRequired: (inputRequests: InputRequests, state?: unknown) => ({
@@ -189,4 +190,8 @@ function describe(missing: Record<string, unknown>): string {
         : key,
     )
     .join(', ');
+}
+
+function isMeta(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

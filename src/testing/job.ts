@@ -58,6 +58,8 @@ export interface JobContext {
   readonly args: Record<string, unknown>;
   /** `_meta["io.modelcontextprotocol/clientCapabilities"]` of the request. */
   readonly clientCapabilities: Record<string, unknown>;
+  /** The request's whole `params._meta` as received (e.g. the W3C `traceparent` a traced client sends). */
+  readonly meta: Record<string, unknown>;
   /** MRTR retry: the `inputResponses` of this round, `undefined` on the first round. */
   readonly inputResponses: InputResponses | undefined;
   /** MRTR retry: the verified state this job put in its last `inputRequired` result, `undefined` if none. */
@@ -147,7 +149,7 @@ export class JobRun {
     job: Job,
     ctx: Pick<
       JobContext,
-      'args' | 'clientCapabilities' | 'inputResponses' | 'requestState' | 'inputRequired'
+      'args' | 'clientCapabilities' | 'meta' | 'inputResponses' | 'requestState' | 'inputRequired'
     >,
   ): this {
     const context: JobContext = {

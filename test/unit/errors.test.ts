@@ -12,6 +12,7 @@ import {
   InputRequiredError,
   InvalidHeaderError,
   InvalidResponseError,
+  OutputValidationError,
   isMcpClientError,
   McpClientError,
   McpError,
@@ -50,6 +51,11 @@ const samples: Array<[McpClientError, string | number, string]> = [
   [new NetworkError('tools/list', { cause: new Error('ECONNREFUSED') }), 'NETWORK_ERROR', 'NetworkError'],
   [new StreamEndedError('tools/call'), 'STREAM_ENDED', 'StreamEndedError'],
   [new InvalidResponseError('tools/call', 'bad'), 'INVALID_RESPONSE', 'InvalidResponseError'],
+  [
+    new OutputValidationError('weather', { content: [] }, [{ path: '', message: 'x' }], 'outputSchema'),
+    'INVALID_OUTPUT',
+    'OutputValidationError',
+  ],
   [new ResponseTooLargeError('tools/call', 10), 'RESPONSE_TOO_LARGE', 'ResponseTooLargeError'],
   [new RequestTimeoutError('tools/call', 5), 'REQUEST_TIMEOUT', 'RequestTimeoutError'],
   [
