@@ -12,11 +12,11 @@
 // client
 export { TaskClient } from './client/task-client.js';
 export type { CallOptions, CallStart, TaskClientEvents } from './client/task-client.js';
-export type { StandardSchemaV1, TypedCallToolResult } from './tasks/typed-results.js';
+export type { TypedCallToolResult } from './tasks/typed-results.js';
 export { DEFAULTS } from './tasks/config.js';
 export type { AttachOptions, RequestOptions, TaskClientOptions } from './tasks/config.js';
 // Fleet mode; the store itself is in mcp-tasks-client/redis-store
-export type { FleetRunner, FleetOptions, FleetEvents, FleetClaimEvent } from './fleet/fleet-runner.js';
+export type { FleetRunner, FleetOptions, FleetEvents } from './fleet/fleet-runner.js';
 export type { FleetQuestion } from './fleet/fleet-questions.js';
 export type { FleetStart, FleetStartOptions } from './fleet/fleet-start.js';
 export type { ResultOfOptions } from './fleet/result-of.js';
@@ -87,7 +87,7 @@ export {
   TooManyRoundsError,
   UnsupportedProtocolVersionError,
 } from './errors.js';
-export type { McpClientErrorCode, OutputIssue, TaskCancelOutcome, TaskNotFoundReason } from './errors.js';
+export type { McpClientErrorCode, TaskCancelOutcome, TaskNotFoundReason } from './errors.js';
 
 // protocol
 export { PROTOCOL_VERSION } from './protocol/constants.js';
@@ -120,7 +120,6 @@ export type {
 export type {
   CallToolResult,
   ContentBlock,
-  DiscoverResult,
   GetPromptResult,
   Progress,
   ReadResourceResult,
