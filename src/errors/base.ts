@@ -2,7 +2,6 @@
  * Every error this client throws. Each class has a stable `code` (a string for local failures; the JSON-RPC
  * integer for {@link McpError}), keeps `cause`, and names the operation and the (redacted) task id in its message.
  * `instanceof` works across the ESM and CJS copies of this package (brands via `Symbol.for`).
- * (CLIENT-REQUIREMENTS §7, 7.3; STYLE 12–16)
  *
  * @module
  */

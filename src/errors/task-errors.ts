@@ -47,7 +47,7 @@ export class TaskFollowedElsewhereError extends TaskError {
   }
 }
 
-/** The task ended `failed`. `error` is the server's JSON-RPC error (5.9); `undefined` if the server sent none. */
+/** The task ended `failed`. `error` is the server's JSON-RPC error; `undefined` if the server sent none. */
 export class TaskFailedError extends TaskError {
   static override readonly [kBrand]: string = 'TaskFailedError';
   override readonly code = 'TASK_FAILED' as const;
@@ -79,7 +79,7 @@ export class TaskCancelledError extends TaskError {
 }
 
 /**
- * The server no longer knows the task (-32602) and the local clock is past creation + `ttlMs` (5.10, 5.16).
+ * The server no longer knows the task (-32602) and the local clock is past creation + `ttlMs`.
  * `expiredAt` is epoch milliseconds.
  */
 export class TaskExpiredError extends TaskError {
@@ -106,7 +106,7 @@ export class TaskExpiredError extends TaskError {
  */
 export type TaskNotFoundReason = 'unknown' | 'not-yet-visible' | 'not-recorded';
 
-/** The server does not know the task (-32602) and its TTL has not passed, or was never known here (5.16). */
+/** The server does not know the task (-32602) and its TTL has not passed, or was never known here. */
 export class TaskNotFoundError extends TaskError {
   static override readonly [kBrand]: string = 'TaskNotFoundError';
   override readonly code = 'TASK_NOT_FOUND' as const;

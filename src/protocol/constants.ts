@@ -82,16 +82,16 @@ export const ErrorCode = {
   ParseError: -32700,
   InvalidRequest: -32600,
   MethodNotFound: -32601,
-  /** Invalid params; on `tasks/*` it means the task is unknown or expired (5.16). */
+  /** Invalid params; on `tasks/*` it means the task is unknown or expired. */
   InvalidParams: -32602,
   InternalError: -32603,
   /** Legacy (2025-11-25) resource not found. */
   ResourceNotFound: -32002,
-  /** HTTP headers disagree with the body (2.3, 2.13). */
+  /** HTTP headers disagree with the body. */
   HeaderMismatch: -32020,
-  /** A capability the request needs was not declared; `data.requiredCapabilities` (5.1). */
+  /** A capability the request needs was not declared; `data.requiredCapabilities`. */
   MissingRequiredClientCapability: -32021,
-  /** The protocol version is not supported; `data.supported`, `data.requested` (1.8). */
+  /** The protocol version is not supported; `data.supported`, `data.requested`. */
   UnsupportedProtocolVersion: -32022,
 } as const;
 

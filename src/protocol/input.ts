@@ -30,12 +30,12 @@ export const ElicitInputRequestSchema = z.looseObject({
   method: z.literal('elicitation/create'),
   params: ElicitRequestParamsSchema,
 });
-/** An embedded `sampling/createMessage` request (deprecated in 2026-07-28, still answered). (4.8) */
+/** An embedded `sampling/createMessage` request (deprecated in 2026-07-28, still answered). */
 export const SamplingInputRequestSchema = z.looseObject({
   method: z.literal('sampling/createMessage'),
   params: z.looseObject({ messages: z.array(z.unknown()), maxTokens: z.number() }),
 });
-/** An embedded `roots/list` request (deprecated in 2026-07-28, still answered). (4.8) */
+/** An embedded `roots/list` request (deprecated in 2026-07-28, still answered). */
 export const RootsInputRequestSchema = z.looseObject({
   method: z.literal('roots/list'),
   params: jsonObject().optional(),
@@ -63,13 +63,13 @@ export const InputRequestsSchema = exactRecord(InputRequestSchema);
 /** Map of server-assigned key to embedded request. */
 export type InputRequests = z.infer<typeof InputRequestsSchema>;
 
-/** The answer to an elicitation: `accept` with `content` (form mode), or `decline` / `cancel`. (4.7) */
+/** The answer to an elicitation: `accept` with `content` (form mode), or `decline` / `cancel`. */
 export interface ElicitResult {
   action: 'accept' | 'decline' | 'cancel';
   content?: Record<string, string | number | boolean | string[]>;
   [key: string]: unknown;
 }
-/** The answer to a sampling request. (4.7) */
+/** The answer to a sampling request. */
 export interface CreateMessageResult {
   role: 'assistant' | 'user';
   content: unknown;
@@ -77,7 +77,7 @@ export interface CreateMessageResult {
   stopReason?: string;
   [key: string]: unknown;
 }
-/** The answer to a roots request. (4.7) */
+/** The answer to a roots request. */
 export interface ListRootsResult {
   roots: Array<{ uri: string; name?: string }>;
   [key: string]: unknown;

@@ -11,7 +11,7 @@ export const RequestIdSchema = z.union([z.string(), z.number().int()]);
 /** A JSON-RPC request id. */
 export type RequestId = z.infer<typeof RequestIdSchema>;
 
-/** The `error` member of a JSON-RPC error response: integer `code`, `message`, optional `data`. (7.1) */
+/** The `error` member of a JSON-RPC error response: integer `code`, `message`, optional `data`. */
 export const JsonRpcErrorObjectSchema = keptAsIs(
   z.looseObject({
     code: z.number().int(),

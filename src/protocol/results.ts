@@ -8,7 +8,7 @@ import { META_KEYS } from './constants.js';
 import { exactRecord, isJsonObject, jsonObject, keptAsIs } from './exact-keys.js';
 import { InputRequestsSchema } from './input.js';
 
-/** The three kinds of result the client dispatches on. Absent means `complete`. (1.7) */
+/** The three kinds of result the client dispatches on. Absent means `complete`. */
 export type ResultType = 'complete' | 'input_required' | 'task';
 
 /** Any result: an object whose optional `resultType` is a string. Unknown fields are kept. */

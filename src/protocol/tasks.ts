@@ -13,7 +13,7 @@ import { InputRequestsSchema, type InputRequests } from './input.js';
 import { JsonRpcErrorObjectSchema, type JsonRpcErrorObject } from './jsonrpc.js';
 import { taskIdProblem } from './task-id.js';
 
-/** Task statuses. `working` and `input_required` alternate; the other three are terminal. (5.8) */
+/** Task statuses. `working` and `input_required` alternate; the other three are terminal. */
 export const TaskStatusSchema = z.enum(['working', 'input_required', 'completed', 'failed', 'cancelled']);
 /** A task's status. */
 export type TaskStatus = z.infer<typeof TaskStatusSchema>;
@@ -28,8 +28,8 @@ export function isTerminalStatus(status: TaskStatus): boolean {
 
 /**
  * Fields common to every task shape, after normalisation.
- * `ttlMs` is retention in milliseconds from creation, `null` = unlimited (5.10); `pollIntervalMs` is the server's
- * minimum polling interval in milliseconds, `undefined` when the server gave none (5.7). A value that is present but
+ * `ttlMs` is retention in milliseconds from creation, `null` = unlimited; `pollIntervalMs` is the server's
+ * minimum polling interval in milliseconds, `undefined` when the server gave none. A value that is present but
  * not a number is kept as `NaN`, which the poller raises to its floor.
  */
 export interface Task {
@@ -66,10 +66,10 @@ export interface FailedTask extends Task {
 export interface CancelledTask extends Task {
   status: 'cancelled';
 }
-/** A task with its status-specific fields: what `tasks/get` and `notifications/tasks` carry. (5.8) */
+/** A task with its status-specific fields: what `tasks/get` and `notifications/tasks` carry. */
 export type DetailedTask = WorkingTask | InputRequiredTask | CompletedTask | FailedTask | CancelledTask;
 
-/** The flat result a server returns instead of the method's result when it made a task. (5.4) */
+/** The flat result a server returns instead of the method's result when it made a task. */
 export type CreateTaskResult = Task & { resultType: 'task' };
 
 const numberOrNaN = z.unknown().transform((v) => (typeof v === 'number' ? v : Number.NaN));

@@ -1,7 +1,6 @@
 /**
  * The input broker: turns `inputRequests` into `inputRequired` events and handler calls, deduplicated by key, and
- * sends each answer at most once. One broker type serves MRTR rounds and tasks; each round or task is its own scope
- * (CLIENT-REQUIREMENTS 4.2, 5.5, 5.11–5.13).
+ * sends each answer at most once. One broker type serves MRTR rounds and tasks; each round or task is its own scope.
  *
  * @module
  */
@@ -28,10 +27,10 @@ export interface InputContext {
 
 /**
  * Handlers that answer embedded requests automatically. Registering one also declares the matching client
- * capability on every request (1.3). Sampling and roots are deprecated in 2026-07-28 (4.8).
+ * capability on every request. Sampling and roots are deprecated in 2026-07-28.
  */
 export interface InputHandlers {
-  /** Answers `elicitation/create` (form mode when `params.mode` is absent, 4.6). */
+  /** Answers `elicitation/create` (form mode when `params.mode` is absent). */
   elicitation?: (params: ElicitRequestParams, context: InputContext) => Promise<ElicitResult> | ElicitResult;
   /** Answers `sampling/createMessage`. */
   sampling?: (
@@ -118,7 +117,7 @@ function handlerFor(
 
 /**
  * The questions of one task (or one MRTR round): which keys were seen and which answered. Keys are never emitted or
- * answered twice, even when a server re-issues them after an answer (5.13).
+ * answered twice, even when a server re-issues them after an answer.
  */
 export class InputScope {
   readonly #options: InputScopeOptions;
@@ -169,7 +168,7 @@ export class InputScope {
 
   /**
    * Answers several keys at once (e.g. `handle.respond({...})`). Only keys the server asked (seen in an
-   * `inputRequests`) and not yet answered are sent (5.11); the others are skipped.
+   * `inputRequests`) and not yet answered are sent; the others are skipped.
    *
    * @returns the keys sent.
    */

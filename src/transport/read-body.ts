@@ -11,7 +11,7 @@ import type { HttpReplyBody } from './http-sender.js';
 
 /**
  * The body's next chunk. A connection that broke mid-body (fetch rejects with `TypeError: terminated`, undici with a
- * socket error) means the response never arrived in full, so the request is lost (2.10): typed, with the socket error
+ * socket error) means the response never arrived in full, so the request is lost: typed, with the socket error
  * as cause. (An abort also lands here; the transport reports the abort's reason instead, as it checks it first.)
  */
 async function nextChunk(

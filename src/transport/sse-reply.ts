@@ -1,7 +1,7 @@
 /**
- * Reading one request's SSE reply: notifications go to `onNotification`, server requests are dropped (2.9),
+ * Reading one request's SSE reply: notifications go to `onNotification`, server requests are dropped,
  * comments and other event types are skipped, and the response to the request settles it even if the stream
- * lingers (2.8). A stream that ends first is a lost request (2.10).
+ * lingers. A stream that ends first is a lost request.
  *
  * One bad event does not end the reading: an event whose data is not JSON, or a notification that does not parse
  * (e.g. `notifications/progress` with `params: "nope"`), cannot be the response to this request, so it is reported

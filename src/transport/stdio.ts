@@ -5,10 +5,10 @@
  *
  * Routing of what the server writes:
  * - a response settles the pending request with the same id (string and number ids are distinct); a response for
- *   an id not in flight (late, or already cancelled) is ignored (6.2);
- * - `notifications/progress` goes to the request whose `_meta.progressToken` equals its `progressToken` (6.4);
+ *   an id not in flight (late, or already cancelled) is ignored;
+ * - `notifications/progress` goes to the request whose `_meta.progressToken` equals its `progressToken`;
  * - a notification whose `_meta["io.modelcontextprotocol/subscriptionId"]` names a request in flight goes to that
- *   request (listen streams, 3.2); a server `notifications/cancelled` naming one ends it with `StreamEndedError` (6.3);
+ *   request (listen streams); a server `notifications/cancelled` naming one ends it with `StreamEndedError`;
  * - any other notification (e.g. `notifications/message`) is delivered once: to the oldest request in flight, or
  *   with none in flight to the `onNotification` option;
  * - server-to-client JSON-RPC requests are dropped (2026-07-28 embeds them as `inputRequests`) and reported to
@@ -177,7 +177,7 @@ export class StdioTransport implements Transport {
 
   /**
    * Rejects pending calls with {@link ClientClosedError}, then ends the server: closes its stdin, waits
-   * `closeGraceMs`, sends SIGTERM, waits again, sends SIGKILL (3.4). Resolves once the process has exited.
+   * `closeGraceMs`, sends SIGTERM, waits again, sends SIGKILL. Resolves once the process has exited.
    */
   close(): Promise<void> {
     this.#closing ??= this.#shutdown();
@@ -217,7 +217,7 @@ export class StdioTransport implements Transport {
   }
 
   #write(child: Child, message: JsonRpcRequest | JsonRpcNotification): Promise<void> {
-    // JSON.stringify escapes control characters, so the line has no embedded newline (3.1).
+    // JSON.stringify escapes control characters, so the line has no embedded newline.
     const line = `${JSON.stringify(message)}\n`;
     return new Promise((resolve, reject) => {
       if (child.gone || !child.process.stdin.writable) return reject(new Error('stdin is closed'));
@@ -225,7 +225,7 @@ export class StdioTransport implements Transport {
     });
   }
 
-  /** notifications/cancelled {requestId, reason} (3.3); best effort. */
+  /** notifications/cancelled {requestId, reason}; best effort. */
   #sendCancelled(requestId: RequestId, reason: unknown): void {
     const child = this.#child;
     if (child === undefined || child.gone) return;

@@ -327,7 +327,7 @@ export class StreamableHttpTransport implements Transport {
     });
   }
 
-  /** A non-2xx: a JSON-RPC error body outranks the status (2.12, 7.1); otherwise `HttpError`. */
+  /** A non-2xx: a JSON-RPC error body outranks the status; otherwise `HttpError`. */
   async #throwHttp(res: HttpReply, message: JsonRpcRequest | JsonRpcNotification): Promise<never> {
     const method = message.method;
     let text = '';

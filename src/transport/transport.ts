@@ -9,7 +9,7 @@ import type { JsonRpcChannel } from './channel.js';
 
 /** Per-request options a transport honours. */
 export interface TransportRequestOptions {
-  /** Aborting closes the request (HTTP: aborts the POST, 2.11); the promise rejects with `signal.reason`. */
+  /** Aborting closes the request (HTTP: aborts the POST); the promise rejects with `signal.reason`. */
   signal?: AbortSignal;
   /** Called for each notification that arrives for this request before its response (e.g. `notifications/progress`). */
   onNotification?: (notification: JsonRpcNotification) => void;
@@ -18,7 +18,7 @@ export interface TransportRequestOptions {
    * is not JSON, a notification that does not parse): a server violation, reported, never the end of the request.
    */
   onViolation?: (detail: string) => void;
-  /** Extra transport headers for this request (HTTP only), e.g. `Mcp-Param-*` (2.7). */
+  /** Extra transport headers for this request (HTTP only), e.g. `Mcp-Param-*`. */
   headers?: Record<string, string>;
   /** Per-request time budget in milliseconds; past it the request fails with `RequestTimeoutError`. */
   timeoutMs?: number;
