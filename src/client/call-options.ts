@@ -12,7 +12,7 @@ import type { CallOptionsSchema } from '../tasks/config.js';
 import type { ExpiringEvent } from '../tasks/task-handle.js';
 import type { TaskHandle } from '../tasks/task-handle.js';
 
-/** Options of `callTool`, `readResource`, `getPrompt` and `startTool`; each is described on {@link CallOptionsSchema}. */
+/** Options of `callTool`, `readResource`, `getPrompt` and `startTool`; each is described on `CallOptionsSchema`. */
 export interface CallOptions<T = unknown> extends Omit<z.input<typeof CallOptionsSchema>, 'onTask'> {
   /**
    * Called once if the call became a task, before its first poll (after the client's `'task'` event). Must be a

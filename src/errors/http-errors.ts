@@ -10,7 +10,7 @@ import { kBrand, McpClientError } from './base.js';
 /**
  * The server answered a POST with a redirect this client will not follow: to another origin not named in
  * `allowRedirectOrigins`, a `303 See Other` (following it would turn the POST into a GET), a redirect without a
- * usable `Location`, or more than {@link DEFAULT_MAX_REDIRECTS} hops. Nothing was sent to the target.
+ * usable `Location`, or more than 5 hops. Nothing was sent to the target.
  * `targetOrigin` is the origin the server pointed at (`undefined` when it gave none that parses, or the runtime hid it).
  * See https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#sending-messages
  * (every message is a POST to the MCP endpoint) and RFC 9110 § 15.4.

@@ -274,7 +274,7 @@ export const MAX_LIST_PAGES = 100;
 
 /**
  * A paginated listing could not be completed: the server sent a `nextCursor` it had already sent (a loop), or
- * there were more than {@link MAX_LIST_PAGES} pages. Nothing is returned rather than a silently shortened list.
+ * there were more than `MAX_LIST_PAGES` (100) pages. Nothing is returned rather than a silently shortened list.
  * `pages` is how many pages were read.
  * (https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/pagination)
  */

@@ -22,7 +22,7 @@ export interface FleetQuestion {
    * Records the answer for the fleet; the lease holder sends it with `tasks/update`.
    *
    * @returns true when this answer was the first for the key, false when another worker answered first.
-   * @throws {@link StoreUnavailableError} when Redis fails.
+   * @throws `StoreUnavailableError` (from `mcp-tasks-client/redis-store`) when Redis fails.
    */
   respond(response: InputResponse): Promise<boolean>;
 }

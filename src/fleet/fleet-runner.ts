@@ -166,7 +166,7 @@ export class FleetRunner extends EventEmitter<FleetEvents> {
    * a worker racing on the same key gets the same `taskId` (await it with `client.resultOf(taskId)`).
    * Tasks as in https://github.com/modelcontextprotocol/ext-tasks.
    *
-   * @throws see {@link startOnce}.
+   * @throws what `startTool` throws, and `StoreUnavailableError` when the store fails.
    */
   startTool(
     name: string,

@@ -1,7 +1,7 @@
 /**
  * JSON text for values nested too deeply for `JSON.stringify` (which recurses and throws `RangeError: Maximum call
  * stack size exceeded` somewhere past a few thousand levels, depending on the stack). Results nested deeper than
- * {@link MAX_PRETTY_DEPTH} levels are written compactly by an iterative serializer instead, so a hostile or odd
+ * 256 (`MAX_PRETTY_DEPTH`) levels are written compactly by an iterative serializer instead, so a hostile or odd
  * result is still printed and stored exactly, never a crash.
  *
  * JSON text format: https://www.rfc-editor.org/rfc/rfc8259
@@ -70,8 +70,8 @@ export function stringifyIteratively(value: unknown): string {
 }
 
 /**
- * `JSON.stringify(value, null, indent)` for values up to {@link MAX_PRETTY_DEPTH} levels deep; deeper values are
- * written compactly by {@link stringifyIteratively}.
+ * `JSON.stringify(value, null, indent)` for values up to 256 (`MAX_PRETTY_DEPTH`) levels deep; deeper values are
+ * written compactly by an iterative serializer.
  */
 export function toJsonText(value: unknown, indent?: number): string {
   if (nestsDeeperThan(value, MAX_PRETTY_DEPTH)) return stringifyIteratively(value);
@@ -80,7 +80,7 @@ export function toJsonText(value: unknown, indent?: number): string {
 
 /**
  * A deep copy of JSON data: `structuredClone`, or for data nested too deeply for it, a round trip through
- * {@link stringifyIteratively} and `JSON.parse` (which does not recurse).
+ * an iterative serializer and `JSON.parse` (which does not recurse).
  */
 export function cloneJson<T>(value: T): T {
   try {

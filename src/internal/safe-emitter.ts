@@ -105,6 +105,7 @@ export class SafeEmitter<E extends ValidEventTypes> extends EventEmitter<E> {
     return super.on(event, this.#wrap(event, fn as Listener) as ListenerOf<E, T>, context);
   }
 
+  /** Adds a listener for `event`, run guarded like every listener here (an alias of `on`). */
   override addListener<T extends Names<E>>(event: T, fn: ListenerOf<E, T>, context?: unknown): this {
     return super.addListener(event, this.#wrap(event, fn as Listener) as ListenerOf<E, T>, context);
   }
@@ -127,6 +128,7 @@ export class SafeEmitter<E extends ValidEventTypes> extends EventEmitter<E> {
     );
   }
 
+  /** Removes a listener of `event` (an alias of `removeListener`). */
   override off<T extends Names<E>>(event: T, fn?: ListenerOf<E, T>, context?: unknown, once?: boolean): this {
     return super.off(
       event,

@@ -64,7 +64,7 @@ export class FileTaskStore implements TaskStore {
     );
   }
 
-  /** {@inheritDoc TaskStore.put} */
+  /** Writes the record of one task (replacing the one with its `taskId` and server). */
   async put(record: TaskRecord): Promise<void> {
     const valid = TaskRecordSchema.parse(record);
     await this.#ensureDir();
@@ -74,13 +74,13 @@ export class FileTaskStore implements TaskStore {
     });
   }
 
-  /** {@inheritDoc TaskStore.get} */
+  /** The record of one task, or `undefined`. */
   async get(taskId: string, server?: string): Promise<TaskRecord | undefined> {
     if (server !== undefined) return this.#read(fileName(server, taskId));
     return (await this.list()).find((r) => r.taskId === taskId);
   }
 
-  /** {@inheritDoc TaskStore.list} */
+  /** Every record, optionally only those of one server. */
   async list(): Promise<TaskRecord[]> {
     let names: string[];
     try {
@@ -97,14 +97,14 @@ export class FileTaskStore implements TaskStore {
     return records;
   }
 
-  /** {@inheritDoc TaskStore.delete} */
+  /** Deletes the record of one task. */
   async delete(taskId: string, server?: string): Promise<void> {
     const targets =
       server !== undefined ? [{ server, taskId }] : (await this.list()).filter((r) => r.taskId === taskId);
     for (const t of targets) await rm(join(this.dir, fileName(t.server, t.taskId)), { force: true });
   }
 
-  /** {@inheritDoc TaskStore.prune} */
+  /** Deletes the records whose TTL has passed; resolves with how many. */
   prune(now: number = Date.now()): Promise<number> {
     return pruneExpired(this, now);
   }

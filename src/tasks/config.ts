@@ -225,7 +225,7 @@ export const TaskClientOptionsSchema = z.strictObject({
   redactParams: fn<RedactParams>().default(() => DEFAULTS.redactParams), // a getter: zod calls a function default
 });
 
-/** Options of `new TaskClient(options)`: each one, with its default, is described on {@link TaskClientOptionsSchema}. */
+/** Options of `new TaskClient(options)`: each one, with its default, is described on `TaskClientOptionsSchema`. */
 export interface TaskClientOptions extends z.input<typeof TaskClientOptionsSchema> {}
 /** Bounds of creation re-sends (the `creationRetry` option). */
 export type CreationRetryOptions = NonNullable<TaskClientOptions['creationRetry']>;
@@ -471,9 +471,9 @@ export const AttachOptionsSchema = z.strictObject({
   pollIntervalMs: positiveMs().optional(),
 });
 
-/** Options of `discover`, `listTools` and `request`, described on {@link RequestOptionsSchema}. */
+/** Options of `discover`, `listTools` and `request`, described on `RequestOptionsSchema`. */
 export interface RequestOptions extends z.input<typeof RequestOptionsSchema> {}
-/** Options of `client.task(taskId, options)`, described on {@link AttachOptionsSchema}. */
+/** Options of `client.task(taskId, options)`, described on `AttachOptionsSchema`. */
 export interface AttachOptions extends z.input<typeof AttachOptionsSchema> {}
 
 /**

@@ -70,7 +70,7 @@ export class InMemoryTransport implements Transport {
   /**
    * Sends one request to the core and resolves with its `result`.
    *
-   * @throws {@link McpError} for a JSON-RPC error response; {@link InvalidResponseError} when the core answers
+   * @throws `McpError` for a JSON-RPC error response; `InvalidResponseError` when the core answers
    *   without a response or with another id; {@link RequestTimeoutError} past `timeoutMs`;
    *   {@link StreamEndedError} when the transport is closed; `signal.reason` on abort.
    */

@@ -118,7 +118,7 @@ export class StdioTransport implements Transport {
    * Starts the server now instead of on the first call.
    *
    * @throws {@link ServerExitedError} when it cannot be spawned (e.g. the command does not exist).
-   * @throws {@link ClientClosedError} after `close()`.
+   * @throws `ClientClosedError` after `close()`.
    */
   async start(): Promise<void> {
     await this.#ensureChild().spawned;
@@ -176,7 +176,7 @@ export class StdioTransport implements Transport {
   }
 
   /**
-   * Rejects pending calls with {@link ClientClosedError}, then ends the server: closes its stdin, waits
+   * Rejects pending calls with `ClientClosedError`, then ends the server: closes its stdin, waits
    * `closeGraceMs`, sends SIGTERM, waits again, sends SIGKILL. Resolves once the process has exited.
    */
   close(): Promise<void> {

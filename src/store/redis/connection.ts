@@ -13,14 +13,21 @@ import { StoreUnavailableError } from './errors.js';
  * blocking stream reader. A `createClient()` from the `redis` package fits as it is.
  */
 export interface RedisClientLike {
+  /** Sends one raw command (`['XADD', key, …]`) and resolves with its RESP2 reply. */
   sendCommand(args: string[]): Promise<unknown>;
+  /** A new client with the same settings, for the blocking stream reader. */
   duplicate(): RedisClientLike;
+  /** Opens the connection. */
   connect(): Promise<unknown>;
   /** node-redis ≥ 5 closes with `close()`; older ones with `quit()`. */
   close?(): Promise<unknown>;
+  /** Closes the connection gracefully (node-redis < 5). */
   quit?(): Promise<unknown>;
+  /** Closes the connection at once. */
   destroy?(): unknown;
+  /** Whether the connection is open. */
   readonly isOpen?: boolean;
+  /** Listens for connection errors. */
   on?(event: 'error', listener: (error: unknown) => void): unknown;
 }
 

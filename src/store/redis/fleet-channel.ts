@@ -26,6 +26,7 @@ export interface FleetEvent {
 
 /** A running stream reader; `stop()` ends it and closes its connection. */
 export interface FleetSubscription {
+  /** Ends the reader and closes its connection. */
   stop(): Promise<void>;
 }
 

@@ -134,7 +134,7 @@ export class RedisTaskStore implements TaskStore {
     }
   }
 
-  /** {@inheritDoc TaskStore.get} */
+  /** The record of one task, or `undefined`. */
   async get(taskId: string, server?: string): Promise<TaskRecord | undefined> {
     if (server !== undefined) {
       const id = recordId(server, taskId);
@@ -143,7 +143,7 @@ export class RedisTaskStore implements TaskStore {
     return (await this.list()).find((r) => r.taskId === taskId);
   }
 
-  /** {@inheritDoc TaskStore.list} */
+  /** Every record, optionally only those of one server. */
   async list(): Promise<TaskRecord[]> {
     const ids = ((await this.#redis.send(['SMEMBERS', this.keys.tasks])) as string[]).sort();
     const records: TaskRecord[] = [];
@@ -160,7 +160,7 @@ export class RedisTaskStore implements TaskStore {
     return records;
   }
 
-  /** {@inheritDoc TaskStore.delete} */
+  /** Deletes the record of one task. */
   async delete(taskId: string, server?: string): Promise<void> {
     const targets =
       server !== undefined ? [{ server, taskId }] : (await this.list()).filter((r) => r.taskId === taskId);
@@ -173,7 +173,7 @@ export class RedisTaskStore implements TaskStore {
     }
   }
 
-  /** {@inheritDoc TaskStore.prune} */
+  /** Deletes the records whose TTL has passed; resolves with how many. */
   prune(now: number = Date.now()): Promise<number> {
     return pruneExpired(this, now);
   }
