@@ -118,7 +118,14 @@ describe('a task with a question on other runtimes (the built package, reference
   it('Bun: the plain fetch entry (Bun matches "node" too, and its undici lacks what the Node entry needs)', {
     timeout: 40_000,
   }, async () => {
-    const outcome = await runScript(binary('bun'), [join(FIXTURES, 'cli.mjs'), server.url]);
+    // Bun applies the nearest tsconfig.json's paths (the repository maps mcp-tasks-client to src/); this one has none.
+    const noPaths = join(FIXTURES, 'tsconfig.json');
+    const outcome = await runScript(binary('bun'), [
+      '--tsconfig-override',
+      noPaths,
+      join(FIXTURES, 'cli.mjs'),
+      server.url,
+    ]);
     expect(outcome.runtime).toMatch(/^bun \d+\.\d+\.\d+/);
     expectTaskWithQuestion(outcome, server);
     expect(outcome.entry).toBe(PLAIN_ENTRY);
