@@ -243,7 +243,9 @@ export class InputRequiredError extends McpClientError {
     /** The keys and kinds that went unanswered. */
     readonly requests: Readonly<Record<string, { method: string }>>,
   ) {
-    const keys = Object.entries(requests).map(([k, r]) => `${k} (${r.method})`);
+    const keys = Object.entries(requests).map(
+      ([k, r]) => `${printableExcerpt(k, 200)} (${printableExcerpt(String(r.method), 100)})`,
+    );
     super(`${method} needs input that no handler answers: ${keys.join(', ')}`);
   }
 }

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { printableExcerpt } from '../protocol/printable.js';
 import type { JsonRpcErrorObject } from '../protocol/jsonrpc.js';
 import type { DetailedTask } from '../protocol/tasks.js';
 import { kBrand, McpClientError, redactTaskId } from './base.js';
@@ -53,9 +54,12 @@ export class TaskFailedError extends TaskError {
   override readonly code = 'TASK_FAILED' as const;
   readonly error: JsonRpcErrorObject | undefined;
   constructor(task: DetailedTask & { status: 'failed' }, options?: ErrorOptions) {
+    // Server text, quoted on one line: a line feed in it cannot start a line of its own in a log or a terminal.
     const why = task.error
-      ? `${task.error.message} (JSON-RPC ${task.error.code})`
-      : (task.statusMessage ?? 'no reason given');
+      ? `${printableExcerpt(task.error.message, 1000)} (JSON-RPC ${task.error.code})`
+      : task.statusMessage !== undefined
+        ? printableExcerpt(task.statusMessage, 1000)
+        : 'no reason given';
     super(`task ${redactTaskId(task.taskId)} failed: ${why}`, task.taskId, task, options);
     this.error = task.error;
   }
@@ -70,7 +74,7 @@ export class TaskCancelledError extends TaskError {
   override readonly code = 'TASK_CANCELLED' as const;
   constructor(taskId: string, task?: DetailedTask, options?: ErrorOptions) {
     super(
-      `task ${redactTaskId(taskId)} was cancelled${task?.statusMessage ? `: ${task.statusMessage}` : ''}`,
+      `task ${redactTaskId(taskId)} was cancelled${task?.statusMessage ? `: ${printableExcerpt(task.statusMessage, 1000)}` : ''}`,
       taskId,
       task,
       options,

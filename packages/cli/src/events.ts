@@ -130,11 +130,11 @@ export function renderEvent(shown: CliEvent, elapsedMs: number): string | undefi
     case 'progress':
       return `${at} progress ${progressText(event.progress, event.total)}${event.message ? ` - ${safeLine(event.message)}` : ''}`;
     case 'input':
-      return `${at} ${event.taskId ? `${event.taskId} ` : ''}input required [${event.key}] ${event.summary}`;
+      return `${at} ${event.taskId ? `${event.taskId} ` : ''}input required [${safeLine(event.key)}] ${safeLine(event.summary)}`;
     case 'answer':
-      return `${at} answered [${event.key}] ${event.action} (${event.source})`;
+      return `${at} answered [${safeLine(event.key)}] ${event.action} (${event.source})`;
     case 'unanswerable':
-      return `${at} cannot answer [${event.key}]: ${event.message}`;
+      return `${at} cannot answer [${safeLine(event.key)}]: ${safeLine(event.message)}`;
     case 'cancel': {
       const who = event.via === 'command' ? '' : sourceName(event.via);
       if (event.stage === 'left-running')
