@@ -9,7 +9,7 @@ import { StdioTransport } from 'mcp-tasks-client/stdio';
 const transport = new StdioTransport({
   command: 'npx',
   args: ['mcp-tasks-reference-server', '--stdio'],
-  env: { LOG_LEVEL: 'debug' }, // laid over process.env (inheritEnv: false starts from nothing)
+  env: { LOG_LEVEL: 'debug' }, // laid over HOME, PATH, USER, SHELL, TERM, LOGNAME (inheritEnv: true passes all)
   cwd: '/srv/tools',
   onStderr: (text) => process.stderr.write(text), // the server's logs; discarded by default
 });

@@ -40,7 +40,7 @@ describe('browser bundle check (esbuild, platform: browser)', () => {
     const report = await checkBrowserBundle('src/stdio.ts');
     expect(report.violations).toContainEqual({
       module: 'node:child_process',
-      importer: 'src/transport/stdio.ts',
+      importer: 'src/transport/stdio-child.ts',
       kind: 'node-builtin',
     });
   });
