@@ -71,7 +71,17 @@ function explain(error: unknown, target: ServerTarget | undefined): string {
       return `fetch refuses to connect to port ${target?.kind === 'http' ? target.url.port : '?'} (a blocked port). Nothing was sent.`;
   }
   if (isMissingAuthPeer(all)) return missingAuthPeerMessage();
-  const http = all.find((e) => isMcpClientError(e, 'HTTP_ERROR')) as { status?: number } | undefined;
+  // A 404/405 as such, or as the JSON-RPC error body of the 2025-11-25 `initialize` tried after it (era 'auto').
+  const notFound = all.find(
+    (e) =>
+      e !== null &&
+      typeof e === 'object' &&
+      (e as { method?: unknown }).method === 'initialize' &&
+      [404, 405].includes((e as { httpStatus?: number }).httpStatus ?? 0),
+  ) as { httpStatus: number } | undefined;
+  const http =
+    (all.find((e) => isMcpClientError(e, 'HTTP_ERROR')) as { status?: number } | undefined) ??
+    (notFound ? { status: notFound.httpStatus } : undefined);
   if (http && (http.status === 404 || http.status === 405)) {
     const url =
       target?.kind === 'http' ? `${target.url.protocol}//${target.url.host}${target.url.pathname}` : where;
