@@ -350,20 +350,6 @@ export class AuthSession {
           'the authorization server does not list S256 in code_challenge_methods_supported, so PKCE cannot be relied on; not signing in there',
         );
     };
-    const exactResource = (serverUrl: URL, resource?: string): URL | undefined => {
-      if (resource === undefined) return undefined;
-      let named: URL | undefined;
-      try {
-        named = new URL(resource);
-      } catch {
-        named = undefined;
-      }
-      if (named?.href !== serverUrl.href)
-        throw new Error(
-          `the protected resource metadata names another resource than this server (${serverUrl.href}); RFC 9728 § 3.3 requires the same URL`,
-        );
-      return named;
-    };
     return new Proxy(provider, {
       get(target, property) {
         if (property === 'saveTokens') {
@@ -391,7 +377,6 @@ export class AuthSession {
             await target.redirectToAuthorization(url);
           };
         }
-        if (property === 'validateResourceURL' && !target.validateResourceURL) return exactResource;
         const value: unknown = Reflect.get(target, property, target);
         return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
       },
