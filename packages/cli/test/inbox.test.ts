@@ -311,8 +311,15 @@ describe.skipIf(SKIP)('mcp-tasks inbox in Chromium (file store)', () => {
     expect((await rawRequest(`${inbox.base}/events`)).status).toBe(401);
     expect((await rawRequest(inbox.link)).status).toBe(403); // the printed link was spent by the first page
     // A fresh link for this check, exchanged for a cookie outside the browser
+    // The page may still show the link made for the second browser (already spent): wait for a new one
+    const spent = (await page.locator('#link').textContent()) ?? '';
     await page.locator('#new-link').click();
-    await expect.poll(() => page.locator('#link').textContent()).toMatch(/token=/);
+    await expect
+      .poll(async () => {
+        const shown = (await page.locator('#link').textContent()) ?? '';
+        return shown !== spent && /token=/.test(shown);
+      })
+      .toBe(true);
     const link = (await page.locator('#link').textContent()) as string;
     const login = await rawRequest(link);
     expect(login.status).toBe(303);
