@@ -105,10 +105,10 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
     this.#scheduler = new PollScheduler({
       maxConcurrentPolls: o.limits.maxConcurrentPolls,
       jitterRatio: o.polling.jitterRatio,
-      autoPoll: o.polling.auto,
+      autoPoll: o.polling.mode !== 'manual',
       now: o.now,
     });
-    this.#push = o.polling.push
+    this.#push = o.polling.mode === 'push'
       ? createPushTracker(
           o.transport,
           () => pipeline.currentMeta(),

@@ -2,8 +2,8 @@
  * OpenTelemetry client spans for requests, through the optional peer `@opentelemetry/api` (the API only; the host
  * brings the SDK and registers a tracer provider). Without the package, or before it is loaded, nothing is traced;
  * with it but no provider registered, the API's no-op span costs one call and its `isRecording()` check.
- * One span per request, named and attributed as the MCP semantic conventions say, and its context carried in
- * `params._meta` (`traceparent`, `tracestate`).
+ * One span per request of either era, named and attributed as the MCP semantic conventions say, and its context
+ * carried in `params._meta` (`traceparent`, `tracestate`; `baggage` only when asked; nothing when turned off).
  * (https://github.com/open-telemetry/semantic-conventions-genai/blob/main/docs/gen-ai/mcp.md)
  *
  * @module
@@ -28,6 +28,12 @@ export function loadTelemetry(): Promise<OtelApi | undefined> {
   );
   return loading;
 }
+
+/**
+ * What W3C trace context goes to the server in `params._meta`: `true` the span's `traceparent` and `tracestate`;
+ * `'with-baggage'` also the active context's `baggage`; `false` nothing.
+ */
+export type TraceContextMode = boolean | 'with-baggage';
 
 /** What a request's span needs to know of where it goes. */
 export interface RequestTarget {
@@ -58,7 +64,7 @@ export function startRequestSpan(
   params: Record<string, unknown>,
   meta: Record<string, unknown>,
   where: RequestTarget,
-  propagate: boolean,
+  traceContext: TraceContextMode,
 ):
   | { meta: Record<string, unknown>; end: (error: unknown, result?: Record<string, unknown>) => void }
   | undefined {
@@ -91,12 +97,14 @@ export function startRequestSpan(
     }
   }
   let sent = meta;
-  if (propagate) {
+  if (traceContext !== false) {
     sent = { ...meta };
+    // Baggage only when asked: it may carry anything and reaches the server's operators.
+    const baggage = traceContext === 'with-baggage';
     otel.propagation.inject(otel.trace.setSpan(otel.context.active(), span), sent, {
       set: (carrier, key, value) => {
-        // Only the trace context: baggage may carry anything and reaches the server's operators.
-        if (key === 'traceparent' || key === 'tracestate') (carrier as Record<string, unknown>)[key] = value;
+        if (key === 'traceparent' || key === 'tracestate' || (baggage && key === 'baggage'))
+          (carrier as Record<string, unknown>)[key] = value;
       },
     });
   }

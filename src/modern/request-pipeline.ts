@@ -158,7 +158,7 @@ export class RequestPipeline {
       rest,
       sentParams._meta as Record<string, unknown>,
       { protocolVersion: this.#protocolVersion, url: url === undefined ? undefined : String(url) },
-      true,
+      o.traceContext,
     );
     if (span === undefined) return o.transport.request(message, sent);
     sentParams._meta = span.meta;

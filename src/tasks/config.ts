@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { durationProblem, type DurationRule } from '../internal/duration.js';
 import { closestKey } from '../internal/option-keys.js';
+import type { TraceContextMode } from '../internal/telemetry.js';
 import type { ClientCapabilities, ClientInfo } from '../protocol/client-info.js';
 import { DEFAULT_TASK_METHODS, IDEMPOTENCY_META_KEY } from '../protocol/constants.js';
 import type { Progress } from '../protocol/results.js';
@@ -46,6 +47,12 @@ export type RedactParams = (
 /** Which eras a client may use: detect (`auto`), or insist on one. */
 export type EraMode = 'auto' | Era;
 
+/**
+ * How followed tasks are observed: `auto` polls on timers; `push` adds `notifications/tasks` to those polls; `manual`
+ * polls only when the host calls `client.tick()`.
+ */
+export type PollingMode = 'auto' | 'push' | 'manual';
+
 /** The default {@link RedactParams}: `{ argumentKeys: [...] }`, the argument names without their values. */
 function argumentNamesOnly(_method: string, params: Record<string, unknown>) {
   const args = params.arguments;
@@ -66,8 +73,7 @@ export const DEFAULTS = Object.freeze({
     intervalMs: DEFAULT_POLL_INTERVAL_MS,
     minIntervalMs: DEFAULT_MIN_POLL_INTERVAL_MS,
     maxIntervalMs: DEFAULT_MAX_POLL_INTERVAL_MS,
-    auto: true,
-    push: false,
+    mode: 'auto' as PollingMode,
   }),
   creationRetry: Object.freeze({ retries: 4, minTimeoutMs: 500 }),
   limits: Object.freeze({
@@ -77,6 +83,7 @@ export const DEFAULTS = Object.freeze({
   }),
   idempotencyKeyIn: Object.freeze({ meta: IDEMPOTENCY_META_KEY }) as IdempotencyKeyPlacement,
   redactParams: argumentNamesOnly as RedactParams,
+  traceContext: true as TraceContextMode,
 });
 
 // Every duration follows one rule (src/internal/duration.ts; docs/guide.md § Durations).
@@ -170,16 +177,17 @@ export const TaskClientOptionsSchema = z.strictObject({
       minIntervalMs: nonNegativeMs().default(DEFAULTS.polling.minIntervalMs),
       /** Cap for any poll interval, ms. @default 300000 */
       maxIntervalMs: positiveMs().default(DEFAULTS.polling.maxIntervalMs),
-      /** When false, nothing polls by itself: call `client.tick()` (serverless hosts). @default true */
-      auto: z.boolean({ message: 'must be true or false' }).default(DEFAULTS.polling.auto),
       /**
-       * Push merged with polling: `subscriptions/listen` streams ask the server for `notifications/tasks` about the
-       * followed tasks (applied exactly like `tasks/get` results). Tasks the server acknowledges keep a slow safety
-       * poll; a server without `subscriptions/listen` costs one refused request, then plain polling.
+       * `auto`: tasks are polled on timers. `push`: as `auto`, merged with push: `subscriptions/listen` streams ask the
+       * server for `notifications/tasks` about the followed tasks (applied exactly like `tasks/get` results); tasks the
+       * server acknowledges keep a slow safety poll, and a server without `subscriptions/listen` costs one refused
+       * request, then plain polling. `manual`: nothing polls by itself; call `client.tick()` (serverless hosts).
        * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-status-notifications)
-       * @default false
+       * @default 'auto'
        */
-      push: z.boolean({ message: 'must be true or false' }).default(DEFAULTS.polling.push),
+      mode: z
+        .enum(['auto', 'push', 'manual'], { message: "must be 'auto', 'push' or 'manual'" })
+        .default(DEFAULTS.polling.mode),
     })
     .prefault({}),
   /**
@@ -223,6 +231,18 @@ export const TaskClientOptionsSchema = z.strictObject({
     .default(DEFAULTS.idempotencyKeyIn),
   /** What of a request's params a task record keeps. @default the argument names, without their values */
   redactParams: fn<RedactParams>().default(() => DEFAULTS.redactParams), // a getter: zod calls a function default
+  /**
+   * The W3C trace context sent to this client's server in each request's `params._meta`, when a tracer provider
+   * records the request's span (`@opentelemetry/api`): `true` sends `traceparent` and `tracestate`; `'with-baggage'`
+   * also sends the active context's `baggage` (it may carry anything: user ids, tenant names); `false` sends nothing,
+   * for a server run by a third party (the spans are still recorded here). One client talks to one server, so this is
+   * set per server. Injected through the global propagator (`propagation.setGlobalPropagator`).
+   * (https://www.w3.org/TR/trace-context/; https://www.w3.org/TR/baggage/)
+   * @default true
+   */
+  traceContext: z
+    .union([z.boolean(), z.literal('with-baggage')], { message: "must be true, false or 'with-baggage'" })
+    .default(DEFAULTS.traceContext),
 });
 
 /** Options of `new TaskClient(options)`: each one, with its default, is described on `TaskClientOptionsSchema`. */

@@ -66,7 +66,7 @@ describe('the options of new TaskClient(options)', () => {
   };
   const shape = TaskClientOptionsSchema.shape as Record<string, unknown>;
 
-  it('12 top-level options, 25 keys in all (nested ones included), no catch-all bag', () => {
+  it('13 top-level options, 25 keys in all (nested ones included), no catch-all bag', () => {
     expect(Object.keys(shape)).toEqual([
       'transport',
       'store',
@@ -80,13 +80,14 @@ describe('the options of new TaskClient(options)', () => {
       'limits',
       'idempotencyKeyIn',
       'redactParams',
+      'traceContext',
     ]);
     const nested = Object.fromEntries(
       ['handlers', 'polling', 'creationRetry', 'limits'].map((k) => [k, inner(shape[k])]),
     );
     expect(nested).toEqual({
       handlers: ['elicitation', 'sampling', 'roots'],
-      polling: ['intervalMs', 'minIntervalMs', 'maxIntervalMs', 'auto', 'push'],
+      polling: ['intervalMs', 'minIntervalMs', 'maxIntervalMs', 'mode'],
       creationRetry: ['retries', 'minTimeoutMs'],
       limits: ['maxInputRounds', 'maxConcurrentPolls', 'abortGraceMs'],
     });

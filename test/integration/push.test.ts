@@ -209,7 +209,7 @@ describe('push over HTTP (reference server)', () => {
     });
     const client = new TaskClient({
       transport: new StreamableHttpTransport(server.url),
-      polling: { push: true },
+      polling: { mode: 'push' },
     });
     const warnings: string[] = [];
     client.on('warning', (w) => warnings.push(w));
@@ -247,7 +247,7 @@ describe('push over HTTP (reference server)', () => {
       notify: transport.notify.bind(transport),
       close: () => transport.close(),
     };
-    const client = new TaskClient({ transport: refusing, polling: { push: true, minIntervalMs: 10 } });
+    const client = new TaskClient({ transport: refusing, polling: { mode: 'push', minIntervalMs: 10 } });
     const result = await client.callTool('sleep_ms', { ms: 120 });
     expect(result.structuredContent).toMatchObject({ ms: 120 });
     expect(server.stats.counts()['tasks/get']).toBeGreaterThanOrEqual(1);

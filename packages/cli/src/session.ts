@@ -52,7 +52,7 @@ export interface Session {
 
 /**
  * Opens a session. With `input`, questions are answered (and the matching capabilities declared); without, they
- * are only shown. With `autoPoll` false (`polling.auto`), tasks are asked about only when asked (`client.task`), never polled after.
+ * are only shown. With `autoPoll` false (`polling.mode: 'manual'`), tasks are asked about only when asked (`client.task`), never polled after.
  *
  * @throws {@link UsageError} when the answers file cannot be read.
  */
@@ -95,7 +95,7 @@ export async function openSession(
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     capabilities: answerer?.capabilities(),
     store,
-    polling: { auto: autoPoll },
+    polling: { mode: autoPoll ? 'auto' : 'manual' },
   });
   client.on('warning', (message) => {
     if (message.startsWith('task store:'))

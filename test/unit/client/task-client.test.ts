@@ -293,7 +293,7 @@ describe('TaskClient abort and time budgets (STYLE 9, 10; 5.14, 6.1)', () => {
   it('autoPoll: false → nothing polls until client.tick(), which returns the next due time', async () => {
     const { transport, client } = setup(
       (m) => (m === 'tools/call' ? created({ pollIntervalMs: 2_000 }) : completed()),
-      { polling: { auto: false } },
+      { polling: { mode: 'manual' } },
     );
     const done = outcome(client.callTool('job'));
     await flush();

@@ -168,7 +168,7 @@ describe('client options', () => {
       { transport, abortGrace: 5 },
       'TaskClient: unknown option "abortGrace"; did you mean "limits.abortGraceMs"?',
     ],
-    [{ transport, push: true }, 'TaskClient: unknown option "push"; did you mean "polling.push"?'],
+    [{ transport, mode: 'push' }, 'TaskClient: unknown option "mode"; did you mean "polling.mode"?'],
     [
       { transport, creationRetry: { retrys: 2 } },
       'TaskClient: unknown option "creationRetry.retrys"; did you mean "creationRetry.retries"?',
