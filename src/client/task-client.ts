@@ -108,13 +108,14 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
       autoPoll: o.polling.mode !== 'manual',
       now: o.now,
     });
-    this.#push = o.polling.mode === 'push'
-      ? createPushTracker(
-          o.transport,
-          () => pipeline.currentMeta(),
-          (e) => this.emit('warning', `push: ${String(e)}`),
-        )
-      : undefined;
+    this.#push =
+      o.polling.mode === 'push'
+        ? createPushTracker(
+            o.transport,
+            () => pipeline.currentMeta(),
+            (e) => this.emit('warning', `push: ${String(e)}`),
+          )
+        : undefined;
     const legacyHost = {
       clientInfo: o.clientInfo,
       handlers: o.handlers,
@@ -123,6 +124,7 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
       warning: (m: string) => void this.emit('warning', m),
       timeoutMs: o.timeoutMs,
       abortGraceMs: o.limits.abortGraceMs,
+      traceContext: o.traceContext,
     };
     this.#router = new EraRouter(o.transport, o.era, legacyHost, (signal) =>
       pipeline.send(METHODS.discover, {}, { signal }),

@@ -112,8 +112,14 @@ export function startRequestSpan(
     meta: sent,
     end: (error, result) => {
       if (error !== undefined) {
-        const e = error as { code?: unknown; httpStatus?: unknown; name?: unknown };
-        const status = typeof e.httpStatus === 'number' ? e.httpStatus : undefined;
+        const e = error as { code?: unknown; httpStatus?: unknown; status?: unknown; name?: unknown };
+        // A JSON-RPC error's HTTP status (`httpStatus`), or an HTTP failure's own (`status`, `HttpError`).
+        const status =
+          typeof e.httpStatus === 'number'
+            ? e.httpStatus
+            : typeof e.status === 'number'
+              ? e.status
+              : undefined;
         if (status !== undefined) span.setAttribute('http.response.status_code', status);
         span.setAttribute(
           'error.type',
@@ -128,8 +134,10 @@ export function startRequestSpan(
         span.setAttribute('error.type', 'tool_error');
         span.setStatus({ code: otel.SpanStatusCode.ERROR });
       }
-      if (result?.resultType === 'task' && typeof result.taskId === 'string')
-        span.setAttribute('mcp.task.id', result.taskId);
+      // The task a creation reply named: `{ resultType: 'task', taskId }` (2026-07-28), `{ task: { taskId } }` (2025-11-25).
+      const created =
+        result?.resultType === 'task' ? result.taskId : (result?.task as { taskId?: unknown })?.taskId;
+      if (typeof created === 'string') span.setAttribute('mcp.task.id', created);
       span.end();
     },
   };

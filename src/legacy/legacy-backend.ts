@@ -8,6 +8,7 @@
  *
  * @module
  */
+import type { TraceContextMode } from '../internal/telemetry.js';
 import type { ClientInfo } from '../protocol/client-info.js';
 import { DEFAULT_ABORT_GRACE_MS, withAbortGrace } from '../tasks/abort-grace.js';
 import { answerRound } from '../tasks/input-round.js';
@@ -41,6 +42,8 @@ export interface LegacyHost extends EraHost {
   timeoutMs?: number;
   /** How long a task-augmented `tools/call` is still read after an abort or `close()`, ms. @default DEFAULT_ABORT_GRACE_MS */
   abortGraceMs?: number;
+  /** What trace context each request carries in `params._meta` when its span records. @default true */
+  traceContext?: TraceContextMode;
 }
 
 /** Per-request options the backend honours. */
@@ -121,6 +124,8 @@ export class LegacyBackend implements EraBackend {
         (backend as LegacyBackend).#onServerRequest(method, params, signal),
       warning: host.warning ? (message) => host.warning?.(message) : undefined,
       timeoutMs: host.timeoutMs,
+      url: target.kind === 'http' ? String(target.url) : undefined,
+      traceContext: host.traceContext,
     });
     backend = new LegacyBackend(session, host);
     return backend;

@@ -25,6 +25,7 @@ import {
   UnsupportedProtocolVersionError,
 } from '../errors.js';
 import { linkAbort } from '../internal/abort.js';
+import { loadTelemetry, startRequestSpan, type TraceContextMode } from '../internal/telemetry.js';
 import { ErrorCode, LEGACY_PROTOCOL_VERSION } from '../protocol/constants.js';
 import { JsonRpcErrorObjectSchema, type RequestId } from '../protocol/jsonrpc.js';
 import type { ChannelMessage, JsonRpcChannel } from '../transport/channel.js';
@@ -75,6 +76,10 @@ export interface SessionOptions {
   warning?(message: string): void;
   /** Per-request time budget, ms. @default DEFAULT_LEGACY_TIMEOUT_MS */
   timeoutMs?: number;
+  /** The server's URL (HTTP), for the spans' `server.address` and `server.port`. */
+  url?: string;
+  /** What trace context each request carries in `params._meta` when its span records. @default true */
+  traceContext?: TraceContextMode;
 }
 
 /** What the server said of itself in `initialize`. */
@@ -128,6 +133,7 @@ export class LegacySession {
   private constructor(channel: JsonRpcChannel, options: SessionOptions) {
     this.#channel = channel;
     this.#options = options;
+    void loadTelemetry(); // OpenTelemetry spans, when the optional peer is installed
   }
 
   /**
@@ -254,9 +260,42 @@ export class LegacySession {
     const timeoutMs = options.timeoutMs ?? this.#options.timeoutMs ?? DEFAULT_LEGACY_TIMEOUT_MS;
     const link = linkAbort(options.signal, timeoutMs, () => new RequestTimeoutError(method, timeoutMs));
     const onProgress = options.onProgress;
-    const sent = onProgress
+    let sent = onProgress
       ? { ...params, _meta: { ...(isObject(params._meta) ? params._meta : {}), progressToken: id } }
       : params;
+    const meta = isObject(sent._meta) ? sent._meta : {};
+    const span = startRequestSpan(
+      method,
+      id,
+      params,
+      meta,
+      { protocolVersion: this.#identity?.protocolVersion ?? LEGACY_PROTOCOL_VERSION, url: this.#options.url },
+      this.#options.traceContext ?? true,
+    );
+    if (span !== undefined && span.meta !== meta && Object.keys(span.meta).length > 0)
+      sent = { ...sent, _meta: span.meta };
+    const answer = this.#exchange(id, method, sent, link, onProgress);
+    if (span === undefined) return answer;
+    return answer.then(
+      (result) => {
+        span.end(undefined, result);
+        return result;
+      },
+      (error: unknown) => {
+        span.end(error);
+        throw error;
+      },
+    );
+  }
+
+  /** Sends one request on the channel and settles with its response, its time budget or its abort. */
+  #exchange(
+    id: number,
+    method: string,
+    sent: Record<string, unknown>,
+    link: ReturnType<typeof linkAbort>,
+    onProgress: SessionRequestOptions['onProgress'],
+  ): Promise<Record<string, unknown>> {
     return new Promise<Record<string, unknown>>((resolve, reject) => {
       const finish = (): void => {
         this.#pending.delete(id);
