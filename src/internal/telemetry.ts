@@ -15,18 +15,31 @@ type Span = import('@opentelemetry/api').Span;
 
 let api: OtelApi | undefined;
 let loading: Promise<OtelApi | undefined> | undefined;
+let loaded = false;
 
 /**
  * Starts loading `@opentelemetry/api` once (not a literal specifier, so bundlers leave it alone); resolves with it,
- * or `undefined` when it is not installed. Requests sent before it resolves are not traced.
+ * or `undefined` when it is not installed. Requests wait for it while it loads ({@link telemetryLoading}).
  */
 export function loadTelemetry(): Promise<OtelApi | undefined> {
   const specifier = ['@opentelemetry', 'api'].join('/');
-  loading ??= (import(/* @vite-ignore */ /* webpackIgnore: true */ specifier) as Promise<OtelApi>).then(
-    (module) => (api = module),
-    () => undefined,
-  );
+  loading ??= (import(/* @vite-ignore */ /* webpackIgnore: true */ specifier) as Promise<OtelApi>)
+    .then(
+      (module) => (api = module),
+      () => undefined,
+    )
+    .finally(() => {
+      loaded = true;
+    });
   return loading;
+}
+
+/**
+ * The load of `@opentelemetry/api` while it is under way, else `undefined`: the first requests of a process wait
+ * for it (once, a few milliseconds), so that they are traced too.
+ */
+export function telemetryLoading(): Promise<unknown> | undefined {
+  return loaded ? undefined : loading;
 }
 
 /**

@@ -25,7 +25,12 @@ import {
   UnsupportedProtocolVersionError,
 } from '../errors.js';
 import { linkAbort } from '../internal/abort.js';
-import { loadTelemetry, startRequestSpan, type TraceContextMode } from '../internal/telemetry.js';
+import {
+  loadTelemetry,
+  startRequestSpan,
+  telemetryLoading,
+  type TraceContextMode,
+} from '../internal/telemetry.js';
 import { ErrorCode, LEGACY_PROTOCOL_VERSION } from '../protocol/constants.js';
 import { JsonRpcErrorObjectSchema, type RequestId } from '../protocol/jsonrpc.js';
 import type { ChannelMessage, JsonRpcChannel } from '../transport/channel.js';
@@ -254,6 +259,8 @@ export class LegacySession {
     params: Record<string, unknown>,
     options: SessionRequestOptions = {},
   ): Promise<Record<string, unknown>> {
+    const loading = telemetryLoading();
+    if (loading !== undefined) return loading.then(() => this.#send(method, params, options));
     if (this.#ended !== undefined) return Promise.reject(this.#ended);
     if (options.signal?.aborted) return Promise.reject(options.signal.reason);
     const id = ++this.#seq;

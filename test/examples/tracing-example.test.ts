@@ -1,0 +1,39 @@
+/**
+ * `examples/tracing.ts` runs as a person would run it (`npx tsx examples/tracing.ts`): it registers the real
+ * OpenTelemetry SDK, runs a task with a question against the reference server and prints the trace as a tree.
+ * `npm test` builds `dist/` first, which the example imports as `mcp-tasks-client`.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+it('examples/tracing.ts prints the task as one trace: the host span, the creating tools/call and its follow-ups under it', async () => {
+  const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
+    (resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'examples/tracing.ts'], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+      child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+      child.on('error', reject);
+      child.on('close', (exit) => resolve({ code: exit, stdout: out, stderr: err }));
+    },
+  );
+  expect(code, `${stdout}\n${stderr}`).toBe(0);
+  const lines = stdout.split('\n');
+  expect(lines[0]).toBe('outcome: deployed 1.2.3');
+  expect(stdout).toMatch(/^trace [0-9a-f]{32}$/m);
+  // The host's span is the only root; the creation request is below it (directly, or under a task span).
+  expect(lines.filter((l) => /^[^\s│├└].*\[(internal|client|server|producer|consumer), /.test(l))).toEqual([
+    expect.stringMatching(/^deploy 1\.2\.3 {2}\[internal, \+0 ms, \d+ ms\]$/),
+  ]);
+  expect(stdout).toMatch(/^[│ ]*[├└]─ tools\/call deploy_release {2}\[client, /m);
+  expect(stdout).toMatch(/^[│ ]*[├└]─ tasks\/update {2}\[client, /m);
+  expect(stdout).toMatch(/mcp\.task\.id="[^"]+"/);
+  expect(stdout).toContain('gen_ai.tool.name="deploy_release"');
+}, 60_000);
