@@ -70,6 +70,16 @@ function requestRows(get: Get): Row[] {
       `${poll.ours} / ${poll.oursFetch}`,
       `ours÷floor ${div(poll.ours, poll.floor)} (target ≤ 1.5)`,
     ]);
+    rows.push([
+      '5. CPU ms, no tracer provider / provider recording (inline echo)',
+      `${i.ours} / ${show(i.oursTraced)}`,
+      `traced÷ours ${div(i.oursTraced, i.ours)} (${show(cost.tracedSpans)} spans recorded in all)`,
+    ]);
+    rows.push([
+      '5. CPU ms, no tracer provider / provider recording (tasks/get)',
+      `${poll.ours} / ${show(poll.oursTraced)}`,
+      `traced÷ours ${div(poll.oursTraced, poll.ours)}`,
+    ]);
   }
   return rows;
 }

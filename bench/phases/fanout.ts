@@ -89,7 +89,7 @@ const latestDueMs = intervalMs + Math.min(intervalMs * 0.05, 1_000);
     return reply;
   };
 }
-const client = new TaskClient({ transport, polling: { push } });
+const client = new TaskClient({ transport, polling: { mode: push ? 'push' : 'auto' } });
 // The loopback round trip (bare undici POST of an inline echo), the reference of the push delay target.
 const floor = server ? createFloor(server.url) : undefined;
 const loopbackRoundTripMs = floor ? await floor.roundTrip(100) : null;

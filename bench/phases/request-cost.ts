@@ -6,10 +6,14 @@
  * - poll: `tasks/get` on one long-running task through the client's request path, parsed as a DetailedTask.
  * Sides: `floor` (a bare undici `Agent.request` POST with a prebuilt body and headers, body parsed with
  * JSON.parse), `ours` (TaskClient from the built package's Node entry, `dist/node.js`, as users run it: its default
- * sender is undici; run `npx tsup` first), `oursFetch` (the same built client over the global fetch), `official` (@modelcontextprotocol/client, inline only; it has no tasks/get on this era),
+ * sender is undici; run `npx tsup` first; `@opentelemetry/api` installed, no tracer provider), `oursTraced` (the
+ * same client while an OpenTelemetry tracer provider records every request's span), `oursFetch` (the same built client over the global fetch), `official` (@modelcontextprotocol/client, inline only; it has no tasks/get on this era),
  * `peer` (@modelcontextprotocol/ext-tasks `session.callTool` + `settle()`, inline only: its polls are internal).
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { propagation, trace } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 // The built package, not the sources: tsx's `keepNames` adds a `__name` call per closure that users never run.
 import { StreamableHttpTransport, TaskClient, type TaskHandle } from '../../dist/node.js';
 // The DetailedTask parser left the public entry; its source is the same zod schema the built package uses.
@@ -26,19 +30,23 @@ const url = new URL(server.url);
 
 const floor = createFloor(server.url);
 
-// BENCH_OTEL=1: a real tracer provider records every request's span (a batch processor into a no-op exporter), to
-// show the cost of tracing next to the default (the API installed, no provider: nothing records).
-if (process.env.BENCH_OTEL === '1') {
-  const { trace, propagation } = await import('@opentelemetry/api');
-  const { W3CTraceContextPropagator } = await import('@opentelemetry/core');
-  const { BasicTracerProvider, BatchSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
-  const drop = {
-    export: (_s: unknown, done: (r: { code: 0 }) => void) => done({ code: 0 }),
-    shutdown: async () => {},
-  };
-  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(drop)] }));
-  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-}
+// Tracing: `oursTraced` is the same client as `ours`, measured while a real tracer provider is registered (a batch
+// processor into an exporter that drops the spans, as a host exporting to a collector would have); between its
+// blocks the provider is unregistered, so `ours` shows the default: the API installed, no provider, nothing recorded.
+let tracedSpans = 0; // reported: the spans of the `oursTraced` requests (warm-up included), and no others
+const drop = {
+  export: (spans: unknown[], done: (r: { code: 0 }) => void) => {
+    tracedSpans += spans.length;
+    done({ code: 0 });
+  },
+  shutdown: async () => {},
+};
+const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(drop)] });
+propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+const tracing = {
+  on: () => void trace.setGlobalTracerProvider(provider),
+  off: () => trace.disable(),
+};
 const ours = new TaskClient({ transport: new StreamableHttpTransport(server.url) }); // undici: the Node entry's default
 const oursFetch = new TaskClient({
   transport: new StreamableHttpTransport(server.url, { fetch: globalThis.fetch }),
@@ -57,11 +65,14 @@ if (start.resultType !== 'task') throw new Error('sleep_ms did not start a task'
 const handle = start.task as TaskHandle<unknown>;
 const taskId = handle.taskId;
 
-type Side = 'floor' | 'ours' | 'oursFetch' | 'official' | 'peer';
+type Side = 'floor' | 'ours' | 'oursTraced' | 'oursFetch' | 'official' | 'peer';
+/** Sides measured with the tracer provider registered. */
+const traced: ReadonlySet<Side> = new Set(['oursTraced']);
 const ops: Record<'inline' | 'poll', Partial<Record<Side, (i: number) => Promise<unknown>>>> = {
   inline: {
     floor: (i) => floor.post('tools/call', 'echo', { name: 'echo', arguments: { text: `call ${i}` } }),
     ours: (i) => ours.callTool('echo', { text: `call ${i}` }),
+    oursTraced: (i) => ours.callTool('echo', { text: `call ${i}` }),
     oursFetch: (i) => oursFetch.callTool('echo', { text: `call ${i}` }),
     official: (i) => official.callTool({ name: 'echo', arguments: { text: `call ${i}` } }),
     peer: async (i) => (await peer.session.callTool('echo', { text: `call ${i}` })).settle(),
@@ -71,6 +82,7 @@ const ops: Record<'inline' | 'poll', Partial<Record<Side, (i: number) => Promise
     // The poll's request path (pipeline, transport, wire parse of the DetailedTask); the scheduler's own cost is in
     // the fan-out phases' CPU per 1,000 polls.
     ours: async () => parseDetailedTask(await ours.request('tasks/get', { taskId })),
+    oursTraced: async () => parseDetailedTask(await ours.request('tasks/get', { taskId })),
     oursFetch: async () => parseDetailedTask(await oursFetch.request('tasks/get', { taskId })),
   },
 };
@@ -86,7 +98,9 @@ for (const [kind, table] of Object.entries(ops)) {
   const cpu: Record<string, number> = {};
   const count: Record<string, number> = {};
   for (const side of sides) {
+    if (traced.has(side)) tracing.on();
     for (let i = 0; i < 100; i++) await table[side]!(i); // warm-up
+    if (traced.has(side)) tracing.off();
     cpu[side] = 0;
     count[side] = 0;
   }
@@ -94,9 +108,11 @@ for (const [kind, table] of Object.entries(ops)) {
     const order = b % 2 === 0 ? sides : [...sides].reverse();
     for (const side of order) {
       const n = Math.min(block, calls - b * block);
+      if (traced.has(side)) tracing.on();
       const c0 = cpuMs();
       for (let i = 0; i < n; i++) await table[side]!(i);
       cpu[side]! += cpuMs() - c0;
+      if (traced.has(side)) tracing.off();
       count[side]! += n;
     }
   }
@@ -106,6 +122,7 @@ for (const [kind, table] of Object.entries(ops)) {
   );
 }
 
+await provider.shutdown();
 await handle.cancel().catch(() => undefined);
 await ours.close();
 await oursFetch.close();
@@ -124,8 +141,11 @@ report({
   calls,
   block,
   cpuMsPerRequest: results,
+  tracedSpans,
   ratio: {
     inlineOursOverFloor: ratio('inline', 'ours', 'floor'),
+    inlineTracedOverOurs: ratio('inline', 'oursTraced', 'ours'),
+    pollTracedOverOurs: ratio('poll', 'oursTraced', 'ours'),
     inlineOursFetchOverFloor: ratio('inline', 'oursFetch', 'floor'),
     inlineOursOverOfficial: ratio('inline', 'ours', 'official'),
     inlineOursOverPeer: ratio('inline', 'ours', 'peer'),
