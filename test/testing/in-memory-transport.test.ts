@@ -143,16 +143,19 @@ describe('InMemoryTransport', () => {
     expect(a.serverKey).toMatch(/^memory:\/\/task-server-core\/\d+$/);
   });
 
-  it('drives a TaskClient through a sleep_ms task: the completion is recorded, polls respect the floor', async () => {
+  it('drives a TaskClient through a sleep_ms task: the completion is recorded, polls respect the floor (fake timers)', async () => {
+    vi.useFakeTimers();
     const bench = benchCatalog();
     const core = new TaskServerCore({ catalog: bench.catalog, inlineBudgetMs: 0, pollIntervalMs: 100 });
     const client = new TaskClient({ transport: new InMemoryTransport(core) });
     let taskId = '';
-    const result = await client.callTool(
+    const pending = client.callTool(
       'sleep_ms',
       { ms: 150, key: 'k' },
       { onTask: (h) => (taskId = h.taskId) },
     );
+    await vi.advanceTimersByTimeAsync(1_000);
+    const result = await pending;
     const completion = bench.completions.get('k');
     expect(result.structuredContent).toEqual({
       ms: 150,
@@ -160,13 +163,13 @@ describe('InMemoryTransport', () => {
       startedAt: completion?.startedAt,
       completedAt: completion?.completedAt,
     });
-    expect((completion?.completedAt ?? 0) - (completion?.startedAt ?? 0)).toBeGreaterThanOrEqual(149);
-    const gets = core.stats.taskGetTimes(taskId);
+    expect((completion?.completedAt ?? 0) - (completion?.startedAt ?? 0)).toBe(150);
     const createdAt = core.registry.get(taskId)?.createdAtMs ?? Number.NaN;
-    expect(gets.length).toBeGreaterThanOrEqual(2);
-    [createdAt, ...gets]
-      .slice(1)
-      .forEach((at, i) => expect(at - ([createdAt, ...gets][i] as number)).toBeGreaterThanOrEqual(100));
+    // Polls never sooner than the floor (plus up to 5 % jitter): one while working, one after the completion at 150 ms
+    const gets = core.stats.taskGetTimes(taskId);
+    expect(gets).toHaveLength(2);
+    const gapsMs = gets.map((at, i) => at - (i === 0 ? createdAt : (gets[i - 1] as number)));
+    for (const gapMs of gapsMs) expect(gapMs).toBeGreaterThanOrEqual(100);
     await client.close();
   });
 
