@@ -98,7 +98,8 @@ describe.each([{ harness: httpHarness() }, { harness: stdioHarness() }])(
       // Every time here is the server's: when it created the task (createdAt) and when each tasks/get arrived. The
       // client polls only once its own clock (the same system clock) passed the previous answer + pollIntervalMs,
       // so each gap is at least the interval: a bound the client guarantees, whatever the machine's load.
-      const createdAtMs = Date.parse(handle!.task.createdAt);
+      const createdAtMs = Date.parse(String(handle!.task.createdAt));
+      expect(createdAtMs).not.toBeNaN(); // the reference server always sends createdAt
       const times = (await stats(client, handle!.taskId)).taskGetTimes;
       expect(times.length).toBeGreaterThanOrEqual(1); // how many fit in depends on the machine's load: not asserted
       const gaps = times.map((t, i) => t - (i === 0 ? createdAtMs : (times[i - 1] as number)));
