@@ -28,6 +28,7 @@ process.stdin.on('data', (chunk) => {
   while ((i = buffered.indexOf('\n')) !== -1) { const line = buffered.slice(0, i); buffered = buffered.slice(i + 1); onLine(line); }
 });
 process.stdin.on('end', () => { if (!flags.has('--ignore-eof')) process.exit(0); });
+if (flags.has('--ignore-eof')) setInterval(() => {}, 60_000); // else it ends anyway once nothing is left to do
 function onLine(line) {
   const m = JSON.parse(line);
   const p = m.params || {};
@@ -296,7 +297,9 @@ describe('StdioTransport', () => {
     await t.request(req('echo')); // the SIGTERM handler is installed once the server answers
     const pid = t.pid as number;
     const pending = t.request(req('never')).catch((e: unknown) => e);
+    const kill = vi.spyOn(ChildProcess.prototype, 'kill');
     await t.close();
+    expect(kill.mock.calls).toEqual([['SIGTERM'], ['SIGKILL']]);
     expect(await pending).toBeInstanceOf(ClientClosedError);
     expect(() => process.kill(pid, 0)).toThrow(); // gone
   });
