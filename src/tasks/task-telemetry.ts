@@ -117,6 +117,12 @@ export function traceTask(start: TaskTraceStart): TaskTrace | undefined {
   return new TaskObserver(start, recording, metrics, otel.SpanStatusCode.ERROR);
 }
 
+/** The `error.type` of a task that ended in `error`: the JSON-RPC code of a `failed` task's error, else {@link errorType}. */
+function taskErrorType(error: unknown): string {
+  const code = (error as { error?: { code?: unknown } } | null)?.error?.code;
+  return typeof code === 'number' ? String(code) : errorType(error);
+}
+
 function baseAttributes(start: TaskTraceStart): Attributes {
   const attributes: Attributes = {
     'mcp_tasks.task.id': start.taskId,
@@ -229,7 +235,7 @@ class TaskObserver implements TaskTrace {
       ? (outcome.value as { isError?: unknown } | null)?.isError === true
         ? 'tool_error'
         : undefined
-      : errorType(outcome.error);
+      : taskErrorType(outcome.error);
     const span = this.#span;
     if (span) {
       span.setAttribute('mcp_tasks.task.status', task.status);
