@@ -26,6 +26,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileTaskStore } from '../../src/file-store.js';
 import { StreamableHttpTransport, TaskClient, TaskFailedError } from '../../src/index.js';
+import type { JsonRpcRequest } from '../../src/protocol/jsonrpc.js';
 import { loadTelemetry } from '../../src/internal/telemetry.js';
 import { createTaskServer, JobError, textResult, type TaskServer } from '../../src/testing/index.js';
 
@@ -135,8 +136,16 @@ describe('OpenTelemetry task spans and metrics over loopback HTTP', () => {
   });
 
   it('a task with a question: one span, child of and linked to its tools/call span, attributes and events in order; its polls are counted, not spanned', async () => {
+    // The real transport, with the requests it is given seen on their way.
+    const transport = new StreamableHttpTransport(server.url);
+    const sent: JsonRpcRequest[] = [];
+    const request = transport.request.bind(transport);
+    transport.request = (message, options) => {
+      sent.push(message);
+      return request(message, options);
+    };
     const client = new TaskClient({
-      transport: new StreamableHttpTransport(server.url),
+      transport,
       polling: { minIntervalMs: 10 },
       handlers: { elicitation: async () => ({ action: 'accept', content: { ok: true } }) },
     });
@@ -188,7 +197,14 @@ describe('OpenTelemetry task spans and metrics over loopback HTTP', () => {
         'mcp_tasks.input.action': 'accept',
       });
 
-      // tasks/get: no span of its own; tasks/update: a child of the task span.
+      // tasks/get: no span of its own, the task span's context in its _meta; tasks/update: a child of the task span.
+      const taskContext = task!.spanContext();
+      const polled = sent.filter((m) => m.method === 'tasks/get');
+      expect(polled.length).toBe(polls);
+      for (const get of polled)
+        expect((get.params as { _meta: Record<string, unknown> })._meta.traceparent).toBe(
+          `00-${taskContext.traceId}-${taskContext.spanId}-01`,
+        );
       expect(spans.filter((s) => s.name === 'tasks/get')).toEqual([]);
       const update = spans.find((s) => s.name === 'tasks/update');
       expect(update?.parentSpanContext?.spanId).toBe(task!.spanContext().spanId);
