@@ -249,60 +249,63 @@ describe('OpenTelemetry task spans and metrics over loopback HTTP', () => {
     }
   });
 
-  it('a task followed again from the same FileTaskStore gets a new span linked to the first, whose context the record keeps', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'task-spans-'));
-    const first = new TaskClient({
-      transport: new StreamableHttpTransport(server.url),
-      store: new FileTaskStore(dir),
-      polling: { minIntervalMs: 10 },
-    });
-    let second: TaskClient | undefined;
-    try {
-      exporter.reset();
-      const start = await first.startTool('long_job', {});
-      if (start.resultType !== 'task') throw new Error('expected a task');
-      const taskId = start.task.taskId;
-      await start.task.refresh(); // one poll
-      await first.close(); // stops following: the first span ends, the record stays resumable
-      const firstSpan = exporter.getFinishedSpans().find((s) => s.name === 'task long_job');
-      expect(firstSpan).toBeDefined();
-      expect(firstSpan!.attributes['mcp_tasks.task.status']).toBe('working');
-      expect(firstSpan!.attributes['error.type']).toBe('ClientClosedError');
-      const firstContext = firstSpan!.spanContext();
-      const record = await new FileTaskStore(dir).get(taskId);
-      expect(record?.traceparent).toBe(`00-${firstContext.traceId}-${firstContext.spanId}-01`);
-
-      second = new TaskClient({
+  it.each(['resume', 'task'] as const)(
+    'a task followed again from the same FileTaskStore (client.%s, after a restart or a takeover) gets a new span linked to the first, whose context the record keeps',
+    async (how) => {
+      const dir = await mkdtemp(join(tmpdir(), 'task-spans-'));
+      const first = new TaskClient({
         transport: new StreamableHttpTransport(server.url),
         store: new FileTaskStore(dir),
         polling: { minIntervalMs: 10 },
       });
-      const resumed = await second.resume(taskId);
-      await resumed.refresh();
-      for (const release of releases.splice(0)) release();
-      await resumed.result();
-      const spans = exporter.getFinishedSpans().filter((s) => s.name === 'task long_job');
-      expect(spans).toHaveLength(2);
-      const again = spans[1]!;
-      expect(again.spanContext().spanId).not.toBe(firstContext.spanId);
-      expect(again.links.map((l) => [l.context.traceId, l.context.spanId, l.attributes])).toEqual([
-        [firstContext.traceId, firstContext.spanId, { 'mcp_tasks.link.kind': 'first_follow' }],
-      ]);
-      expect(again.attributes).toMatchObject({
-        'mcp_tasks.task.id': taskId,
-        'mcp_tasks.task.followed_again': true,
-        'mcp_tasks.task.status': 'completed',
-      });
-      expect(again.attributes['error.type']).toBeUndefined();
-      // The record still names the first span: a third follower links to the same one.
-      const kept = await new FileTaskStore(dir).get(taskId);
-      expect(kept?.traceparent).toBe(`00-${firstContext.traceId}-${firstContext.spanId}-01`);
-    } finally {
-      await first.close();
-      await second?.close();
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
+      let second: TaskClient | undefined;
+      try {
+        exporter.reset();
+        const start = await first.startTool('long_job', {});
+        if (start.resultType !== 'task') throw new Error('expected a task');
+        const taskId = start.task.taskId;
+        await start.task.refresh(); // one poll
+        await first.close(); // stops following: the first span ends, the record stays resumable
+        const firstSpan = exporter.getFinishedSpans().find((s) => s.name === 'task long_job');
+        expect(firstSpan).toBeDefined();
+        expect(firstSpan!.attributes['mcp_tasks.task.status']).toBe('working');
+        expect(firstSpan!.attributes['error.type']).toBe('ClientClosedError');
+        const firstContext = firstSpan!.spanContext();
+        const record = await new FileTaskStore(dir).get(taskId);
+        expect(record?.traceparent).toBe(`00-${firstContext.traceId}-${firstContext.spanId}-01`);
+
+        second = new TaskClient({
+          transport: new StreamableHttpTransport(server.url),
+          store: new FileTaskStore(dir),
+          polling: { minIntervalMs: 10 },
+        });
+        const resumed = how === 'resume' ? await second.resume(taskId) : await second.task(taskId);
+        await resumed.refresh();
+        for (const release of releases.splice(0)) release();
+        await resumed.result();
+        const spans = exporter.getFinishedSpans().filter((s) => s.name === 'task long_job');
+        expect(spans).toHaveLength(2);
+        const again = spans[1]!;
+        expect(again.spanContext().spanId).not.toBe(firstContext.spanId);
+        expect(again.links.map((l) => [l.context.traceId, l.context.spanId, l.attributes])).toEqual([
+          [firstContext.traceId, firstContext.spanId, { 'mcp_tasks.link.kind': 'first_follow' }],
+        ]);
+        expect(again.attributes).toMatchObject({
+          'mcp_tasks.task.id': taskId,
+          'mcp_tasks.task.followed_again': true,
+          'mcp_tasks.task.status': 'completed',
+        });
+        expect(again.attributes['error.type']).toBeUndefined();
+        // The record still names the first span: a third follower links to the same one.
+        const kept = await new FileTaskStore(dir).get(taskId);
+        expect(kept?.traceparent).toBe(`00-${firstContext.traceId}-${firstContext.spanId}-01`);
+      } finally {
+        await first.close();
+        await second?.close();
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('a failed task sets error.type to its JSON-RPC code on the span and the task metrics; a cancel is told in events', async () => {
     const client = new TaskClient({
