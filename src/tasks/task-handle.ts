@@ -394,8 +394,8 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
       this.#settle(this.#init.outcome);
       return;
     }
-    this.emit('status', this.#task);
     this.#trace?.status(this.#task);
+    this.emit('status', this.#task);
     this.#apply(this.#task, true);
     if (this.done) return;
     const { scheduler, config } = this.#driver;

@@ -57,7 +57,7 @@ export interface TaskTraceStart {
 export interface TaskTrace {
   /** `traceparent` of this span (`undefined` when only metrics record). */
   readonly traceparent: string | undefined;
-  /** The status or `statusMessage` changed (also the first state). */
+  /** The status or `statusMessage` changed (also the first state): an event when the status itself changed. */
   status(task: DetailedTask): void;
   /** A `tasks/get` returned a state. */
   polled(): void;
@@ -152,6 +152,8 @@ class TaskObserver implements TaskTrace {
   #waitingSince: number | undefined;
   #waitedMs = 0;
   #ended = false;
+  /** The status of the last status event. */
+  #status: string | undefined;
 
   constructor(
     start: TaskTraceStart,
@@ -179,7 +181,9 @@ class TaskObserver implements TaskTrace {
       this.#waitingSince = undefined;
     }
     const span = this.#span;
-    if (!span) return;
+    // A new statusMessage alone is no event: a server reporting progress at every poll would fill the span.
+    if (!span || task.status === this.#status) return;
+    this.#status = task.status;
     const attributes: Attributes = { 'mcp_tasks.task.status': task.status };
     if (task.statusMessage !== undefined) attributes['mcp_tasks.task.status_message'] = task.statusMessage;
     span.addEvent(TASK_EVENTS.status, attributes);
@@ -229,6 +233,14 @@ class TaskObserver implements TaskTrace {
     if (this.#ended) return;
     this.#ended = true;
     this.#unregister?.();
+    try {
+      this.#record(outcome, task);
+    } catch {
+      // An SDK that throws (the API promises not to) never breaks the settling of a task.
+    }
+  }
+
+  #record(outcome: Settled<unknown>, task: DetailedTask): void {
     const now = this.#start.now();
     if (this.#waitingSince !== undefined) this.#waitedMs += now - this.#waitingSince;
     const type = outcome.ok
