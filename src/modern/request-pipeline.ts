@@ -157,7 +157,11 @@ export class RequestPipeline {
       message.id,
       rest,
       sentParams._meta as Record<string, unknown>,
-      { protocolVersion: this.#protocolVersion, url: url === undefined ? undefined : String(url) },
+      {
+        protocolVersion: this.#protocolVersion,
+        url: url === undefined ? undefined : String(url),
+        owner: o.transport,
+      },
       true,
     );
     if (span === undefined) return o.transport.request(message, sent);
