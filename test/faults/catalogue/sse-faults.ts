@@ -150,3 +150,11 @@ export function sseStrayMessagesBeforeResponse(): Fault {
     ]);
   });
 }
+
+/** The honest response as one complete SSE event, then the connection is cut (no clean end of the stream). */
+export function sseCutAfterResponse(): Fault {
+  return fromHonest('SSE cut after the response', (_request, body) => ({
+    ...sseReply([sseFrame(body)], 'destroy'),
+    chunkDelayMs: 50, // the event reaches the client before the cut
+  }));
+}
