@@ -13,7 +13,7 @@ import {
   type TaskHandle,
 } from '../../src/index.js';
 import { TooManyInputRequestsError } from '../../src/errors.js';
-import { chain, taskFaults } from './catalogue/index.js';
+import { chain, rpcErrorReply, taskFaults, type Fault } from './catalogue/index.js';
 import { gaps, rejectionOf, SERVER_POLL_MS, useFaultBench } from './setup.js';
 
 const bench = useFaultBench();
@@ -353,6 +353,34 @@ describe('a server that asks without end (5.12, 5.13): bounded by an internal li
       expect(bench.server.requests('tasks/cancel', taskId)).toHaveLength(1);
       await new Promise((resolve) => setTimeout(resolve, 5 * SERVER_POLL_MS));
       expect(bench.server.requests('tasks/get', taskId)).toHaveLength(polls); // no poll after the verdict
+    },
+    T,
+  );
+  it(
+    'the tasks/cancel after too many questions is refused: still TooManyInputRequestsError, taskCancel says so, a warning names the task',
+    async () => {
+      const refuseCancel: Fault = {
+        name: 'tasks/cancel refused',
+        reply: (request, next) =>
+          request.method === 'tasks/cancel' ? rpcErrorReply(request, -32603, 'cannot cancel now') : next(),
+      };
+      bench.server.inject(chain(refuseCancel, taskFaults.inventInputKeys(1_001)), { tool: TASK_TOOL });
+      const client = bench.client({ handlers: {} });
+      const warnings: string[] = [];
+      client.on('warning', (w) => warnings.push(w));
+      let taskId = '';
+      const error = await rejectionOf(
+        client.callTool(TASK_TOOL, TASK_ARGS, { onTask: (h) => (taskId = h.taskId) }),
+      );
+      expect(error).toBeInstanceOf(TooManyInputRequestsError);
+      const e = error as TooManyInputRequestsError;
+      expect(e.taskId).toBe(taskId);
+      expect(e.taskCancel).toMatchObject({ kind: 'cancel-not-delivered', refused: true });
+      expect(bench.server.requests('tasks/cancel', taskId)).toHaveLength(1);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(
+        /^task .+: tasks\/cancel after too many questions failed: .*cannot cancel now.*; it may be running$/,
+      );
     },
     T,
   );
