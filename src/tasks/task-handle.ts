@@ -15,7 +15,9 @@ import {
   ClientClosedError,
   InputDeliveryError,
   InvalidResponseError,
+  McpError,
   redactTaskId,
+  TooManyInputRequestsError,
 } from '../errors.js';
 import { durationError, MAX_TIMER_MS } from '../internal/duration.js';
 import { keysOf, unknownOptionError } from '../internal/option-keys.js';
@@ -36,7 +38,12 @@ import {
   type Settled,
 } from './decisions.js';
 import { deliver, DeliveryFailure } from './delivery.js';
-import { InputScope, type InputRequiredEvent, type RespondOptions } from './input-broker.js';
+import {
+  InputScope,
+  type InputLimitBreach,
+  type InputRequiredEvent,
+  type RespondOptions,
+} from './input-broker.js';
 import type { PollScheduler } from './scheduler.js';
 import { traceTask, type TaskTrace } from './task-telemetry.js';
 import type { UpdateSender } from './update-sender.js';
@@ -280,6 +287,8 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
   // Answering.
   #scope: InputScope | undefined;
   #rejections: Map<string, number> | undefined;
+  /** Set once the server asked more questions than the client takes: no question is offered after it. */
+  #overLimit: TooManyInputRequestsError | undefined;
   /** Stops the retries of this task's `tasks/update` deliveries (see {@link #stopUpdates}). */
   #updates: { controller: AbortController; unlisten: () => void } | undefined;
   // The `expiring` timer.
@@ -516,7 +525,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
 
   /** @internal Questions that arrived outside `tasks/get` (a legacy server's elicitation). */
   offerInput(inputRequests: InputRequests): InputRequiredEvent[] {
-    return this.#inputScope().offer(inputRequests);
+    return this.#offer(inputRequests);
   }
 
   /**
@@ -579,7 +588,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
     if (next.status === 'input_required') {
       if (Object.keys(next.inputRequests).length === 0 && !first && !this.#driver.backend.questionsOutOfBand)
         this.emit('serverViolation', `task ${this.taskId} is input_required with no inputRequests`);
-      this.#inputScope().offer(next.inputRequests);
+      this.#offer(next.inputRequests);
     }
     this.#watchExpiry(this.expiresAt);
     if (!isTerminalStatus(next.status)) return;
@@ -743,6 +752,61 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
       this.#init.answeredKeys,
     );
     return this.#scope;
+  }
+
+  /**
+   * Offers `inputRequests` to the task's scope, unless they break a question limit (see `InputScope.limitBreach`):
+   * then none of them is asked, and the task is cancelled and ends with {@link TooManyInputRequestsError}.
+   */
+  #offer(inputRequests: InputRequests): InputRequiredEvent[] {
+    if (this.#overLimit) return [];
+    const scope = this.#inputScope();
+    const breach = scope.limitBreach(inputRequests);
+    if (breach === undefined) return scope.offer(inputRequests);
+    this.#abortForLimit(breach);
+    return [];
+  }
+
+  /**
+   * The server asked more questions than the client takes: polling stops, `tasks/cancel` is sent (a
+   * `cancelRequested` event), and once it was acknowledged (or failed: a `warning`) `result()` rejects with
+   * {@link TooManyInputRequestsError}, its `taskCancel` saying which. A terminal status the server reports first
+   * stays the outcome.
+   */
+  #abortForLimit(breach: InputLimitBreach): void {
+    const error = new TooManyInputRequestsError(
+      this.method,
+      breach.per,
+      breach.limit,
+      breach.count,
+      this.taskId,
+    );
+    this.#overLimit = error;
+    this.#driver.scheduler.unschedule(this); // no more polls (and no more questions) while the cancel goes out
+    const settle = (): void => {
+      if (this.done)
+        this.#warn(
+          `task ${redactTaskId(this.taskId)}: it ended before the cancel for ${error.message} took effect`,
+        );
+      else this.stopFollowing(error);
+    };
+    this.cancel().then(
+      () => {
+        error.taskCancel = { kind: 'cancel-requested' };
+        settle();
+      },
+      (failure: unknown) => {
+        const cause = failure instanceof Error && failure.cause !== undefined ? failure.cause : failure;
+        error.taskCancel =
+          failure instanceof CancelNotConfirmedError
+            ? { kind: 'cancel-not-confirmed', cause }
+            : { kind: 'cancel-not-delivered', refused: cause instanceof McpError, cause };
+        this.#warn(
+          `task ${redactTaskId(this.taskId)}: tasks/cancel after too many questions failed: ${String(failure)}; it may be running`,
+        );
+        settle();
+      },
+    );
   }
 
   async #deliverAnswer(

@@ -16,6 +16,7 @@ import {
   InvalidResponseError,
   redactTaskId,
   TaskFollowedElsewhereError,
+  TooManyInputRequestsError,
   type TaskCancelOutcome,
 } from '../errors.js';
 import { allowManyListeners } from '../internal/abort.js';
@@ -221,6 +222,7 @@ function isSettledByServer(handle: TaskHandle<unknown>, error: unknown): boolean
   )
     return true;
   if (isCallerAbort(error)) return true; // a caller failure: already cancelled (or detached) by the handle itself
+  if (error instanceof TooManyInputRequestsError) return true; // the handle cancelled it already
   return isTerminalStatus(handle.task.status);
 }
 

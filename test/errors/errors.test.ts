@@ -70,6 +70,11 @@ const samples: Array<[McpClientError, string | number, string]> = [
     'InputRequiredError',
   ],
   [new TooManyRoundsError('tools/call', 3), 'TOO_MANY_ROUNDS', 'TooManyRoundsError'],
+  [
+    new errors.TooManyInputRequestsError('tools/call', 'task', 10_000, 10_001, 't1'),
+    'TOO_MANY_INPUT_REQUESTS',
+    'TooManyInputRequestsError',
+  ],
   [new TaskFailedError(failedTask('t1')), 'TASK_FAILED', 'TaskFailedError'],
   [new TaskCancelledError('t1'), 'TASK_CANCELLED', 'TaskCancelledError'],
   [new TaskExpiredError('t1', 0), 'TASK_EXPIRED', 'TaskExpiredError'],

@@ -10,6 +10,7 @@ import {
   ResponseTooLargeError,
   TooManyRoundsError,
 } from '../../src/index.js';
+import { TooManyInputRequestsError } from '../../src/errors.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../../src/transport/streamable-http.js';
 import { httpFaults, sseFaults, volumeFaults } from './catalogue/index.js';
 import { rejectionOf, useFaultBench } from './setup.js';
@@ -118,5 +119,28 @@ describe('MRTR round limit (maxInputRounds)', () => {
     );
     expect(bench.server.requests('tools/call').length - before).toBe(11);
     expect(asked).toEqual(['q1', 'q2', 'q3', 'q4', 'q5', 'q6', 'q7', 'q8', 'q9', 'q10']);
+  }, 10_000);
+
+  it('an MRTR round of 1,001 questions: none asked, no re-send, TooManyInputRequestsError (per reply)', async () => {
+    bench.server.inject(volumeFaults.endlessInputRounds(1_001), { tool: 'echo', method: 'tools/call' });
+    const asked: string[] = [];
+    const before = bench.server.requests('tools/call').length;
+    const client = bench.client();
+    client.on('inputRequired', (e) => asked.push(e.key));
+    const error = await rejectionOf(client.callTool('echo', { text: 'x' }));
+    expect(error).toBeInstanceOf(TooManyInputRequestsError);
+    const e = error as TooManyInputRequestsError;
+    expect([e.code, e.per, e.limit, e.count, e.taskId]).toEqual([
+      'TOO_MANY_INPUT_REQUESTS',
+      'reply',
+      1_000,
+      1_001,
+      undefined,
+    ]);
+    expect(error.message).toBe(
+      "tools/call: the server asked 1001 questions in one inputRequests, over this client's limit of 1000",
+    );
+    expect(asked).toEqual([]);
+    expect(bench.server.requests('tools/call').length - before).toBe(1);
   }, 10_000);
 });
