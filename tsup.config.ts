@@ -8,8 +8,6 @@ const entries: Record<string, string> = {
   node: 'src/node.ts',
   'testing/index': 'src/testing/index.ts',
   'testing/reference-server': 'src/testing/reference-server-cli.ts',
-  // Every error class (the main entry is full): the ones the main entry exports and those it has no room for.
-  errors: 'src/errors.ts',
   stdio: 'src/stdio.ts',
   'file-store': 'src/file-store.ts',
   'redis-store': 'src/redis-store.ts',

@@ -2,9 +2,7 @@
  * Every error this client throws. Each class has a stable `code` (a string for local failures; the JSON-RPC
  * integer for {@link McpError}), keeps `cause`, and names the operation and the (redacted) task id in its message.
  * `instanceof` works across the ESM and CJS copies of this package (brands via `Symbol.for`).
- * The classes live in `src/errors/`, one family per file; this module is the one import path inside the package,
- * and the `mcp-tasks-client/errors` entry point: every class, including those the main entry (full at 110 names)
- * has no room for, such as {@link TooManyInputRequestsError}.
+ * The classes live in `src/errors/`, one family per file; this module is the one import path.
  * (https://modelcontextprotocol.io/specification/2026-07-28/basic/index#error-codes)
  *
  * @module

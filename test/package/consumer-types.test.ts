@@ -17,7 +17,6 @@ const project = mkdtempSync(join(tmpdir(), 'mcp-tasks-consumer-'));
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
 const ENTRY_POINTS = [
-  'errors',
   'testing',
   'stdio',
   'file-store',

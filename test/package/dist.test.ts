@@ -39,7 +39,6 @@ describe('the built package', () => {
 
   it.each([
     ['testing/index', ['createTaskServer', 'TaskServerCore', 'InMemoryTransport', 'runStdioServer']],
-    ['errors', ['TooManyInputRequestsError', 'TaskFailedError', 'McpClientError', 'isMcpClientError']],
     ['stdio', ['StdioTransport', 'ServerExitedError']],
     ['file-store', ['FileTaskStore']],
     ['redis-store', ['RedisTaskStore', 'LeaseLostError', 'StoreUnavailableError']],
