@@ -24,6 +24,7 @@ export {
   RequestTimeoutError,
   ResponseTooLargeError,
   StreamEndedError,
+  TooManyInputRequestsError,
   TooManyRoundsError,
   UnsupportedProtocolVersionError,
 } from './errors/request-errors.js';

@@ -24,7 +24,6 @@ export type { ResultOfOptions } from './fleet/result-of.js';
 // store
 export { MemoryTaskStore } from './store/task-store.js';
 export type { TaskStore } from './store/task-store.js';
-export { serverIdentity } from './store/task-record.js';
 export type { TaskOutcome, TaskRecord } from './store/task-record.js';
 export type { ClientCapabilities, ClientInfo } from './protocol/client-info.js';
 
@@ -84,6 +83,7 @@ export {
   TaskFailedError,
   TaskFollowedElsewhereError,
   TaskNotFoundError,
+  TooManyInputRequestsError,
   TooManyRoundsError,
   UnsupportedProtocolVersionError,
 } from './errors.js';

@@ -125,6 +125,7 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
       timeoutMs: o.timeoutMs,
       abortGraceMs: o.limits.abortGraceMs,
       traceContext: o.traceContext,
+      spanOwner: o.transport,
     };
     this.#router = new EraRouter(o.transport, o.era, legacyHost, (signal) =>
       pipeline.send(METHODS.discover, {}, { signal }),

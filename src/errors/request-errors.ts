@@ -7,7 +7,7 @@
  */
 import type { JsonRpcErrorObject } from '../protocol/jsonrpc.js';
 import { printableExcerpt } from '../protocol/printable.js';
-import { kBrand, McpClientError } from './base.js';
+import { kBrand, McpClientError, redactTaskId } from './base.js';
 
 /**
  * A JSON-RPC error the server answered with (any HTTP status; the body outranks the status).
@@ -265,6 +265,43 @@ export class TooManyRoundsError extends McpClientError {
     super(
       `${method} failed: the server asked for input again after ${rounds} answered rounds (limits.maxInputRounds: ${rounds})`,
     );
+  }
+}
+
+/**
+ * The server asked more questions than this client takes: one `inputRequests` object with more than
+ * `MAX_INPUT_REQUESTS_PER_REPLY` (1,000) keys (`per: 'reply'`), or a task whose distinct question keys would pass
+ * `MAX_INPUT_KEYS_PER_TASK` (10,000) (`per: 'task'`). None of the questions of the reply that broke the limit were
+ * asked; questions asked before stay asked once. For a task (`taskId` set) the client sent `tasks/cancel` before
+ * the call rejected; `taskCancel` says what became of it. An MRTR round (`taskId` undefined) is simply not retried.
+ * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#input-required)
+ */
+export class TooManyInputRequestsError extends McpClientError {
+  static override readonly [kBrand]: string = 'TooManyInputRequestsError';
+  override readonly code = 'TOO_MANY_INPUT_REQUESTS' as const;
+  /** The task that asked, or `undefined` for an MRTR round. */
+  override readonly taskId: string | undefined;
+  /** What was done about the task: `tasks/cancel` acknowledged, not confirmed or not delivered; `undefined` for MRTR. */
+  taskCancel: TaskCancelOutcome | undefined;
+  constructor(
+    readonly method: string,
+    /** Which limit: the keys of one `inputRequests` object, or the distinct keys over the task's life. */
+    readonly per: 'reply' | 'task',
+    /** The limit passed. */
+    readonly limit: number,
+    /** How many keys the reply held (`'reply'`), or how many distinct keys the task would have asked (`'task'`). */
+    readonly count: number,
+    taskId?: string,
+    options?: ErrorOptions,
+  ) {
+    const where = taskId === undefined ? method : `task ${redactTaskId(taskId)} (${method})`;
+    super(
+      per === 'reply'
+        ? `${where}: the server asked ${count} questions in one inputRequests, over this client's limit of ${limit}`
+        : `${where}: the server asked ${count} distinct questions, over this client's limit of ${limit} per task`,
+      options,
+    );
+    this.taskId = taskId;
   }
 }
 

@@ -1,9 +1,13 @@
 /**
- * OpenTelemetry client spans for requests, through the optional peer `@opentelemetry/api` (the API only; the host
- * brings the SDK and registers a tracer provider). Without the package, or before it is loaded, nothing is traced;
- * with it but no provider registered, the API's no-op span costs one call and its `isRecording()` check.
- * One span per request of either era, named and attributed as the MCP semantic conventions say, and its context
- * carried in `params._meta` (`traceparent`, `tracestate`; `baggage` only when asked; nothing when turned off).
+ * OpenTelemetry for requests and tasks, through the optional peer `@opentelemetry/api` (the API only; the host
+ * brings the SDK and registers a tracer or meter provider). Without the package, or before it is loaded, nothing is
+ * traced or measured; with it but no provider registered, a request costs the API's no-op span with its
+ * `isRecording()` check and one look at the global meter provider.
+ * One span per request of either era, named and attributed as the MCP semantic conventions say, its context carried
+ * in `params._meta` (`traceparent`, `tracestate`; `baggage` only when asked; nothing when the client turned it off),
+ * and the `mcp.client.operation.duration` histogram. A `tasks/get`
+ * about a task that has its own span (see `tasks/task-telemetry.ts`) gets no span of its own: the task's span counts
+ * it, and its `tasks/update` and `tasks/cancel` spans are children of the task's span.
  * (https://github.com/open-telemetry/semantic-conventions-genai/blob/main/docs/gen-ai/mcp.md)
  *
  * @module
@@ -12,6 +16,9 @@
 
 type OtelApi = typeof import('@opentelemetry/api');
 type Span = import('@opentelemetry/api').Span;
+type SpanContext = import('@opentelemetry/api').SpanContext;
+type Histogram = import('@opentelemetry/api').Histogram;
+type Attributes = import('@opentelemetry/api').Attributes;
 
 let api: OtelApi | undefined;
 let loading: Promise<OtelApi | undefined> | undefined;
@@ -48,11 +55,152 @@ export function telemetryLoading(): Promise<unknown> | undefined {
  */
 export type TraceContextMode = boolean | 'with-baggage';
 
+/** The loaded API, or `undefined` (not installed, or not loaded yet). */
+export function telemetryApi(): OtelApi | undefined {
+  return api;
+}
+
+/** The tracer and meter name of this library. */
+export const INSTRUMENTATION_NAME = 'mcp-tasks-client';
+
+// --- Metrics -------------------------------------------------------------------------------------------------------
+
+/** Bucket boundaries (s) the MCP convention advises for `mcp.client.operation.duration`. */
+const OPERATION_BUCKETS_S = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
+/** Bucket boundaries (s) for a task's life and its time waiting for input: seconds to a day. */
+const TASK_BUCKETS_S = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 7200, 14_400, 43_200, 86_400];
+/** Bucket boundaries for the number of polls of one task. */
+const POLL_BUCKETS = [0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000];
+
+/** The histograms this library records, made once per meter provider. */
+export interface Instruments {
+  /** `mcp.client.operation.duration` (s): every request. */
+  readonly operationDuration: Histogram;
+  /** `mcp_tasks.task.duration` (s): from the creation reply (or the start of following) to the end of following. */
+  readonly taskDuration: Histogram;
+  /** `mcp_tasks.task.polls` ({poll}): the `tasks/get` that returned a state, per task. */
+  readonly taskPolls: Histogram;
+  /** `mcp_tasks.task.input_required.duration` (s): per task that asked, its total time in `input_required`. */
+  readonly inputRequiredDuration: Histogram;
+}
+
+let made: { provider: unknown; instruments: Instruments | undefined } | undefined;
+
+/**
+ * The instruments, when a meter provider that records is registered; `undefined` otherwise. Per call it costs one
+ * look at the global provider: the instruments are made again only when the provider changed.
+ */
+export function instruments(otel: OtelApi): Instruments | undefined {
+  const provider = otel.metrics.getMeterProvider();
+  if (made?.provider !== provider) made = { provider, instruments: makeInstruments(otel, provider) };
+  return made.instruments;
+}
+
+function makeInstruments(
+  otel: OtelApi,
+  provider: ReturnType<OtelApi['metrics']['getMeterProvider']>,
+): Instruments | undefined {
+  const meter = provider.getMeter(INSTRUMENTATION_NAME);
+  const operationDuration = meter.createHistogram('mcp.client.operation.duration', {
+    description:
+      'The duration of the MCP request or notification as observed on the sender from the time it was sent until the response or ack is received.',
+    unit: 's',
+    advice: { explicitBucketBoundaries: OPERATION_BUCKETS_S },
+  });
+  // The no-op provider hands out the API's no-op instrument: then nothing is measured, and nothing is built per call.
+  const noop = otel.createNoopMeter?.().createHistogram('noop');
+  if (noop !== undefined && operationDuration.constructor === noop.constructor) return undefined;
+  return {
+    operationDuration,
+    taskDuration: meter.createHistogram('mcp_tasks.task.duration', {
+      description:
+        'How long this client followed a task: from its creation reply (or attach) to its outcome.',
+      unit: 's',
+      advice: { explicitBucketBoundaries: TASK_BUCKETS_S },
+    }),
+    taskPolls: meter.createHistogram('mcp_tasks.task.polls', {
+      description: 'The tasks/get requests that returned a state, per task.',
+      unit: '{poll}',
+      advice: { explicitBucketBoundaries: POLL_BUCKETS },
+    }),
+    inputRequiredDuration: meter.createHistogram('mcp_tasks.task.input_required.duration', {
+      description: 'Per task that asked for input: its total time in input_required.',
+      unit: 's',
+      advice: { explicitBucketBoundaries: TASK_BUCKETS_S },
+    }),
+  };
+}
+
+// --- Shared helpers ----------------------------------------------------------------------------------------------------
+
+/**
+ * The `error.type` of a failure: the JSON-RPC code (e.g. `-32602`) of a JSON-RPC error, otherwise the error's class
+ * name (e.g. `RequestTimeoutError`, `TaskFailedError`).
+ */
+export function errorType(error: unknown): string {
+  const e = error as { code?: unknown; name?: unknown } | null | undefined;
+  if (typeof e?.code === 'number') return String(e.code);
+  return String(e?.name ?? 'Error');
+}
+
+/** A span context as a W3C `traceparent` value (what a task record keeps). */
+export function toTraceparent(context: SpanContext): string {
+  return `00-${context.traceId}-${context.spanId}-${(context.traceFlags & 0xff).toString(16).padStart(2, '0')}`;
+}
+
+const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+
+/** A W3C `traceparent` value read back as a (remote) span context; `undefined` when it is not one. */
+export function fromTraceparent(value: string | undefined): SpanContext | undefined {
+  const match = value === undefined ? null : TRACEPARENT.exec(value);
+  if (!match || /^0+$/.test(match[1]!) || /^0+$/.test(match[2]!)) return undefined;
+  return {
+    traceId: match[1]!,
+    spanId: match[2]!,
+    traceFlags: Number.parseInt(match[3]!, 16),
+    isRemote: true,
+  };
+}
+
+// --- Task spans known to requests ------------------------------------------------------------------------------------
+
+/** The live span of each followed task, by its transport (the server it lives on), then its task id. */
+const taskSpans = new WeakMap<object, Map<string, Span>>();
+
+/** Makes `span` the span of `taskId` on `owner` (the transport) while it is followed; returns the function that ends that. */
+export function registerTaskSpan(owner: object, taskId: string, span: Span): () => void {
+  let spans = taskSpans.get(owner);
+  if (!spans) taskSpans.set(owner, (spans = new Map()));
+  spans.set(taskId, span);
+  return () => {
+    if (spans.get(taskId) === span) spans.delete(taskId);
+  };
+}
+
+/** The span of the request whose reply created a task, by that reply (the raw result object). */
+const creatingSpans = new WeakMap<object, SpanContext>();
+
+/** The `traceparent` of the span of the request whose reply is `created` (a `CreateTaskResult`), when it was traced. */
+export function creatingSpanOf(created: object): string | undefined {
+  const context = creatingSpans.get(created);
+  return context === undefined ? undefined : toTraceparent(context);
+}
+
+/** Lets `rebuilt` (a creation reply read into another shape) name the same creating span as `reply`. */
+export function keepCreatingSpan(reply: object, rebuilt: object): void {
+  const context = creatingSpans.get(reply);
+  if (context !== undefined) creatingSpans.set(rebuilt, context);
+}
+
+// --- Request spans ---------------------------------------------------------------------------------------------------
+
 /** What a request's span needs to know of where it goes. */
 export interface RequestTarget {
   protocolVersion: string;
   /** The server's URL (HTTP), for `server.address` and `server.port`. */
   url?: string;
+  /** The transport: a `tasks/*` request about a task followed on it belongs to that task's span. */
+  owner?: object;
 }
 
 /** The object of the MCP convention a request names: the tool, prompt or resource; none for other methods. */
@@ -66,10 +214,67 @@ function targetOf(method: string, params: Record<string, unknown>): string | und
   return typeof target === 'string' ? target : undefined;
 }
 
+/** `server.address` and `server.port` of an HTTP server's URL; none for another transport (e.g. stdio). */
+function serverAttributes(url: string | undefined, into: Attributes): void {
+  if (url === undefined) return;
+  try {
+    const parsed = new URL(url);
+    into['server.address'] = parsed.hostname;
+    into['server.port'] = Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80));
+  } catch {
+    // not a URL: no address
+  }
+}
+
+/** The attributes the convention puts on both the span and the duration metric of a request. */
+function requestAttributes(method: string, target: string | undefined, where: RequestTarget): Attributes {
+  const attributes: Attributes = {
+    'mcp.method.name': method,
+    'mcp.protocol.version': where.protocolVersion,
+  };
+  if (method === 'tools/call' && target !== undefined) {
+    attributes['gen_ai.tool.name'] = target;
+    attributes['gen_ai.operation.name'] = 'execute_tool';
+  }
+  if (method === 'prompts/get' && target !== undefined) attributes['gen_ai.prompt.name'] = target;
+  serverAttributes(where.url, attributes);
+  return attributes;
+}
+
 /**
- * Starts the client span of one request, when a tracer provider records it, and returns `_meta` with the span's
- * context injected (a copy; `meta` may be shared and frozen) and the function that ends the span with the outcome.
- * `undefined` when nothing records.
+ * `_meta` with `span`'s context injected (a copy; `meta` may be shared and frozen): `traceparent`, `tracestate`, and
+ * the active context's `baggage` when `withBaggage`. Whatever else the propagator writes is left out.
+ */
+function injected(
+  otel: OtelApi,
+  span: Span,
+  meta: Record<string, unknown>,
+  withBaggage: boolean,
+): Record<string, unknown> {
+  const sent = { ...meta };
+  otel.propagation.inject(otel.trace.setSpan(otel.context.active(), span), sent, {
+    set: (carrier, key, value) => {
+      // Baggage only when asked: it may carry anything and reaches the server's operators.
+      if (key === 'traceparent' || key === 'tracestate' || (withBaggage && key === 'baggage'))
+        (carrier as Record<string, unknown>)[key] = value;
+    },
+  });
+  return sent;
+}
+
+/** What {@link startRequestSpan} hands back: the `_meta` to send and the function that ends the request's telemetry. */
+export interface RequestTelemetry {
+  meta: Record<string, unknown>;
+  end: (error: unknown, result?: Record<string, unknown>) => void;
+}
+
+/**
+ * Starts the telemetry of one request: its client span, when a tracer provider records it, and its duration, when a
+ * meter provider records. Returns `_meta` with the span's context injected (a copy; `meta` may be shared and frozen)
+ * and the function that ends both with the outcome; `undefined` when nothing records.
+ *
+ * A `tasks/get` about a task whose span is live gets no span: it carries the task span's context, and the task's
+ * span counts it. Other `tasks/*` requests about such a task are children of its span.
  */
 export function startRequestSpan(
   method: string,
@@ -78,54 +283,48 @@ export function startRequestSpan(
   meta: Record<string, unknown>,
   where: RequestTarget,
   traceContext: TraceContextMode,
-):
-  | { meta: Record<string, unknown>; end: (error: unknown, result?: Record<string, unknown>) => void }
-  | undefined {
+): RequestTelemetry | undefined {
   const otel = api;
   if (otel === undefined) return undefined;
+  const metrics = instruments(otel);
+  const taskId = typeof params.taskId === 'string' ? params.taskId : undefined;
+  const taskSpan =
+    taskId !== undefined && where.owner !== undefined ? taskSpans.get(where.owner)?.get(taskId) : undefined;
   const target = targetOf(method, params);
-  const span: Span = otel.trace
-    .getTracer('mcp-tasks-client')
-    .startSpan(target === undefined ? method : `${method} ${target}`, {
-      kind: otel.SpanKind.CLIENT,
-    });
-  if (!span.isRecording()) return undefined;
-  span.setAttribute('mcp.method.name', method);
-  span.setAttribute('mcp.protocol.version', where.protocolVersion);
-  span.setAttribute('jsonrpc.request.id', String(id));
-  if (method === 'tools/call' && target !== undefined) {
-    span.setAttribute('gen_ai.tool.name', target);
-    span.setAttribute('gen_ai.operation.name', 'execute_tool');
+  let span: Span | undefined;
+  if (!(taskSpan !== undefined && method === 'tasks/get')) {
+    const parent =
+      taskSpan === undefined ? otel.context.active() : otel.trace.setSpan(otel.context.active(), taskSpan);
+    span = otel.trace
+      .getTracer(INSTRUMENTATION_NAME)
+      .startSpan(
+        target === undefined ? method : `${method} ${target}`,
+        { kind: otel.SpanKind.CLIENT },
+        parent,
+      );
+    if (!span.isRecording()) span = undefined;
   }
-  if (method === 'prompts/get' && target !== undefined) span.setAttribute('gen_ai.prompt.name', target);
-  if (method === 'resources/read' && target !== undefined) span.setAttribute('mcp.resource.uri', target);
-  if (typeof params.taskId === 'string') span.setAttribute('mcp.task.id', params.taskId);
-  if (where.url !== undefined) {
-    try {
-      const url = new URL(where.url);
-      span.setAttribute('server.address', url.hostname);
-      span.setAttribute('server.port', Number(url.port || (url.protocol === 'https:' ? 443 : 80)));
-    } catch {
-      // not a URL (e.g. stdio): no address
-    }
+  if (span === undefined && metrics === undefined && taskSpan === undefined) return undefined;
+  const startedAt = metrics === undefined ? 0 : performance.now();
+  const attributes =
+    span === undefined && metrics === undefined ? undefined : requestAttributes(method, target, where);
+  if (span !== undefined && attributes !== undefined) {
+    span.setAttributes(attributes);
+    span.setAttribute('jsonrpc.request.id', String(id));
+    if (method === 'resources/read' && target !== undefined) span.setAttribute('mcp.resource.uri', target);
+    if (taskId !== undefined) span.setAttribute('mcp_tasks.task.id', taskId);
   }
-  let sent = meta;
-  if (traceContext !== false) {
-    sent = { ...meta };
-    // Baggage only when asked: it may carry anything and reaches the server's operators.
-    const baggage = traceContext === 'with-baggage';
-    otel.propagation.inject(otel.trace.setSpan(otel.context.active(), span), sent, {
-      set: (carrier, key, value) => {
-        if (key === 'traceparent' || key === 'tracestate' || (baggage && key === 'baggage'))
-          (carrier as Record<string, unknown>)[key] = value;
-      },
-    });
-  }
+  const carrier = span ?? taskSpan;
   return {
-    meta: sent,
+    meta:
+      traceContext !== false && carrier !== undefined
+        ? injected(otel, carrier, meta, traceContext === 'with-baggage')
+        : meta,
     end: (error, result) => {
+      let type: string | undefined;
       if (error !== undefined) {
-        const e = error as { code?: unknown; httpStatus?: unknown; status?: unknown; name?: unknown };
+        type = errorType(error);
+        const e = error as { code?: unknown; httpStatus?: unknown; status?: unknown };
         // A JSON-RPC error's HTTP status (`httpStatus`), or an HTTP failure's own (`status`, `HttpError`).
         const status =
           typeof e.httpStatus === 'number'
@@ -133,25 +332,36 @@ export function startRequestSpan(
             : typeof e.status === 'number'
               ? e.status
               : undefined;
-        if (status !== undefined) span.setAttribute('http.response.status_code', status);
-        span.setAttribute(
-          'error.type',
-          typeof e.code === 'number' ? String(e.code) : String(e.name ?? 'Error'),
-        );
-        if (typeof e.code === 'number') span.setAttribute('rpc.response.status_code', String(e.code));
-        span.setStatus({
-          code: otel.SpanStatusCode.ERROR,
-          message: String((error as Error).message ?? error),
-        });
+        if (span !== undefined) {
+          if (status !== undefined) span.setAttribute('http.response.status_code', status);
+          if (typeof e.code === 'number') span.setAttribute('rpc.response.status_code', String(e.code));
+          span.setStatus({
+            code: otel.SpanStatusCode.ERROR,
+            message: String((error as Error).message ?? error),
+          });
+        }
       } else if (result?.isError === true) {
-        span.setAttribute('error.type', 'tool_error');
-        span.setStatus({ code: otel.SpanStatusCode.ERROR });
+        type = 'tool_error';
+        span?.setStatus({ code: otel.SpanStatusCode.ERROR });
       }
-      // The task a creation reply named: `{ resultType: 'task', taskId }` (2026-07-28), `{ task: { taskId } }` (2025-11-25).
-      const created =
-        result?.resultType === 'task' ? result.taskId : (result?.task as { taskId?: unknown })?.taskId;
-      if (typeof created === 'string') span.setAttribute('mcp.task.id', created);
-      span.end();
+      if (span !== undefined) {
+        if (type !== undefined) span.setAttribute('error.type', type);
+        // The task a creation reply named: `{ resultType: 'task', taskId }` (2026-07-28), `{ task: { taskId } }`
+        // (2025-11-25).
+        const created =
+          result?.resultType === 'task'
+            ? result.taskId
+            : (result?.task as { taskId?: unknown } | undefined)?.taskId;
+        if (result !== undefined && typeof created === 'string') {
+          span.setAttribute('mcp_tasks.task.id', created);
+          creatingSpans.set(result, span.spanContext());
+        }
+        span.end();
+      }
+      if (metrics !== undefined && attributes !== undefined) {
+        const measured = type === undefined ? attributes : { ...attributes, 'error.type': type };
+        metrics.operationDuration.record((performance.now() - startedAt) / 1000, measured);
+      }
     },
   };
 }

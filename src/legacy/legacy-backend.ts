@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { TraceContextMode } from '../internal/telemetry.js';
+import { keepCreatingSpan, type TraceContextMode } from '../internal/telemetry.js';
 import type { ClientInfo } from '../protocol/client-info.js';
 import { DEFAULT_ABORT_GRACE_MS, withAbortGrace } from '../tasks/abort-grace.js';
 import { answerRound } from '../tasks/input-round.js';
@@ -44,6 +44,8 @@ export interface LegacyHost extends EraHost {
   abortGraceMs?: number;
   /** What trace context each request carries in `params._meta` when its span records. @default true */
   traceContext?: TraceContextMode;
+  /** The client's transport: the key under which its tasks' spans are found (see `registerTaskSpan`). */
+  spanOwner?: object;
 }
 
 /** Per-request options the backend honours. */
@@ -126,6 +128,7 @@ export class LegacyBackend implements EraBackend {
       timeoutMs: host.timeoutMs,
       url: target.kind === 'http' ? String(target.url) : undefined,
       traceContext: host.traceContext,
+      spanOwner: host.spanOwner,
     });
     backend = new LegacyBackend(session, host);
     return backend;
@@ -175,7 +178,8 @@ export class LegacyBackend implements EraBackend {
     params: Record<string, unknown>,
     options: LegacyRequestOptions = {},
   ): Promise<
-    { result: Record<string, unknown> } | { task: DetailedTask; aborted: boolean; abortReason?: unknown }
+    | { result: Record<string, unknown> }
+    | { task: DetailedTask; reply: Record<string, unknown>; aborted: boolean; abortReason?: unknown }
   > {
     // Re-list when the tool is unknown: servers may add tools after `initialize` (server-everything registers its
     // task tools once it has seen the client's capabilities) or announce them with `list_changed`.
@@ -198,7 +202,7 @@ export class LegacyBackend implements EraBackend {
     );
     const task = parseCreatedTask(METHODS.callTool, sent.value);
     this.#tasks.set(task.taskId, this.#state(task.taskId));
-    return { task, aborted: sent.aborted, abortReason: sent.abortReason };
+    return { task, reply: sent.value, aborted: sent.aborted, abortReason: sent.abortReason };
   }
 
   /** A call in this era: tools may become tasks (followed by the engine); other methods answer inline. */
@@ -209,9 +213,11 @@ export class LegacyBackend implements EraBackend {
       return { resultType: 'complete', result: await this.request(method, params, o) };
     const started = await this.startTool(params, o);
     if ('result' in started) return { resultType: 'complete', result: started.result };
+    const created = { resultType: 'task', ...started.task };
+    keepCreatingSpan(started.reply, created); // the task's span links to the span of the tools/call that created it
     return {
       resultType: 'task',
-      created: { resultType: 'task', ...started.task },
+      created,
       aborted: started.aborted,
       abortReason: started.abortReason,
     };

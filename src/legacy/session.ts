@@ -85,6 +85,8 @@ export interface SessionOptions {
   url?: string;
   /** What trace context each request carries in `params._meta` when its span records. @default true */
   traceContext?: TraceContextMode;
+  /** The client's transport: the key under which its tasks' spans are found (see `registerTaskSpan`). */
+  spanOwner?: object;
 }
 
 /** What the server said of itself in `initialize`. */
@@ -276,7 +278,11 @@ export class LegacySession {
       id,
       params,
       meta,
-      { protocolVersion: this.#identity?.protocolVersion ?? LEGACY_PROTOCOL_VERSION, url: this.#options.url },
+      {
+        protocolVersion: this.#identity?.protocolVersion ?? LEGACY_PROTOCOL_VERSION,
+        url: this.#options.url,
+        owner: this.#options.spanOwner,
+      },
       this.#options.traceContext ?? true,
     );
     if (span !== undefined && span.meta !== meta && Object.keys(span.meta).length > 0)

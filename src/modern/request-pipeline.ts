@@ -159,7 +159,11 @@ export class RequestPipeline {
       message.id,
       rest,
       sentParams._meta as Record<string, unknown>,
-      { protocolVersion: this.#protocolVersion, url: url === undefined ? undefined : String(url) },
+      {
+        protocolVersion: this.#protocolVersion,
+        url: url === undefined ? undefined : String(url),
+        owner: o.transport,
+      },
       o.traceContext,
     );
     if (span === undefined) return o.transport.request(message, sent);

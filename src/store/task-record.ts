@@ -71,6 +71,11 @@ export const TaskRecordSchema = z.object({
    * the task).
    */
   uncollected: z.literal(true).optional(),
+  /**
+   * The W3C `traceparent` of the task's first OpenTelemetry span (absent when it was not traced, and in records
+   * written by older versions): the span of a task followed again (resume, attach, a fleet takeover) links to it.
+   */
+  traceparent: z.string().optional(),
   /** True once `tasks/cancel` was requested here; the outcome stays the server's to report. */
   cancelRequested: z.boolean().optional(),
   /** Last write, epoch ms. */

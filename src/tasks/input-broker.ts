@@ -95,6 +95,25 @@ export interface InputScopeOptions {
   expiresAt?: () => number | null;
 }
 
+/**
+ * The most keys one `inputRequests` object may hold. A person answers questions; a reply with more than a thousand
+ * is a hostile or broken server, and each key costs an event, a handler call and (for a task) a `tasks/update`.
+ */
+export const MAX_INPUT_REQUESTS_PER_REPLY = 1_000;
+
+/**
+ * The most distinct question keys one task may ask over its life (ten full replies' worth). It stops a server that
+ * invents new keys on every poll from prompting forever, and bounds the keys the client remembers per task.
+ */
+export const MAX_INPUT_KEYS_PER_TASK = 10_000;
+
+/** Which question limit a reply would break, and by how much: see {@link InputScope.limitBreach}. */
+export interface InputLimitBreach {
+  per: 'reply' | 'task';
+  limit: number;
+  count: number;
+}
+
 function handlerFor(
   handlers: InputHandlers | undefined,
   request: InputRequest,
@@ -141,6 +160,21 @@ export class InputScope {
   /** True when `key` was answered. */
   isAnswered(key: string): boolean {
     return this.#answered.has(key);
+  }
+
+  /**
+   * The limit `inputRequests` would break if offered: more than {@link MAX_INPUT_REQUESTS_PER_REPLY} keys in it, or
+   * more than {@link MAX_INPUT_KEYS_PER_TASK} distinct keys in this scope with its new ones; `undefined` when it fits.
+   */
+  limitBreach(inputRequests: InputRequests): InputLimitBreach | undefined {
+    const keys = Object.keys(inputRequests);
+    if (keys.length > MAX_INPUT_REQUESTS_PER_REPLY)
+      return { per: 'reply', limit: MAX_INPUT_REQUESTS_PER_REPLY, count: keys.length };
+    let count = this.#seen.size;
+    for (const key of keys) if (!this.#seen.has(key)) count++;
+    return count > MAX_INPUT_KEYS_PER_TASK
+      ? { per: 'task', limit: MAX_INPUT_KEYS_PER_TASK, count }
+      : undefined;
   }
 
   /**

@@ -5,12 +5,17 @@
  * @module
  * @internal
  */
-import { InputRequiredError } from '../errors.js';
+import { InputRequiredError, TooManyInputRequestsError } from '../errors.js';
 import { setOwn } from '../protocol/exact-keys.js';
 import type { InputRequests, InputResponses } from '../protocol/input.js';
 import { withListenerSink } from '../internal/safe-emitter.js';
 import { failureCarrier } from '../internal/safe-emitter.js';
-import { InputScope, type InputHandlers, type InputRequiredEvent } from './input-broker.js';
+import {
+  InputScope,
+  MAX_INPUT_REQUESTS_PER_REPLY,
+  type InputHandlers,
+  type InputRequiredEvent,
+} from './input-broker.js';
 
 /** Inputs of {@link answerRound}. */
 export interface RoundOptions {
@@ -27,7 +32,9 @@ export interface RoundOptions {
 /**
  * Resolves with an answer for every key. Each round is its own scope.
  *
- * @throws {@link InputRequiredError} when a key has neither a handler nor a listener.
+ * @throws {@link InputRequiredError} when a key has neither a handler nor a listener;
+ *   {@link TooManyInputRequestsError} when the round holds more than {@link MAX_INPUT_REQUESTS_PER_REPLY} keys
+ *   (none of them asked).
  * @throws a handler's error, what an `inputRequired` listener threw (or its promise rejected with), or
  *   `signal.reason` on abort.
  */
@@ -48,6 +55,10 @@ export function answerRound({
     }
     if (keys.length === 0) {
       resolve(responses);
+      return;
+    }
+    if (keys.length > MAX_INPUT_REQUESTS_PER_REPLY) {
+      reject(new TooManyInputRequestsError(method, 'reply', MAX_INPUT_REQUESTS_PER_REPLY, keys.length));
       return;
     }
     const onAbort = (): void => finish(() => reject(signal?.reason));

@@ -15,7 +15,9 @@ import {
   ClientClosedError,
   InputDeliveryError,
   InvalidResponseError,
+  McpError,
   redactTaskId,
+  TooManyInputRequestsError,
 } from '../errors.js';
 import { durationError, MAX_TIMER_MS } from '../internal/duration.js';
 import { keysOf, unknownOptionError } from '../internal/option-keys.js';
@@ -36,8 +38,14 @@ import {
   type Settled,
 } from './decisions.js';
 import { deliver, DeliveryFailure } from './delivery.js';
-import { InputScope, type InputRequiredEvent, type RespondOptions } from './input-broker.js';
+import {
+  InputScope,
+  type InputLimitBreach,
+  type InputRequiredEvent,
+  type RespondOptions,
+} from './input-broker.js';
 import type { PollScheduler } from './scheduler.js';
+import { traceTask, type TaskTrace } from './task-telemetry.js';
 import type { UpdateSender } from './update-sender.js';
 
 export type { Settled } from './decisions.js';
@@ -170,6 +178,12 @@ export interface TaskHandleInit<TResult> {
   onAbort?: 'cancel' | 'detach';
   /** An outcome already known (a stored terminal record): the handle starts settled and never polls. */
   outcome?: Settled<TResult>;
+  /** The tool or prompt name, or resource URI (telemetry names the task's span after it). */
+  name?: string;
+  /** `traceparent` of the request span whose reply created the task (its span's parent and link). */
+  createdIn?: string;
+  /** `traceparent` of the task's first span, from its record: a span of a task followed again links to it. */
+  firstSpan?: string;
 }
 
 /** Options of `TaskHandle.result`. */
@@ -273,6 +287,8 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
   // Answering.
   #scope: InputScope | undefined;
   #rejections: Map<string, number> | undefined;
+  /** Set once the server asked more questions than the client takes: no question is offered after it. */
+  #overLimit: TooManyInputRequestsError | undefined;
   /** Stops the retries of this task's `tasks/update` deliveries (see {@link #stopUpdates}). */
   #updates: { controller: AbortController; unlisten: () => void } | undefined;
   // The `expiring` timer.
@@ -280,6 +296,8 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
   #expiringSent = false;
   /** The error this handle is being aborted with after a caller failure. */
   #callerAbort: object | undefined;
+  /** Its OpenTelemetry span and metrics, when a provider records (see `task-telemetry.ts`). */
+  readonly #trace: TaskTrace | undefined;
 
   /** @internal Created by the task tracker; use `client.callTool`, `client.startTool`, `client.task` or `client.resume`. */
   constructor(driver: TaskDriver, init: TaskHandleInit<TResult>) {
@@ -293,6 +311,26 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
     this.#task = init.task;
     this.#ttlStart = init.ttlStartAt ?? ttlStart(init.task, init.receivedAt);
     this.#cancelRequested = init.cancelRequested === true;
+    this.#trace = init.outcome
+      ? undefined
+      : traceTask({
+          taskId: this.taskId,
+          method: init.method,
+          name: init.name,
+          owner: driver.config.transport,
+          createdIn: init.createdIn,
+          firstSpan: init.firstSpan,
+          task: init.task,
+          now: driver.config.now,
+        });
+  }
+
+  /**
+   * @internal `traceparent` of this task's first span (kept in its record): the one it was followed with first, or
+   * this handle's own span's; `undefined` when it was never traced.
+   */
+  get traceparent(): string | undefined {
+    return this.#init.firstSpan ?? this.#trace?.traceparent;
   }
 
   /** The latest `DetailedTask`, as the server sent it. */
@@ -365,6 +403,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
       this.#settle(this.#init.outcome);
       return;
     }
+    this.#trace?.status(this.#task);
     this.emit('status', this.#task);
     this.#apply(this.#task, true);
     if (this.done) return;
@@ -444,7 +483,10 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
       this.#cancel = undefined; // a later cancel() tries again
       throw error;
     });
-    if (first) this.emit('cancelRequested'); // after the engine's step: tasks/cancel is on its way
+    if (first) {
+      this.#trace?.cancelRequested();
+      this.emit('cancelRequested'); // after the engine's step: tasks/cancel is on its way
+    }
     await this.#cancel;
     await this.#outcome.flush(); // the record saying so (and any outcome the cancel brought) is written
   }
@@ -483,7 +525,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
 
   /** @internal Questions that arrived outside `tasks/get` (a legacy server's elicitation). */
   offerInput(inputRequests: InputRequests): InputRequiredEvent[] {
-    return this.#inputScope().offer(inputRequests);
+    return this.#offer(inputRequests);
   }
 
   /**
@@ -511,6 +553,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
       return;
     }
     this.#polls++;
+    this.#trace?.polled();
     this.#failures = 0;
     this.#apply(next, false);
     this.#outcome.wake(next);
@@ -538,12 +581,14 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
     const previous = this.#task;
     this.#task = next;
     if (!first) this.#ttlStart = ttlStart(next, this.#driver.config.now(), this.#ttlStart);
-    if (!first && (previous.status !== next.status || previous.statusMessage !== next.statusMessage))
+    if (!first && (previous.status !== next.status || previous.statusMessage !== next.statusMessage)) {
+      this.#trace?.status(next);
       this.emit('status', next);
+    }
     if (next.status === 'input_required') {
       if (Object.keys(next.inputRequests).length === 0 && !first && !this.#driver.backend.questionsOutOfBand)
         this.emit('serverViolation', `task ${this.taskId} is input_required with no inputRequests`);
-      this.#inputScope().offer(next.inputRequests);
+      this.#offer(next.inputRequests);
     }
     this.#watchExpiry(this.expiresAt);
     if (!isTerminalStatus(next.status)) return;
@@ -553,6 +598,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
 
   /** Applies a state read outside the scheduler's polls (after a -32602 to `tasks/cancel` or `tasks/update`). */
   #applyRead(next: DetailedTask): void {
+    this.#trace?.polled();
     this.#apply(next, false);
     this.#outcome.wake(next);
   }
@@ -592,6 +638,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
       this.#fail(verdict.kind === 'lost' ? this.#lost(error, verdict.reason) : error);
       return;
     }
+    this.#trace?.pollFailed(error, verdict.retryAfterMs);
     if (verdict.notVisible) this.#notVisible++;
     else this.#failures++;
     if (verdict.retryAfterMs !== undefined)
@@ -613,6 +660,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
    */
   #settle(outcome: Settled<TResult>): void {
     if (!this.#outcome.settle(outcome)) return;
+    this.#trace?.end(outcome, this.#task);
     this.#driver.scheduler.unschedule(this);
     clearTimeout(this.#cancelTimer);
     const ended = isTerminalStatus(this.#task.status);
@@ -643,8 +691,10 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
     else closing.addEventListener('abort', onClose, { once: true });
     try {
       await deliver(() => backend.ops.cancelTask(this.taskId), undefined, retries.signal);
+      this.#trace?.cancelDelivered();
     } catch (failure) {
       if (failure === TASK_ENDED) return;
+      this.#trace?.cancelDelivered(failure instanceof DeliveryFailure ? failure.cause : failure);
       if (!(failure instanceof DeliveryFailure)) throw failure; // the client closed
       const error = failure.cause;
       if (isLostTask(error)) return this.#readAfterLostCancel();
@@ -692,6 +742,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
           withListenerSink(
             (error, name) => this.listenerFailed(error, name),
             () => {
+              this.#trace?.asked(event.key, event.request.method);
               this.emit('inputRequired', event);
               this.#driver.events.inputRequired(event);
             },
@@ -701,6 +752,61 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
       this.#init.answeredKeys,
     );
     return this.#scope;
+  }
+
+  /**
+   * Offers `inputRequests` to the task's scope, unless they break a question limit (see `InputScope.limitBreach`):
+   * then none of them is asked, and the task is cancelled and ends with {@link TooManyInputRequestsError}.
+   */
+  #offer(inputRequests: InputRequests): InputRequiredEvent[] {
+    if (this.#overLimit) return [];
+    const scope = this.#inputScope();
+    const breach = scope.limitBreach(inputRequests);
+    if (breach === undefined) return scope.offer(inputRequests);
+    this.#abortForLimit(breach);
+    return [];
+  }
+
+  /**
+   * The server asked more questions than the client takes: polling stops, `tasks/cancel` is sent (a
+   * `cancelRequested` event), and once it was acknowledged (or failed: a `warning`) `result()` rejects with
+   * {@link TooManyInputRequestsError}, its `taskCancel` saying which. A terminal status the server reports first
+   * stays the outcome.
+   */
+  #abortForLimit(breach: InputLimitBreach): void {
+    const error = new TooManyInputRequestsError(
+      this.method,
+      breach.per,
+      breach.limit,
+      breach.count,
+      this.taskId,
+    );
+    this.#overLimit = error;
+    this.#driver.scheduler.unschedule(this); // no more polls (and no more questions) while the cancel goes out
+    const settle = (): void => {
+      if (this.done)
+        this.#warn(
+          `task ${redactTaskId(this.taskId)}: it ended before the cancel for ${error.message} took effect`,
+        );
+      else this.stopFollowing(error);
+    };
+    this.cancel().then(
+      () => {
+        error.taskCancel = { kind: 'cancel-requested' };
+        settle();
+      },
+      (failure: unknown) => {
+        const cause = failure instanceof Error && failure.cause !== undefined ? failure.cause : failure;
+        error.taskCancel =
+          failure instanceof CancelNotConfirmedError
+            ? { kind: 'cancel-not-confirmed', cause }
+            : { kind: 'cancel-not-delivered', refused: cause instanceof McpError, cause };
+        this.#warn(
+          `task ${redactTaskId(this.taskId)}: tasks/cancel after too many questions failed: ${String(failure)}; it may be running`,
+        );
+        settle();
+      },
+    );
   }
 
   async #deliverAnswer(
@@ -726,6 +832,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
       throw this.#onUpdateFailure(key, failure);
     }
     const action = (response as { action?: unknown }).action;
+    this.#trace?.answered(key, typeof action === 'string' ? action : undefined);
     this.emit('answered', key, {
       ...(typeof action === 'string' ? { action } : {}),
       ...(options?.answeredBy !== undefined ? { answeredBy: options.answeredBy } : {}),

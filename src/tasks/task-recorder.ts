@@ -38,6 +38,8 @@ export interface NewRecordFacts {
   name?: string;
   params?: Record<string, unknown>;
   idempotencyKey?: string;
+  /** `traceparent` of the task's first span, when traced. */
+  traceparent?: string;
 }
 
 /** The fields a record takes from the latest task state. */
@@ -61,9 +63,11 @@ export function newRecord(
   ttlStartAt: number,
   facts: NewRecordFacts,
 ): TaskRecord {
+  const { traceparent, ...rest } = facts;
   const record = {
     version: TASK_RECORD_VERSION,
-    ...facts,
+    ...rest,
+    ...(traceparent !== undefined ? { traceparent } : {}),
     taskId: task.taskId,
     localCreatedAt: ttlStartAt,
     answeredKeys: [],
@@ -124,6 +128,9 @@ export function recordHandle(
     write(detail ? { answeredKeys: [...answered], answers: [...answers] } : { answeredKeys: [...answered] });
   });
   handle.on('cancelRequested', () => write({ cancelRequested: true }));
+  // Followed again, first traced now (an older record, or no provider then): this span is the one to link to.
+  if (record.traceparent === undefined && handle.traceparent !== undefined)
+    write({ traceparent: handle.traceparent });
   if (handle.cancelRequested && !record.cancelRequested) write({ cancelRequested: true });
   handle.recordWith((settled) => {
     const outcome = outcomeOf(settled);

@@ -16,9 +16,11 @@ import {
   InvalidResponseError,
   redactTaskId,
   TaskFollowedElsewhereError,
+  TooManyInputRequestsError,
   type TaskCancelOutcome,
 } from '../errors.js';
 import { allowManyListeners } from '../internal/abort.js';
+import { creatingSpanOf } from '../internal/telemetry.js';
 import { raceAbort, withTaskId } from '../internal/race-abort.js';
 import {
   callGuarded,
@@ -220,6 +222,7 @@ function isSettledByServer(handle: TaskHandle<unknown>, error: unknown): boolean
   )
     return true;
   if (isCallerAbort(error)) return true; // a caller failure: already cancelled (or detached) by the handle itself
+  if (error instanceof TooManyInputRequestsError) return true; // the handle cancelled it already
   return isTerminalStatus(handle.task.status);
 }
 
@@ -559,6 +562,8 @@ export class TaskTracker {
     }
     const driver = this.driverFor(backend);
     const receivedAt = this.config.now();
+    const name =
+      typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined;
     const handle = new TaskHandle<T>(driver, {
       task,
       method,
@@ -568,6 +573,8 @@ export class TaskTracker {
       pollIntervalMs: options.pollIntervalMs,
       firstPoll: terminal ? 'now' : 'after-interval',
       onAbort: options.onAbort,
+      name,
+      createdIn: creatingSpanOf(created),
     });
     backend.track(handle as TaskHandle<unknown>);
     this.#created.set(handle as TaskHandle<unknown>, driver);
@@ -579,18 +586,13 @@ export class TaskTracker {
     const store = this.config.store;
     if (store) {
       const { _meta: _, ...plain } = params;
-      const name =
-        typeof params.name === 'string'
-          ? params.name
-          : typeof params.uri === 'string'
-            ? params.uri
-            : undefined;
       const record = newRecord(task, receivedAt, handle.localCreatedAt, {
         server: this.config.transport.serverKey,
         method,
         name,
         params: this.config.redactParams(method, plain),
         idempotencyKey: options.idempotencyKey,
+        traceparent: handle.traceparent,
       });
       await store
         .put(record)
@@ -767,6 +769,8 @@ export class TaskTracker {
       cancelRequested: stored?.cancelRequested,
       pollIntervalMs: facts.pollIntervalMs,
       firstPoll: 'after-interval',
+      name: stored?.name,
+      firstSpan: stored?.traceparent,
     });
     backend.track(handle as TaskHandle<unknown>);
     if (store) {
@@ -775,6 +779,7 @@ export class TaskTracker {
         : newRecord(first, receivedAt, handle.localCreatedAt, {
             server: this.config.transport.serverKey,
             method,
+            traceparent: handle.traceparent,
           });
       this.#record(handle, record);
     }
@@ -810,6 +815,8 @@ export class TaskTracker {
       cancelRequested: record.cancelRequested,
       firstPoll: 'now',
       outcome: record.outcome ? settledFromRecord(record, parse) : undefined,
+      name: record.name,
+      firstSpan: record.traceparent,
     });
     if (!record.outcome) this.#record(this.#follow(handle), record);
     handle.start();

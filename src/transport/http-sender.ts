@@ -43,9 +43,10 @@ export interface HttpReplyBody {
   /**
    * Optional, instead of iterating: every chunk of the body, in order, once it ended; `null` as soon as more than
    * `limitBytes` bytes arrived (the body is then destroyed). Rejects with the stream's error when it breaks or is
-   * destroyed before its end. For a sender whose body has a cheaper way to be read whole than async iteration.
+   * destroyed before its end; the chunks that arrived before are then in `received` when given (each chunk is pushed
+   * there as it arrives). For a sender whose body has a cheaper way to be read whole than async iteration.
    */
-  collect?(limitBytes: number): Promise<Uint8Array[] | null>;
+  collect?(limitBytes: number, received?: Uint8Array[]): Promise<Uint8Array[] | null>;
 }
 
 /** What came back: the status, the headers (case-insensitive `get`, `null` when absent) and the body. */

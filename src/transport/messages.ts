@@ -14,7 +14,7 @@ import {
   type JsonRpcNotification,
   type RequestId,
 } from '../protocol/jsonrpc.js';
-import { excerpt } from './read-body.js';
+import { excerpt, textBeforeBreak } from './read-body.js';
 
 /** One message from a server, classified. */
 export type IncomingMessage =
@@ -131,4 +131,36 @@ export function settleResponse(
     case 'invalid':
       throw new InvalidResponseError(method, message.detail, undefined, UNREADABLE);
   }
+}
+
+/**
+ * A JSON reply whose connection broke mid-body (`error`, from `readText`): when the bytes that arrived are already one
+ * whole JSON value that is the response to `requestId` (its result, or its error), that is the response: returns
+ * that text, and `onViolation` reports the broken body. A JSON text cannot go on into a different valid text after
+ * its closing brace (only whitespace may follow), so nothing is guessed; a body cut inside the value does not parse
+ * and `error` is thrown as it is (the request is lost: its outcome is unknown). Without this, a complete
+ * `CreateTaskResult` followed by a cut would leave the task it names running, unknown to the caller.
+ */
+export function responseBeforeBreak(
+  error: unknown,
+  requestId: RequestId,
+  method: string,
+  onViolation: ((detail: string) => void) | undefined,
+): string {
+  const text = textBeforeBreak(error);
+  if (text === undefined) throw error;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw error;
+  }
+  const message = classifyMessage(value);
+  if ((message.kind !== 'result' && message.kind !== 'error') || !idMatches(message.id, requestId))
+    throw error;
+  const cause = (error as Error).cause;
+  onViolation?.(
+    `${method}: the connection broke after the whole response had arrived (${excerpt(String(cause ?? error), 80)}); the response is used`,
+  );
+  return text;
 }

@@ -73,13 +73,18 @@ export async function readText(
   method: string,
 ): Promise<string> {
   if (!body) return '';
-  if (body.collect) return readCollected(body, body.collect(limitBytes), limitBytes, method);
+  if (body.collect) {
+    const received: Uint8Array[] = [];
+    return readCollected(body, body.collect(limitBytes, received), received, limitBytes, method);
+  }
   const chunks = body[Symbol.asyncIterator]();
   const parts: Uint8Array[] = [];
   let total = 0;
   try {
     for (;;) {
-      const next = await nextChunk(chunks, method);
+      const next = await nextChunk(chunks, method).catch((error: unknown) => {
+        throw brokenAfter(error, parts);
+      });
       if (next.done) break;
       total += next.value.byteLength;
       if (total > limitBytes) throw new ResponseTooLargeError(method, limitBytes);
@@ -93,10 +98,32 @@ export async function readText(
   return decodeAll(parts, total);
 }
 
+/** The text that arrived before a body broke, by the {@link StreamEndedError} that reported the break. */
+const beforeBreak = new WeakMap<object, string>();
+
+/** Notes on `error` (a {@link StreamEndedError}) the text of `parts`, which arrived before the body broke. */
+function brokenAfter(error: unknown, parts: Uint8Array[]): unknown {
+  if (error instanceof StreamEndedError && parts.length > 0) {
+    let total = 0;
+    for (const part of parts) total += part.byteLength;
+    beforeBreak.set(error, decodeAll(parts, total));
+  }
+  return error;
+}
+
+/**
+ * The text of the body that arrived before the connection broke, when `error` is the {@link StreamEndedError} with
+ * which {@link readText} reported that break; `undefined` otherwise (or when nothing had arrived).
+ */
+export function textBeforeBreak(error: unknown): string | undefined {
+  return error !== null && typeof error === 'object' ? beforeBreak.get(error) : undefined;
+}
+
 /** {@link readText} over a body that collects itself (`HttpReplyBody.collect`): the same limit, errors and release. */
 async function readCollected(
   body: HttpReplyBody,
   collected: Promise<Uint8Array[] | null>,
+  received: Uint8Array[],
   limitBytes: number,
   method: string,
 ): Promise<string> {
@@ -104,7 +131,7 @@ async function readCollected(
   try {
     parts = await collected;
   } catch (error) {
-    throw new StreamEndedError(method, { cause: error });
+    throw brokenAfter(new StreamEndedError(method, { cause: error }), received);
   } finally {
     // Releases an unfinished body (closing its connection); on a finished one it is a no-op.
     await body.cancel().catch(() => undefined);

@@ -1,7 +1,13 @@
 /**
- * Reading one request's SSE reply: notifications go to `onNotification`, server requests are dropped,
- * comments and other event types are skipped, and the response to the request settles it even if the stream
- * lingers. A stream that ends first is a lost request.
+ * Reading one request's SSE reply: notifications go to `onNotification`, comments and other event types are
+ * skipped, and the response to the request settles it even if the stream lingers. A stream that ends first is a lost
+ * request.
+ *
+ * A JSON-RPC request on the stream (servers "MUST NOT send independent JSON-RPC requests on this stream" in
+ * 2026-07-28; their questions come embedded as `inputRequests`) and a response carrying another request's id are
+ * reported (`onViolation`, naming the method or id, escaped) and skipped like an unreadable event. A request is
+ * never answered: a client "MUST NOT send JSON-RPC responses" (§ Sending Messages), and its handlers answer only
+ * embedded questions.
  *
  * One bad event does not end the reading: an event whose data is not JSON, or a notification that does not parse
  * (e.g. `notifications/progress` with `params: "nope"`), cannot be the response to this request, so it is reported
@@ -19,6 +25,7 @@ import { createParser } from 'eventsource-parser';
 import { InvalidResponseError, StreamEndedError } from '../errors.js';
 import type { AbortState } from '../internal/request-abort.js';
 import type { JsonRpcRequest } from '../protocol/jsonrpc.js';
+import { printableExcerpt } from '../protocol/printable.js';
 import type { HttpReply } from './http-sender.js';
 import { classifyMessage, idMatches, settleResponse } from './messages.js';
 import { excerpt, readTextChunks } from './read-body.js';
@@ -26,13 +33,17 @@ import { sseEventMeter } from './sse-event-limit.js';
 import type { TransportRequestOptions } from './transport.js';
 
 /**
- * The most unreadable events (not JSON, malformed notifications) skipped on one stream before the request fails
+ * The most events that cannot be the response (not JSON, malformed notifications, server requests, responses to
+ * other requests) skipped on one stream before the request fails
  * with {@link StreamEndedError} (a lost request: its outcome is unknown), the last of them as its `cause`.
  */
 export const MAX_SKIPPED_SSE_EVENTS = 100;
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** A message's `id` for a report: its JSON, escaped and cut (a hostile id never reaches a log raw). */
+const shownId = (id: unknown): string => printableExcerpt(JSON.stringify(id) ?? String(id), 64);
 
 /** Reads `res` (an SSE reply to `message`) to the response; see the module docs. */
 export async function readSseReply(
@@ -74,18 +85,22 @@ export async function readSseReply(
       }
       const incoming = classifyMessage(value);
       if (incoming.kind === 'notification') return options.onNotification?.(incoming.notification);
-      if (incoming.kind === 'request') return; // 2.9: servers' requests come only as inputRequests
+      const id = isObject(value) ? value.id : undefined;
+      if (incoming.kind === 'request')
+        return skip(
+          `a JSON-RPC request ${printableExcerpt(incoming.method, 100)} (id ${shownId(id)}), which servers must not send on a response stream; not answered`,
+        );
       if (
         (incoming.kind === 'result' || incoming.kind === 'error') &&
         incoming.id != null &&
         !idMatches(incoming.id, message.id)
       )
-        return; // not ours
+        return skip(`a response for another request (id ${shownId(incoming.id)})`);
       if (incoming.kind === 'invalid') {
         // Malformed: it settles the request only when it carries the request's id; with another id it is not ours,
         // and without one (a malformed notification, `{}`, a bare array) it cannot be told to be ours: skipped.
-        const id = isObject(value) ? value.id : undefined;
-        if ((typeof id === 'string' || typeof id === 'number') && !idMatches(id, message.id)) return; // not ours
+        if ((typeof id === 'string' || typeof id === 'number') && !idMatches(id, message.id))
+          return skip(`${incoming.detail} for another request (id ${shownId(id)})`);
         if (id === undefined || !idMatches(id as string | number, message.id))
           return skip(`${incoming.detail}: ${excerpt(event.data, 80)}`);
       }

@@ -40,7 +40,7 @@ import {
   type HttpReply,
   type HttpSender,
 } from './http-sender.js';
-import { classifyMessage, parseJson, settleResponse } from './messages.js';
+import { classifyMessage, parseJson, responseBeforeBreak, settleResponse } from './messages.js';
 import { excerpt, readText } from './read-body.js';
 import { parseRetryAfter } from './retry-after.js';
 import { readSseReply } from './sse-reply.js';
@@ -151,7 +151,9 @@ export class StreamableHttpTransport implements Transport {
       if (mediaType === 'text/event-stream') {
         return readSseReply(res, message, options, abort, this.#maxBytes);
       }
-      const text = await readText(res.body, this.#maxBytes, message.method);
+      const text = await readText(res.body, this.#maxBytes, message.method).catch((error: unknown) =>
+        responseBeforeBreak(error, message.id, message.method, options.onViolation),
+      );
       if (!isJsonMediaType(mediaType)) {
         throw new InvalidResponseError(
           message.method,

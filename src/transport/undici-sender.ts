@@ -74,9 +74,9 @@ function destroyBody(body: Dispatcher.ResponseData['body']): void {
 function collectBody(
   body: Dispatcher.ResponseData['body'],
   limitBytes: number,
+  parts: Uint8Array[] = [],
 ): Promise<Uint8Array[] | null> {
   return new Promise((resolve, reject) => {
-    const parts: Uint8Array[] = [];
     let total = 0;
     const done = (): void => {
       body.off('data', onData);
@@ -126,7 +126,7 @@ function nodeBody(body: Dispatcher.ResponseData['body']): HttpReplyBody {
     // A body read to its end has already given its connection back to the pool; only an unfinished one is destroyed
     // (which closes that connection, as fetch does).
     cancel: async () => destroyBody(body),
-    collect: (limitBytes) => collectBody(body, limitBytes),
+    collect: (limitBytes, received) => collectBody(body, limitBytes, received),
   };
 }
 

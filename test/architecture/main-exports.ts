@@ -38,6 +38,7 @@ export const RUNTIME = [
   'TaskFollowedElsewhereError',
   'TaskHandle',
   'TaskNotFoundError',
+  'TooManyInputRequestsError',
   'TooManyRoundsError',
   'UnsupportedProtocolVersionError',
   'VERSION',
@@ -49,7 +50,6 @@ export const RUNTIME = [
   'safeJson',
   'safeLine',
   'safeText',
-  'serverIdentity',
   'toJsonText',
 ];
 

@@ -34,6 +34,6 @@ it('examples/tracing.ts prints the task as one trace: the host span, the creatin
   ]);
   expect(stdout).toMatch(/^[│ ]*[├└]─ tools\/call deploy_release {2}\[client, /m);
   expect(stdout).toMatch(/^[│ ]*[├└]─ tasks\/update {2}\[client, /m);
-  expect(stdout).toMatch(/mcp\.task\.id="[^"]+"/);
+  expect(stdout).toMatch(/mcp_tasks\.task\.id="[^"]+"/);
   expect(stdout).toContain('gen_ai.tool.name="deploy_release"');
 }, 60_000);

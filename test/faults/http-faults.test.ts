@@ -3,8 +3,14 @@
  * middle of polling. Each client first makes one good request, so the server is known to be modern before the fault.
  */
 import { describe, expect, it } from 'vitest';
-import { HttpError, InvalidResponseError, isMcpClientError, type CallToolResult } from '../../src/index.js';
-import { httpFaults } from './catalogue/index.js';
+import {
+  HttpError,
+  InvalidResponseError,
+  isMcpClientError,
+  OutcomeUnknownError,
+  type CallToolResult,
+} from '../../src/index.js';
+import { httpFaults, sseFaults } from './catalogue/index.js';
 import { rejectionOf, useFaultBench } from './setup.js';
 
 const bench = useFaultBench();
@@ -93,6 +99,68 @@ describe('HTTP faults (2.12, 7.1)', () => {
       expect(error).toBeInstanceOf(HttpError);
       expect((error as HttpError).status).toBe(405);
       expect(error.message).toBe('tools/list failed: HTTP 405');
+    },
+    T,
+  );
+});
+
+describe('a creation reply whose body breaks after the response (rule: never orphan work)', () => {
+  const TOOL = 'deploy_release'; // not idempotent: a lost creation is never re-sent
+  const creation = { tool: TOOL, method: 'tools/call', times: 1 };
+
+  async function call(version: string) {
+    const client = bench.client();
+    const violations: string[] = [];
+    client.on('serverViolation', (v) => violations.push(v));
+    let taskId: string | undefined;
+    const from = bench.server.log.length;
+    const outcome = client.callTool(TOOL, { version }, { onTask: (h) => (taskId = h.taskId) });
+    /** The methods the server received since the call began. */
+    const sent = () => [...new Set(bench.server.log.slice(from).map((e) => e.method))];
+    return { outcome, violations, taskId: () => taskId, sent };
+  }
+
+  it(
+    'JSON: the whole CreateTaskResult, then the connection is cut short of its Content-Length: the task is followed to its result; a serverViolation says so',
+    async () => {
+      bench.server.inject(httpFaults.contentLengthTooLong(), creation);
+      const { outcome, violations, taskId, sent } = await call('4.0.0');
+      const result = (await outcome) as CallToolResult;
+      expect(result.content).toEqual([{ type: 'text', text: 'deployed 4.0.0' }]);
+      expect(taskId()).toMatch(/./);
+      expect(sent()).toEqual(['tools/call', 'tasks/get', 'tasks/update']); // one creation, no cancel
+      expect(violations).toHaveLength(1);
+      expect(violations[0]).toMatch(
+        /^tools\/call: the connection broke after the whole response had arrived \(.+\); the response is used$/,
+      );
+    },
+    T,
+  );
+
+  it(
+    'SSE: the CreateTaskResult event complete, then the connection is cut: the task is followed to its result',
+    async () => {
+      bench.server.inject(sseFaults.sseCutAfterResponse(), creation);
+      const { outcome, taskId, sent, violations } = await call('4.0.1');
+      const result = (await outcome) as CallToolResult;
+      expect(result.content).toEqual([{ type: 'text', text: 'deployed 4.0.1' }]);
+      expect(taskId()).toMatch(/./);
+      expect(sent()).toEqual(['tools/call', 'tasks/get', 'tasks/update']);
+      expect(violations).toEqual([]); // the stream was left once the response arrived: the cut is never read
+    },
+    T,
+  );
+
+  it(
+    'JSON cut mid-body, after the taskId but before the end: OutcomeUnknownError without a guessed taskId, nothing cancelled',
+    async () => {
+      bench.server.inject(httpFaults.jsonCutAfterField('taskId'), creation);
+      const { outcome, taskId, sent } = await call('4.0.2');
+      const error = await rejectionOf(outcome);
+      expect(error).toBeInstanceOf(OutcomeUnknownError);
+      expect((error as OutcomeUnknownError).taskId).toBeUndefined();
+      expect(taskId()).toBeUndefined();
+      expect(sent()).toEqual(['tools/call', 'tools/list']); // tools/list: may it be re-sent? No: no re-send, no cancel
     },
     T,
   );

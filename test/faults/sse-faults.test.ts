@@ -65,6 +65,30 @@ describe('SSE faults (2.8, 2.10)', () => {
   );
 
   it(
+    'server requests and responses to other ids before the response: each a serverViolation naming it (escaped), none answered; the response still settles',
+    async () => {
+      bench.server.inject(sseFaults.sseStrayMessagesBeforeResponse(), { tool: 'echo' });
+      const client = bench.client();
+      const violations: string[] = [];
+      client.on('serverViolation', (v) => violations.push(v));
+      const before = bench.server.log.length;
+      const result = await client.request('tools/call', ECHO);
+      expect(result.content).toEqual([{ type: 'text', text: 'hello' }]);
+      const id = bench.server.log.at(-1)?.id as number;
+      const skipped = 'tools/call: skipped an SSE event on the response stream:';
+      expect(violations).toEqual([
+        `${skipped} a JSON-RPC request sampling/createMessage (id "srv-1"), which servers must not send on a response stream; not answered`,
+        `${skipped} a JSON-RPC request elicit\\u001b[31m\\u202e (id 2), which servers must not send on a response stream; not answered`,
+        `${skipped} a response for another request (id ${id + 1000})`,
+        `${skipped} a response for another request (id "x\\u0007")`,
+      ]);
+      expect(violations.join('')).not.toMatch(/[\u0000-\u001f\u202e]/);
+      expect(bench.server.log.slice(before).map((e) => e.method)).toEqual(['tools/call']); // nothing sent back
+    },
+    T,
+  );
+
+  it(
     'a stream that lingers after the response: the call settles at once and the client closes the stream',
     async () => {
       bench.server.inject(sseFaults.sseLingersAfterResponse(), { tool: 'echo' });

@@ -1,9 +1,9 @@
 /**
  * OpenTelemetry request spans in the 2025-11-25 era, with the real SDK (`@opentelemetry/sdk-trace-base`, in-memory
  * exporter) against a real 2025-11-25 server: the official SDK 1.x `McpServer` with its experimental tasks, over its
- * Streamable HTTP server transport on loopback. Each request (`initialize`, `tools/list`, `tools/call`, `tasks/get`,
- * `tasks/result`) gets the same client span as the 2026-07-28 path, and its `traceparent` arrives at the server in
- * `params._meta`; `traceContext: false` keeps the spans and sends nothing.
+ * Streamable HTTP server transport on loopback. Each request (`initialize`, `tools/list`, `tools/call`,
+ * `tasks/result`; `tasks/get` is counted on the task's span) gets the same client span as the 2026-07-28 path, and
+ * its `traceparent` arrives at the server in `params._meta`; `traceContext: false` keeps the spans and sends nothing.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -175,24 +175,34 @@ describe('OpenTelemetry request spans on a 2025-11-25 server', () => {
     }
   });
 
-  it('a task: tools/call names the task (mcp.task.id); tasks/get and tasks/result get their own spans', async () => {
+  it('a task: tools/call names the task; its task span links to it; tasks/result is a child of the task span; tasks/get carries the task span', async () => {
     const client = new TaskClient({ transport: new StreamableHttpTransport(server.url), era: 'legacy' });
     try {
       const result = await client.callTool('forecast', {});
       expect(result.content).toEqual([{ type: 'text', text: 'rain tomorrow' }]);
       const spans = exporter.getFinishedSpans();
       const creation = spans.find((s) => s.name === 'tools/call forecast');
-      const taskId = creation?.attributes['mcp.task.id'];
+      const taskId = creation?.attributes['mcp_tasks.task.id'];
       expect(taskId).toEqual(expect.any(String));
-      const followUps = spans.filter((s) => s.name === 'tasks/result' || s.name === 'tasks/get');
-      expect(followUps.map((s) => s.name)).toContain('tasks/result');
-      for (const span of followUps) {
-        expect(span.attributes['mcp.task.id']).toBe(taskId);
-        expect(span.attributes['mcp.protocol.version']).toBe('2025-11-25');
+      const task = spans.find((s) => s.name === 'task forecast');
+      expect(task?.attributes['mcp_tasks.task.id']).toBe(taskId);
+      expect(task?.links.map((l) => l.context.spanId)).toEqual([creation!.spanContext().spanId]);
+      const results = spans.filter((s) => s.name === 'tasks/result');
+      expect(results.length).toBeGreaterThan(0);
+      for (const span of results) {
+        expect(span.parentSpanContext?.spanId).toBe(task!.spanContext().spanId);
+        expect(span.attributes).toMatchObject({
+          'mcp_tasks.task.id': taskId,
+          'mcp.protocol.version': '2025-11-25',
+        });
         const received = server.seen.find((r) => String(r.id) === span.attributes['jsonrpc.request.id']);
-        expect(received?.method).toBe(span.name);
+        expect(received?.method).toBe('tasks/result');
         expect(received?.meta?.traceparent).toBe(traceparentOf(span));
       }
+      // A poll gets no span of its own (the task span counts it) but carries the task span's context.
+      expect(spans.filter((s) => s.name === 'tasks/get')).toEqual([]);
+      for (const poll of server.seen.filter((r) => r.method === 'tasks/get'))
+        expect(poll.meta?.traceparent).toBe(traceparentOf(task!));
     } finally {
       await client.close();
     }

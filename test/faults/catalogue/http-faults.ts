@@ -76,3 +76,55 @@ export function hugeJsonBody(bytes = 50 * 1024 * 1024): Fault {
     },
   };
 }
+
+/**
+ * The honest JSON response in full, but under a `Content-Length` `missingBytes` larger than it, and then the
+ * connection is cut: the body the client reads is one complete JSON-RPC message, and the read then fails.
+ */
+export function contentLengthTooLong(missingBytes = 100): Fault {
+  return {
+    name: `Content-Length ${missingBytes} bytes too long, then cut`,
+    async reply(_request, next) {
+      const honest = await next();
+      if (honest.kind !== 'json') return honest;
+      const text = JSON.stringify(honest.body);
+      return {
+        kind: 'raw',
+        status: honest.status,
+        headers: {
+          'Content-Type': 'application/json',
+          'Content-Length': String(Buffer.byteLength(text) + missingBytes),
+        },
+        chunks: [text],
+        chunkDelayMs: 50, // the bytes reach the client before the cut
+        end: 'destroy',
+      };
+    },
+  };
+}
+
+/**
+ * The honest JSON response cut right after the string value of its first `field` (e.g. `taskId`: the id is all
+ * there, the rest of the body is not), then the connection is cut.
+ */
+export function jsonCutAfterField(field: string): Fault {
+  return {
+    name: `JSON body cut after its ${field}`,
+    async reply(_request, next) {
+      const honest = await next();
+      if (honest.kind !== 'json') return honest;
+      const text = JSON.stringify(honest.body);
+      const key = `"${field}":"`;
+      const at = text.indexOf(key);
+      const cut = at === -1 ? text.length - 1 : text.indexOf('"', at + key.length) + 1;
+      return {
+        kind: 'raw',
+        status: honest.status,
+        headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text)) },
+        chunks: [text.slice(0, cut)],
+        chunkDelayMs: 50, // the bytes reach the client before the cut
+        end: 'destroy',
+      };
+    },
+  };
+}

@@ -133,3 +133,28 @@ export function sseNeverEnds(everyMs = 20): Fault {
     }),
   };
 }
+
+/**
+ * Before the honest response: two server-to-client requests (servers must not send any on a response stream in
+ * 2026-07-28; one named with control and bidi characters) and a result and an error for other request ids.
+ */
+export function sseStrayMessagesBeforeResponse(): Fault {
+  return fromHonest('SSE stray requests and foreign responses', (request, body) => {
+    const id = typeof request.id === 'number' ? request.id + 1000 : `${String(request.id)}-other`;
+    return sseReply([
+      sseFrame({ jsonrpc: '2.0', id: 'srv-1', method: 'sampling/createMessage', params: { messages: [] } }),
+      sseFrame({ jsonrpc: '2.0', id: 2, method: 'elicit\u001b[31m\u202e', params: {} }),
+      sseFrame({ jsonrpc: '2.0', id, result: { content: [] } }),
+      sseFrame({ jsonrpc: '2.0', id: 'x\u0007', error: { code: -32603, message: 'not yours' } }),
+      sseFrame(body),
+    ]);
+  });
+}
+
+/** The honest response as one complete SSE event, then the connection is cut (no clean end of the stream). */
+export function sseCutAfterResponse(): Fault {
+  return fromHonest('SSE cut after the response', (_request, body) => ({
+    ...sseReply([sseFrame(body)], 'destroy'),
+    chunkDelayMs: 50, // the event reaches the client before the cut
+  }));
+}

@@ -150,3 +150,25 @@ export function nestedTaskWrapper(): Fault {
     return { resultType, task };
   });
 }
+
+/**
+ * A server that keeps asking: every non-terminal task reply (creation and `tasks/get`) is `input_required` with
+ * `perReply` keys never asked before (`q<reply>-<n>`), for ever (even once the work is done); only `cancelled` passes.
+ */
+export function inventInputKeys(perReply: number): Fault {
+  const replies = new Map<string, number>();
+  return rewriteTask(`${perReply} new input keys per reply`, (task) => {
+    if (task.status === 'cancelled') return undefined;
+    const id = String(task.taskId);
+    const n = replies.get(id) ?? 0;
+    replies.set(id, n + 1);
+    const inputRequests: Record<string, unknown> = {};
+    for (let i = 0; i < perReply; i++)
+      inputRequests[`q${n}-${i}`] = {
+        method: 'elicitation/create',
+        params: { message: 'Again?', requestedSchema: { type: 'object', properties: {} } },
+      };
+    const { result: _r, error: _e, ...rest } = task;
+    return { ...rest, status: 'input_required', inputRequests };
+  });
+}

@@ -83,23 +83,30 @@ export function sseOversizeEvent(bytes: number): Fault {
   };
 }
 
-/** Answers every matching request with a new MRTR round: one form question under a new key, and a `requestState`. */
-export function endlessInputRounds(): Fault {
+/**
+ * Answers every matching request with a new MRTR round: `keys` form questions under new keys (`q<round>`, then
+ * `q<round>-<n>`), and a `requestState`.
+ */
+export function endlessInputRounds(keys = 1): Fault {
   return {
-    name: 'an MRTR round on every request',
-    reply: (request) =>
-      rpcResultReply(request, {
-        resultType: 'input_required',
-        inputRequests: {
-          [`q${request.count + 1}`]: {
-            method: 'elicitation/create',
-            params: {
-              message: `question ${request.count + 1}`,
-              requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } } },
-            },
+    name:
+      keys === 1 ? 'an MRTR round on every request' : `an MRTR round of ${keys} questions on every request`,
+    reply: (request) => {
+      const round = request.count + 1;
+      const inputRequests: Record<string, unknown> = {};
+      for (let n = 0; n < keys; n++)
+        inputRequests[n === 0 ? `q${round}` : `q${round}-${n}`] = {
+          method: 'elicitation/create',
+          params: {
+            message: `question ${round}`,
+            requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } } },
           },
-        },
-        requestState: `round-${request.count + 1}`,
-      }),
+        };
+      return rpcResultReply(request, {
+        resultType: 'input_required',
+        inputRequests,
+        requestState: `round-${round}`,
+      });
+    },
   };
 }
