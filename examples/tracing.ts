@@ -5,7 +5,7 @@
  * propagator and an AsyncLocalStorage context manager, starts the reference task server on loopback, and runs
  * `deploy_release` (a task whose server asks for confirmation, answered by `handlers.elicitation`) inside one span
  * of its own. Then it prints every span as an indented tree: children under their parent, a span with no parent in
- * the trace under the span it links to, each with its kind, duration, attributes and events. Your host would
+ * the trace under the span it links to, each with its kind, duration, attributes, links and events. Your host would
  * register an exporter to its collector instead (OTLP); the client only uses `@opentelemetry/api`.
  */
 import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
@@ -102,6 +102,11 @@ function printTrace(spans: readonly ReadableSpan[]): void {
     const pipe = below.length > 0 ? '│' : ' ';
     const attributes = shown(span);
     if (attributes.length > 0) console.log(`${inner}${pipe}  ${attributes.join('  ')}`);
+    for (const link of span.links) {
+      const to = byId.get(link.context.spanId);
+      const kind = Object.entries(link.attributes ?? {}).map(([k, v]) => `  ${k}=${JSON.stringify(v)}`);
+      console.log(`${inner}${pipe}  ↗ link to ${to?.name ?? link.context.spanId}${kind.join('')}`);
+    }
     for (const event of span.events)
       console.log(
         `${inner}${pipe}  · +${ms(event.time)} ms ${event.name}${Object.entries(event.attributes ?? {})

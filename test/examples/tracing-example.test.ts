@@ -9,7 +9,7 @@ import { expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-it('examples/tracing.ts prints the task as one trace: the host span, the creating tools/call and its follow-ups under it', async () => {
+it('examples/tracing.ts prints the task as one trace: the host span, the creating tools/call, the task span linked to it with its events, tasks/update', async () => {
   const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
     (resolve, reject) => {
       const child = spawn(process.execPath, ['--import', 'tsx', 'examples/tracing.ts'], {
@@ -34,6 +34,10 @@ it('examples/tracing.ts prints the task as one trace: the host span, the creatin
   ]);
   expect(stdout).toMatch(/^[│ ]*[├└]─ tools\/call deploy_release {2}\[client, /m);
   expect(stdout).toMatch(/^[│ ]*[├└]─ tasks\/update {2}\[client, /m);
+  // The task's span: under the request that created it, linked to it, with the question's events.
+  expect(stdout).toMatch(/^[│ ]*[├└]─ task deploy_release {2}\[internal, /m);
+  expect(stdout).toMatch(/↗ link to tools\/call deploy_release {2}mcp_tasks\.link\.kind="created_by"/);
+  expect(stdout).toMatch(/· \+\d+ ms mcp_tasks\.input\.answered .*mcp_tasks\.input\.action="accept"/);
   expect(stdout).toMatch(/mcp_tasks\.task\.id="[^"]+"/);
   expect(stdout).toContain('gen_ai.tool.name="deploy_release"');
 }, 60_000);
