@@ -268,6 +268,23 @@ export interface RequestTelemetry {
   end: (error: unknown, result?: Record<string, unknown>) => void;
 }
 
+/** `answer`, settled as it is, after ending `telemetry` with its result or its failure. */
+export function endWhenSettled(
+  telemetry: RequestTelemetry,
+  answer: Promise<Record<string, unknown>>,
+): Promise<Record<string, unknown>> {
+  return answer.then(
+    (result) => {
+      telemetry.end(undefined, result);
+      return result;
+    },
+    (error: unknown) => {
+      telemetry.end(error);
+      throw error;
+    },
+  );
+}
+
 /**
  * Starts the telemetry of one request: its client span, when a tracer provider records it, and its duration, when a
  * meter provider records. Returns `_meta` with the span's context injected (a copy; `meta` may be shared and frozen)

@@ -26,6 +26,7 @@ import {
 } from '../errors.js';
 import { linkAbort } from '../internal/abort.js';
 import {
+  endWhenSettled,
   loadTelemetry,
   startRequestSpan,
   telemetryLoading,
@@ -288,17 +289,7 @@ export class LegacySession {
     if (span !== undefined && span.meta !== meta && Object.keys(span.meta).length > 0)
       sent = { ...sent, _meta: span.meta };
     const answer = this.#exchange(id, method, sent, link, onProgress);
-    if (span === undefined) return answer;
-    return answer.then(
-      (result) => {
-        span.end(undefined, result);
-        return result;
-      },
-      (error: unknown) => {
-        span.end(error);
-        throw error;
-      },
-    );
+    return span === undefined ? answer : endWhenSettled(span, answer);
   }
 
   /** Sends one request on the channel and settles with its response, its time budget or its abort. */

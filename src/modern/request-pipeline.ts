@@ -10,7 +10,7 @@ import { ErrorCode, METHODS, PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } fro
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { ProgressParamsSchema } from '../protocol/results.js';
 import { CALL_ABORT, withLazySignal, type RequestAbort } from '../internal/request-abort.js';
-import { loadTelemetry, startRequestSpan, telemetryLoading } from '../internal/telemetry.js';
+import { endWhenSettled, loadTelemetry, startRequestSpan, telemetryLoading } from '../internal/telemetry.js';
 import { type TransportRequestOptions, WRITE_CHECK, type WriteCheckCarrier } from '../transport/transport.js';
 import { headersAfterMismatch, isParamHeaderMismatch, type RefreshParamHeaders } from './header-mismatch.js';
 import { buildCapabilities, buildMeta, declaresTasks } from './meta.js';
@@ -168,16 +168,7 @@ export class RequestPipeline {
     );
     if (span === undefined) return o.transport.request(message, sent);
     sentParams._meta = span.meta;
-    return o.transport.request(message, sent).then(
-      (result) => {
-        span.end(undefined, result);
-        return result;
-      },
-      (error: unknown) => {
-        span.end(error);
-        throw error;
-      },
-    );
+    return endWhenSettled(span, o.transport.request(message, sent));
   }
 
   /** The `_meta` a plain request carries now (protocol version, capabilities, client info). */

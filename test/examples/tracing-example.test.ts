@@ -3,27 +3,11 @@
  * OpenTelemetry SDK, runs a task with a question against the reference server and prints the trace as a tree.
  * `npm test` builds `dist/` first, which the example imports as `mcp-tasks-client`.
  */
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+import { runExample } from '../helpers/run-example.js';
 
 it('examples/tracing.ts prints the task as one trace: the host span, the creating tools/call, the task span linked to it with its events, tasks/update', async () => {
-  const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
-    (resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'examples/tracing.ts'], {
-        cwd: ROOT,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-      child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-      child.on('error', reject);
-      child.on('close', (exit) => resolve({ code: exit, stdout: out, stderr: err }));
-    },
-  );
+  const { code, stdout, stderr } = await runExample('examples/tracing.ts');
   expect(code, `${stdout}\n${stderr}`).toBe(0);
   const lines = stdout.split('\n');
   expect(lines[0]).toBe('outcome: deployed 1.2.3');
