@@ -10,22 +10,11 @@
  * The server is real: the official SDK 1.x `McpServer` with its experimental task support over its Streamable HTTP
  * server transport on loopback; its task tool creates the task only when the test lets it (no clock involved).
  */
-import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ClientClosedError, StreamableHttpTransport, TaskClient } from '../../src/index.js';
-
-function readBody(req: IncomingMessage): Promise<unknown> {
-  return new Promise((resolve) => {
-    let text = '';
-    req.on('data', (c: Buffer) => (text += c.toString('utf8')));
-    req.on('end', () => resolve(text ? JSON.parse(text) : undefined));
-  });
-}
+import { startSdkHttpServer } from '../helpers/sdk-http-server.js';
 
 interface LegacyServer {
   url: string;
@@ -45,29 +34,19 @@ afterEach(async () => {
 });
 
 async function startLegacyServer(): Promise<LegacyServer> {
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
   const seen: Array<[string, unknown]> = [];
   let arrive!: () => void;
   let release!: () => void;
   const arrived = new Promise<void>((r) => (arrive = r));
   const gate = new Promise<void>((r) => (release = r));
   const taskStore = new InMemoryTaskStore();
-  const http: Server = createServer(async (req, res) => {
-    const body = req.method === 'POST' ? await readBody(req) : undefined;
-    const message = body as { method?: string; params?: { taskId?: unknown } } | undefined;
-    if (message?.method) seen.push([message.method, message.params?.taskId]);
-    const sessionId = req.headers['mcp-session-id'];
-    let transport = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
-    if (!transport) {
-      const created = new StreamableHTTPServerTransport({
-        sessionIdGenerator: randomUUID,
-        onsessioninitialized: (id) => void sessions.set(id, created),
-      });
-      const server = new McpServer(
+  const server = await startSdkHttpServer(
+    () => {
+      const mcp = new McpServer(
         { name: 'legacy-held', version: '1.0.0' },
         { capabilities: { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }, taskStore },
       );
-      server.experimental.tasks.registerToolTask(
+      mcp.experimental.tasks.registerToolTask(
         'held_job',
         { description: 'creates its task when the test lets it', execution: { taskSupport: 'required' } },
         {
@@ -80,23 +59,15 @@ async function startLegacyServer(): Promise<LegacyServer> {
           getTaskResult: (extra) => extra.taskStore.getTaskResult(extra.taskId) as never,
         },
       );
-      await server.connect(created);
-      transport = created;
-    }
-    await transport.handleRequest(req, res, body);
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
-    seen,
-    arrived,
-    release,
-    close: async () => {
-      await Promise.all([...sessions.values()].map((t) => t.close()));
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
+      return mcp;
     },
-  };
+    (_req, _res, body) => {
+      const message = body as { method?: string; params?: { taskId?: unknown } } | undefined;
+      if (message?.method) seen.push([message.method, message.params?.taskId]);
+      return false;
+    },
+  );
+  return { url: server.url, seen, arrived, release, close: () => server.close() };
 }
 
 describe('2025-11-25: close() while a task-augmented tools/call is in flight', () => {

@@ -12,16 +12,13 @@
  * The server is real: the official SDK 1.x `McpServer` over its Streamable HTTP server transport on loopback, behind
  * a front that rejects modern (2026-07-28) requests the way a dual-version server that dropped the new revision would.
  */
-import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { StreamableHttpTransport, TaskClient, UnsupportedProtocolVersionError } from '../../src/index.js';
 import { eraFromError } from '../../src/legacy/era.js';
 import { McpError } from '../../src/errors.js';
+import { startSdkHttpServer } from '../helpers/sdk-http-server.js';
 
 interface Front {
   url: string;
@@ -35,21 +32,21 @@ afterEach(async () => {
   front = undefined;
 });
 
-function readBody(req: IncomingMessage): Promise<unknown> {
-  return new Promise((resolve) => {
-    let text = '';
-    req.on('data', (c: Buffer) => (text += c.toString('utf8')));
-    req.on('end', () => resolve(text ? JSON.parse(text) : undefined));
-  });
-}
-
 /** SDK 1.x server (stateful sessions) behind a front answering modern requests with -32022 `supported: [supported…]`. */
 async function startFront(supported: string[]): Promise<Front> {
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
   const state = { modernRejected: 0 };
-  const http: Server = createServer(async (req, res) => {
-    const body = req.method === 'POST' ? await readBody(req) : undefined;
-    if (req.headers['mcp-protocol-version'] === '2026-07-28') {
+  const server = await startSdkHttpServer(
+    () => {
+      const mcp = new McpServer({ name: 'legacy-only', version: '1.0.0' });
+      mcp.registerTool(
+        'echo',
+        { description: 'echo', inputSchema: { text: z.string() } },
+        async ({ text }) => ({ content: [{ type: 'text', text: `2025-11-25 echo: ${text}` }] }),
+      );
+      return mcp;
+    },
+    (req, res, body) => {
+      if (req.headers['mcp-protocol-version'] !== '2026-07-28') return false;
       state.modernRejected++;
       const id = (body as { id?: unknown } | undefined)?.id ?? null;
       res.writeHead(400, { 'Content-Type': 'application/json' });
@@ -64,37 +61,15 @@ async function startFront(supported: string[]): Promise<Front> {
           },
         }),
       );
-      return;
-    }
-    const sessionId = req.headers['mcp-session-id'];
-    let transport = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
-    if (!transport) {
-      const created = new StreamableHTTPServerTransport({
-        sessionIdGenerator: randomUUID,
-        onsessioninitialized: (id) => void sessions.set(id, created),
-      });
-      const server = new McpServer({ name: 'legacy-only', version: '1.0.0' });
-      server.registerTool(
-        'echo',
-        { description: 'echo', inputSchema: { text: z.string() } },
-        async ({ text }) => ({ content: [{ type: 'text', text: `2025-11-25 echo: ${text}` }] }),
-      );
-      await server.connect(created);
-      transport = created;
-    }
-    await transport.handleRequest(req, res, body);
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+      return true;
+    },
+  );
   return {
-    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
+    url: server.url,
     get modernRejected() {
       return state.modernRejected;
     },
-    close: async () => {
-      await Promise.all([...sessions.values()].map((t) => t.close()));
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
-    },
+    close: () => server.close(),
   };
 }
 

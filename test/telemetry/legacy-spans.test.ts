@@ -5,9 +5,6 @@
  * `tasks/result`; `tasks/get` is counted on the task's span) gets the same client span as the 2026-07-28 path, and
  * its `traceparent` arrives at the server in `params._meta`; `traceContext: false` keeps the spans and sends nothing.
  */
-import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import {
@@ -18,19 +15,11 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { McpError, StreamableHttpTransport, TaskClient } from '../../src/index.js';
 import { loadTelemetry } from '../../src/internal/telemetry.js';
-
-function readBody(req: IncomingMessage): Promise<unknown> {
-  return new Promise((resolve) => {
-    let text = '';
-    req.on('data', (c: Buffer) => (text += c.toString('utf8')));
-    req.on('end', () => resolve(text ? JSON.parse(text) : undefined));
-  });
-}
+import { startSdkHttpServer } from '../helpers/sdk-http-server.js';
 
 /** A request as it reached the server. */
 interface Seen {
@@ -49,40 +38,22 @@ interface LegacyServer {
 
 /** The SDK 1.x server: `get-weather` (inline; `isError` when asked) and `forecast` (a task, completed at once). */
 async function startLegacyServer(): Promise<LegacyServer> {
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
   const seen: Seen[] = [];
+  const known = new Set<string>();
   const forgotten = new Set<string>();
   const taskStore = new InMemoryTaskStore();
-  const http: Server = createServer(async (req, res) => {
-    const body = req.method === 'POST' ? await readBody(req) : undefined;
-    const message = body as { id?: unknown; method?: string; params?: { _meta?: Record<string, unknown> } };
-    if (message?.method && message.id !== undefined)
-      seen.push({ id: message.id, method: message.method, meta: message.params?._meta });
-    const sessionId = req.headers['mcp-session-id'];
-    if (typeof sessionId === 'string' && forgotten.has(sessionId)) {
-      res
-        .writeHead(404, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }),
-        );
-      return;
-    }
-    let transport = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
-    if (!transport) {
-      const created = new StreamableHTTPServerTransport({
-        sessionIdGenerator: randomUUID,
-        onsessioninitialized: (id) => void sessions.set(id, created),
-      });
-      const server = new McpServer(
+  const server = await startSdkHttpServer(
+    () => {
+      const mcp = new McpServer(
         { name: 'legacy-traced', version: '1.0.0' },
         { capabilities: { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }, taskStore },
       );
-      server.registerTool(
+      mcp.registerTool(
         'get-weather',
         { description: 'sunny; isError when asked', inputSchema: { fail: z.boolean().optional() } },
         async ({ fail }) => ({ content: [{ type: 'text', text: 'sunny' }], isError: fail === true }),
       );
-      server.experimental.tasks.registerToolTask(
+      mcp.experimental.tasks.registerToolTask(
         'forecast',
         { description: 'a task, completed at once', execution: { taskSupport: 'required' } },
         {
@@ -97,23 +68,31 @@ async function startLegacyServer(): Promise<LegacyServer> {
           getTaskResult: (extra) => extra.taskStore.getTaskResult(extra.taskId) as never,
         },
       );
-      await server.connect(created);
-      transport = created;
-    }
-    await transport.handleRequest(req, res, body);
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+      return mcp;
+    },
+    (req, res, body) => {
+      const message = body as { id?: unknown; method?: string; params?: { _meta?: Record<string, unknown> } };
+      if (message?.method && message.id !== undefined)
+        seen.push({ id: message.id, method: message.method, meta: message.params?._meta });
+      const sessionId = req.headers['mcp-session-id'];
+      if (typeof sessionId !== 'string') return false;
+      known.add(sessionId);
+      if (!forgotten.has(sessionId)) return false;
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }),
+        );
+      return true;
+    },
+  );
   return {
-    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
+    url: server.url,
     seen,
     forgetSessions: () => {
-      for (const id of sessions.keys()) forgotten.add(id);
+      for (const id of known) forgotten.add(id);
     },
-    close: async () => {
-      await Promise.all([...sessions.values()].map((t) => t.close()));
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
-    },
+    close: () => server.close(),
   };
 }
 
