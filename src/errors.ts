@@ -46,4 +46,9 @@ export {
   ServerExitedError,
 } from './errors/client-errors.js';
 export { GetHeadersError, InvalidHeaderError, RedirectBlockedError } from './errors/http-errors.js';
-export { AuthorizationError, AuthorizationRequiredError } from './errors/auth-errors.js';
+export {
+  AuthorizationError,
+  AuthorizationRequiredError,
+  ProtectedResourceMismatchError,
+  type ResourceMetadataSource,
+} from './errors/auth-errors.js';

@@ -72,6 +72,7 @@ export {
   OutcomeUnknownError,
   OutputValidationError,
   PaginationError,
+  ProtectedResourceMismatchError,
   RedirectBlockedError,
   redactTaskId,
   RequestTimeoutError,
@@ -87,7 +88,12 @@ export {
   TooManyRoundsError,
   UnsupportedProtocolVersionError,
 } from './errors.js';
-export type { McpClientErrorCode, TaskCancelOutcome, TaskNotFoundReason } from './errors.js';
+export type {
+  McpClientErrorCode,
+  ResourceMetadataSource,
+  TaskCancelOutcome,
+  TaskNotFoundReason,
+} from './errors.js';
 
 // protocol
 export { PROTOCOL_VERSION } from './protocol/constants.js';
