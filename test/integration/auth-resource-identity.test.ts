@@ -111,8 +111,7 @@ async function pass(req: IncomingMessage, target: string): Promise<Response> {
 }
 
 /** Connects (one sign-in) and returns the error, if any. */
-async function connect(url: string): Promise<unknown> {
-  const provider = new ConformanceOAuthProvider();
+async function connect(url: string, provider = new ConformanceOAuthProvider()): Promise<unknown> {
   const client = new TaskClient({
     transport: new StreamableHttpTransport(url, {
       auth: { provider, waitForAuthorizationCode: () => provider.waitForAuthorizationCode() },
@@ -198,6 +197,20 @@ describe('protected resource identity (RFC 9728 § 3.3)', () => {
       expectNothingSent();
     });
   }
+
+  it('does not reuse remembered metadata unchecked: fetches it again and sends the newly checked resource', async () => {
+    const { url, origin, asked } = await protectedResource('path', (o) => `${o}${MCP_PATH}`);
+    // What a provider may have kept from a run whose check accepted a prefix (the origin)
+    const provider = new ConformanceOAuthProvider();
+    provider.saveDiscoveryState({
+      authorizationServerUrl: as?.issuer ?? '',
+      resourceMetadata: { resource: origin, authorization_servers: [as?.issuer ?? ''] },
+    });
+    expect(await connect(url, provider)).toBeUndefined();
+    expect(asked).toEqual([PATH_METADATA]);
+    expect(as?.resources).toEqual({ authorize: [url], token: [url] });
+    expect(provider.discoveryState()?.resourceMetadata?.resource).toBe(url);
+  });
 
   it('escapes control characters of a published resource in the message, and keeps the value exact', async () => {
     const { url, origin } = await protectedResource('path', (o) => `${o}/api/mcp\u001b[2J\u202e`);
