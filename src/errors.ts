@@ -49,6 +49,6 @@ export { GetHeadersError, InvalidHeaderError, RedirectBlockedError } from './err
 export {
   AuthorizationError,
   AuthorizationRequiredError,
-  ProtectedResourceMismatchError,
   type ResourceMetadataSource,
+  type ResourceMismatch,
 } from './errors/auth-errors.js';

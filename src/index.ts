@@ -72,7 +72,6 @@ export {
   OutcomeUnknownError,
   OutputValidationError,
   PaginationError,
-  ProtectedResourceMismatchError,
   RedirectBlockedError,
   redactTaskId,
   RequestTimeoutError,
@@ -88,12 +87,7 @@ export {
   TooManyRoundsError,
   UnsupportedProtocolVersionError,
 } from './errors.js';
-export type {
-  McpClientErrorCode,
-  ResourceMetadataSource,
-  TaskCancelOutcome,
-  TaskNotFoundReason,
-} from './errors.js';
+export type { McpClientErrorCode, TaskCancelOutcome, TaskNotFoundReason } from './errors.js';
 
 // protocol
 export { PROTOCOL_VERSION } from './protocol/constants.js';

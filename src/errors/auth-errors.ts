@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { printableExcerpt } from '../protocol/printable.js';
 import { kBrand, McpClientError } from './base.js';
 
 /**
@@ -31,76 +30,55 @@ export class AuthorizationRequiredError extends McpClientError {
   }
 }
 
+/** How the client came to fetch the protected resource metadata it checked (RFC 9728 § 3.1 and § 3.3). */
+export type ResourceMetadataSource =
+  /** The `resource_metadata` URL of the server's `WWW-Authenticate` challenge (or one remembered from it). */
+  | 'challenge'
+  /** The well-known URI built from the server URL: its path after `/.well-known/oauth-protected-resource`. */
+  | 'path'
+  /** The root well-known URI of the server's origin (`/.well-known/oauth-protected-resource`, no path). */
+  | 'root';
+
+/**
+ * Why protected resource metadata was not used (RFC 9728 § 3.3): its `resource` is not the resource identifier its
+ * URL was built from (the server URL for `path` and `challenge`, the origin for `root`).
+ * (https://www.rfc-editor.org/rfc/rfc9728#section-3.3)
+ */
+export interface ResourceMismatch {
+  /** The `resource` the metadata published, exactly as published. */
+  readonly resource: string;
+  /** The resource identifier RFC 9728 § 3.3 requires for that metadata URL. */
+  readonly expectedResource: string;
+  /** The URL the metadata was fetched from. */
+  readonly metadataUrl: string;
+  /** Why the client fetched that URL. */
+  readonly source: ResourceMetadataSource;
+}
+
 /**
  * The OAuth flow failed: discovery, registration, token or refresh request, a metadata or `iss` mismatch
- * (RFC 8414 §3.3, RFC 9207), a resource mismatch (RFC 8707), or step-up that did not get the scope the server asks
- * for. The SDK's error is `cause`; `step` says where.
+ * (RFC 8414 §3.3, RFC 9207), protected resource metadata that names another resource (RFC 9728 § 3.3, see
+ * `resourceMismatch`), a resource mismatch (RFC 8707), or step-up that did not get the scope the server asks for.
+ * The SDK's error is `cause`; `step` says where.
  * (https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization)
  */
 export class AuthorizationError extends McpClientError {
   static override readonly [kBrand]: string = 'AuthorizationError';
   override readonly code = 'AUTHORIZATION_FAILED' as const;
+  /**
+   * Set when the protected resource metadata named another resource than the one it describes, so it was not used:
+   * no registration, authorization or token request was sent (RFC 9728 § 3.3).
+   */
+  readonly resourceMismatch?: ResourceMismatch;
   constructor(
     /** The MCP endpoint being authorized. */
     readonly serverUrl: string,
     /** `authorize` (discovery, registration, code exchange), `refresh`, or `step-up`. */
     readonly step: 'authorize' | 'refresh' | 'step-up',
     detail: string,
-    options?: ErrorOptions,
+    options?: ErrorOptions & { resourceMismatch?: ResourceMismatch },
   ) {
     super(`authorization for ${serverUrl} failed (${step}): ${detail}`, options);
+    if (options?.resourceMismatch) this.resourceMismatch = options.resourceMismatch;
   }
-}
-
-/** How the client came to fetch the protected resource metadata it checked (RFC 9728 § 3.1 and § 3.3). */
-export type ResourceMetadataSource =
-  /** The `resource_metadata` URL of the server's `WWW-Authenticate` challenge (or one remembered from it). */
-  | 'challenge'
-  /** The well-known URI built from the server URL, its path after `/.well-known/oauth-protected-resource`. */
-  | 'path'
-  /** The root well-known URI of the server's origin (`/.well-known/oauth-protected-resource`, no path). */
-  | 'root';
-
-/**
- * The protected resource metadata names another resource than the one it describes, so it is not used (RFC 9728
- * § 3.3): no client registration, authorization or token request is sent. The `resource` must be identical to the
- * resource identifier the metadata URL was built from: the server URL for the path well-known URI, the origin for the
- * root well-known URI, and the URL of the refused request when the URL came from the `WWW-Authenticate`
- * `resource_metadata` parameter. A prefix of the server URL, the origin root (unless the metadata sits at the root
- * well-known URI), another path or another host are all refused.
- * (https://www.rfc-editor.org/rfc/rfc9728#section-3.3)
- */
-export class ProtectedResourceMismatchError extends AuthorizationError {
-  static override readonly [kBrand]: string = 'ProtectedResourceMismatchError';
-  constructor(
-    serverUrl: string,
-    step: 'authorize' | 'refresh' | 'step-up',
-    /** The `resource` the metadata published, exactly as published. */
-    readonly resource: string,
-    /** The resource identifier RFC 9728 § 3.3 requires for this metadata URL. */
-    readonly expectedResource: string,
-    /** The URL the metadata was fetched from. */
-    readonly metadataUrl: string,
-    /** Why the client fetched that URL. */
-    readonly source: ResourceMetadataSource,
-    options?: ErrorOptions,
-  ) {
-    const why =
-      source === 'challenge'
-        ? "the metadata URL came from the server's WWW-Authenticate challenge, so it must name the URL that was requested"
-        : source === 'root'
-          ? 'the metadata sits at the root well-known URI, so it must name the origin'
-          : 'the metadata sits at the well-known URI built from the server URL, so it must name the server URL';
-    super(
-      serverUrl,
-      step,
-      `the protected resource metadata at ${printable(metadataUrl)} names the resource ${printable(resource)}, not ${printable(expectedResource)}; ${why} (RFC 9728 § 3.3), so it is not used`,
-      options,
-    );
-  }
-}
-
-/** A server-chosen string for a message: quoted, unprintable characters escaped, at most 200 characters. */
-function printable(text: string): string {
-  return `"${printableExcerpt(text, 200)}"`;
 }

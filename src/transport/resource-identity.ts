@@ -18,7 +18,8 @@
  * @module
  * @internal
  */
-import { ProtectedResourceMismatchError, type ResourceMetadataSource } from '../errors.js';
+import { AuthorizationError, type ResourceMetadataSource } from '../errors.js';
+import { printableExcerpt } from '../protocol/printable.js';
 
 /** The RFC 9728 well-known path prefix. */
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
@@ -110,8 +111,8 @@ export interface DiscoveredResource {
 /**
  * Checks that the metadata names the resource identifier its URL was built from.
  *
- * @throws ProtectedResourceMismatchError when it names anything else (the published value, the required one and
- *   the metadata URL are on the error).
+ * @throws AuthorizationError with `resourceMismatch` (the published value, the required one, the metadata URL and
+ *   why it was fetched) when it names anything else.
  */
 export function checkPublishedResource(
   serverUrl: URL,
@@ -127,5 +128,21 @@ export function checkPublishedResource(
     found.resourceMetadataUrl ?? wellKnownUrl(serverUrl, source === 'root' ? 'root' : 'path').href;
   // The pathless origin is shown as servers usually write it, without the "/" the URL parser adds
   const shown = source === 'root' ? expected.origin : expected.href;
-  throw new ProtectedResourceMismatchError(serverUrl.href, step, found.resource, shown, metadataUrl, source);
+  const why =
+    source === 'challenge'
+      ? "its URL came from the server's WWW-Authenticate challenge, so it must name the URL that was requested"
+      : source === 'root'
+        ? 'it sits at the root well-known URI, so it must name the origin'
+        : 'it sits at the well-known URI built from the server URL, so it must name the server URL';
+  throw new AuthorizationError(
+    serverUrl.href,
+    step,
+    `the protected resource metadata at ${quoted(metadataUrl)} names the resource ${quoted(found.resource)}, not ${quoted(shown)}; ${why} (RFC 9728 § 3.3), so it is not used`,
+    { resourceMismatch: { resource: found.resource, expectedResource: shown, metadataUrl, source } },
+  );
+}
+
+/** A server-chosen string for a message: quoted, unprintable characters escaped, at most 200 characters. */
+function quoted(text: string): string {
+  return `"${printableExcerpt(text, 200)}"`;
 }

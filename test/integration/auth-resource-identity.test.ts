@@ -2,7 +2,7 @@
  * Protected resource metadata is used only when its `resource` is the identifier its URL was built from
  * (RFC 9728 § 3.3): the server URL for the path well-known URI and for a `resource_metadata` URL from the challenge,
  * the origin for the root well-known URI. Anything else (a prefix, the origin root at the path URI, another path) is
- * refused with ProtectedResourceMismatchError before any registration, authorization or token request; an accepted
+ * refused with an AuthorizationError carrying `resourceMismatch` before any registration, authorization or token request; an accepted
  * `resource` reaches the authorization server exactly as published (no "/" added). CLIENT-REQUIREMENTS: issue 24
  * item 5.
  *
@@ -13,12 +13,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  AuthorizationError,
-  ProtectedResourceMismatchError,
-  StreamableHttpTransport,
-  TaskClient,
-} from '../../src/index.js';
+import { AuthorizationError, StreamableHttpTransport, TaskClient } from '../../src/index.js';
 import { createTaskServer, type TaskServer } from '../../src/testing/index.js';
 import { ConformanceOAuthProvider } from '../conformance/oauth-provider.js';
 import { startTestAuthServer, type TestAuthServer } from '../helpers/oauth-server.js';
@@ -179,21 +174,20 @@ describe('protected resource identity (RFC 9728 § 3.3)', () => {
     it(`refuses ${where} metadata naming ${what}, before any request to the authorization server`, async () => {
       const { url, origin } = await protectedResource(where, resource);
       const error = await connect(url);
-      expect(error).toBeInstanceOf(ProtectedResourceMismatchError);
       expect(error).toBeInstanceOf(AuthorizationError);
-      const mismatch = error as ProtectedResourceMismatchError;
-      expect(mismatch.code).toBe('AUTHORIZATION_FAILED');
-      expect(mismatch.step).toBe('authorize');
-      expect(mismatch.source).toBe(where);
-      expect(mismatch.resource).toBe(resource(origin));
-      expect(mismatch.expectedResource).toBe(expected(origin));
-      expect(mismatch.metadataUrl).toBe(
-        `${origin}${{ path: PATH_METADATA, root: ROOT_METADATA, challenge: CHALLENGE_METADATA }[where]}`,
-      );
-      expect(mismatch.message).toContain(
+      const refused = error as AuthorizationError;
+      expect(refused.code).toBe('AUTHORIZATION_FAILED');
+      expect(refused.step).toBe('authorize');
+      expect(refused.resourceMismatch).toEqual({
+        resource: resource(origin),
+        expectedResource: expected(origin),
+        metadataUrl: `${origin}${{ path: PATH_METADATA, root: ROOT_METADATA, challenge: CHALLENGE_METADATA }[where]}`,
+        source: where,
+      });
+      expect(refused.message).toContain(
         `names the resource "${resource(origin)}", not "${expected(origin)}"`,
       );
-      expect(mismatch.message).toContain('RFC 9728 § 3.3');
+      expect(refused.message).toContain('RFC 9728 § 3.3');
       expectNothingSent();
     });
   }
@@ -214,9 +208,9 @@ describe('protected resource identity (RFC 9728 § 3.3)', () => {
 
   it('escapes control characters of a published resource in the message, and keeps the value exact', async () => {
     const { url, origin } = await protectedResource('path', (o) => `${o}/api/mcp\u001b[2J\u202e`);
-    const error = (await connect(url)) as ProtectedResourceMismatchError;
-    expect(error).toBeInstanceOf(ProtectedResourceMismatchError);
-    expect(error.resource).toBe(`${origin}/api/mcp\u001b[2J\u202e`);
+    const error = (await connect(url)) as AuthorizationError;
+    expect(error).toBeInstanceOf(AuthorizationError);
+    expect(error.resourceMismatch?.resource).toBe(`${origin}/api/mcp\u001b[2J\u202e`);
     expect(error.message).not.toMatch(/[\u001b\u202e]/);
     expectNothingSent();
   });
