@@ -362,7 +362,7 @@ export class AuthSession {
     };
     const checks = (target: OAuthClientProvider): boolean => !target.validateResourceURL;
     /** Metadata remembered from before this session is not handed out unchecked: the SDK then fetches it again. */
-    const unchecked = (state: OAuthDiscoveryState | undefined): OAuthDiscoveryState | undefined => {
+    const withoutUnchecked = (state: OAuthDiscoveryState | undefined): OAuthDiscoveryState | undefined => {
       const resource = state?.resourceMetadata?.resource;
       if (state === undefined || resource === undefined || this.#checkedResources.has(resource)) return state;
       return { ...state, resourceMetadata: undefined };
@@ -402,7 +402,7 @@ export class AuthSession {
         if (property === 'discoveryState' && target.discoveryState) {
           return async () => {
             const stored = await target.discoveryState?.();
-            const state = checks(target) ? unchecked(stored) : stored;
+            const state = checks(target) ? withoutUnchecked(stored) : stored;
             seen(state);
             return state;
           };
