@@ -55,6 +55,7 @@ function validBase(name: string): string {
 export function hostFacingTools(tools: readonly AdaptedTool[], reserved: readonly string[]): AdaptedTool[] {
   const taken = new Set([...reserved, ...tools.filter((t) => VALID_NAME.test(t.name)).map((t) => t.name)]);
   return tools.map((tool) => {
+    const serverTool = tool.serverTool ? printableTexts(tool.serverTool) : undefined;
     let name = tool.name;
     let description = safeText(tool.description);
     if (!VALID_NAME.test(name)) {
@@ -62,14 +63,17 @@ export function hostFacingTools(tools: readonly AdaptedTool[], reserved: readonl
       name = base;
       for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
       taken.add(name);
-      description += `\n\n(The server names this tool "${safeLine(tool.sourceName)}"; renamed here to a valid MCP tool name.)`;
+      const note = `(The server names this tool "${safeLine(tool.sourceName)}"; renamed here to a valid MCP tool name.)`;
+      description += `\n\n${note}`;
+      if (serverTool)
+        serverTool.description = serverTool.description ? `${serverTool.description}\n\n${note}` : note;
     }
     return {
       ...tool,
       name,
       description,
       inputSchema: printableTexts(tool.inputSchema),
-      ...(tool.serverTool ? { serverTool: printableTexts(tool.serverTool) } : {}),
+      ...(serverTool ? { serverTool } : {}),
     };
   });
 }
