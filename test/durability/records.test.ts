@@ -149,8 +149,10 @@ describe('task records', () => {
     if (start.resultType !== 'task') throw new Error('expected a task');
     const taskId = start.task.taskId;
     await first.close(); // the "crash": nobody polls any more
-    await new Promise((r) => setTimeout(r, 400));
-    expect(server.core.registry.get(taskId)?.run.status).toBe('completed');
+    // A wait (not a measure) until the server finished the task on its own.
+    await expect
+      .poll(() => server.core.registry.get(taskId)?.run.status, { timeout: 10_000 })
+      .toBe('completed');
     expect((await store.get(taskId))?.outcome).toBeUndefined();
     return { store, taskId, second: newClient({ store }) };
   }

@@ -75,10 +75,12 @@ describe('response size limit (maxResponseBytes)', () => {
 });
 
 describe('stream duration limit (per-request timeoutMs)', () => {
+  // When the timeout fires (exactly at timeoutMs, not before) is pinned on fake timers in
+  // test/transport/streamable-http.test.ts; here, over a real socket, the outcome: the typed error with its budget,
+  // progress that kept arriving did not extend it (else the call would never end), and the connection closed.
   it('a stream that never ends: RequestTimeoutError after timeoutMs, connection closed', async () => {
     bench.server.inject(sseFaults.sseNeverEnds(20), { tool: 'echo' });
     const aborts = bench.server.clientAborts;
-    const started = Date.now();
     const progress: number[] = [];
     const error = await rejectionOf(
       bench
@@ -88,7 +90,7 @@ describe('stream duration limit (per-request timeoutMs)', () => {
     expect(error).toBeInstanceOf(RequestTimeoutError);
     expect(isMcpClientError(error, 'REQUEST_TIMEOUT')).toBe(true);
     expect(error.message).toBe('tools/call timed out after 300 ms');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(295);
+    expect((error as RequestTimeoutError).timeoutMs).toBe(300);
     expect(progress.length).toBeGreaterThan(0); // progress kept coming; it does not extend the budget
     expect(await bench.server.waitForClientAborts(aborts + 1)).toBe(true);
   }, 5_000);

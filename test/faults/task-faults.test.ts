@@ -48,8 +48,10 @@ describe('pollIntervalMs faults (5.7)', () => {
       expect(text(await outcome)).toBe('Indexed 40 documents');
       expect(handle().pollIntervalMs).toBe(30);
       expect(handle().task.pollIntervalMs).toBeUndefined();
+      // Arrival times on the server's clock (logged before it answers); the client polls only once Date.now(), the
+      // same clock, passed its previous answer + the interval: an exact lower bound, whatever the machine's load.
       const polls = bench.server.requests('tasks/get', handle().taskId);
-      expect(Math.min(...gaps(polls))).toBeGreaterThanOrEqual(28);
+      expect(Math.min(...gaps(polls))).toBeGreaterThanOrEqual(30);
     },
     T,
   );
@@ -61,9 +63,10 @@ describe('pollIntervalMs faults (5.7)', () => {
       const { outcome, handle } = await runTask({}, { polling: { minIntervalMs: 25 } });
       await outcome;
       expect(handle().pollIntervalMs).toBe(25);
+      // No busy loop: every gap is at least minPollIntervalMs (server-clock arrivals, as above). How many polls fit
+      // in the work depends on the machine's load, so it is not asserted (a busy loop would show as a tiny gap).
       const polls = bench.server.requests('tasks/get', handle().taskId);
-      expect(polls.length).toBeLessThanOrEqual(8); // ≈ 80 ms of work / 25 ms
-      expect(Math.min(...gaps(polls))).toBeGreaterThanOrEqual(23);
+      expect(Math.min(...gaps(polls))).toBeGreaterThanOrEqual(25);
     },
     T,
   );

@@ -136,6 +136,7 @@ describe('TaskServerCore without HTTP', () => {
 
 describe('reference server: abandoned inline requests', () => {
   it('stops the job when the client closes its POST during an inline wait', async () => {
+    let started = false;
     let aborted = false;
     server = await createTaskServer({
       demo: false,
@@ -146,6 +147,7 @@ describe('reference server: abandoned inline requests', () => {
             description: 'Waits until aborted.',
             inputSchema: { type: 'object', properties: {} },
             run: async (ctx) => {
+              started = true;
               ctx.signal.addEventListener('abort', () => (aborted = true));
               await ctx.sleep(10_000);
               return { content: [] };
@@ -161,10 +163,11 @@ describe('reference server: abandoned inline requests', () => {
       { name: 'hang', arguments: {} },
       { tasks: false, signal: controller.signal },
     );
-    await new Promise((r) => setTimeout(r, 100));
+    // Waits (not measures): until the job runs, then until the server has seen the POST closed.
+    await expect.poll(() => started, { timeout: 10_000 }).toBe(true);
+    expect(aborted).toBe(false);
     controller.abort();
     await expect(call).rejects.toThrow();
-    await new Promise((r) => setTimeout(r, 50));
-    expect(aborted).toBe(true);
+    await expect.poll(() => aborted, { timeout: 10_000 }).toBe(true);
   });
 });
