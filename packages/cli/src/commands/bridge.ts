@@ -93,6 +93,8 @@ export function bridgeCommand(
         for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
           process.once(signal, () => resolve(`stopped by ${signal}`));
       });
+      // Once the bridge is ending, the start-up probe's late answer (a closed client) is no news.
+      let ending = false;
       try {
         if (!options.http) {
           const bridge = new Bridge(client, info, settings);
@@ -103,8 +105,9 @@ export function bridgeCommand(
           });
           await bridge.server.connect(transport);
           log(`serving ${safeLine(target.label)} over stdio`);
-          void probeUpstream(client, target, log);
+          void probeUpstream(client, target, (line) => ending || log(line));
           const why = await Promise.race([closed, stopped]);
+          ending = true;
           log(`${why}: ending open calls`);
           await bridge.close(why);
           await bridge.server.close().catch(() => undefined);
