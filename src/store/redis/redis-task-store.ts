@@ -6,7 +6,6 @@
  */
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { isTerminalStatus } from '../../protocol/tasks.js';
 import { parseRecordText, TaskRecordSchema, type TaskRecord } from '../task-record.js';
 import { delay } from '../../internal/abort.js';
 import {
