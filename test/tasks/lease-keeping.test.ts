@@ -10,7 +10,7 @@ import { MemoryTaskStore, TaskFollowedElsewhereError } from '../../src/index.js'
 import { LeaseLostError } from '../../src/redis-store.js';
 import type { FollowLease, LeaseAttempt, TaskLeases } from '../../src/store/task-store.js';
 import { created, detailed, outcome } from '../helpers/unit-fixtures.js';
-import { setup, T0 } from '../unit/engine/setup.js';
+import { setup, T0 } from '../helpers/engine-setup.js';
 
 const LEASE_MS = 3_000;
 
