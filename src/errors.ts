@@ -47,4 +47,9 @@ export {
   ServerExitedError,
 } from './errors/client-errors.js';
 export { GetHeadersError, InvalidHeaderError, RedirectBlockedError } from './errors/http-errors.js';
-export { AuthorizationError, AuthorizationRequiredError } from './errors/auth-errors.js';
+export {
+  AuthorizationError,
+  AuthorizationRequiredError,
+  type ResourceMetadataSource,
+  type ResourceMismatch,
+} from './errors/auth-errors.js';

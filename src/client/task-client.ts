@@ -51,10 +51,10 @@ import { RequestPipeline } from '../modern/request-pipeline.js';
 import type { z } from 'zod';
 import { toolCall, type CallOptions, type CallStart, type TaskClientEvents } from './call-options.js';
 import {
-  fleetHostOf,
+  fleetStoreOf,
   FleetRunner,
   resultOf,
-  type FleetHost,
+  type FleetClient,
   type FleetOptions,
   type ResultOfOptions,
 } from '../fleet/index.js';
@@ -465,7 +465,9 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
    * @throws TypeError when the store has no leases.
    */
   runFleet(options: FleetOptions = {}): FleetRunner {
-    return (this.#fleet = new FleetRunner(this.#fleetHost('runFleet'), options));
+    const store = fleetStoreOf(this.#options.store, 'runFleet');
+    const client = this as unknown as FleetClient; // its public task API, typed as the fleet sees it
+    return (this.#fleet = new FleetRunner(client, store, this.#options.transport.serverKey, options));
   }
 
   /**
@@ -474,20 +476,8 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
    *   TypeError without a store with leases.
    */
   resultOf<T = CallToolResult>(taskId: string, options: ResultOfOptions = {}): Promise<T> {
-    return resultOf<T>(this.#fleetHost('resultOf'), taskId, options, this.#fleet);
-  }
-
-  #fleetHost(method: string): FleetHost {
     const o = this.#options;
-    return fleetHostOf(
-      this as never,
-      {
-        store: o.store,
-        serverKey: o.transport.serverKey,
-        now: o.now,
-        gatePolls: (gate) => this.#tracker.setPollGate(gate), // only the lease holder polls
-      },
-      method,
-    );
+    const store = fleetStoreOf(o.store, 'resultOf');
+    return resultOf<T>(store, o.transport.serverKey, o.now, taskId, options, this.#fleet);
   }
 }

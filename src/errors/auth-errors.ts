@@ -30,23 +30,55 @@ export class AuthorizationRequiredError extends McpClientError {
   }
 }
 
+/** How the client came to fetch the protected resource metadata it checked (RFC 9728 § 3.1 and § 3.3). */
+export type ResourceMetadataSource =
+  /** The `resource_metadata` URL of the server's `WWW-Authenticate` challenge (or one remembered from it). */
+  | 'challenge'
+  /** The well-known URI built from the server URL: its path after `/.well-known/oauth-protected-resource`. */
+  | 'path'
+  /** The root well-known URI of the server's origin (`/.well-known/oauth-protected-resource`, no path). */
+  | 'root';
+
+/**
+ * Why protected resource metadata was not used (RFC 9728 § 3.3): its `resource` is not the resource identifier its
+ * URL was built from (the server URL for `path` and `challenge`, the origin for `root`).
+ * (https://www.rfc-editor.org/rfc/rfc9728#section-3.3)
+ */
+export interface ResourceMismatch {
+  /** The `resource` the metadata published, exactly as published. */
+  readonly resource: string;
+  /** The resource identifier RFC 9728 § 3.3 requires for that metadata URL. */
+  readonly expectedResource: string;
+  /** The URL the metadata was fetched from. */
+  readonly metadataUrl: string;
+  /** Why the client fetched that URL. */
+  readonly source: ResourceMetadataSource;
+}
+
 /**
  * The OAuth flow failed: discovery, registration, token or refresh request, a metadata or `iss` mismatch
- * (RFC 8414 §3.3, RFC 9207), a resource mismatch (RFC 8707), or step-up that did not get the scope the server asks
- * for. The SDK's error is `cause`; `step` says where.
+ * (RFC 8414 §3.3, RFC 9207), protected resource metadata that names another resource (RFC 9728 § 3.3, see
+ * `resourceMismatch`), a resource mismatch (RFC 8707), or step-up that did not get the scope the server asks for.
+ * The SDK's error is `cause`; `step` says where.
  * (https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization)
  */
 export class AuthorizationError extends McpClientError {
   static override readonly [kBrand]: string = 'AuthorizationError';
   override readonly code = 'AUTHORIZATION_FAILED' as const;
+  /**
+   * Set when the protected resource metadata named another resource than the one it describes, so it was not used:
+   * no registration, authorization or token request was sent (RFC 9728 § 3.3).
+   */
+  readonly resourceMismatch?: ResourceMismatch;
   constructor(
     /** The MCP endpoint being authorized. */
     readonly serverUrl: string,
     /** `authorize` (discovery, registration, code exchange), `refresh`, or `step-up`. */
     readonly step: 'authorize' | 'refresh' | 'step-up',
     detail: string,
-    options?: ErrorOptions,
+    options?: ErrorOptions & { resourceMismatch?: ResourceMismatch },
   ) {
     super(`authorization for ${serverUrl} failed (${step}): ${detail}`, options);
+    if (options?.resourceMismatch) this.resourceMismatch = options.resourceMismatch;
   }
 }

@@ -7,7 +7,7 @@
  */
 import type { InputRequest, InputResponse } from '../protocol/input.js';
 import type { InputRequiredEvent } from '../tasks/input-broker.js';
-import type { FleetHost } from './fleet-host.js';
+import type { FleetChannel } from '../store/redis/fleet-channel.js';
 
 /** A question of a fleet task, seen on any worker. Answer with `respond`; the first answer across the fleet wins. */
 export interface FleetQuestion {
@@ -29,13 +29,16 @@ export interface FleetQuestion {
 
 /** Bridges the questions of the tasks this worker holds, and the answers the fleet gives them. */
 export class FleetQuestions {
-  readonly #host: FleetHost;
+  readonly #channel: FleetChannel;
+  readonly #serverKey: string;
   readonly #onError: (error: unknown) => void;
   /** Open questions of held tasks: record id → key → event. */
   readonly #open = new Map<string, Map<string, InputRequiredEvent>>();
 
-  constructor(host: FleetHost, onError: (error: unknown) => void) {
-    this.#host = host;
+  /** @param serverKey - the identity of the client's server (the tasks held here live on it). */
+  constructor(channel: FleetChannel, serverKey: string, onError: (error: unknown) => void) {
+    this.#channel = channel;
+    this.#serverKey = serverKey;
     this.#onError = onError;
   }
 
@@ -48,9 +51,9 @@ export class FleetQuestions {
     let open = this.#open.get(id);
     if (!open) this.#open.set(id, (open = new Map()));
     open.set(event.key, event);
-    const { channel } = this.#host.store;
-    await channel.recordQuestion(this.#host.serverKey, event.taskId, event.key, event.request);
-    const answer = await channel.answer(this.#host.serverKey, event.taskId, event.key);
+    const channel = this.#channel;
+    await channel.recordQuestion(this.#serverKey, event.taskId, event.key, event.request);
+    const answer = await channel.answer(this.#serverKey, event.taskId, event.key);
     if (answer === undefined) return !event.answered;
     await this.#deliver(id, event, answer);
     return false;
@@ -60,7 +63,7 @@ export class FleetQuestions {
   async answered(id: string, taskId: string, key: string): Promise<void> {
     const event = this.#open.get(id)?.get(key);
     if (!event || event.answered) return;
-    const answer = await this.#host.store.channel.answer(this.#host.serverKey, taskId, key);
+    const answer = await this.#channel.answer(this.#serverKey, taskId, key);
     if (answer !== undefined) await this.#deliver(id, event, answer);
   }
 
@@ -71,7 +74,7 @@ export class FleetQuestions {
 
   /** The question announced on the stream, ready to emit; `undefined` when it is gone or already answered. */
   async question(server: string, taskId: string, key: string): Promise<FleetQuestion | undefined> {
-    const { channel } = this.#host.store;
+    const channel = this.#channel;
     const [request, answer] = await Promise.all([
       channel.question(server, taskId, key),
       channel.answer(server, taskId, key),
@@ -82,7 +85,7 @@ export class FleetQuestions {
 
   /** A question to emit for a recorded request; `respond` records the fleet's answer. */
   make(server: string, taskId: string, key: string, request: InputRequest): FleetQuestion {
-    const { channel } = this.#host.store;
+    const channel = this.#channel;
     return {
       taskId,
       server,

@@ -8,7 +8,9 @@
 import { delay } from '../internal/abort.js';
 import { durationError } from '../internal/duration.js';
 import { OutcomeUnknownError } from '../errors.js';
-import type { FleetHost, FleetTask } from './fleet-host.js';
+import type { RedisTaskStore } from '../store/redis/redis-task-store.js';
+import type { TaskHandle } from '../tasks/task-handle.js';
+import type { FleetClient } from './fleet-client.js';
 
 /** Default time a worker may take to create a task before its claim on the key lapses, ms. */
 export const DEFAULT_CREATION_CLAIM_MS = 30_000;
@@ -40,8 +42,10 @@ export type FleetStart =
  *   nor lapsed in twice `creationClaimMs`; the client's errors for the creation itself; `signal.reason` on abort.
  */
 export async function startOnce(
-  host: FleetHost,
-  adopt: (task: FleetTask) => void,
+  client: FleetClient,
+  store: RedisTaskStore,
+  serverKey: string,
+  adopt: (task: TaskHandle<unknown>) => void,
   name: string,
   args: Record<string, unknown> | undefined,
   options: FleetStartOptions,
@@ -54,27 +58,27 @@ export async function startOnce(
   const claimMs = options.creationClaimMs ?? DEFAULT_CREATION_CLAIM_MS;
   const bad = durationError('fleet.startTool', 'creationClaimMs', claimMs);
   if (bad) throw bad;
-  const keys = host.store.idempotency;
-  const giveUpAt = host.now() + 2 * claimMs;
+  const keys = store.idempotency;
+  const giveUpAt = Date.now() + 2 * claimMs;
   for (let wait = 25; ; wait = Math.min(wait * 2, MAX_KEY_WAIT_MS)) {
-    const state = await keys.claim(host.serverKey, key, host.workerId, claimMs);
+    const state = await keys.claim(serverKey, key, store.workerId, claimMs);
     if (state.state === 'task') return { resultType: 'task', taskId: state.taskId, created: false };
     if (state.state === 'claimed') {
       let created;
       try {
-        created = await host.startTool(name, args, key);
+        created = await client.startTool(name, args, { idempotencyKey: key });
       } catch (error) {
-        await keys.abandon(host.serverKey, key, state.pending).catch(() => undefined);
+        await keys.abandon(serverKey, key, state.pending).catch(() => undefined);
         throw error;
       }
       if (created.resultType === 'complete') {
-        await keys.abandon(host.serverKey, key, state.pending);
+        await keys.abandon(serverKey, key, state.pending);
         return { resultType: 'complete', result: created.result };
       }
       const task = created.task;
       const ttl = task.task.ttlMs;
       await keys.bind(
-        host.serverKey,
+        serverKey,
         key,
         state.pending,
         task.taskId,
@@ -83,7 +87,7 @@ export async function startOnce(
       adopt(task);
       return { resultType: 'task', taskId: task.taskId, created: true };
     }
-    if (host.now() >= giveUpAt) throw new OutcomeUnknownError('tools/call');
+    if (Date.now() >= giveUpAt) throw new OutcomeUnknownError('tools/call');
     await delay(wait, options.signal);
   }
 }

@@ -4,7 +4,6 @@
  * @module
  * @internal
  */
-export { fleetHostOf } from './client-host.js';
-export type { FleetHost } from './fleet-host.js';
+export { fleetStoreOf, type FleetClient } from './fleet-client.js';
 export { FleetRunner, type FleetOptions } from './fleet-runner.js';
 export { resultOf, type ResultOfOptions } from './result-of.js';

@@ -9,7 +9,8 @@
 import type { InputRequest, InputResponse } from '../protocol/input.js';
 import type { InputRequiredEvent } from '../tasks/input-broker.js';
 import type { FleetQuestion, FleetQuestions } from './fleet-questions.js';
-import type { FleetHost, FleetTask } from './fleet-host.js';
+import type { FleetChannel } from '../store/redis/fleet-channel.js';
+import type { TaskHandle } from '../tasks/task-handle.js';
 
 /** Where the feed sends what it shows, and whether anybody listens. */
 export interface QuestionFeedSink {
@@ -21,14 +22,16 @@ export interface QuestionFeedSink {
 
 /** The question feed of one fleet process (one `runFleet()`). */
 export class QuestionFeed {
-  readonly #host: FleetHost;
+  readonly #channel: FleetChannel;
+  readonly #serverKey: string;
   readonly #questions: FleetQuestions;
   readonly #sink: QuestionFeedSink;
   /** Keys shown here, by record id; dropped when the task's outcome is announced. */
   readonly #shown = new Map<string, Set<string>>();
 
-  constructor(host: FleetHost, questions: FleetQuestions, sink: QuestionFeedSink) {
-    this.#host = host;
+  constructor(channel: FleetChannel, serverKey: string, questions: FleetQuestions, sink: QuestionFeedSink) {
+    this.#channel = channel;
+    this.#serverKey = serverKey;
     this.#questions = questions;
     this.#sink = sink;
   }
@@ -36,7 +39,7 @@ export class QuestionFeed {
   /** The stream position is fixed: show every question asked before it and still open. */
   async catchUp(): Promise<void> {
     if (!this.#sink.wanted()) return;
-    for (const q of await this.#host.store.channel.openQuestions()) {
+    for (const q of await this.#channel.openQuestions()) {
       this.#show(q.id, this.#questions.make(q.server, q.taskId, q.key, q.request));
     }
   }
@@ -52,14 +55,14 @@ export class QuestionFeed {
   async heldAsked(id: string, event: InputRequiredEvent): Promise<void> {
     const open = await this.#questions.asked(id, event);
     if (open && event.taskId !== undefined && this.#sink.wanted())
-      this.#show(id, this.#questions.make(this.#host.serverKey, event.taskId, event.key, event.request));
+      this.#show(id, this.#questions.make(this.#serverKey, event.taskId, event.key, event.request));
   }
 
   /**
    * A task this process just began to hold (claimed, taken over, created): its questions already surfaced before the
    * fleet listened to the handle, so they are taken from its latest state.
    */
-  holding(id: string, task: FleetTask): void {
+  holding(id: string, task: TaskHandle<unknown>): void {
     const state = task.task;
     if (state.status !== 'input_required') return;
     for (const [key, request] of Object.entries(state.inputRequests)) {
@@ -85,7 +88,7 @@ export class QuestionFeed {
 }
 
 /** An `inputRequired` event for a key the handle already surfaced; answering it goes through the handle. */
-function askedOf(task: FleetTask, key: string, request: InputRequest): InputRequiredEvent {
+function askedOf(task: TaskHandle<unknown>, key: string, request: InputRequest): InputRequiredEvent {
   return {
     key,
     taskId: task.taskId,

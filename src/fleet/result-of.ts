@@ -10,7 +10,7 @@ import { durationError } from '../internal/duration.js';
 import { settledFromRecord } from '../tasks/decisions.js';
 import { parserFor } from '../tasks/result-parsers.js';
 import { recordExpiresAt } from '../store/task-record.js';
-import type { FleetHost } from './fleet-host.js';
+import type { TaskStore } from '../store/task-store.js';
 
 /** Default interval between two reads of the record, ms. */
 export const DEFAULT_RESULT_CHECK_INTERVAL_MS = 1_000;
@@ -39,7 +39,9 @@ export interface OutcomeSource {
  *   {@link TaskCancelledError} for those outcomes; `signal.reason` on abort; {@link StoreUnavailableError}.
  */
 export async function resultOf<T>(
-  host: FleetHost,
+  store: TaskStore,
+  serverKey: string,
+  now: () => number,
   taskId: string,
   options: ResultOfOptions = {},
   outcomes?: OutcomeSource,
@@ -51,12 +53,12 @@ export async function resultOf<T>(
   if (bad) throw bad;
   let wake: (() => void) | undefined;
   const onOutcome = (detail: { taskId: string; server: string }): void => {
-    if (detail.taskId === taskId && detail.server === host.serverKey) wake?.();
+    if (detail.taskId === taskId && detail.server === serverKey) wake?.();
   };
   outcomes?.on('outcome', onOutcome);
   try {
     for (;;) {
-      const record = await host.store.get(taskId, host.serverKey);
+      const record = await store.get(taskId, serverKey);
       if (!record) throw new TaskNotFoundError(taskId, 'not-recorded'); // the server was not asked
       if (record.outcome) {
         const settled = settledFromRecord(
@@ -67,7 +69,7 @@ export async function resultOf<T>(
         throw settled.error;
       }
       const expiresAt = recordExpiresAt(record);
-      if (expiresAt !== null && host.now() >= expiresAt) throw new TaskExpiredError(taskId, expiresAt);
+      if (expiresAt !== null && now() >= expiresAt) throw new TaskExpiredError(taskId, expiresAt);
       const controller = new AbortController();
       const stop = (): void => controller.abort();
       options.signal?.addEventListener('abort', stop, { once: true });

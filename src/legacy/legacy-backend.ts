@@ -270,7 +270,7 @@ export class LegacyBackend implements EraBackend {
 
   /** `tasks/get`, mapped to a modern `DetailedTask`; terminal results come from the memoised `tasks/result`. */
   async #getTask(taskId: string, writeCheck?: () => void): Promise<Record<string, unknown>> {
-    writeCheck?.(); // the fleet's lease, checked right before the request goes to the session
+    writeCheck?.(); // the task's lease, checked right before the request goes to the session
     const task = await this.#session.request(METHODS.tasksGet, { taskId }, this.#options({}));
     const state = this.#tasks.get(taskId) ?? this.#state(taskId);
     this.#tasks.set(taskId, state);

@@ -137,7 +137,7 @@ export class RequestPipeline {
       [CALL_ABORT]: call,
       timeoutMs: options.timeoutMs ?? o.timeoutMs,
       headers: options.headers,
-      [WRITE_CHECK]: options[WRITE_CHECK], // the engine's poll gate (a fleet worker's lease), run before the write
+      [WRITE_CHECK]: options[WRITE_CHECK], // the store's poll fence on the task's lease, run before the write
       onViolation: this.#onViolation, // a malformed event on the response stream, skipped
       onNotification: (notification) => {
         if (notification.method === METHODS.progress && progressToken !== undefined) {

@@ -21,9 +21,11 @@ export interface FollowLease {
 export type LeaseAttempt = { lease: FollowLease } | { holder: string; expiresAt: number };
 
 /**
- * Leases of a store shared by several processes: one follower per task. The engine takes a task's lease before its
- * first poll, renews it while following, and releases it when the task settles or the client closes; a lease whose
- * holder crashed is taken over once it expires.
+ * Leases of a store shared by several processes: one follower per task, whatever the store (lock files beside the
+ * records, or a Redis hash with a fence). The engine takes a task's lease before its first poll, renews it while
+ * following, passes every `tasks/get` through {@link TaskLeases.beforePoll} when the store has it, and releases the
+ * lease once the task's last record write landed (or the client closes); a lease whose holder crashed is taken over
+ * once it expires. A lease past its `expiresAt` without renewal is let go of: the task is another process's to follow.
  */
 export interface TaskLeases {
   /** How long a lease lasts without renewal, ms. */
@@ -34,11 +36,18 @@ export interface TaskLeases {
   renew(lease: FollowLease): Promise<boolean>;
   /** Gives `lease` back (no error when it is gone). */
   release(lease: FollowLease): Promise<void>;
+  /**
+   * Fences one poll of the task, right before its `tasks/get` (a store whose leases may move between renewals checks
+   * and extends the lease here, atomically). Resolves with the check the transport runs right before it writes the
+   * request, which throws to fail the poll unsent; rejects to refuse the poll (nothing is sent) when the lease is
+   * gone. `intervalMs` is the task's poll interval: no holder polls again sooner.
+   */
+  beforePoll?(lease: FollowLease, intervalMs: number): Promise<() => void>;
 }
 
 /** Persisted task records. Every method is async so a store may live on disk or in a database. */
 export interface TaskStore {
-  /** Per-task follower leases, when several processes share the store (the file store). */
+  /** Per-task follower leases, when several processes share the store (the file and Redis stores). */
   readonly leases?: TaskLeases;
   /** Answers left by processes that do not follow a task, for the one that does (the file store). */
   readonly queuedAnswers?: QueuedAnswers;

@@ -21,6 +21,7 @@ import {
 } from '../errors.js';
 import { ErrorCode } from '../protocol/constants.js';
 import type { DetailedTask } from '../protocol/tasks.js';
+import { StoreUnavailableError } from '../store/redis/errors.js';
 import { recordExpiresAt, type TaskRecord } from '../store/task-record.js';
 
 /** A known outcome: the result, or the error `result()` rejects with. */
@@ -72,6 +73,7 @@ export function classifyPollError(error: unknown): PollFailure {
   }
   if (
     error instanceof NetworkError ||
+    error instanceof StoreUnavailableError || // the lease could not be checked: nothing was sent, try again
     error instanceof StreamEndedError ||
     error instanceof RequestTimeoutError
   ) {

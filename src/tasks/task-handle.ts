@@ -53,8 +53,8 @@ export type { Settled } from './decisions.js';
 /** The `tasks/*` operations of one era (2026-07-28 requests, or the 2025-11-25 SDK session). */
 export interface TaskOps {
   /**
-   * `tasks/get`: the raw result (a `DetailedTask`). `writeCheck` (from the engine's poll gate) runs right before the
-   * request is written (HTTP: once it has a connection) and throws to fail it unsent.
+   * `tasks/get`: the raw result (a `DetailedTask`). `writeCheck` (the store's poll fence on the task's lease) runs
+   * right before the request is written (HTTP: once it has a connection) and throws to fail it unsent.
    */
   getTask(taskId: string, writeCheck?: () => void): Promise<Record<string, unknown>>;
   /** `tasks/update` with `inputResponses`. */
@@ -62,13 +62,6 @@ export interface TaskOps {
   /** `tasks/cancel`. */
   cancelTask(taskId: string): Promise<void>;
 }
-
-/**
- * The engine's one poll gate, asked before every `tasks/get` of any era. Returns nothing to let the poll go; a
- * promise that rejects to refuse it (nothing is sent), or resolves with a check to run right before the request is
- * written. The task's lease in a shared store and a fleet worker's lease are both checked through it.
- */
-export type PollGate = (taskId: string) => Promise<(() => void) | undefined> | undefined;
 
 /** The client events the engine emits. */
 export interface EngineEvents {
@@ -97,8 +90,9 @@ export interface TaskDriver {
   readonly signal: AbortSignal;
   readonly events: EngineEvents;
   /**
-   * One `tasks/get` of `taskId` through the engine's poll gate (see {@link PollGate}): every read of a task goes
-   * here, never to `backend.ops.getTask` directly. Rejects with what the gate refused with (nothing sent).
+   * One `tasks/get` of `taskId` through the engine's one poll gate, the task's lease in a shared store (see
+   * `TaskLeases`): every read of a task goes here, never to `backend.ops.getTask` directly. Rejects with what the
+   * lease refused with (nothing sent).
    */
   poll(taskId: string): Promise<Record<string, unknown>>;
 }

@@ -19,7 +19,7 @@ import {
   TooManyInputRequestsError,
   type TaskCancelOutcome,
 } from '../errors.js';
-import { allowManyListeners } from '../internal/abort.js';
+import { allowManyListeners, delay } from '../internal/abort.js';
 import { creatingSpanOf } from '../internal/telemetry.js';
 import { raceAbort, withTaskId } from '../internal/race-abort.js';
 import {
@@ -39,7 +39,8 @@ import {
   type DetailedTask,
 } from '../protocol/tasks.js';
 import { TASK_RECORD_VERSION, type TaskRecord } from '../store/task-record.js';
-import type { FollowLease } from '../store/task-store.js';
+import { LeaseLostError } from '../store/redis/errors.js';
+import type { FollowLease, TaskLeases } from '../store/task-store.js';
 import { encodeHeaderValue } from '../transport/header-encoding.js';
 import type { EraBackend } from './backend.js';
 import {
@@ -55,13 +56,7 @@ import type { PushFollowable } from './push/push-tracker.js';
 import { parserFor } from './result-parsers.js';
 import type { PollScheduler } from './scheduler.js';
 import type { EngineConfig } from './config.js';
-import {
-  isCallerAbort,
-  TaskHandle,
-  type EngineEvents,
-  type PollGate,
-  type TaskDriver,
-} from './task-handle.js';
+import { isCallerAbort, TaskHandle, type EngineEvents, type TaskDriver } from './task-handle.js';
 import { newRecord, outcomeOf, recordHandle } from './task-recorder.js';
 import { UpdateSender } from './update-sender.js';
 
@@ -223,6 +218,8 @@ function isSettledByServer(handle: TaskHandle<unknown>, error: unknown): boolean
     return true;
   if (isCallerAbort(error)) return true; // a caller failure: already cancelled (or detached) by the handle itself
   if (error instanceof TooManyInputRequestsError) return true; // the handle cancelled it already
+  // The task's lease is another process's now: the task is theirs to follow, never ours to cancel.
+  if (error instanceof TaskFollowedElsewhereError || error instanceof LeaseLostError) return true;
   return isTerminalStatus(handle.task.status);
 }
 
@@ -437,6 +434,10 @@ interface Follower {
   lease?: FollowLease;
   /** The lease being taken: polls wait for it. */
   leasing?: Promise<void>;
+  /** When the lease was last renewed (a fenced poll renews it too), epoch ms. */
+  renewedAt?: number;
+  /** A renewal is on its way. */
+  renewing?: boolean;
 }
 
 /** The engine of one client. */
@@ -461,8 +462,6 @@ export class TaskTracker {
    */
   readonly #followers = new Map<string, Follower>();
   readonly #closing = new AbortController();
-  /** The fleet's poll gate, when a fleet worker runs on this client. */
-  #gate: PollGate | undefined;
   /** The one timer renewing this engine's leases in a shared store, while any is held. */
   #renewing: ReturnType<typeof setInterval> | undefined;
 
@@ -488,14 +487,6 @@ export class TaskTracker {
       maxMs: config.polling.maxIntervalMs,
     };
     allowManyListeners(this.#closing.signal); // every task delivering an answer or a cancel listens to it
-  }
-
-  /**
-   * @internal Sets the gate every `tasks/get` of this engine passes after the task's store lease (see
-   * {@link PollGate}): a fleet worker fences each poll on its lease through it.
-   */
-  setPollGate(gate: PollGate | undefined): void {
-    this.#gate = gate;
   }
 
   /** True once {@link close} ran. */
@@ -727,7 +718,8 @@ export class TaskTracker {
     const method = facts.method ?? stored?.method ?? 'tools/call';
     let first: DetailedTask;
     try {
-      first = parseDetailedTask(await driver.poll(taskId));
+      const intervalMs = facts.pollIntervalMs ?? stored?.pollIntervalMs ?? this.#policy.defaultMs;
+      first = parseDetailedTask(await this.#send(backend, taskId, lease, intervalMs));
     } catch (error) {
       if (error instanceof TaskShapeError)
         throw new InvalidResponseError('tasks/get', error.message, error.issues, { cause: error });
@@ -754,7 +746,7 @@ export class TaskTracker {
     }
     const raced = this.#followers.get(taskId);
     if (raced) {
-      if (lease) await store?.leases?.release(lease).catch(() => undefined);
+      if (lease && raced.lease !== lease) await store?.leases?.release(lease).catch(() => undefined);
       return raced.handle as TaskHandle<T>; // another attach of the task finished first
     }
     const receivedAt = this.config.now();
@@ -840,15 +832,15 @@ export class TaskTracker {
     this.#followers.clear();
     if (this.#renewing !== undefined) clearInterval(this.#renewing);
     this.#renewing = undefined;
-    await Promise.all([
-      ...[...this.#writers].map((drain) => drain()),
-      ...followers.map((f) => this.#release(f)),
-    ]);
+    await Promise.all([...this.#writers].map((drain) => drain())); // the holder's last writes land first
+    await Promise.all(followers.map((f) => this.#release(f)));
   }
 
   /**
    * Registers `handle` as its task's one follower until it settles. Its polls wait for the task's lease in a shared
-   * store (taken here unless `lease` is already held); `ready` resolves once it may be shared.
+   * store (taken here unless `lease` is already held; a store out of reach is asked again until it answers, so a
+   * task is never polled without its lease); `ready` resolves once it may be shared. The lease is released once the
+   * task's last record write landed.
    */
   #follow<T>(
     handle: TaskHandle<T>,
@@ -858,13 +850,14 @@ export class TaskTracker {
     const key = handle.taskId;
     const follower: Follower = { handle: handle as TaskHandle<unknown>, waiters: 0, ready, lease };
     this.#followers.set(key, follower);
-    if (lease) this.#renewLeases();
-    else if (this.config.store?.leases) {
-      const leasing = this.#acquire(key).then((taken) => {
-        follower.lease = taken;
+    const leases = this.config.store?.leases;
+    if (lease) this.#held(follower, leases);
+    else if (leases) {
+      const leasing = this.#acquireFor(follower, leases).then((taken) => {
         if (follower.leasing === leasing) follower.leasing = undefined;
+        follower.lease = taken;
         if (this.#followers.get(key) !== follower || this.closed) void this.#release(follower);
-        else this.#renewLeases();
+        else this.#held(follower, leases);
       });
       leasing.catch(() => undefined); // reported by the poll that waits for it
       follower.leasing = leasing;
@@ -873,30 +866,42 @@ export class TaskTracker {
     const forget = (): void => {
       this.#push?.unfollow(handle.taskId);
       if (this.#followers.get(key) === follower) this.#followers.delete(key);
-      void this.#release(follower);
+      void this.drained(follower.handle).then(() => this.#release(follower));
     };
     handle.settled().then(forget, forget);
     return handle;
   }
 
   /**
-   * One `tasks/get` through the engine's poll gate: it waits for the task's lease in a shared store (refused with
-   * {@link TaskFollowedElsewhereError} when another process holds it), then passes the fleet's gate, if any, whose
-   * check runs right before the request is written. A refusal sends nothing.
+   * One `tasks/get` of a followed task: it waits for the task's lease in a shared store (refused with
+   * {@link TaskFollowedElsewhereError} when another process holds it), then passes the store's poll fence, if any.
+   * A refusal sends nothing.
    */
   #poll(backend: EraBackend, taskId: string): Promise<Record<string, unknown>> {
-    const leasing = this.#followers.get(taskId)?.leasing;
+    const follower = this.#followers.get(taskId);
+    const leasing = follower?.leasing;
     if (leasing) return leasing.then(() => this.#poll(backend, taskId)); // the lease first (then it is cleared)
-    let fenced: ReturnType<PollGate>;
-    try {
-      fenced = this.#gate?.(taskId);
-    } catch (error) {
-      return Promise.reject(error); // refused: nothing is sent
-    }
-    // Ungated, the request goes out synchronously from the handle's poll (no extra hop).
-    return fenced
-      ? fenced.then((writeCheck) => backend.ops.getTask(taskId, writeCheck))
-      : backend.ops.getTask(taskId);
+    return this.#send(backend, taskId, follower?.lease, follower?.handle.pollIntervalMs ?? 0, follower);
+  }
+
+  /**
+   * Sends one `tasks/get`, fenced by the store ({@link TaskLeases.beforePoll}) when `lease` is held there: the
+   * store's check runs right before the request is written. Unfenced, the request goes out synchronously (no extra
+   * hop).
+   */
+  #send(
+    backend: EraBackend,
+    taskId: string,
+    lease: FollowLease | undefined,
+    intervalMs: number,
+    follower?: Follower,
+  ): Promise<Record<string, unknown>> {
+    const leases = this.config.store?.leases;
+    if (!lease || !leases?.beforePoll) return backend.ops.getTask(taskId);
+    return leases.beforePoll(lease, intervalMs).then((writeCheck) => {
+      if (follower) follower.renewedAt = this.config.now(); // a fenced poll renews the lease
+      return backend.ops.getTask(taskId, writeCheck);
+    });
   }
 
   /**
@@ -911,6 +916,47 @@ export class TaskTracker {
     throw new TaskFollowedElsewhereError(taskId, attempt.holder, attempt.expiresAt);
   }
 
+  /**
+   * Takes a follower's lease, asking again while the store is out of reach (a `warning` each time): its polls wait,
+   * so the task is polled by nobody until it is leased. A task whose first record write failed meanwhile is recorded
+   * once its lease is held.
+   * @throws {@link TaskFollowedElsewhereError}; {@link ClientClosedError} when the client closes meanwhile; the
+   *   store's error once the task settled.
+   */
+  async #acquireFor(follower: Follower, leases: TaskLeases): Promise<FollowLease | undefined> {
+    const { handle } = follower;
+    const retryMs = Math.min(1_000, Math.max(50, Math.floor(leases.leaseMs / 8)));
+    for (let failed = false; ; failed = true) {
+      try {
+        const lease = await this.#acquire(handle.taskId);
+        if (failed && lease) await this.#recordMissing(handle);
+        return lease;
+      } catch (error) {
+        if (error instanceof TaskFollowedElsewhereError || handle.done) throw error;
+        this.events.warning(
+          `task store: could not take the lease of ${redactTaskId(handle.taskId)} (it is not polled until then): ${String(error)}`,
+        );
+        await delay(retryMs, this.#closing.signal);
+      }
+    }
+  }
+
+  /** Writes the record of a followed task the store does not have (its first write failed). */
+  async #recordMissing(handle: TaskHandle<unknown>): Promise<void> {
+    const store = this.config.store;
+    const server = this.config.transport.serverKey;
+    if (!store || (await store.get(handle.taskId, server).catch(() => undefined))) return;
+    const record = newRecord(handle.task, this.config.now(), handle.localCreatedAt, {
+      server,
+      method: handle.method,
+    });
+    await store
+      .put(record)
+      .catch((e: unknown) =>
+        this.events.warning(`task store: could not write ${redactTaskId(handle.taskId)}: ${String(e)}`),
+      );
+  }
+
   /** Gives a follower's lease back (once). */
   async #release(follower: Follower): Promise<void> {
     const lease = follower.lease;
@@ -918,39 +964,59 @@ export class TaskTracker {
     if (lease) await this.config.store?.leases?.release(lease).catch(() => undefined);
   }
 
+  /** Notes a lease just taken, and keeps it renewed. */
+  #held(follower: Follower, leases: TaskLeases | undefined): void {
+    follower.renewedAt = this.config.now();
+    this.#renewLeases(leases);
+  }
+
   /**
-   * Renews every held lease each third of the lease period while any is held (one timer for the engine); a lease
-   * found taken by another process stops its follower with {@link TaskFollowedElsewhereError}.
+   * Keeps every held lease while any is held (one timer for the engine, every eighth of the lease period): a lease no
+   * poll or renewal extended for a third of the period is renewed; one found taken by another process stops its
+   * follower with {@link TaskFollowedElsewhereError}; one past its `expiresAt` without renewal (the store out of
+   * reach, a paused process) stops its follower with {@link LeaseLostError}: another process may follow it now.
    */
-  #renewLeases(): void {
-    const leases = this.config.store?.leases;
+  #renewLeases(leases: TaskLeases | undefined): void {
     if (!leases || this.#renewing !== undefined || this.closed) return;
-    const renewAll = async (): Promise<void> => {
+    const round = (): void => {
       const held = [...this.#followers.values()].filter((f) => f.lease);
       if (held.length === 0) {
         clearInterval(this.#renewing);
         this.#renewing = undefined;
         return;
       }
+      const now = this.config.now();
       for (const follower of held) {
         const lease = follower.lease;
         if (!lease) continue;
-        const kept = await leases.renew(lease).catch((error: unknown) => {
-          this.events.warning(
-            `task store: could not renew the lease of ${redactTaskId(lease.taskId)}: ${String(error)}`,
-          );
-          return true; // kept until it expires; the next round tries again
-        });
-        if (!kept && follower.lease === lease) {
-          follower.lease = undefined;
-          follower.handle.stopFollowing(
-            new TaskFollowedElsewhereError(lease.taskId, 'another process', lease.expiresAt),
-          );
-        }
+        if (now >= lease.expiresAt) {
+          void this.#release(follower);
+          follower.handle.stopFollowing(new LeaseLostError(lease.taskId, 'expired'));
+        } else if (!follower.renewing && now - (follower.renewedAt ?? 0) >= leases.leaseMs / 3)
+          void this.#renew(follower, lease, leases);
       }
     };
-    this.#renewing = setInterval(() => void renewAll(), Math.max(50, Math.floor(leases.leaseMs / 3)));
+    this.#renewing = setInterval(round, Math.max(20, Math.floor(leases.leaseMs / 8)));
     (this.#renewing as { unref?: () => void }).unref?.();
+  }
+
+  async #renew(follower: Follower, lease: FollowLease, leases: TaskLeases): Promise<void> {
+    follower.renewing = true;
+    const sentAt = this.config.now();
+    const kept = await leases.renew(lease).catch((error: unknown) => {
+      this.events.warning(
+        `task store: could not renew the lease of ${redactTaskId(lease.taskId)}: ${String(error)}`,
+      );
+      return undefined; // kept until it expires; the next round tries again
+    });
+    follower.renewing = false;
+    if (kept) follower.renewedAt = sentAt;
+    else if (kept === false && follower.lease === lease) {
+      follower.lease = undefined;
+      follower.handle.stopFollowing(
+        new TaskFollowedElsewhereError(lease.taskId, 'another process', lease.expiresAt),
+      );
+    }
   }
 
   /** Counts a caller awaiting `handle`; the returned function (idempotent) says it no longer does. */

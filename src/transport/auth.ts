@@ -15,6 +15,7 @@ import { importClientSdk, type ClientSdk } from '../internal/optional-client-sdk
 import { raceAbort } from '../internal/race-abort.js';
 import { redactSecrets } from '../protocol/redact.js';
 import { guardedAuthFetch } from './auth-targets.js';
+import { checkPublishedResource, RootMetadataWatch } from './resource-identity.js';
 
 /** Default number of step-up re-authorizations for one request refused with 403 `insufficient_scope`. */
 export const DEFAULT_MAX_STEP_UPS = 1;
@@ -146,6 +147,10 @@ export class AuthSession {
   #requestedScope: string | undefined;
   /** Step-up scopes that were granted and still refused: never asked again (bounded across requests). */
   readonly #exhaustedScopes = new Set<string>();
+  /** The authorization running now: its step, and the watch that tells root from path metadata discovery. */
+  #running: { step: AuthorizeInput['step']; watch: RootMetadataWatch } | undefined;
+  /** `resource` values of protected resource metadata this session checked (RFC 9728 § 3.3). */
+  readonly #checkedResources = new Set<string>();
 
   constructor(serverUrl: URL, options: HttpAuthOptions, next: typeof fetch) {
     this.#serverUrl = serverUrl;
@@ -274,11 +279,13 @@ export class AuthSession {
     const serverUrl = this.#serverUrl;
     // The server names where authorization goes: never link-local or metadata addresses (see auth-targets.ts)
     const guard = guardedAuthFetch(serverUrl, this.#next);
+    const watch = new RootMetadataWatch(serverUrl, guard.fetch);
+    this.#running = { step: input.step, watch };
     const base = {
       serverUrl,
       resourceMetadataUrl: input.resourceMetadataUrl,
       scope: input.scope,
-      fetchFn: guard.fetch,
+      fetchFn: watch.fetch,
     };
     const exclusive = this.#options.exclusive ?? (<T>(run: () => Promise<T>) => run());
     try {
@@ -288,6 +295,8 @@ export class AuthSession {
       const error = guard.refused ?? caught;
       if (error instanceof McpClientError) throw error;
       throw new AuthorizationError(serverUrl.href, input.step, describe(error), { cause: error });
+    } finally {
+      this.#running = undefined;
     }
   }
 
@@ -306,7 +315,11 @@ export class AuthSession {
       }
     }
     // A refused token may mean the server moved to another authorization server: discover again.
-    if (input.rejected) await this.#provider.invalidateCredentials?.('discovery');
+    if (input.rejected) {
+      await this.#provider.invalidateCredentials?.('discovery');
+      this.#checkedResources.clear();
+    }
+    this.#running?.watch.reset();
     let result = await sdk.auth(this.#provider, {
       ...base,
       forceReauthorization: input.forceReauthorization,
@@ -315,6 +328,7 @@ export class AuthSession {
       const wait = this.#options.waitForAuthorizationCode;
       if (!wait) throw new AuthorizationRequiredError(serverUrl.href, input.method);
       const callback = await wait(this.#closed.signal);
+      this.#running?.watch.reset();
       result = await sdk.auth(this.#provider, {
         ...base,
         authorizationCode: callback.code,
@@ -330,8 +344,11 @@ export class AuthSession {
    * Wraps the provider (which stays the owner of every credential) so that: saved tokens teach this session their
    * expiry; the authorization server's metadata is seen on its way through the discovery state, and a person is
    * never sent to one that does not list `S256` in `code_challenge_methods_supported` (the MCP authorization
-   * specification: clients MUST refuse); and, unless the provider checks the resource itself, the protected
-   * resource's `resource` must be identical to the server URL (RFC 9728 § 3.3: not a prefix, not the origin).
+   * specification: clients MUST refuse); and, unless the provider checks the resource itself
+   * (`validateResourceURL`), protected resource metadata is used only when its `resource` is the identifier its URL
+   * was built from (RFC 9728 § 3.3, see resource-identity.ts). That check runs when the SDK saves what it discovered,
+   * before any registration, authorization or token request; metadata remembered by the provider from before this
+   * session is handed to the SDK without it, so the SDK fetches it again and the new copy is checked.
    */
   #track(provider: OAuthClientProvider): OAuthClientProvider {
     const onSaved = (tokens: OAuthTokens): void => {
@@ -342,6 +359,23 @@ export class AuthSession {
     let metadata: { code_challenge_methods_supported?: unknown } | undefined;
     const seen = (state: OAuthDiscoveryState | undefined): void => {
       if (state) metadata = state.authorizationServerMetadata as typeof metadata;
+    };
+    const checks = (target: OAuthClientProvider): boolean => !target.validateResourceURL;
+    /** Metadata remembered from before this session is not handed out unchecked: the SDK then fetches it again. */
+    const withoutUnchecked = (state: OAuthDiscoveryState | undefined): OAuthDiscoveryState | undefined => {
+      const resource = state?.resourceMetadata?.resource;
+      if (state === undefined || resource === undefined || this.#checkedResources.has(resource)) return state;
+      return { ...state, resourceMetadata: undefined };
+    };
+    const check = (state: OAuthDiscoveryState): void => {
+      const resource = state.resourceMetadata?.resource;
+      if (resource === undefined || this.#checkedResources.has(resource)) return;
+      checkPublishedResource(this.#serverUrl, this.#running?.step ?? 'authorize', {
+        resource,
+        resourceMetadataUrl: state.resourceMetadataUrl,
+        rootRequested: this.#running?.watch.rootRequested ?? false,
+      });
+      this.#checkedResources.add(resource);
     };
     const checkPkce = (): void => {
       const methods = metadata?.code_challenge_methods_supported;
@@ -360,13 +394,15 @@ export class AuthSession {
         }
         if (property === 'saveDiscoveryState') {
           return async (state: OAuthDiscoveryState) => {
+            if (checks(target)) check(state);
             seen(state);
             await target.saveDiscoveryState?.(state);
           };
         }
         if (property === 'discoveryState' && target.discoveryState) {
           return async () => {
-            const state = await target.discoveryState?.();
+            const stored = await target.discoveryState?.();
+            const state = checks(target) ? withoutUnchecked(stored) : stored;
             seen(state);
             return state;
           };

@@ -26,8 +26,8 @@ export interface TransportRequestOptions {
 
 /**
  * The key under which the engine's request options carry a check the HTTP transport runs right before the POST is
- * written (a throw fails the request with that error, unsent): a fleet worker confirms there that the poll's lease
- * is still its own. Not part of {@link TransportRequestOptions}: only the engine sets it.
+ * written (a throw fails the request with that error, unsent): the store's poll fence confirms there that the lease
+ * of the polled task is still this process's. Not part of {@link TransportRequestOptions}: only the engine sets it.
  * @internal
  */
 export const WRITE_CHECK: unique symbol = Symbol('mcp-tasks-client.writeCheck');

@@ -79,7 +79,8 @@ describe('RedisTaskStore', () => {
     const prefix = `p-${randomUUID()}`;
     const a = await store(prefix, { workerId: 'a' });
     const b = await store(prefix, { workerId: 'b' });
-    await a.put(record('t')); // created leased to a
+    await a.leases.acquire('http://127.0.0.1:1/mcp', 't'); // a follows the task…
+    await a.put(record('t')); // …and records it under its lease
     expect(await b.claim(10)).toEqual([]); // a's lease is live: nothing to claim
     await expect(b.put(record('t', { statusMessage: 'b was here' }))).rejects.toMatchObject({
       code: 'LEASE_LOST',
@@ -112,6 +113,7 @@ describe('RedisTaskStore', () => {
     const prefix = `p-${randomUUID()}`;
     const a = await store(prefix, { workerId: 'a' });
     const b = await store(prefix, { workerId: 'b' });
+    await a.leases.acquire('http://127.0.0.1:1/mcp', 't');
     await a.put(record('t'));
     await a.put(record('t', { status: 'working', outcome: { status: 'unknown' } })); // the engine: task lost
     await b.put(record('t', { status: 'working', outcome: { status: 'unknown' } })); // the fleet: same outcome, no lease
@@ -130,6 +132,7 @@ describe('RedisTaskStore', () => {
     const prefix = `p-${randomUUID()}`;
     const a = await store(prefix, { workerId: 'a' });
     const b = await store(prefix, { workerId: 'b' });
+    await a.leases.acquire('http://127.0.0.1:1/mcp', 't');
     await a.put(record('t'));
     const lease = a.leaseOf('http://127.0.0.1:1/mcp', 't')!;
     expect(await a.fencePoll(lease, 5_000)).toBe(true);

@@ -30,6 +30,8 @@ export interface TestAuthServer {
   readonly counts: { register: number; authorize: number; code: number; refresh: number; revoke: number };
   /** Tokens revoked at the RFC 7009 revocation endpoint, in order. */
   readonly revoked: string[];
+  /** The RFC 8707 `resource` parameter of each authorization and token request, exactly as received (null: none). */
+  readonly resources: { authorize: (string | null)[]; token: (string | null)[] };
   /** Makes every access token issued so far expired (the next request with one gets 401). */
   expireAccessTokens(): void;
   /** When set, the token endpoint answers this status with an error page that echoes the request body. */
@@ -54,6 +56,7 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
   const issued: string[] = [];
   const counts = { register: 0, authorize: 0, code: 0, refresh: 0, revoke: 0 };
   const revoked: string[] = [];
+  const resources = { authorize: [] as (string | null)[], token: [] as (string | null)[] };
   const clients = new Set<string>();
   const codes = new Map<string, CodeGrant>();
   const access = new Map<string, VerifiedToken>();
@@ -112,6 +115,7 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
     if (req.method === 'GET' && url.pathname === '/authorize') {
       counts.authorize += 1;
       const q = url.searchParams;
+      resources.authorize.push(q.get('resource'));
       const clientId = q.get('client_id') ?? '';
       const redirectUri = q.get('redirect_uri') ?? '';
       if (!clients.has(clientId) || q.get('code_challenge_method') !== 'S256' || !redirectUri)
@@ -148,6 +152,7 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
     }
     if (req.method === 'POST' && url.pathname === '/token') {
       const form = new URLSearchParams(body);
+      resources.token.push(form.get('resource'));
       if (form.get('grant_type') === 'authorization_code') {
         const grant = codes.get(form.get('code') ?? '');
         codes.delete(form.get('code') ?? '');
@@ -187,6 +192,7 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
     issued,
     counts,
     revoked,
+    resources,
     expireAccessTokens: () => {
       for (const token of access.values()) token.expiresAtMs = 0;
     },

@@ -6,7 +6,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveTaskToolsOptions } from '../../src/adapters/shared/options.js';
-import type { FleetHost } from '../../src/fleet/fleet-host.js';
 import { FleetRunner } from '../../src/fleet/fleet-runner.js';
 import { startOnce } from '../../src/fleet/fleet-start.js';
 import { resultOf } from '../../src/fleet/result-of.js';
@@ -15,27 +14,36 @@ import { RedisTaskStore } from '../../src/redis-store.js';
 import { createTaskServer, sleep, textResult, type TaskServer } from '../../src/testing/index.js';
 
 const BAD = [Number.NaN, -1, 0, 2 ** 31, Number.POSITIVE_INFINITY, '100'] as const;
-const host = {} as FleetHost; // never reached: the option is refused first
+const store = {} as never; // never reached: the option is refused first
+const client = {} as never;
 
 describe('fleet options', () => {
   it.each(BAD)('runFleet claimIntervalMs = %s → TypeError naming it', (value) => {
-    expect(() => new FleetRunner(host, { claimIntervalMs: value as number })).toThrow(
+    expect(() => new FleetRunner(client, store, 'srv', { claimIntervalMs: value as number })).toThrow(
       /^runFleet: option "claimIntervalMs" must/,
     );
   });
   it('runFleet maxTasks must be a positive integer', () => {
-    expect(() => new FleetRunner(host, { maxTasks: 1.5 })).toThrow(
+    expect(() => new FleetRunner(client, store, 'srv', { maxTasks: 1.5 })).toThrow(
       new TypeError('runFleet: option "maxTasks" must be a positive integer; got 1.5'),
     );
   });
   it.each(BAD)('resultOf checkIntervalMs = %s → TypeError naming it', async (value) => {
-    await expect(resultOf(host, 't1', { checkIntervalMs: value as number })).rejects.toThrow(
-      /^resultOf: option "checkIntervalMs" must/,
-    );
+    await expect(
+      resultOf(store, 'srv', Date.now, 't1', { checkIntervalMs: value as number }),
+    ).rejects.toThrow(/^resultOf: option "checkIntervalMs" must/);
   });
   it.each(BAD)('fleet.startTool creationClaimMs = %s → TypeError naming it', async (value) => {
     await expect(
-      startOnce(host, () => undefined, 'x', {}, { idempotencyKey: 'k', creationClaimMs: value as number }),
+      startOnce(
+        client,
+        store,
+        'srv',
+        () => undefined,
+        'x',
+        {},
+        { idempotencyKey: 'k', creationClaimMs: value as number },
+      ),
     ).rejects.toThrow(/^fleet\.startTool: option "creationClaimMs" must/);
   });
 });

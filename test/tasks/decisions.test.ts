@@ -24,6 +24,7 @@ import {
   ttlStart,
   type PollFailureFacts,
 } from '../../src/tasks/decisions.js';
+import { StoreUnavailableError } from '../../src/store/redis/errors.js';
 import { TASK_RECORD_VERSION, type TaskRecord } from '../../src/store/task-record.js';
 
 const lost = new McpError('tasks/get', { code: -32602, message: 'unknown task' });
@@ -86,6 +87,12 @@ describe('pollFailureVerdict: what a failed tasks/get means and when the next po
       down,
       { failures: 5 },
       { kind: 'fatal', report: true },
+    ],
+    [
+      'the shared store out of reach when the poll was fenced (nothing sent): retried after the floor',
+      new StoreUnavailableError('EVALSHA', { cause: new Error('connect ECONNREFUSED') }),
+      {},
+      { kind: 'retry', notVisible: false, delayMs: 1_000, retryAfterMs: undefined, report: true },
     ],
     ['403: fatal at once', refused, {}, { kind: 'fatal', report: false }],
     ['an invalid answer: fatal at once', invalid, {}, { kind: 'fatal', report: false }],

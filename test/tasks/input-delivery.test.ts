@@ -237,8 +237,8 @@ describe('behaviour 5: a failed tasks/update is never a silent hang (ext-tasks Â
     await client.close();
   });
 
-  it('behaviour 5: 2,000 questions in one poll go in a few tasks/update, never more in flight than the bound', async () => {
-    const keys = Array.from({ length: 2_000 }, (_, i) => `q${i}`);
+  it('behaviour 5: 1,000 questions in one poll (the most one reply may ask) go in a few tasks/update, never more in flight than the bound', async () => {
+    const keys = Array.from({ length: 1_000 }, (_, i) => `q${i}`);
     let inFlight = 0;
     let maxInFlight = 0;
     const { transport, client } = setup(
@@ -255,10 +255,10 @@ describe('behaviour 5: a failed tasks/update is never a silent hang (ext-tasks Â
     const sentKeys = transport
       .of('tasks/update')
       .flatMap((s) => Object.keys((s.message.params as { inputResponses: object }).inputResponses));
-    expect(new Set(sentKeys).size).toBe(2_000);
+    expect(new Set(sentKeys).size).toBe(1_000);
     expect(transport.of('tasks/update').length).toBeLessThanOrEqual(DEFAULT_MAX_CONCURRENT_UPDATES + 1);
     expect(maxInFlight).toBeLessThanOrEqual(DEFAULT_MAX_CONCURRENT_UPDATES);
-    expect(handle.answeredKeys.size).toBe(2_000);
+    expect(handle.answeredKeys.size).toBe(1_000);
     await client.close();
   });
 

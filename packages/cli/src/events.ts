@@ -97,7 +97,16 @@ export type CliEvent =
   | { event: 'poll-error'; taskId: string; message: string }
   | { event: 'hint'; message: string }
   | { event: 'result'; taskId?: string; exitCode: number; result: CallToolResult }
-  | { event: 'error'; taskId?: string; exitCode: number; code?: string | number; message: string };
+  | {
+      event: 'error';
+      /** The task the error is about, when it names one (e.g. the task a malformed CreateTaskResult announced). */
+      taskId?: string;
+      exitCode: number;
+      code?: string | number;
+      message: string;
+      /** What was done about the task a malformed CreateTaskResult announced (`TaskCancelOutcome`'s `kind`). */
+      taskCancel?: string;
+    };
 
 /** `[  1.2s]`: seconds since the command started. */
 export function stamp(elapsedMs: number): string {
@@ -177,6 +186,7 @@ const ERROR_PREFIX: Record<number, string> = {
   6: 'Unknown task',
   7: 'Input required',
   8: 'Error',
+  11: 'Followed elsewhere',
   130: 'Interrupted',
   129: 'Hangup (SIGHUP)',
   143: 'Terminated (SIGTERM)',

@@ -36,6 +36,12 @@ export const ExitCode = {
    * yet, and this run cannot ask (no terminal, `--json`), or the person said no. Nothing was started or contacted.
    */
   UntrustedConfig: 10,
+  /**
+   * Another process follows the task (`TASK_FOLLOWED_ELSEWHERE`: it holds the task's lease in the task records; an
+   * `mcp-tasks inbox`, or a `watch` / `call` in another terminal): it polls the task and answers its questions, so
+   * this command did not follow it. Nothing was sent; the task is as it was.
+   */
+  FollowedElsewhere: 11,
   /** Ctrl-C twice (we stop following the task), or Ctrl-C before the server answered. */
   Interrupted: 130,
   /** SIGHUP (the terminal closed): handled like a first Ctrl-C, bounded by the abort grace. */
@@ -60,6 +66,7 @@ export const EXIT_CODES_HELP = `Exit codes:
   8    transport or server error
   9    cancel delivered, but the task was still running when the wait ran out (cancel --wait, Ctrl-C's --cancel-wait)
   10   a project config file is not trusted (no terminal to ask, or declined); --trust-project-config trusts it
+  11   another process follows the task (an mcp-tasks inbox, a watch elsewhere): answer there, or stop it first
   130  interrupted: Ctrl-C twice (we stop following; a cancel already sent stays sent) or before the server answered
   129  SIGHUP (terminal closed), 143  SIGTERM: handled like the first Ctrl-C (cancel, or record with --detach),
        within 5 s; what became of the task is recorded (mcp-tasks ls) and printed`;
@@ -111,5 +118,6 @@ export function exitCodeForError(error: unknown): ExitCodeValue {
   if (isMcpClientError(error, 'TASK_NOT_FOUND')) return ExitCode.UnknownTask;
   if (isMcpClientError(error, 'INPUT_REQUIRED')) return ExitCode.InputRequired;
   if (isMcpClientError(error, 'CANCEL_NOT_CONFIRMED')) return ExitCode.StillRunning;
+  if (isMcpClientError(error, 'TASK_FOLLOWED_ELSEWHERE')) return ExitCode.FollowedElsewhere;
   return ExitCode.Transport;
 }

@@ -2,15 +2,25 @@
  * The message the CLI prints for an error: the real cause in words a person can act on. A refused connection, an
  * unknown host, a TLS failure or a port `fetch` will not use mean nothing was sent; an HTTP 404/405 without an MCP
  * error body means the URL is probably not the MCP endpoint; a timeout names `--timeout`; a stdio server that exited
- * shows the last lines it wrote to stderr. Only a request that may
+ * shows the last lines it wrote to stderr; a malformed `CreateTaskResult` names the task it announced and what
+ * became of it (cancel requested, not confirmed, not delivered, left running). Only a request that may
  * have reached the server keeps "the work may or may not have started".
  *
  * Streamable HTTP endpoint: https://modelcontextprotocol.io/specification/2026-07-28/basic/transports
  *
  * @module
  */
-import { isMcpClientError, redactTaskId, safeLine } from 'mcp-tasks-client';
-import type { ServerTarget } from './server/target.js';
+import {
+  type InvalidResponseError,
+  isMcpClientError,
+  redactTaskId,
+  safeLine,
+  type TaskCancelOutcome,
+  type TaskFollowedElsewhereError,
+} from 'mcp-tasks-client';
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { commandFor, type ServerTarget } from './server/target.js';
 import { isMissingAuthPeer, missingAuthPeerMessage } from './missing-peer.js';
 
 /** Node/undici error codes that mean the connection was never made. */
@@ -95,10 +105,101 @@ function explain(error: unknown, target: ServerTarget | undefined): string {
       timeout.method === 'tools/call' ? '; the work may or may not have started on the server' : '';
     return `no answer from ${where} to ${timeout.method ?? 'a request'} within ${((timeout.timeoutMs ?? 0) / 1000).toFixed(1)} s (set another limit with --timeout)${started}`;
   }
+  const elsewhere = all.find((e) => isMcpClientError(e, 'TASK_FOLLOWED_ELSEWHERE')) as
+    | TaskFollowedElsewhereError
+    | undefined;
+  if (elsewhere) return followedElsewhereText(elsewhere, target);
+  const malformed = all.find(
+    (e): e is InvalidResponseError =>
+      isMcpClientError(e, 'INVALID_RESPONSE') && (e as InvalidResponseError).taskIdEscaped !== undefined,
+  );
+  if (malformed) return `${messageOf(error)}. ${malformedTaskLine(malformed, target)}`;
   const exited = all.find((e) => isMcpClientError(e, 'SERVER_EXITED')) as { stderrTail?: string } | undefined;
   if (exited?.stderrTail) {
     const tail = exited.stderrTail.trimEnd().split('\n').slice(-5).join('\n  ');
     return `${messageOf(error)}; its last words on stderr:\n  ${tail}`;
   }
   return messageOf(error);
+}
+
+/**
+ * What became of the task a malformed creation result announced, in words: its id (escaped, whole) and the fate of
+ * the `tasks/cancel` sent for it. An acknowledged cancel is a request: the task is cancelled only once the server
+ * reports it so (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-cancellation).
+ */
+function malformedTaskLine(error: InvalidResponseError, target: ServerTarget | undefined): string {
+  const shown = error.taskId !== undefined ? safeLine(error.taskId) : (error.taskIdEscaped as string);
+  const see = (command: string): string =>
+    error.taskId !== undefined && target !== undefined
+      ? ` (${command === 'status' ? 'see how it ended' : 'try again'}: ${commandFor(command, error.taskId, target)})`
+      : '';
+  const fate = cancelFate(error.taskCancel);
+  return `The server announced task ${shown} in it; ${fate.text}${fate.next ? see(fate.next) : ''}`;
+}
+
+function cancelFate(outcome: TaskCancelOutcome | undefined): { text: string; next?: 'status' | 'cancel' } {
+  switch (outcome?.kind) {
+    case 'cancel-requested':
+      return {
+        text: 'tasks/cancel was sent and the server acknowledged it: cancel requested (the server decides how the task ends)',
+        next: 'status',
+      };
+    case 'cancel-not-confirmed':
+      return {
+        text: `tasks/cancel reached the server, but its reply was not an acknowledgement (${messageOf(outcome.cause)}); the task may still be running`,
+        next: 'cancel',
+      };
+    case 'cancel-not-delivered':
+      return {
+        text: `tasks/cancel ${outcome.refused ? 'was refused' : 'could not be delivered'} (${messageOf(outcome.cause)}); the task may still be running`,
+        next: 'cancel',
+      };
+    case 'not-sent':
+      return outcome.reason === 'detached'
+        ? { text: 'it was left running (--detach) and recorded (mcp-tasks ls)', next: 'status' }
+        : { text: 'it was not cancelled: its id is too long to send back; the task may still be running' };
+    default:
+      return { text: 'nothing was sent about it; the task may still be running' };
+  }
+}
+
+/**
+ * Who follows the task instead (the lease holder: `host:pid:…` as a `FileTaskStore` names it) and what to do: answer
+ * in that process (an inbox page, another terminal), look without following (`status`), or wait until it stopped.
+ * On this machine the holder's command line is read from `/proc` when there is one, so "mcp-tasks inbox" shows.
+ */
+function followedElsewhereText(error: TaskFollowedElsewhereError, target: ServerTarget | undefined): string {
+  const owner = /^(.*):(\d+):[^:]*$/.exec(error.holder);
+  const here = owner?.[1] === hostname();
+  const command = owner && here ? commandLineOf(Number(owner[2])) : undefined;
+  const who = owner
+    ? `process ${owner[2]} ${here ? 'on this machine' : `on host ${safeLine(owner[1] as string)}`}${command ? ` (${command})` : ''}`
+    : `${safeLine(error.holder)}`;
+  const status = target ? `: ${commandFor('status', error.taskId, target)}` : ' with mcp-tasks status';
+  return (
+    `task ${safeLine(error.taskId)} is already followed by ${who}, which holds its lease in the task records: that ` +
+    'process polls it and answers its questions (each is answered once), so this one does not. ' +
+    'If it is mcp-tasks inbox, answer and cancel in its page (the link it printed at start); ' +
+    `to look without following${status}; ` +
+    'to follow it here, stop that process first, then run this again.'
+  );
+}
+
+/** A local process's command line, short and printable (Linux `/proc`), or `undefined`. */
+function commandLineOf(pid: number): string | undefined {
+  try {
+    const words = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    if (words.length === 0) return undefined;
+    // `node /…/mcp-tasks/dist/main.js inbox --port 0` → `mcp-tasks inbox --port 0`: the runtime and directories
+    // say little.
+    const shown = words
+      .slice(/(^|\/)(node|nodejs|bun|deno)$/.test(words[0] as string) ? 1 : 0)
+      .map((w, i) =>
+        i > 0 ? w : /(mcp-tasks|cli)\/dist\/main\.js$/.test(w) ? 'mcp-tasks' : (w.split('/').pop() ?? w),
+      )
+      .join(' ');
+    return safeLine(shown.length > 80 ? `${shown.slice(0, 80)}…` : shown);
+  } catch {
+    return undefined;
+  }
 }

@@ -8,21 +8,35 @@
 import { CommanderError } from 'commander';
 import { disambiguateJsonFlag } from './arguments.js';
 import { ExitCode, type ExitCodeValue } from './exit-codes.js';
+import { Output } from './output.js';
 import { buildProgram } from './program.js';
+import { unquotedStdioProblem } from './stdio-argv.js';
 import { formatWithOptions } from 'node:util';
 import { redactSecrets, safeText } from 'mcp-tasks-client';
 
 /**
  * Runs the CLI with `argv` (the arguments after `node` and the script) and resolves with the exit code.
  * Commander's own errors (unknown option, missing argument) are usage errors (2); `--help` and `--version` are 0.
+ * An unquoted `--stdio` command line is a usage error found before commander reads it (see {@link unquotedStdioProblem}).
  */
 export async function runCli(argv: readonly string[]): Promise<ExitCodeValue> {
   let exitCode: ExitCodeValue = ExitCode.Completed;
   const program = buildProgram((code) => (exitCode = code));
   program.exitOverride();
   for (const command of program.commands) command.exitOverride();
+  const args = disambiguateJsonFlag(argv);
+  const unquoted = unquotedStdioProblem(args, program);
+  if (unquoted !== undefined) {
+    new Output({ json: args.includes('--json') }).emit({
+      event: 'error',
+      exitCode: ExitCode.Usage,
+      code: 'USAGE',
+      message: unquoted,
+    });
+    return ExitCode.Usage;
+  }
   try {
-    await program.parseAsync(disambiguateJsonFlag(argv), { from: 'user' });
+    await program.parseAsync(args, { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? ExitCode.Completed : ExitCode.Usage;

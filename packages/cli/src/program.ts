@@ -28,7 +28,7 @@ function withServerOptions(command: Command, serverFlag: boolean): Command {
   return command
     .option(
       '--stdio <command line>',
-      'start this command and talk MCP over its stdin/stdout (no shell: quotes are honoured, pipes are not)',
+      'start this command and talk MCP over its stdin/stdout. The whole command line is ONE argument: quote it, e.g. --stdio "npx my-server --port 0" (no shell runs it: quotes inside are honoured, pipes are not)',
     )
     .option('--env <KEY=VALUE>', 'an environment entry for the --stdio command (repeatable)', collect)
     .option('--cwd <dir>', 'working directory of the --stdio command')
@@ -84,6 +84,9 @@ Servers: an http(s) URL, --stdio "<command line>" (with --env KEY=VALUE and --cw
 config file ({"mcpServers": {...}} as Claude Desktop, Claude Code and Cursor write it, or {"servers": {...}} as in
 VS Code's .vscode/mcp.json), searched in --config <file>, else in order: ./.mcp.json, ./.vscode/mcp.json,
 ./.cursor/mcp.json, ~/.claude.json, ~/.cursor/mcp.json, Claude Desktop's claude_desktop_config.json.
+The --stdio command line is one argument, in quotes: --stdio "npx my-server --stdio". Left unquoted, its words
+would be read as this command's own; a second --stdio, or an option of the server's after it, is refused (exit 2)
+with the quoting to use.
 
 Examples:
   mcp-tasks tools http://127.0.0.1:3000/mcp

@@ -5,7 +5,14 @@
  *
  * @module
  */
-import { DEFAULTS, TaskClient, VERSION, isMcpClientError, redactSecrets } from 'mcp-tasks-client';
+import {
+  DEFAULTS,
+  type InvalidResponseError,
+  TaskClient,
+  VERSION,
+  isMcpClientError,
+  redactSecrets,
+} from 'mcp-tasks-client';
 import { explainError } from './explain-error.js';
 import { ExitCode, exitCodeForError, type ExitCodeValue } from './exit-codes.js';
 import { AnswersFile } from './input/answers-file.js';
@@ -167,11 +174,17 @@ export async function runReporting(
     const signal = terminationSignal();
     const exitCode = signal ? SIGNAL_EXIT_CODES[signal] : exitCodeForError(error);
     output.stopLive();
+    // A malformed creation result may still have started a task: its id and the fate of its cancel, for scripts.
+    const malformed = isMcpClientError(error, 'INVALID_RESPONSE')
+      ? (error as InvalidResponseError)
+      : undefined;
     output.emit({
       event: 'error',
+      ...(malformed?.taskId !== undefined ? { taskId: malformed.taskId } : {}),
       exitCode,
       code: errorCode(error),
       message: redactSecrets(explainError(error, target?.())),
+      ...(malformed?.taskCancel !== undefined ? { taskCancel: malformed.taskCancel.kind } : {}),
     });
     return exitCode === ExitCode.Completed ? ExitCode.Transport : exitCode;
   }

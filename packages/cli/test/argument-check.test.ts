@@ -31,6 +31,61 @@ describe('tool arguments against the inputSchema', () => {
     expect(run.stderr).toContain('echo: missing required argument "text"; it needs text=…');
   });
 
+  it('reindex_corpus documents=abc: exit 2 (not 8) naming the argument and the integer the schema asks for; nothing called', async () => {
+    const before = env.server.stats.count('tools/call');
+    const run = await runCli(['call', env.server.url, 'reindex_corpus', 'documents=abc'], env.home);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      'Usage error: reindex_corpus: argument "documents" must be an integer, got "abc" (a string) (nothing was called',
+    );
+    expect(run.stderr).not.toContain('-32602');
+    expect(env.server.stats.count('tools/call')).toBe(before);
+    const fraction = await runCli(['call', env.server.url, 'reindex_corpus', 'documents=1.5'], env.home);
+    expect(fraction.code).toBe(2);
+    expect(fraction.stderr).toContain('argument "documents" must be an integer, got 1.5 (a number)');
+  });
+
+  it("each value is checked against the JSON type its property declares; undeclared or unknown types are the server's to judge", () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        count: { type: 'integer' },
+        ratio: { type: 'number' },
+        name: { type: 'string' },
+        flag: { type: 'boolean' },
+        tags: { type: 'array' },
+        spec: { type: 'object' },
+        maybe: { type: ['integer', 'null'] },
+        free: {},
+        odd: { type: 'decimal' },
+      },
+    };
+    const ok = {
+      count: 3,
+      ratio: 0.5,
+      name: 'x',
+      flag: false,
+      tags: [],
+      spec: {},
+      maybe: null,
+      free: 'a',
+      odd: 'b',
+    };
+    expect(() => checkToolArguments('t', ok, schema)).not.toThrow();
+    expect(() => checkToolArguments('t', { ratio: 'fast' }, schema)).toThrow(
+      't: argument "ratio" must be a number, got "fast" (a string)',
+    );
+    expect(() => checkToolArguments('t', { flag: 'yes' }, schema)).toThrow(
+      'argument "flag" must be a boolean (true or false), got "yes" (a string)',
+    );
+    expect(() => checkToolArguments('t', { maybe: 'x' }, schema)).toThrow(
+      'argument "maybe" must be an integer or null, got "x" (a string)',
+    );
+    expect(() => checkToolArguments('t', { name: 3, tags: {} }, schema)).toThrow(
+      't: argument "name" must be a string, got 3 (a number); argument "tags" must be a JSON array, got {} (an object)',
+    );
+  });
+
   it('an extra argument the schema allows (no additionalProperties: false) is sent as given', async () => {
     const run = await runCli(['call', env.server.url, 'echo', 'text=hi', 'extra=1'], env.home);
     expect(run.code).toBe(0);

@@ -9,7 +9,7 @@ import { afterAuthorizationError } from '../src/auth/sign-in.js';
 import { renderEvent } from '../src/events.js';
 import { explainError } from '../src/explain-error.js';
 import { AuthorizationRequiredError, TaskCancelledError } from '../../../src/index.js';
-import { createFaultServer, type FaultServer } from '../../../test/faults/catalogue/index.js';
+import { createFaultServer, rewriteTask, type FaultServer } from '../../../test/faults/catalogue/index.js';
 import { ensureCliBuilt, killLeftovers, runCli, tempHome } from './helpers.js';
 
 let server: FaultServer;
@@ -91,5 +91,44 @@ describe('messages', () => {
     expect((error as Error).message).toMatch(
       /npm install @modelcontextprotocol\/client|npx -p mcp-tasks-client -p @modelcontextprotocol\/client mcp-tasks/,
     );
+  });
+});
+
+describe('a malformed CreateTaskResult', () => {
+  it('names the task it announced and says its cancel was requested (the library sent tasks/cancel), text and --json', async () => {
+    const malformed = rewriteTask('status nobody knows', (task) => ({ ...task, status: 'bogus' }));
+    server.inject(malformed, { method: 'tools/call', times: 1 });
+    const run = await runCli(['call', server.url, 'reindex_corpus', 'documents=50000'], home);
+    expect(run.code).toBe(8);
+    const [cancel] = server.requests('tasks/cancel');
+    expect(cancel).toBeDefined();
+    const taskId = String(cancel?.taskId);
+    expect(run.stderr).toContain(
+      `The server announced task ${taskId} in it; tasks/cancel was sent and the server acknowledged it: cancel requested (the server decides how the task ends) (see how it ended: mcp-tasks status ${taskId} --server ${server.url})`,
+    );
+
+    server.inject(malformed, { method: 'tools/call', times: 1 });
+    const json = await runCli(['call', server.url, 'reindex_corpus', 'documents=50000', '--json'], home);
+    expect(json.code).toBe(8);
+    const error = JSON.parse(json.stdout.trim().split('\n').at(-1) as string) as Record<string, unknown>;
+    const second = server.requests('tasks/cancel')[1];
+    expect(error).toMatchObject({
+      event: 'error',
+      exitCode: 8,
+      code: 'INVALID_RESPONSE',
+      taskId: second?.taskId,
+      taskCancel: 'cancel-requested',
+    });
+  });
+
+  it('an id the client refuses is shown escaped, on one line', async () => {
+    server.inject(
+      rewriteTask('hostile id', (task) => ({ ...task, taskId: 'evil\u001b[2J\u202eid', status: 'bogus' })),
+      { method: 'tools/call', times: 1 },
+    );
+    const run = await runCli(['call', server.url, 'reindex_corpus', 'documents=50000'], home);
+    expect(run.code).toBe(8);
+    expect(run.stderr).toContain('The server announced task evil\\u001b[2J\\u202eid in it;');
+    expect(run.stderr).not.toMatch(/[\u001b\u202e]/);
   });
 });

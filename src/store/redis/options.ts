@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { durationSchema } from '../../internal/duration.js';
 import type { TaskRecord } from '../task-record.js';
+import type { FollowLease } from '../task-store.js';
 import type { RedisClientLike } from './connection.js';
 
 /** Default lease period, ms: a dead worker's tasks are claimed by another within this time. */
@@ -61,17 +62,21 @@ export const OptionsSchema = z.strictObject({
   maxStreamLength: z.number().int().min(100).optional(),
 });
 
-/** A lease this worker holds on one task. `fence` grows with every claim of the fleet. */
-export interface Lease {
+/**
+ * A lease this worker holds on one task (the store's {@link FollowLease}). `fence` grows with every lease taken in
+ * the fleet; `expiresAt` is this worker's local deadline (80 % of the lease period after the last renewal or fenced
+ * poll was sent), after which it acts as if the lease were gone.
+ */
+export interface Lease extends FollowLease {
   readonly id: string;
-  readonly server: string;
-  readonly taskId: string;
   readonly token: string;
   readonly fence: number;
-  /** Local time (epoch ms) after which this worker must act as if the lease were gone. */
-  deadline: number;
   /** Local time (epoch ms) until which a poll fenced by `fencePoll` may be sent; unset before the first fence. */
   sendBy?: number;
+  /** Local time (epoch ms) before which the first poll may not be sent: the previous holder's next poll time. */
+  notBefore?: number;
+  /** The poll interval of the last fenced poll, ms (a release keeps the next poll that far away). */
+  intervalMs?: number;
 }
 
 /** A task this worker just claimed. */

@@ -6,15 +6,28 @@
  */
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { isTerminalStatus } from '../../protocol/tasks.js';
 import { parseRecordText, TaskRecordSchema, type TaskRecord } from '../task-record.js';
-import { pruneExpired, type TaskStore } from '../task-store.js';
+import { delay } from '../../internal/abort.js';
+import {
+  pruneExpired,
+  type FollowLease,
+  type LeaseAttempt,
+  type TaskLeases,
+  type TaskStore,
+} from '../task-store.js';
 import { RedisConnection, type RedisClientLike } from './connection.js';
 import { LeaseLostError, type LeaseLostReason } from './errors.js';
 import { FleetChannel } from './fleet-channel.js';
 import { IdempotencyKeys } from './idempotency-keys.js';
 import { FleetKeys, recordId } from './keys.js';
-import { CLAIM_SCRIPT, POLL_SCRIPT, PUT_SCRIPT, RELEASE_SCRIPT, RENEW_SCRIPT } from './scripts.js';
+import {
+  ACQUIRE_SCRIPT,
+  CLAIM_SCRIPT,
+  POLL_SCRIPT,
+  PUT_SCRIPT,
+  RELEASE_SCRIPT,
+  RENEW_SCRIPT,
+} from './scripts.js';
 import {
   DEFAULT_FLEET_PREFIX,
   DEFAULT_LEASE_MS,
@@ -26,10 +39,15 @@ import {
   type RedisTaskStoreOptions,
 } from './options.js';
 
+/** Fence attempts before a worker whose Redis answers too slowly lets the lease go. */
+const FENCE_ATTEMPTS = 3;
+
 /**
  * A {@link TaskStore} on Redis for a fleet of workers. Records are validated on read with the same schema as the
- * file store. A worker writes a task's record only while it holds the task's lease; a write whose fence is stale is
- * refused with {@link LeaseLostError}. `put` of a record Redis does not have yet creates it leased to this worker.
+ * file store. Its {@link TaskLeases} (the store itself, as `leases`) are the ones every store's follower takes: the
+ * client's engine acquires a task's lease before following it, fences each poll in Redis right before it is sent,
+ * renews and releases it; a fleet worker's claims hand it leases the same way. A worker writes a task's record only
+ * while it holds the task's lease; a write whose fence is stale is refused with {@link LeaseLostError}.
  *
  * Task records as in https://github.com/modelcontextprotocol/ext-tasks (the `DetailedTask` a server reported).
  *
@@ -38,7 +56,7 @@ import {
  * await redis.connect();
  * const store = new RedisTaskStore({ client: redis, leaseMs: 10_000 });
  */
-export class RedisTaskStore implements TaskStore {
+export class RedisTaskStore implements TaskStore, TaskLeases {
   readonly keys: FleetKeys;
   readonly leaseMs: number;
   /** This worker's name in leases. */
@@ -49,6 +67,8 @@ export class RedisTaskStore implements TaskStore {
   readonly idempotency: IdempotencyKeys;
   readonly #redis: RedisConnection;
   readonly #leases = new Map<string, Lease>();
+  /** Leases being taken, by record id: a record write waits for its task's so it carries the lease. */
+  readonly #acquiring = new Map<string, Promise<unknown>>();
   readonly #onInvalid: (id: string, reason: string) => void;
   readonly #now: () => number;
   readonly #maxStream: number;
@@ -73,6 +93,11 @@ export class RedisTaskStore implements TaskStore {
     this.idempotency = new IdempotencyKeys(this.#redis, this.keys);
   }
 
+  /** The follower leases of this store: the store itself (one lease table, shared with the fleet's claims). */
+  get leases(): TaskLeases {
+    return this;
+  }
+
   /** Redis commands this store sent so far (a script counts as one). */
   get commandCount(): number {
     return this.#redis.commands;
@@ -85,7 +110,7 @@ export class RedisTaskStore implements TaskStore {
 
   /**
    * Writes the record. With a lease held here the write is fenced; without one it is accepted only while nobody
-   * holds a live lease on the task, and a task Redis does not know yet is created leased to this worker.
+   * holds a live lease on the task (a task Redis does not know yet is created unleased: any worker may claim it).
    * A record with a terminal outcome releases the lease and is announced on the stream once.
    *
    * @throws ZodError when `record` is not a valid {@link TaskRecord}; {@link LeaseLostError} when refused;
@@ -94,11 +119,9 @@ export class RedisTaskStore implements TaskStore {
   async put(record: TaskRecord): Promise<void> {
     const valid = TaskRecordSchema.parse(record);
     const id = recordId(valid.server, valid.taskId);
+    await this.#acquiring.get(id)?.catch(() => undefined); // a lease being taken: the write carries it
     const lease = this.#leases.get(id);
-    if (lease && this.#now() >= lease.deadline) this.#refuse(lease, 'expired');
-    const newToken = randomUUID();
-    const dueInMs = valid.pollIntervalMs ?? FALLBACK_POLL_MS;
-    const sentAt = this.#now();
+    if (lease && this.#now() >= lease.expiresAt) this.#refuse(lease, 'expired');
     const reply = (await this.#redis.eval(
       PUT_SCRIPT,
       [this.keys.task(id), this.keys.due, this.keys.tasks, this.keys.fence, this.keys.events],
@@ -109,29 +132,18 @@ export class RedisTaskStore implements TaskStore {
         lease ? String(lease.fence) : '',
         this.workerId,
         this.leaseMs,
-        dueInMs,
+        valid.pollIntervalMs ?? FALLBACK_POLL_MS,
         valid.outcome?.status ?? '',
         valid.taskId,
         valid.server,
         this.#maxStream,
-        valid.outcome === undefined && !isTerminalStatus(valid.status) ? newToken : '',
       ],
-    )) as [number, number | string, number?, number?];
+    )) as [number, number | string, number?];
     if (reply[0] !== 1) {
       if (lease) this.#refuse(lease, reply[1] as LeaseLostReason);
       throw new LeaseLostError(valid.taskId, reply[1] as LeaseLostReason);
     }
     if (valid.outcome !== undefined) this.#leases.delete(id);
-    else if (!lease && reply[3] === 1) {
-      this.#leases.set(id, {
-        id,
-        server: valid.server,
-        taskId: valid.taskId,
-        token: newToken,
-        fence: Number(reply[1]),
-        deadline: this.#deadline(sentAt),
-      });
-    }
   }
 
   /** The record of one task, or `undefined`. */
@@ -212,9 +224,10 @@ export class RedisTaskStore implements TaskStore {
         id,
         server: record.server,
         taskId: record.taskId,
+        owner: this.workerId,
         token,
         fence: Number(flat[i + 2]),
-        deadline: this.#deadline(sentAt),
+        expiresAt: this.#deadline(sentAt),
       };
       this.#leases.set(id, lease);
       const task: ClaimedTask = { lease, record };
@@ -226,25 +239,73 @@ export class RedisTaskStore implements TaskStore {
   }
 
   /**
-   * Extends `lease` by the lease period and sets the task's next poll `dueInMs` from now.
+   * Takes the lease of a task for this worker: the one this worker already holds (a claim it made), or a fresh one
+   * when no other holder's lease runs, also for a task Redis has no record of yet (a task this worker just created).
+   * The first poll on a lease taken over waits for the previous holder's next poll time (see {@link beforePoll}).
+   *
+   * @returns the lease, or the holder's worker id and when its lease ends (local clock).
+   * @throws {@link StoreUnavailableError} when Redis fails.
+   */
+  acquire(server: string, taskId: string): Promise<LeaseAttempt> {
+    const id = recordId(server, taskId);
+    const held = this.#leases.get(id);
+    if (held && this.#now() < held.expiresAt) return Promise.resolve({ lease: held });
+    if (held) this.forget(held);
+    const taking = this.#acquire(id, server, taskId);
+    this.#acquiring.set(id, taking);
+    const done = (): void => {
+      if (this.#acquiring.get(id) === taking) this.#acquiring.delete(id);
+    };
+    taking.then(done, done);
+    return taking;
+  }
+
+  async #acquire(id: string, server: string, taskId: string): Promise<LeaseAttempt> {
+    const token = randomUUID();
+    const sentAt = this.#now();
+    const reply = (await this.#redis.eval(
+      ACQUIRE_SCRIPT,
+      [this.keys.task(id), this.keys.due, this.keys.fence],
+      [id, token, this.workerId, this.leaseMs],
+    )) as [number, number | string, number];
+    if (reply[0] !== 1)
+      return { holder: String(reply[1]) || 'unknown', expiresAt: sentAt + Number(reply[2]) };
+    const lease: Lease = {
+      id,
+      server,
+      taskId,
+      owner: this.workerId,
+      token,
+      fence: Number(reply[1]),
+      expiresAt: this.#deadline(sentAt),
+    };
+    if (Number(reply[2]) > 0) lease.notBefore = sentAt + Number(reply[2]);
+    this.#leases.set(id, lease);
+    return { lease };
+  }
+
+  /**
+   * Extends `lease` by the lease period and sets the task's next poll at least `dueInMs` from now (never earlier than
+   * a fenced poll set it).
    *
    * @returns false when the lease is no longer this worker's (it is forgotten here).
    * @throws {@link StoreUnavailableError} when Redis fails (the lease is kept until its deadline).
    */
-  async renew(lease: Lease, dueInMs: number): Promise<boolean> {
+  async renew(lease: FollowLease, dueInMs = 0): Promise<boolean> {
+    const mine = lease as Lease;
     const sentAt = this.#now();
     const until = Number(
       await this.#redis.eval(
         RENEW_SCRIPT,
-        [this.keys.task(lease.id), this.keys.due],
-        [lease.id, lease.token, lease.fence, this.leaseMs, Math.max(0, Math.round(dueInMs))],
+        [this.keys.task(mine.id), this.keys.due],
+        [mine.id, mine.token, mine.fence, this.leaseMs, Math.max(0, Math.round(dueInMs))],
       ),
     );
     if (until > 0) {
-      lease.deadline = this.#deadline(sentAt);
+      mine.expiresAt = this.#deadline(sentAt);
       return true;
     }
-    this.#leases.delete(lease.id);
+    this.forget(mine);
     return false;
   }
 
@@ -271,12 +332,47 @@ export class RedisTaskStore implements TaskStore {
       await this.#redis.eval(POLL_SCRIPT, [this.keys.task(lease.id), this.keys.due], args),
     );
     if (until > 0) {
-      lease.deadline = this.#deadline(sentAt);
+      lease.expiresAt = this.#deadline(sentAt);
       lease.sendBy = sentAt + this.sendWindowMs;
+      lease.intervalMs = intervalMs;
       return true;
     }
-    this.#leases.delete(lease.id);
+    this.forget(lease);
     return false;
+  }
+
+  /**
+   * The poll gate of a lease held here (see {@link TaskLeases.beforePoll}): waits for the previous holder's next poll
+   * time on a lease just taken over, then fences the poll ({@link fencePoll}) and resolves, while the fenced send
+   * window is open, with the check the transport runs right before writing the request: a poll that waited past the
+   * window (no free connection, a paused process) is never sent on a lease that may have moved on, and the lease is
+   * let go. A fence answered after its window is tried again, three times at most.
+   *
+   * @throws {@link LeaseLostError} `stale` when Redis says the lease is another worker's; `expired` when the local
+   *   deadline passed, the lease was let go meanwhile, or the fence answered too late three times running;
+   *   {@link StoreUnavailableError} when Redis fails (nothing is sent).
+   */
+  async beforePoll(lease: FollowLease, intervalMs: number): Promise<() => void> {
+    const mine = lease as Lease;
+    const wait = (mine.notBefore ?? 0) - this.#now();
+    if (wait > 0) await delay(wait);
+    mine.notBefore = undefined;
+    const held = (): boolean => this.#leases.get(mine.id) === mine;
+    for (let attempt = 0; attempt < FENCE_ATTEMPTS && held(); attempt++) {
+      if (this.#now() >= mine.expiresAt) break;
+      if (!(await this.fencePoll(mine, intervalMs)))
+        throw new LeaseLostError(mine.taskId, 'stale', mine.fence);
+      if (!held()) break;
+      const sendBy = mine.sendBy ?? 0;
+      if (this.#now() < sendBy)
+        return () => {
+          if (this.#now() < sendBy && held()) return;
+          this.forget(mine);
+          throw new LeaseLostError(mine.taskId, 'expired', mine.fence);
+        };
+    }
+    this.forget(mine);
+    throw new LeaseLostError(mine.taskId, 'expired', mine.fence);
   }
 
   /** Longest time between fencing a poll ({@link RedisTaskStore.fencePoll}) and sending it, ms: a fifth of the lease. */
@@ -284,13 +380,20 @@ export class RedisTaskStore implements TaskStore {
     return Math.floor(this.leaseMs / 5);
   }
 
-  /** Gives `lease` back (graceful stop): another worker may claim the task at its next poll time. */
-  async release(lease: Lease): Promise<void> {
-    this.#leases.delete(lease.id);
+  /**
+   * Gives `lease` back: another worker may claim the task at its next poll time, one poll interval from now at the
+   * earliest (a poll of this worker may still be on its way). No error when it is gone.
+   *
+   * @throws {@link StoreUnavailableError} when Redis fails (the lease then runs out by itself).
+   */
+  async release(lease: FollowLease): Promise<void> {
+    const mine = lease as Lease;
+    if (this.#leases.get(mine.id) !== mine) return; // let go already (an outcome write, a lost fence)
+    this.forget(mine);
     await this.#redis.eval(
       RELEASE_SCRIPT,
-      [this.keys.task(lease.id), this.keys.due],
-      [lease.id, lease.token, lease.fence],
+      [this.keys.task(mine.id), this.keys.due],
+      [mine.id, mine.token, mine.fence, Math.max(0, Math.round(mine.intervalMs ?? 0))],
     );
   }
 
@@ -304,6 +407,7 @@ export class RedisTaskStore implements TaskStore {
     if (this.#leases.get(lease.id) === lease) this.#leases.delete(lease.id);
   }
 
+  /** This worker's local deadline of a lease renewed at `sentAt`: 80 % of the lease period later. */
   #deadline(sentAt: number): number {
     return sentAt + Math.floor(this.leaseMs * 0.8);
   }

@@ -18,17 +18,18 @@ const NOW = `local t = redis.call('TIME'); local now = tonumber(t[1]) * 1000 + m
 
 /**
  * Writes a record. KEYS: task, due, tasks, fence, events. ARGV: id, record JSON, token of the lease held ('' = none),
- * fence, owner, leaseMs, dueInMs (from now), outcome status ('' = none), taskId, server, maxStreamLength, token of a
- * new lease for a record Redis does not have yet ('' = create it unleased).
- * Returns `{1, fence, outcomeRecorded, leaseCreated}` or `{0, reason}` (reason: 'stale' | 'leased' | 'final').
- * Writing the outcome a task already has (same status) again is accepted and changes nothing (`outcomeRecorded` 0);
- * a different outcome is refused ('final').
+ * fence, owner, leaseMs, dueInMs (from now), outcome status ('' = none), taskId, server, maxStreamLength.
+ * Returns `{1, fence, outcomeRecorded}` or `{0, reason}` (reason: 'stale' | 'leased' | 'final').
+ * A record Redis does not have yet is created unleased (claimable), unless the write carries a lease: the lease's
+ * holder took it first with {@link ACQUIRE_SCRIPT}, so the record joins its lease (a lease Redis no longer has is
+ * 'stale'). Writing the outcome a task already has (same status) again is accepted and changes nothing
+ * (`outcomeRecorded` 0); a different outcome is refused ('final').
  */
 export const PUT_SCRIPT = `${NOW}
-local id, json, token, fence, owner = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
-local leaseMs, dueAt, outcome = tonumber(ARGV[6]), now + tonumber(ARGV[7]), ARGV[8]
+local id, json, token, fence = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local dueAt, outcome = now + tonumber(ARGV[7]), ARGV[8]
 local terminal = outcome ~= ''
-local function finish(f, created)
+local function finish(f)
   local recorded = 0
   if terminal then
     redis.call('HDEL', KEYS[1], 'token', 'owner', 'until')
@@ -38,29 +39,47 @@ local function finish(f, created)
       redis.call('XADD', KEYS[5], 'MAXLEN', '~', ARGV[11], '*', 'type', 'outcome', 'id', id, 'taskId', ARGV[9], 'server', ARGV[10])
     end
   end
-  return {1, f, recorded, created}
+  return {1, f, recorded}
 end
 if redis.call('EXISTS', KEYS[1]) == 0 then
+  if token ~= '' then return {0, 'stale'} end
   redis.call('SADD', KEYS[3], id)
-  if terminal or ARGV[12] == '' then
-    redis.call('HSET', KEYS[1], 'record', json, 'due', dueAt)
-    if not terminal then redis.call('ZADD', KEYS[2], dueAt, id) end
-    return finish(0, 0)
-  end
-  local f = redis.call('INCR', KEYS[4])
-  redis.call('HSET', KEYS[1], 'record', json, 'fence', f, 'token', ARGV[12], 'owner', owner, 'until', now + leaseMs, 'due', dueAt)
-  redis.call('ZADD', KEYS[2], math.max(dueAt, now + leaseMs), id)
-  return finish(f, 1)
+  redis.call('HSET', KEYS[1], 'record', json, 'due', dueAt)
+  if not terminal then redis.call('ZADD', KEYS[2], dueAt, id) end
+  return finish(0)
 end
-local h = redis.call('HMGET', KEYS[1], 'token', 'fence', 'until', 'outcome')
+local h = redis.call('HMGET', KEYS[1], 'token', 'fence', 'until', 'outcome', 'record', 'due')
 if token ~= '' and (h[1] ~= token or h[2] ~= fence) then return {0, 'stale'} end
 if h[4] then
-  if h[4] == outcome then return {1, tonumber(h[2] or '0'), 0, 0} end
+  if h[4] == outcome then return {1, tonumber(h[2] or '0'), 0} end
   return {0, 'final'}
 end
 if token == '' and h[1] and tonumber(h[3] or '0') > now then return {0, 'leased'} end
 redis.call('HSET', KEYS[1], 'record', json)
-return finish(tonumber(h[2] or '0'), 0)
+if not h[5] then
+  redis.call('SADD', KEYS[3], id)
+  local d = tonumber(h[6] or '0')
+  if not h[6] then d = dueAt; redis.call('HSET', KEYS[1], 'due', d) end
+  if not terminal then redis.call('ZADD', KEYS[2], math.max(d, tonumber(h[3] or '0')), id) end
+end
+return finish(tonumber(h[2] or '0'))
+`;
+
+/**
+ * Takes the lease of one task for a follower, also of a task Redis has no record of yet (the record joins it when
+ * written). Refused while another holder's lease runs. KEYS: task, due, fence. ARGV: id, token, owner, leaseMs.
+ * Returns `{1, fence, msUntilDue}` (the earliest next poll by any holder, from now) or `{0, holder, msLeft}`.
+ */
+export const ACQUIRE_SCRIPT = `${NOW}
+local h = redis.call('HMGET', KEYS[1], 'token', 'until', 'owner', 'due', 'outcome', 'record')
+local untilMs = tonumber(h[2] or '0')
+if h[1] and untilMs > now then return {0, h[3] or '', untilMs - now} end
+local f = redis.call('INCR', KEYS[3])
+untilMs = now + tonumber(ARGV[4])
+redis.call('HSET', KEYS[1], 'fence', f, 'token', ARGV[2], 'owner', ARGV[3], 'until', untilMs)
+local due = tonumber(h[4] or '0')
+if h[6] and not h[5] then redis.call('ZADD', KEYS[2], math.max(untilMs, due), ARGV[1]) end
+return {1, f, math.max(0, due - now)}
 `;
 
 /**
@@ -135,14 +154,24 @@ return untilMs
 `;
 
 /**
- * Gives a lease back so another worker may claim the task at its next poll time. KEYS: task, due. ARGV: id, token,
- * fence. Returns 1, or 0 when the lease was not this holder's.
+ * Gives a lease back so another holder may take the task at its next poll time, at the earliest `dueInMs` from now (a
+ * poll of the old holder may still be on its way). A task that has no record (its lease was taken, its record never
+ * written) is forgotten. KEYS: task, due. ARGV: id, token, fence, dueInMs. Returns 1, or 0 when the lease was not
+ * this holder's.
  */
-export const RELEASE_SCRIPT = `
-local h = redis.call('HMGET', KEYS[1], 'token', 'fence', 'due', 'outcome')
+export const RELEASE_SCRIPT = `${NOW}
+local h = redis.call('HMGET', KEYS[1], 'token', 'fence', 'due', 'outcome', 'record')
 if h[1] ~= ARGV[2] or h[2] ~= ARGV[3] then return 0 end
+if not h[5] then
+  redis.call('DEL', KEYS[1])
+  return 1
+end
 redis.call('HDEL', KEYS[1], 'token', 'owner', 'until')
-if not h[4] then redis.call('ZADD', KEYS[2], tonumber(h[3] or '0'), ARGV[1]) end
+if not h[4] then
+  local due = math.max(tonumber(h[3] or '0'), now + tonumber(ARGV[4]))
+  redis.call('HSET', KEYS[1], 'due', due)
+  redis.call('ZADD', KEYS[2], due, ARGV[1])
+end
 return 1
 `;
 

@@ -24,12 +24,18 @@ import {
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
-import { isMcpClientError, type CallToolResult, type InputResponse, type TaskClient } from 'mcp-tasks-client';
+import {
+  isMcpClientError,
+  safeLine,
+  safeText,
+  type CallToolResult,
+  type InputResponse,
+  type TaskClient,
+} from 'mcp-tasks-client';
 import {
   TASK_TOOL_NAMES,
   TaskToolRuntime,
@@ -45,6 +51,7 @@ import {
   TASK_ANSWER_TOOL,
   withQuestions,
 } from './host-results.js';
+import { hostFacingTools, printableTexts } from './host-names.js';
 import { BridgeTaskStore } from './native-tasks.js';
 import { ProgressPump } from './progress-pump.js';
 
@@ -66,6 +73,10 @@ export interface BridgeOptions {
   nativePollIntervalMs: number;
   /** A line for the operator (stderr): never to the host. */
   log: (line: string) => void;
+  /** How the upstream is named in errors the host sees (a URL without credentials, a config name). */
+  upstream?: string;
+  /** Words for an upstream failure that is not a JSON-RPC error (a refused connection…). @default its message */
+  explain?: (error: unknown) => string;
 }
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -194,7 +205,8 @@ export class Bridge {
   async #forward(method: string, params: unknown, extra: Extra): Promise<Record<string, unknown>> {
     const { _meta, ...rest } = (params ?? {}) as Record<string, unknown>;
     try {
-      return await this.#client.request(method, rest, { signal: extra.signal });
+      // Titles and descriptions reach the host's model and UI escaped, as the tools' do.
+      return printableTexts(await this.#client.request(method, rest, { signal: extra.signal }));
     } catch (error) {
       throw jsonRpcError(error);
     }
@@ -211,14 +223,28 @@ export class Bridge {
     try {
       listed = await this.#client.listTools();
     } catch (error) {
-      throw jsonRpcError(error);
+      throw this.#unreachable(error);
     }
     const key = JSON.stringify(listed);
     const changed = this.#listed !== undefined && this.#listed !== key;
     this.#listed = key;
-    this.#tools = this.runtime.adapt(listed);
+    // Names and texts the host can show and call; each tool still calls upstream under its own name.
+    this.#tools = hostFacingTools(this.runtime.adapt(listed), [this.#options.prefix + TASK_ANSWER_TOOL]);
     if (changed) await this.server.sendToolListChanged().catch(() => undefined);
     return this.#tools;
+  }
+
+  /**
+   * A failed upstream `tools/list` as the host's error: the upstream's own JSON-RPC error as it is; otherwise (it is
+   * down, refused the connection, timed out) a message naming the upstream and saying the bridge runs on.
+   */
+  #unreachable(error: unknown): Error {
+    if (isMcpClientError(error) && typeof error.code === 'number') return jsonRpcError(error);
+    const why = (this.#options.explain ?? reasonText)(error);
+    return hostError(
+      ErrorCode.InternalError,
+      `the upstream server ${this.#options.upstream !== undefined ? `${safeLine(this.#options.upstream)} ` : ''}did not answer tools/list: ${safeLine(why)} The bridge keeps running: list the tools again once the upstream is up.`,
+    );
   }
 
   /** The tools as the host sees them: the upstream's definitions as listed (renamed with `--prefix`). */
@@ -242,7 +268,7 @@ export class Bridge {
     params: { name: string; arguments?: Record<string, unknown>; task?: { ttl?: number } },
     extra: Extra,
   ): Promise<Record<string, unknown>> {
-    if (this.#closed) throw new McpError(ErrorCode.ConnectionClosed, 'the bridge is closing');
+    if (this.#closed) throw hostError(ErrorCode.ConnectionClosed, 'the bridge is closing');
     const name = params.name;
     if (name === this.#options.prefix + TASK_ANSWER_TOOL) return this.#answer(params.arguments);
     // Registered before anything is sent upstream, so a host that goes away now still stops this call.
@@ -252,7 +278,7 @@ export class Bridge {
     try {
       let tool = (await this.#adapted()).find((t) => t.name === name);
       if (!tool) tool = (await this.#relist()).find((t) => t.name === name);
-      if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+      if (!tool) throw hostError(ErrorCode.InvalidParams, `Unknown tool: ${safeLine(name)}`);
       if (abort.signal.aborted) throw jsonRpcError(abort.signal.reason);
       if (!tool.serverTool) return await this.#taskTool(tool, params.arguments, extra);
       handedOver = true;
@@ -308,7 +334,7 @@ export class Bridge {
       this.#calls.delete(callId);
       if (abort.signal.aborted) {
         this.#options.log(
-          `call of ${tool.sourceName} stopped (${reasonText(abort.signal.reason)})${state.taskId ? `; task ${state.taskId} ${this.#options.onAbort === 'cancel' ? 'cancelled' : 'left running and recorded'}` : ''}`,
+          `call of ${safeLine(tool.sourceName)} stopped (${reasonText(abort.signal.reason)})${state.taskId ? `; task ${state.taskId} ${this.#options.onAbort === 'cancel' ? 'cancelled' : 'left running and recorded'}` : ''}`,
         );
       }
       throw jsonRpcError(error);
@@ -456,7 +482,7 @@ export class Bridge {
         });
         outcome = await this.#waitLonger(outcome, Number.POSITIVE_INFINITY, abort.signal, undefined);
       } catch (error) {
-        const text = `The call to the tool "${tool.sourceName}" stopped: ${reasonText(error)}`;
+        const text = `The call to the tool "${safeLine(tool.sourceName)}" stopped: ${safeText(reasonText(error))}`;
         await this.store.settle(hostTaskId, 'failed', toolError(text, state.taskId)).catch(() => undefined);
         return;
       } finally {
@@ -591,12 +617,35 @@ function reasonText(reason: unknown): string {
   return reason instanceof Error ? reason.message : String(reason);
 }
 
-/** An upstream failure as the host's JSON-RPC error: the upstream's own code and message, else an internal error naming the cause. */
-export function jsonRpcError(error: unknown): McpError {
-  if (error instanceof McpError) return error;
+/**
+ * A JSON-RPC error for the host, with the message as it is: the official SDK's `McpError` puts "MCP error <code>: " in
+ * front of its message, and the host's SDK adds it again when it reads the reply, so the host would show it twice.
+ * The server side of the SDK sends any thrown error's `code`, `message` and `data`.
+ */
+class HostRpcError extends Error {
+  override readonly name = 'HostRpcError';
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+function hostError(code: number, message: string, data?: unknown): HostRpcError {
+  return new HostRpcError(code, message, data);
+}
+
+/**
+ * An upstream failure as the host's JSON-RPC error: the upstream's own code and message, else an internal error naming
+ * the cause. The message is escaped (control and bidi characters written as `\x1b`, `\u202e`).
+ */
+export function jsonRpcError(error: unknown): Error {
+  if (error instanceof HostRpcError) return error;
   if (isMcpClientError(error) && typeof (error as { code: unknown }).code === 'number') {
     const e = error as Error & { code: number; data?: unknown };
-    return new McpError(e.code, e.message, e.data);
+    return hostError(e.code, safeText(e.message), e.data);
   }
-  return new McpError(ErrorCode.InternalError, `upstream: ${reasonText(error)}`);
+  return hostError(ErrorCode.InternalError, `upstream: ${safeText(reasonText(error))}`);
 }

@@ -8,11 +8,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { TaskClient, VERSION } from 'mcp-tasks-client';
+import { safeLine, safeText, TaskClient, VERSION } from 'mcp-tasks-client';
 import { sessionAuth } from '../auth/sign-in.js';
 import { Bridge, type BridgeOptions } from '../bridge/bridge-server.js';
 import { serveHttp } from '../bridge/http-host.js';
 import { parseDuration } from '../duration.js';
+import { explainError } from '../explain-error.js';
 import { ExitCode, UsageError, type ExitCodeValue } from '../exit-codes.js';
 import { Output } from '../output.js';
 import { openRecordStore } from '../record-store.js';
@@ -63,7 +64,8 @@ export function bridgeCommand(
 ): Promise<ExitCodeValue> {
   // Over stdio the host reads stdout: the CLI's own output (errors included) goes to stderr only.
   const output = new Output({ json: false, stdout: process.stderr });
-  const log = (line: string): void => void process.stderr.write(`mcp-tasks bridge: ${line}\n`);
+  // Upstream text (error messages, tool names) is escaped: no control or bidi character reaches the terminal.
+  const log = (line: string): void => void process.stderr.write(`mcp-tasks bridge: ${safeText(line)}\n`);
   let target: ServerTarget | undefined;
   return runReporting(
     output,
@@ -72,6 +74,9 @@ export function bridgeCommand(
       const timeoutMs =
         options.timeout !== undefined ? parseDuration('--timeout', options.timeout) : undefined;
       target = await resolveTarget(server, options);
+      const upstream = target;
+      settings.upstream = target.label;
+      settings.explain = (error) => explainError(error, upstream);
       const store = openRecordStore((file, reason) => log(`skipped task record ${file}: ${reason}`));
       // Upstream credentials (stored OAuth tokens, --header, a config's env) stay in this client: the host never
       // sees them, and the bridge only ever talks to this one server.
@@ -88,6 +93,8 @@ export function bridgeCommand(
         for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
           process.once(signal, () => resolve(`stopped by ${signal}`));
       });
+      // Once the bridge is ending, the start-up probe's late answer (a closed client) is no news.
+      let ending = false;
       try {
         if (!options.http) {
           const bridge = new Bridge(client, info, settings);
@@ -97,8 +104,10 @@ export function bridgeCommand(
             process.stdin.once('end', () => resolve('the host closed stdin'));
           });
           await bridge.server.connect(transport);
-          log(`serving ${target.label} over stdio`);
+          log(`serving ${safeLine(target.label)} over stdio`);
+          void probeUpstream(client, target, (line) => ending || log(line));
           const why = await Promise.race([closed, stopped]);
+          ending = true;
           log(`${why}: ending open calls`);
           await bridge.close(why);
           await bridge.server.close().catch(() => undefined);
@@ -112,7 +121,8 @@ export function bridgeCommand(
             newBridge: () => new Bridge(client, info, settings),
             log,
           });
-          log(`serving ${target.label} at ${host.url}`);
+          log(`serving ${safeLine(target.label)} at ${host.url}`);
+          void probeUpstream(client, target, log);
           if (!process.env[TOKEN_ENV]) log(`bearer token: ${token}`);
           const why = await stopped;
           log(`${why}: ending open calls`);
@@ -125,4 +135,24 @@ export function bridgeCommand(
     },
     () => target,
   );
+}
+
+/**
+ * Asks the upstream for its tools once at start, so an operator sees at once whether it answers: one line on stderr,
+ * naming the upstream, either way. The bridge serves the host in both cases (the host's `tools/list` fails with the
+ * same words until the upstream answers).
+ */
+async function probeUpstream(
+  client: TaskClient,
+  target: ServerTarget,
+  log: (line: string) => void,
+): Promise<void> {
+  try {
+    const tools = await client.listTools();
+    log(`upstream ${safeLine(target.label)} answered: ${tools.length} tool${tools.length === 1 ? '' : 's'}`);
+  } catch (error) {
+    log(
+      `upstream ${safeLine(target.label)} did not answer tools/list: ${safeLine(explainError(error, target))} (the bridge runs on; the host's tools/list fails until the upstream answers)`,
+    );
+  }
 }
