@@ -63,7 +63,7 @@ export const OptionsSchema = z.strictObject({
 });
 
 /**
- * A lease this worker holds on one task (the store's {@link FollowLease}). `fence` grows with every lease taken in
+ * A lease this worker holds on one task (the store's follow lease). `fence` grows with every lease taken in
  * the fleet; `expiresAt` is this worker's local deadline (80 % of the lease period after the last renewal or fenced
  * poll was sent), after which it acts as if the lease were gone.
  */

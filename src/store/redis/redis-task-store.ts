@@ -44,7 +44,7 @@ const FENCE_ATTEMPTS = 3;
 
 /**
  * A {@link TaskStore} on Redis for a fleet of workers. Records are validated on read with the same schema as the
- * file store. Its {@link TaskLeases} (the store itself, as `leases`) are the ones every store's follower takes: the
+ * file store. Its `TaskStore.leases` (the store itself, as `leases`) are the ones every store's follower takes: the
  * client's engine acquires a task's lease before following it, fences each poll in Redis right before it is sent,
  * renews and releases it; a fleet worker's claims hand it leases the same way. A worker writes a task's record only
  * while it holds the task's lease; a write whose fence is stale is refused with {@link LeaseLostError}.
@@ -342,7 +342,7 @@ export class RedisTaskStore implements TaskStore, TaskLeases {
   }
 
   /**
-   * The poll gate of a lease held here (see {@link TaskLeases.beforePoll}): waits for the previous holder's next poll
+   * The poll gate of a lease held here (see `TaskStore.leases.beforePoll`): waits for the previous holder's next poll
    * time on a lease just taken over, then fences the poll ({@link fencePoll}) and resolves, while the fenced send
    * window is open, with the check the transport runs right before writing the request: a poll that waited past the
    * window (no free connection, a paused process) is never sent on a lease that may have moved on, and the lease is
