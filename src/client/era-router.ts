@@ -14,6 +14,7 @@ import { eraFromError, type Era } from '../legacy/era.js';
 import { LegacyBackend, type LegacyHost } from '../legacy/legacy-backend.js';
 import { ErrorCode, METHODS } from '../protocol/constants.js';
 import type { EraBackend } from '../tasks/backend.js';
+import type { JsonRpcChannel } from '../transport/channel.js';
 import { probeOf, type Transport } from '../transport/transport.js';
 import type { EraMode } from '../tasks/config.js';
 
@@ -223,7 +224,11 @@ export class EraRouter {
     late: LateProbe,
     release: (() => Promise<void>) | undefined,
   ): Promise<LegacyBackend | undefined> {
-    const connecting = LegacyBackend.connect(target, this.#host);
+    // The channel `initialize` goes on, kept to be closed when the server turns out modern (its process ended).
+    let channel: JsonRpcChannel | undefined;
+    const open = target.kind === 'stdio' ? target.openChannel : undefined;
+    const tracked = open ? { ...target, openChannel: () => (channel = open()) } : target;
+    const connecting = LegacyBackend.connect(tracked, this.#host);
     type Outcome = { backend: LegacyBackend } | { error: unknown } | { answered: true };
     const settled: Promise<Outcome> = connecting.then(
       (backend) => ({ backend }),
@@ -235,7 +240,8 @@ export class EraRouter {
       late.answered.then((answered): Outcome | Promise<Outcome> => (answered ? { answered } : settled)),
     ]);
     if ('answered' in first) {
-      connecting.then((backend) => backend.close()).catch(() => undefined); // refused anyway by a modern server
+      channel?.close().catch(() => undefined); // `initialize` is refused anyway by a modern server
+      connecting.then((backend) => backend.close()).catch(() => undefined);
       return this.#modernAfterAll('its late answer to server/discover');
     }
     if ('backend' in first) {
