@@ -290,6 +290,84 @@ describe('EraRouter', () => {
       expect(probe).toHaveBeenCalledTimes(2);
     });
 
+    describe('a probe answered late (a server slow to start), while initialize is tried', () => {
+      /** A legacy target whose server refuses `initialize` with this JSON-RPC error. */
+      const refusing = (code: number) => async () => {
+        const [client, server] = InMemoryTransport.createLinkedPair();
+        server.onmessage = (m) => {
+          if ('id' in m && 'method' in m)
+            void server.send({ jsonrpc: '2.0', id: m.id, error: { code, message: `error ${code}` } });
+        };
+        await server.start();
+        return client;
+      };
+      /** A probe settled by hand, and the signal it got. */
+      const lateProbe = () => {
+        const probe: { signal?: AbortSignal; answer?: (v: unknown) => void; fail?: (e: unknown) => void } =
+          {};
+        const send = (signal?: AbortSignal) =>
+          new Promise((resolve, reject) => {
+            Object.assign(probe, { signal, answer: resolve, fail: reject });
+            signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+          });
+        return { probe, send };
+      };
+
+      it('initialize refused with another JSON-RPC error (-32602), then the probe answered → modern, one warning', async () => {
+        vi.useFakeTimers();
+        const { transport } = legacyCapable('discover', refusing(-32602));
+        const warnings: string[] = [];
+        const { probe, send } = lateProbe();
+        const router = new EraRouter(
+          transport,
+          'auto',
+          { ...host, warning: (m) => warnings.push(m) },
+          send,
+          50,
+        );
+        const routed = router.route(async () => 'modern', legacyCalled);
+        await vi.advanceTimersByTimeAsync(50);
+        expect(router.era).toBe('legacy'); // for now: initialize is being tried
+        probe.answer?.({ supportedVersions: ['2026-07-28'] });
+        await expect(routed).resolves.toBe('modern');
+        expect(router.era).toBe('modern');
+        expect(probe.signal?.aborted).toBe(false);
+        expect(warnings).toEqual([
+          'server/discover got no answer within 50 ms, so initialize was tried; the server speaks 2026-07-28 (its late answer to server/discover): continuing in the modern era',
+        ]);
+      });
+
+      it('initialize refused with another JSON-RPC error and the probe refused too → the initialize error, era legacy', async () => {
+        vi.useFakeTimers();
+        const { transport } = legacyCapable('discover', refusing(-32602));
+        const { probe, send } = lateProbe();
+        const router = new EraRouter(transport, 'auto', host, send, 50);
+        const routed = router.route(async () => 'modern', legacyCalled).catch((e: unknown) => e);
+        await vi.advanceTimersByTimeAsync(50);
+        probe.fail?.(rpc(-32601, undefined, 'server/discover'));
+        const error = await routed;
+        expect(error).toBeInstanceOf(McpError);
+        expect((error as McpError).code).toBe(-32602);
+        expect((error as McpError).method).toBe('initialize');
+        expect(router.era).toBe('legacy');
+      });
+
+      it('initialize answered → legacy; the probe still in flight is stopped with its timeout', async () => {
+        vi.useFakeTimers();
+        const legacy = sdkServer();
+        const { transport } = legacyCapable('discover', legacy.createSdkTransport);
+        const { probe, send } = lateProbe();
+        const router = new EraRouter(transport, 'auto', host, send, 50);
+        const routed = router.route(async () => 'modern', legacyCalled);
+        await vi.advanceTimersByTimeAsync(50);
+        await expect(routed).resolves.toBe('legacy');
+        expect(router.era).toBe('legacy');
+        expect(probe.signal?.reason).toBeInstanceOf(RequestTimeoutError);
+        await router.close();
+        await legacy.close();
+      });
+    });
+
     it('concurrent first calls share one probe', async () => {
       const { transport } = legacyCapable('discover');
       let answer!: (value: unknown) => void;
