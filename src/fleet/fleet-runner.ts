@@ -9,7 +9,6 @@ import { EventEmitter } from 'eventemitter3';
 import { durationError } from '../internal/duration.js';
 import { TaskExpiredError, TaskFollowedElsewhereError, TaskNotFoundError } from '../errors.js';
 import { LeaseLostError } from '../store/redis/errors.js';
-import { recordId } from '../store/redis/keys.js';
 import type { ClaimedTask } from '../store/redis/options.js';
 import type { RedisTaskStore } from '../store/redis/redis-task-store.js';
 import type { TaskHandle } from '../tasks/task-handle.js';
@@ -234,7 +233,7 @@ export class FleetRunner extends EventEmitter<FleetEvents> {
 
   /** Answers the task's questions across the fleet, and lets go of it when it settles (or its lease moves on). */
   #watch(task: TaskHandle<unknown>): void {
-    const id = recordId(this.#serverKey, task.taskId);
+    const id = this.#store.recordIdOf(this.#serverKey, task.taskId);
     task.on(
       'inputRequired',
       (event) => void this.#feed.heldAsked(id, event).catch((e: unknown) => this.emit('error', e)),

@@ -22,31 +22,25 @@ type Attributes = import('@opentelemetry/api').Attributes;
 
 let api: OtelApi | undefined;
 let loading: Promise<OtelApi | undefined> | undefined;
-let loaded = false;
 
 /**
  * Starts loading `@opentelemetry/api` once (not a literal specifier, so bundlers leave it alone); resolves with it,
- * or `undefined` when it is not installed. Requests wait for it while it loads ({@link telemetryLoading}).
+ * or `undefined` when it is not installed. Requests sent before it resolves are not traced: in Node the entry point
+ * loads it at once instead ({@link useTelemetryApi}), so there the first request of a process is traced too.
  */
 export function loadTelemetry(): Promise<OtelApi | undefined> {
   const specifier = ['@opentelemetry', 'api'].join('/');
-  loading ??= (import(/* @vite-ignore */ /* webpackIgnore: true */ specifier) as Promise<OtelApi>)
-    .then(
-      (module) => (api = module),
-      () => undefined,
-    )
-    .finally(() => {
-      loaded = true;
-    });
+  loading ??= (import(/* @vite-ignore */ /* webpackIgnore: true */ specifier) as Promise<OtelApi>).then(
+    (module) => (api = module),
+    () => undefined,
+  );
   return loading;
 }
 
-/**
- * The load of `@opentelemetry/api` while it is under way, else `undefined`: the first requests of a process wait
- * for it (once, a few milliseconds), so that they are traced too.
- */
-export function telemetryLoading(): Promise<unknown> | undefined {
-  return loaded ? undefined : loading;
+/** Uses an `@opentelemetry/api` already loaded (the Node entry point requires it synchronously when installed). */
+export function useTelemetryApi(module: OtelApi): void {
+  api = module;
+  loading ??= Promise.resolve(module);
 }
 
 /**

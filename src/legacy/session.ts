@@ -29,7 +29,6 @@ import {
   endWhenSettled,
   loadTelemetry,
   startRequestSpan,
-  telemetryLoading,
   type TraceContextMode,
 } from '../internal/telemetry.js';
 import { ErrorCode, LEGACY_PROTOCOL_VERSION } from '../protocol/constants.js';
@@ -262,8 +261,6 @@ export class LegacySession {
     params: Record<string, unknown>,
     options: SessionRequestOptions = {},
   ): Promise<Record<string, unknown>> {
-    const loading = telemetryLoading();
-    if (loading !== undefined) return loading.then(() => this.#send(method, params, options));
     if (this.#ended !== undefined) return Promise.reject(this.#ended);
     if (options.signal?.aborted) return Promise.reject(options.signal.reason);
     const id = ++this.#seq;

@@ -10,7 +10,7 @@ import { ErrorCode, METHODS, PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } fro
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { ProgressParamsSchema } from '../protocol/results.js';
 import { CALL_ABORT, withLazySignal, type RequestAbort } from '../internal/request-abort.js';
-import { endWhenSettled, loadTelemetry, startRequestSpan, telemetryLoading } from '../internal/telemetry.js';
+import { endWhenSettled, loadTelemetry, startRequestSpan } from '../internal/telemetry.js';
 import { type TransportRequestOptions, WRITE_CHECK, type WriteCheckCarrier } from '../transport/transport.js';
 import { headersAfterMismatch, isParamHeaderMismatch, type RefreshParamHeaders } from './header-mismatch.js';
 import { buildCapabilities, buildMeta, declaresTasks } from './meta.js';
@@ -118,8 +118,6 @@ export class RequestPipeline {
     params: Record<string, unknown>,
     options: PipelineOptions,
   ): Promise<Record<string, unknown>> {
-    const loading = telemetryLoading();
-    if (loading !== undefined) return loading.then(() => this.#sendOnce(method, params, options));
     const o = this.#options;
     const progressToken = options.onProgress ? `progress-${this.#nextProgressToken++}` : undefined;
     const callerMeta = (params as { _meta?: Record<string, unknown> })._meta;

@@ -1,6 +1,6 @@
 /**
- * `@opentelemetry/api` is loaded lazily (an optional peer): the first requests of a process wait for that load, so
- * the very first request after `new TaskClient()` is traced too. This file never loads the API itself beforehand.
+ * `@opentelemetry/api` is an optional peer: in Node the entry point loads it at once when installed, so the very first
+ * request after `new TaskClient()` is traced too (no request waits for an asynchronous load).
  * Real SDK (`@opentelemetry/sdk-trace-base`, in-memory exporter), reference server over loopback HTTP.
  */
 import { propagation, trace } from '@opentelemetry/api';
@@ -11,7 +11,7 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { afterAll, expect, it } from 'vitest';
-import { StreamableHttpTransport, TaskClient } from '../../src/index.js';
+import { StreamableHttpTransport, TaskClient } from '../../src/node.js';
 import { createTaskServer } from '../../src/testing/index.js';
 
 afterAll(() => {
@@ -19,7 +19,7 @@ afterAll(() => {
   propagation.disable();
 });
 
-it('the first request right after new TaskClient() gets its span (the API load is awaited once)', async () => {
+it('the first request right after new TaskClient() gets its span (the Node entry loaded the API at once)', async () => {
   const exporter = new InMemorySpanExporter();
   trace.setGlobalTracerProvider(
     new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }),

@@ -397,6 +397,15 @@ export class RedisTaskStore implements TaskStore, TaskLeases {
     );
   }
 
+  /**
+   * The id of a task's record in this store (a hash of the server identity and `taskId`): the key its questions and
+   * answers travel under.
+   * @internal
+   */
+  recordIdOf(server: string, taskId: string): string {
+    return recordId(server, taskId);
+  }
+
   /** The lease this worker holds on the task, if any. */
   leaseOf(server: string, taskId: string): Lease | undefined {
     return this.#leases.get(recordId(server, taskId));
