@@ -8,6 +8,7 @@ import { MemoryTaskStore, type InputRequest, type TaskRecord } from '../../../sr
 import {
   checkAnswer,
   InboxTasks,
+  questionView,
   taskKey,
   type AnswerableQuestion,
   type Deliverer,
@@ -104,6 +105,65 @@ describe('the server-side check of an answer', () => {
     expect(checkAnswer(url as InputRequest, 'accept', { sneaky: 1 })).toEqual({
       response: { action: 'accept' },
     });
+    // A URL the inbox will not open cannot be accepted (4.6): only declined or cancelled
+    for (const target of ['javascript:alert(1)', 'not a url', 42]) {
+      const unopenable = { method: 'elicitation/create', params: { mode: 'url', url: target, message: 'm' } };
+      expect(checkAnswer(unopenable as InputRequest, 'accept', undefined)).toEqual({
+        problems: ['this URL is not opened (only http and https URLs are): decline or cancel instead'],
+      });
+      expect(checkAnswer(unopenable as InputRequest, 'decline', undefined)).toEqual({
+        response: { action: 'decline' },
+      });
+    }
+  });
+});
+
+describe('URL-mode questions for the page', () => {
+  const ask = (url: unknown): InputRequest =>
+    ({
+      method: 'elicitation/create',
+      params: { mode: 'url', message: 'visit', url, elicitationId: 'e' },
+    }) as InputRequest;
+
+  it("carry the terminal's warnings: a non-ASCII host and a host-like user name (4.6a)", () => {
+    const view = questionView('k', ask('https://accounts.google.com@xn--pple-43d.com:8443/login'), true);
+    expect(view).toMatchObject({
+      mode: 'url',
+      urlHost: 'xn--pple-43d.com:8443',
+      urlHref: 'https://accounts.google.com@xn--pple-43d.com:8443/login',
+      urlWarnings: [
+        'warning: the host is written with non-ASCII letters (\u0430pple.com); the real host is xn--pple-43d.com. Letters of other scripts can look exactly like Latin ones: open it only if xn--pple-43d.com is the site you expect.',
+        'warning: "accounts.google.com" before the @ is a user name, not the site: this URL leads to xn--pple-43d.com.',
+      ],
+    });
+    // A host written in Unicode by the server is shown in its punycode form, with the same warning
+    expect(questionView('k', ask('https://\u0430pple.com/'), true)).toMatchObject({
+      urlHost: 'xn--pple-43d.com',
+      urlWarnings: [
+        expect.stringMatching(/^warning: the host is written with non-ASCII letters \(\u0430pple\.com\)/),
+      ],
+    });
+    expect(questionView('k', ask('https://pay.example/x'), true)).toMatchObject({
+      urlHost: 'pay.example',
+      urlHref: 'https://pay.example/x',
+      urlWarnings: [],
+    });
+  });
+
+  it('give no link for a URL that is not opened, and say why', () => {
+    const js = questionView('k', ask('javascript:alert(1)'), true);
+    expect(js).toMatchObject({
+      urlHost: '(no host: a javascript: URL)',
+      urlWarnings: ['warning: a javascript: URL; only http and https URLs are opened'],
+    });
+    expect(js.urlHref).toBeUndefined();
+    const broken = questionView('k', ask('not a url\u202e'), true);
+    expect(broken).toMatchObject({
+      url: 'not a url\\u202e',
+      urlHost: '(not a URL)',
+      urlWarnings: ['warning: this is not a valid URL; it will not be opened'],
+    });
+    expect(broken.urlHref).toBeUndefined();
   });
 });
 

@@ -18,6 +18,7 @@ import {
   type TaskStore,
 } from 'mcp-tasks-client';
 import { checkContent, readFields, type FormField } from '../input/schema-fields.js';
+import { urlTarget } from '../input/url-target.js';
 import {
   compareTasks,
   type AnswerView,
@@ -94,10 +95,12 @@ export function questionView(key: string, request: InputRequest, answerable: boo
     const raw = typeof params.url === 'string' ? params.url : '';
     let host = '';
     let href: string | undefined;
+    // Where the link really leads, judged exactly as the terminal judges it before asking to open a URL
+    const target = urlTarget(raw);
     try {
       const url = new URL(raw);
       host = url.host || `(no host: a ${url.protocol} URL)`;
-      if (url.protocol === 'https:' || url.protocol === 'http:') href = url.href;
+      if (target.openable) href = url.href;
     } catch {
       host = '(not a URL)';
     }
@@ -108,11 +111,20 @@ export function questionView(key: string, request: InputRequest, answerable: boo
       url: text(raw),
       urlHost: text(host),
       urlHref: href,
+      urlWarnings: urlWarnings(target).map(text),
       answerable,
     };
   }
   const fields = readFields(params.requestedSchema).map(displayField);
   return { ...base, mode: 'form', fields, answerable };
+}
+
+/**
+ * The warnings among a {@link urlTarget}'s lines: every line after the first (the host) when the URL parsed, every
+ * line when it did not (there is no host line then).
+ */
+function urlWarnings(target: ReturnType<typeof urlTarget>): string[] {
+  return target.host === undefined ? [...target.lines] : target.lines.slice(1);
 }
 
 /** A field's display strings escaped for the page (readFields already made them one line). */
@@ -138,7 +150,12 @@ export function checkAnswer(
   if (action === 'decline' || action === 'cancel') return { response: { action } };
   if (action !== 'accept') return { problems: ['action must be accept, decline or cancel'] };
   const params = (request.params ?? {}) as Record<string, unknown>;
-  if (params.mode === 'url') return { response: { action: 'accept' } };
+  if (params.mode === 'url')
+    // Accepting a URL-mode question tells the server the person agreed to open the page; a URL the inbox will not
+    // open (not http or https, or not a URL at all) cannot be accepted, only declined or cancelled.
+    return urlTarget(typeof params.url === 'string' ? params.url : '').openable
+      ? { response: { action: 'accept' } }
+      : { problems: ['this URL is not opened (only http and https URLs are): decline or cancel instead'] };
   if (content === null || typeof content !== 'object' || Array.isArray(content))
     return { problems: ['content must be an object'] };
   const checked = checkContent(readFields(params.requestedSchema), content as Record<string, unknown>);

@@ -22,10 +22,20 @@ export interface QuestionView {
   message: string;
   /** Form fields (form mode). Labels, descriptions and enum titles are display text; enum values are raw. */
   fields: FormField[];
-  /** URL-mode: the URL for display, its host for display, and whether it may be a link (http or https only). */
+  /**
+   * URL-mode: the URL for display, its host for display (ASCII: punycode for an internationalized name), and the
+   * link target, set only for a URL the inbox lets the person open (http or https); a question without it can be
+   * declined or cancelled but not accepted.
+   */
   url?: string;
   urlHost?: string;
   urlHref?: string;
+  /**
+   * URL-mode: warnings to read before opening the link, display text: a host written with non-ASCII letters (with
+   * its Unicode form), a user name before `@` that looks like a host, a URL that is not http(s) or does not parse.
+   * The same wording the terminal prints.
+   */
+  urlWarnings?: string[];
   /** True when this inbox can deliver an answer (it or the fleet follows the task). */
   answerable: boolean;
 }

@@ -215,19 +215,28 @@ function questionForm(task: TaskView, question: QuestionView): HTMLFormElement {
     });
   } else if (question.mode === 'url') {
     form.append(el('div', 'url-host', `Opens a page on ${question.urlHost ?? ''}`));
+    // Warnings come before the link, so they are read before anything is clicked
+    const warnings = question.urlWarnings ?? [];
+    if (warnings.length > 0) {
+      const box = el('div', 'url-warnings');
+      box.setAttribute('role', 'alert');
+      box.append(...warnings.map((warning) => el('p', 'url-warning', warning)));
+      form.append(box);
+    }
     if (question.urlHref) {
       const link = el('a', 'url-text', question.url);
       link.href = question.urlHref;
       link.target = '_blank';
       link.rel = 'noopener noreferrer';
       form.append(link);
+      const done = el('button', 'accept', 'Done (accept)');
+      done.type = 'submit';
+      buttons.append(done);
     } else form.append(el('div', 'url-text', `${question.url ?? ''} (not an http(s) link: not opened)`));
-    const done = el('button', 'accept', 'Done (accept)');
-    done.type = 'submit';
-    buttons.append(done);
     form.addEventListener('submit', (event) => {
       event.preventDefault();
-      void send('accept');
+      // Only a link the person could open can be accepted
+      if (question.urlHref) void send('accept');
     });
   } else form.addEventListener('submit', (event) => event.preventDefault());
   if (question.mode !== 'other') {

@@ -69,7 +69,7 @@ li.task.ended { opacity: .85; }
 .status.cancelled { background: #eaeef2; }
 .badge { font-size: .75rem; padding: .1rem .4rem; border-radius: 4px; background: #ffebe9; color: #82071e; }
 .note { font-size: .8rem; color: #57606a; }
-.message, .server, .taskid, .question-text, .label, .url-text, pre { unicode-bidi: isolate; direction: ltr; }
+.message, .server, .taskid, .question-text, .label, .url-text, .url-host, .url-warning, pre { unicode-bidi: isolate; direction: ltr; }
 .server, .taskid { font-family: ui-monospace, monospace; font-size: .78rem; color: #57606a; }
 .left { font-variant-numeric: tabular-nums; font-size: .85rem; }
 .left.urgent { color: #cf222e; font-weight: 700; }
@@ -87,5 +87,7 @@ button:disabled { opacity: .5; cursor: default; }
 input[type=text], input[type=number], select { font: inherit; padding: .25rem .4rem; max-width: 28rem; }
 dialog { max-width: 60rem; width: 90vw; }
 pre { background: #f6f8fa; padding: .5rem; overflow: auto; max-height: 24rem; white-space: pre-wrap; word-break: break-word; }
+.url-warnings { border: 2px solid #cf222e; border-radius: 6px; background: #ffebe9; padding: .4rem .6rem; }
+.url-warning { margin: .2rem 0; color: #82071e; font-weight: 600; }
 #warnings p { margin: .5rem 1.25rem; color: #82071e; }
 `;
