@@ -17,7 +17,6 @@
  */
 import { createParser } from 'eventsource-parser';
 import { InvalidResponseError, StreamEndedError } from '../errors.js';
-import type { AbortState } from '../internal/request-abort.js';
 import type { JsonRpcRequest } from '../protocol/jsonrpc.js';
 import type { HttpReply } from './http-sender.js';
 import { classifyMessage, idMatches, settleResponse } from './messages.js';
@@ -39,7 +38,7 @@ export async function readSseReply(
   res: HttpReply,
   message: JsonRpcRequest,
   options: TransportRequestOptions,
-  signal: AbortState,
+  signal: AbortSignal,
   maxBytes: number,
 ): Promise<Record<string, unknown>> {
   const method = message.method;
