@@ -1,6 +1,6 @@
 /**
  * docs/runtimes.md's headers snippet, type-checked. Not run here: it names an API host on the reader's side;
- * test/unit/transport/request-headers.test.ts runs the same options against loopback.
+ * test/transport/request-headers.test.ts runs the same options against loopback.
  */
 import { StreamableHttpTransport } from 'mcp-tasks-client';
 

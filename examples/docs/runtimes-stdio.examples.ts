@@ -1,6 +1,6 @@
 /**
  * docs/runtimes.md's stdio snippet, type-checked. Not run here: it names a server directory on the reader's side;
- * test/unit/transport/stdio.test.ts and test/legacy/ run the same transport against real child processes.
+ * test/transport/stdio.test.ts and test/legacy/ run the same transport against real child processes.
  */
 // #region stdio
 import { TaskClient } from 'mcp-tasks-client';

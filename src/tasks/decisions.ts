@@ -2,7 +2,7 @@
  * The engine's decisions, as pure functions of what the server said and what the client knows: what a failed
  * `tasks/get` means and when the next poll goes out, the interval a poll waits, when a task expires, which error a
  * lost task is, and the outcome a terminal `DetailedTask` (or a stored record) stands for. No timers, no I/O: each
- * is tested with tables of cases (test/unit/tasks/decisions.test.ts).
+ * is tested with tables of cases (test/tasks/decisions.test.ts).
  * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-polling)
  *
  * @module

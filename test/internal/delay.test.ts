@@ -1,0 +1,78 @@
+/**
+ * `delay()` never turns a delay past the 2^31−1 ms timer limit into a 1 ms one (Node's overflow), whatever asked
+ * for it (a server's `Retry-After` included).
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { delay } from '../../src/internal/abort.js';
+import { MAX_TIMER_MS } from '../../src/internal/duration.js';
+import { HttpError } from '../../src/index.js';
+import { created, detailed, outcome } from '../helpers/unit-fixtures.js';
+import { setup, startTask, T0 } from '../helpers/engine-setup.js';
+
+describe('delay() past the timer limit', () => {
+  beforeEach(() => vi.useFakeTimers({ now: T0 }));
+  afterEach(() => vi.useRealTimers());
+
+  it('2^31 ms resolves after 2^31 ms, not after 1 ms', async () => {
+    const done = outcome(delay(2 ** 31));
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(done.settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(2 ** 31 - 1_001);
+    expect(done.settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(done.settled).toBe(true);
+  });
+
+  it('3 × the limit is waited out in steps; an abort ends it at once with the reason', async () => {
+    const controller = new AbortController();
+    const done = outcome(delay(3 * MAX_TIMER_MS, controller.signal));
+    await vi.advanceTimersByTimeAsync(2 * MAX_TIMER_MS + 5);
+    expect(done.settled).toBe(false);
+    const reason = new Error('stop');
+    controller.abort(reason);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(done.error).toBe(reason);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('Infinity waits for the signal only; NaN and negatives are 0', async () => {
+    const controller = new AbortController();
+    const forever = outcome(delay(Number.POSITIVE_INFINITY, controller.signal));
+    const nan = outcome(delay(Number.NaN));
+    const negative = outcome(delay(-5));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(nan.settled && negative.settled).toBe(true);
+    await vi.advanceTimersByTimeAsync(10 * MAX_TIMER_MS);
+    expect(forever.settled).toBe(false);
+    controller.abort(new Error('x'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(forever.error).toEqual(new Error('x'));
+  });
+});
+
+describe('a Retry-After of 2^31 ms on tasks/get', () => {
+  beforeEach(() => vi.useFakeTimers({ now: T0 }));
+  afterEach(() => vi.useRealTimers());
+
+  it('no second tasks/get before 2^31 ms (no 1 ms hammering); result({ signal }) still ends the wait', async () => {
+    let gets = 0;
+    const { transport, client } = setup((m) => {
+      if (m === 'tools/call') return created();
+      if (m === 'tasks/get' && ++gets === 1) throw new HttpError('tasks/get', 503, 'busy', 2 ** 31);
+      return detailed({ status: 'working' });
+    });
+    const handle = await startTask(client);
+    await vi.advanceTimersByTimeAsync(1_000); // the first poll, answered 503 + Retry-After
+    expect(transport.of('tasks/get')).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(2 ** 31 - 1_000);
+    expect(transport.of('tasks/get')).toHaveLength(1);
+    const controller = new AbortController();
+    const waiting = outcome(handle.result({ signal: controller.signal }));
+    controller.abort(new Error('caller gave up'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(waiting.error).toEqual(new Error('caller gave up'));
+    await vi.advanceTimersByTimeAsync(1_500);
+    expect(transport.of('tasks/get')).toHaveLength(2); // polling resumes after the pause, as asked
+    await client.close();
+  });
+});

@@ -1,0 +1,56 @@
+/**
+ * `safeText`, `safeLine` and `safeJson` escape every character `protocol/printable.ts` calls unprintable: C0/C1
+ * controls and DEL (as `\xNN`), and U+2028/U+2029, the bidi controls and lone surrogates (as `\uXXXX`); `safeJson`
+ * output still parses back to the original string. No server needed.
+ */
+import { describe, expect, it } from 'vitest';
+import { safeJson, safeLine, safeText } from '../../src/protocol/printable.js';
+
+const BIDI = ['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069'];
+const HOSTILE = `a\u202eb\u2028c\u2029d\ud800e\udc00f\x1bg\u009bh`;
+
+describe('safe-text', () => {
+  it('safeLine escapes separators, every bidi control and lone surrogates, and still the C0/C1 controls', () => {
+    expect(safeLine(HOSTILE)).toBe('a\\u202eb\\u2028c\\u2029d\\ud800e\\udc00f\\x1bg\\x9bh');
+    expect(BIDI.map((c) => safeLine(c))).toEqual([
+      '\\u202a',
+      '\\u202b',
+      '\\u202c',
+      '\\u202d',
+      '\\u202e',
+      '\\u2066',
+      '\\u2067',
+      '\\u2068',
+      '\\u2069',
+    ]);
+    expect(safeLine('line\nnext\ttab')).toBe('line\\x0anext\\x09tab');
+  });
+
+  it('safeText keeps \\n and \\t but escapes U+2028/U+2029 and bidi controls', () => {
+    expect(safeText(`one\ntwo\tthree\u2028four\u202efive`)).toBe('one\ntwo\tthree\\u2028four\\u202efive');
+  });
+
+  it('the bidi marks U+061C, U+200E, U+200F and U+FEFF are escaped in every form, and JSON still parses back', () => {
+    const marks = '\u061c\u200e\u200f\ufeff';
+    expect(safeLine(`a${marks}b`)).toBe('a\\u061c\\u200e\\u200f\\ufeffb');
+    expect(safeText(`a${marks}\nb`)).toBe('a\\u061c\\u200e\\u200f\\ufeff\nb');
+    const json = safeJson(JSON.stringify({ marks }));
+    expect(json).toBe('{"marks":"\\u061c\\u200e\\u200f\\ufeff"}');
+    expect(JSON.parse(json)).toEqual({ marks });
+  });
+
+  it('a well-formed surrogate pair (an emoji) and ordinary non-ASCII text are kept', () => {
+    expect(safeLine('ok \ud83d\ude00 é 日本 \u200d')).toBe('ok \ud83d\ude00 é 日本 \u200d');
+    expect(safeText('\ud83d\ude00')).toBe('\ud83d\ude00');
+  });
+
+  it('safeJson writes C1, U+2028/U+2029 and bidi controls as \\uXXXX; the text parses back to the same string', () => {
+    const value = { text: HOSTILE, bidi: BIDI.join('') };
+    const json = safeJson(JSON.stringify(value));
+    expect(json).toBe(
+      '{"text":"a\\u202eb\\u2028c\\u2029d\\ud800e\\udc00f\\u001bg\\u009bh","bidi":"\\u202a\\u202b\\u202c\\u202d\\u202e\\u2066\\u2067\\u2068\\u2069"}',
+    );
+    expect(/[\u0080-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/.test(json)).toBe(false);
+    expect(JSON.parse(json)).toEqual(value);
+  });
+});
