@@ -9,7 +9,6 @@
  */
 import { ClientClosedError, McpError, RequestTimeoutError } from '../errors.js';
 import { raceAbort } from '../internal/race-abort.js';
-import { signalOf, type RequestAbort } from '../internal/request-abort.js';
 import { eraFromError, type Era } from '../legacy/era.js';
 import { LegacyBackend, type LegacyHost } from '../legacy/legacy-backend.js';
 import { ErrorCode, METHODS } from '../protocol/constants.js';
@@ -75,11 +74,7 @@ export class EraRouter {
   }
 
   /** Runs `op` on the era's backend: `modern` as given, or the legacy session (see {@link route}). */
-  run<R>(
-    modern: EraBackend,
-    op: (backend: EraBackend) => Promise<R>,
-    signal?: AbortSignal | RequestAbort,
-  ): Promise<R> {
+  run<R>(modern: EraBackend, op: (backend: EraBackend) => Promise<R>, signal?: AbortSignal): Promise<R> {
     // The era known to be modern (every request after the first): what `route` does then, without its closures and
     // async frame.
     if (this.#era === 'modern' && !this.#closed) {
@@ -104,14 +99,13 @@ export class EraRouter {
   async route<R>(
     modern: () => Promise<R>,
     legacy: (backend: LegacyBackend) => Promise<R>,
-    signal?: AbortSignal | RequestAbort,
+    signal?: AbortSignal,
   ): Promise<R> {
     if (this.#closed) throw new ClientClosedError();
     let era = this.#era;
     if (era === undefined) {
       const target = this.#transport.target; // read only while the era is unknown: it is built per read
-      if (target !== undefined && probeOf(target) === 'discover')
-        era = await this.#probeDiscover(signalOf(signal));
+      if (target !== undefined && probeOf(target) === 'discover') era = await this.#probeDiscover(signal);
     }
     if (era === 'legacy') {
       const backend = await this.#backend();

@@ -9,14 +9,14 @@
  * @internal
  */
 import { ClientClosedError } from '../errors.js';
-import { RequestAbort } from '../internal/request-abort.js';
+import { LinkedAbort } from '../internal/abort.js';
 
 const forgotten = (): void => undefined;
 
 /** Tracks the calls in flight; refuses new ones once closed. */
 export class InFlightCalls {
   /** Each call's abort and its promise (the op's own, not the one returned to the caller). */
-  readonly #calls = new Map<RequestAbort, Promise<unknown>>();
+  readonly #calls = new Map<LinkedAbort, Promise<unknown>>();
   #closed = false;
 
   /** True once {@link close} ran. */
@@ -25,16 +25,15 @@ export class InFlightCalls {
   }
 
   /**
-   * Runs `op` with an abort that fires when `signal` does (same reason) or when {@link close} runs (a new
-   * {@link ClientClosedError} for this call). It is a {@link RequestAbort}: its `AbortSignal` is built only when
-   * something reads `abort.signal` (the HTTP path links to the abort itself).
+   * Runs `op` with a signal that aborts when `signal` does (same reason) or when {@link close} runs (a new
+   * {@link ClientClosedError} for this call). The listener on `signal` is removed when the call settles.
    *
    * @throws {@link ClientClosedError} when the client is already closed; otherwise whatever `op` throws.
    */
-  run<R>(signal: AbortSignal | undefined, op: (abort: RequestAbort) => Promise<R>): Promise<R> {
+  run<R>(signal: AbortSignal | undefined, op: (signal: AbortSignal) => Promise<R>): Promise<R> {
     if (this.#closed) return Promise.reject(new ClientClosedError());
-    const abort = new RequestAbort(signal);
-    const running = op(abort);
+    const abort = new LinkedAbort(signal);
+    const running = op(abort.signal);
     // Kept as it is (close() waits for it without its outcome); the caller gets it once this call is forgotten. One
     // reaction instead of `finally` plus a `catch` copy: fewer promises and ticks per call.
     this.#calls.set(abort, running);
@@ -50,7 +49,7 @@ export class InFlightCalls {
     );
   }
 
-  #forget(abort: RequestAbort): void {
+  #forget(abort: LinkedAbort): void {
     abort.dispose();
     this.#calls.delete(abort);
   }

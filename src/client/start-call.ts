@@ -40,7 +40,7 @@ export async function startCall<T>(
   backend: EraBackend,
   method: string,
   params: Record<string, unknown>,
-  options: CallOptions<T> & { signal: AbortSignal | undefined; abort: BackendRequestOptions['abort'] },
+  options: CallOptions<T> & { signal: AbortSignal },
   warn: Warn,
   check?: (result: Record<string, unknown>) => Record<string, unknown>,
 ): Promise<CallStart<T>> {

@@ -19,7 +19,7 @@ import type {
   Tool,
 } from '../protocol/results.js';
 import type { TaskStore } from '../store/task-store.js';
-import type { BackendRequestOptions, EraBackend } from '../tasks/backend.js';
+import type { EraBackend } from '../tasks/backend.js';
 import type { InputRequiredEvent } from '../tasks/input-broker.js';
 import { PollScheduler } from '../tasks/scheduler.js';
 import { createPushTracker, type PushTracker } from '../tasks/push/index.js';
@@ -165,7 +165,7 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
     return this.#run(
       'discover',
       options,
-      (b, signal, abort) => b.discover({ ...guardProgress('discover', options, this.#warn), signal, abort }),
+      (b, signal) => b.discover({ ...guardProgress('discover', options, this.#warn), signal }),
       RequestOptionsSchema,
     );
   }
@@ -182,12 +182,8 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
     return this.#run(
       'listTools',
       options,
-      async (b, signal, abort) => {
-        const tools = await b.listTools({
-          ...guardProgress('tools/list', options, this.#warn),
-          signal,
-          abort,
-        });
+      async (b, signal) => {
+        const tools = await b.listTools({ ...guardProgress('tools/list', options, this.#warn), signal });
         this.#outputs.set(tools);
         return tools;
       },
@@ -308,8 +304,7 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
     return this.#run(
       method,
       options,
-      (b, signal, abort) =>
-        b.request(method, params, { ...guardProgress(method, options, this.#warn), signal, abort }),
+      (b, signal) => b.request(method, params, { ...guardProgress(method, options, this.#warn), signal }),
       RequestOptionsSchema,
     );
   }
@@ -395,23 +390,15 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
   #run<R>(
     where: string,
     options: { signal?: AbortSignal },
-    op: (
-      backend: EraBackend,
-      signal: AbortSignal | undefined,
-      abort: BackendRequestOptions['abort'],
-    ) => Promise<R>,
+    op: (backend: EraBackend, signal: AbortSignal) => Promise<R>,
     schema: z.ZodType = CallOptionsSchema,
   ): Promise<R> {
     const bad = callOptionsError(`TaskClient ${where}`, schema, options); // an unknown option or a duration breaking the rule: TypeError, nothing sent
     return bad
       ? Promise.reject(bad)
-      : this.#calls.run(options.signal, (a) =>
-          this.#router.run(
-            this.#modern,
-            (b) => (b === this.#modern ? op(b, undefined, a) : op(b, a.signal, undefined)),
-            a,
-          ),
-        ); // modern: the call's abort itself, no AbortSignal per call
+      : this.#calls.run(options.signal, (signal) =>
+          this.#router.run(this.#modern, (backend) => op(backend, signal), signal),
+        );
   }
 
   #requireStore(method: string): TaskStore {
@@ -428,8 +415,8 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
     options: CallOptions<T>,
     check?: (result: Record<string, unknown>) => Record<string, unknown>,
   ): Promise<CallStart<T>> {
-    return this.#run(method, options, (backend, signal, abort) =>
-      startCall<T>(this.#tracker, backend, method, params, { ...options, signal, abort }, this.#warn, check),
+    return this.#run(method, options, (backend, signal) =>
+      startCall<T>(this.#tracker, backend, method, params, { ...options, signal }, this.#warn, check),
     );
   }
 

@@ -37,45 +37,124 @@ export function delay(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** A controller that aborts when any input signal aborts or after `timeoutMs`; `dispose()` removes every listener. */
-export interface LinkedAbort {
-  readonly signal: AbortSignal;
-  /** True when the timeout (not an input signal) caused the abort. */
-  readonly timedOut: boolean;
-  dispose(): void;
+/** The links that follow one caller's signal, behind the one listener on it. */
+interface Followers {
+  readonly caller: AbortSignal;
+  readonly links: Set<LinkedAbort>;
+  readonly onAbort: () => void;
+}
+
+/** Per caller's signal, the links that follow it now (the entry goes when the last one is disposed). */
+const followersOf = new WeakMap<AbortSignal, Followers>();
+
+function follow(caller: AbortSignal, link: LinkedAbort): Followers {
+  let followers = followersOf.get(caller);
+  if (followers === undefined) {
+    const links = new Set<LinkedAbort>();
+    const onAbort = (): void => {
+      followersOf.delete(caller);
+      for (const each of links) each.abort(caller.reason); // a link disposed meanwhile has left the set
+    };
+    followers = { caller, links, onAbort };
+    followersOf.set(caller, followers);
+    caller.addEventListener('abort', onAbort, { once: true });
+  }
+  followers.links.add(link);
+  return followers;
+}
+
+function unfollow(followers: Followers, link: LinkedAbort): void {
+  followers.links.delete(link);
+  if (followers.links.size > 0 || followersOf.get(followers.caller) !== followers) return;
+  followersOf.delete(followers.caller);
+  followers.caller.removeEventListener('abort', followers.onAbort);
 }
 
 /**
- * Links the caller's signal with an optional timeout. On timeout the signal aborts with `onTimeout()` as reason.
+ * One request's abort, as a standard `AbortSignal`: the caller's signal, an optional time budget and an explicit
+ * {@link LinkedAbort.abort} (a transport's or a client's `close()`) all end it, and the first reason wins.
+ *
+ * However many links follow one caller's signal at once, that signal carries one listener of ours, and none once
+ * every link is disposed: a long-lived signal (a process-wide shutdown signal, say) shared by any number of
+ * requests, one after the other or all at once, keeps nothing alive and never reaches Node's
+ * `MaxListenersExceededWarning` (past ten listeners on one `AbortSignal`). Not `AbortSignal.any`: on Node 20–22 it
+ * keeps every combined signal alive as long as a long-lived input (https://github.com/nodejs/node/issues/55351),
+ * and adds a listener per call; not `AbortSignal.timeout`: its reason is a `DOMException` rather than our typed
+ * error, and fake timers do not advance it.
  */
+export class LinkedAbort {
+  readonly #controller = new AbortController();
+  #following: Followers | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timedOut = false;
+
+  /**
+   * @param caller - aborts this one with its reason (at once when already aborted).
+   * @param timeoutMs - after this many ms (when finite and within a timer's range) it aborts with `onTimeout()`.
+   */
+  constructor(caller: AbortSignal | undefined, timeoutMs?: number, onTimeout?: () => unknown) {
+    if (caller?.aborted) this.#controller.abort(caller.reason);
+    else if (caller) this.#following = follow(caller, this);
+    const delayMs = timerDelay(timeoutMs); // Infinity or beyond a timer's range: no timer (never a 1 ms overflow)
+    if (delayMs !== undefined && !this.#controller.signal.aborted)
+      this.#timer = setTimeout(() => {
+        if (this.#controller.signal.aborted) return;
+        this.#timedOut = true;
+        this.#controller.abort(onTimeout?.());
+      }, delayMs);
+  }
+
+  /** The signal to hand on (to `fetch`, undici, a transport). */
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /** True when the time budget (not the caller, not {@link abort}) caused the abort. */
+  get timedOut(): boolean {
+    return this.#timedOut;
+  }
+
+  /** Aborts with `reason`; ignored once aborted (the first reason wins). */
+  abort(reason: unknown): void {
+    this.#controller.abort(reason);
+  }
+
+  /** Stops the timer and stops following the caller's signal; call it when the work ends. */
+  dispose(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (this.#following) unfollow(this.#following, this);
+    this.#following = undefined;
+  }
+}
+
+/** A {@link LinkedAbort} of `signal` and a time budget: on timeout it aborts with `onTimeout()` as reason. */
 export function linkAbort(
   signal: AbortSignal | undefined,
   timeoutMs: number | undefined,
   onTimeout: () => unknown,
 ): LinkedAbort {
-  const controller = new AbortController();
-  let timedOut = false;
-  const onAbort = (): void => controller.abort(signal?.reason);
-  if (signal?.aborted) controller.abort(signal.reason);
-  else signal?.addEventListener('abort', onAbort, { once: true });
-  const delayMs = timerDelay(timeoutMs); // Infinity or beyond a timer's range: no timer (never a 1 ms overflow)
-  const timer =
-    delayMs !== undefined
-      ? setTimeout(() => {
-          timedOut = true;
-          controller.abort(onTimeout());
-        }, delayMs)
-      : undefined;
-  return {
-    signal: controller.signal,
-    get timedOut() {
-      return timedOut;
-    },
-    dispose() {
-      if (timer !== undefined) clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    },
-  };
+  return new LinkedAbort(signal, timeoutMs, onTimeout);
+}
+
+/** Signals of requests the HTTP transport has not written yet (see {@link markUnwritten}). */
+const unwritten = new WeakSet<AbortSignal>();
+
+/**
+ * Marks (`pending` true) or unmarks the request that `signal` aborts as not written yet: the HTTP transport does so
+ * while the POST's headers are pending (`getHeaders()`). Whoever owns that signal and would otherwise wait for a
+ * reply after an abort (a creation's abort grace) learns from {@link isUnwritten} that nothing reached the server,
+ * so the abort can end the request at once. The owner sends one request with the signal at a time.
+ */
+export function markUnwritten(signal: AbortSignal | undefined, pending: boolean): void {
+  if (signal === undefined) return;
+  if (pending) unwritten.add(signal);
+  else unwritten.delete(signal);
+}
+
+/** True while the request `signal` aborts is marked not written (see {@link markUnwritten}). */
+export function isUnwritten(signal: AbortSignal): boolean {
+  return unwritten.has(signal);
 }
 
 /**

@@ -191,11 +191,11 @@ export class LegacyBackend implements EraBackend {
     const sent = await withAbortGrace(
       METHODS.callTool,
       // `task: {}` asks for a task with the server's own ttl (2025-11-25 basic/utilities/tasks § Creating Tasks)
-      (abort) =>
+      (signal) =>
         this.#session.request(
           METHODS.callTool,
           { ...plain, task: {} },
-          this.#options({ ...options, signal: abort?.signal }),
+          this.#options({ ...options, signal }),
         ),
       options.signal,
       this.#host.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS,

@@ -12,7 +12,6 @@
 import pRetry from 'p-retry';
 import { InvalidResponseError, NetworkError, OutcomeUnknownError } from '../errors.js';
 import { isLostBeforeResponse, neverSent, notSentCode } from '../internal/lost-request.js';
-import { signalOf, type RequestAbort } from '../internal/request-abort.js';
 import type { EngineConfig } from '../tasks/config.js';
 
 export { isLostBeforeResponse, neverSent } from '../internal/lost-request.js';
@@ -23,8 +22,8 @@ export interface SendCreationOptions {
   /** Decides (once, on the first lost attempt) whether a re-send is safe. */
   mayResend: () => boolean | Promise<boolean>;
   retry: EngineConfig['creationRetry'];
-  /** The attempts' abort; a {@link RequestAbort} builds its `AbortSignal` only when a re-send needs one. */
-  signal: AbortSignal | RequestAbort | undefined;
+  /** Aborts the attempts and the waits between them; rejects with its reason. */
+  signal: AbortSignal | undefined;
 }
 
 /**
@@ -67,7 +66,6 @@ export async function sendCreation<T>(attempt: () => Promise<T>, options: SendCr
   // The retry runs that include the first attempt count its time against `maxRetryTimeMs`, as pRetry would have.
   const firstBudgetMs = Math.max(0, retry.maxRetryTimeMs - first.elapsedMs);
   // Nothing reached the server: re-sending is always safe, so a few quick tries ride out a restart.
-  const retrySignal = signalOf(signal); // only past a failed first attempt
   const reachable = (): Promise<T> => {
     unreached = 0;
     return pRetry(tracked, {
@@ -77,7 +75,7 @@ export async function sendCreation<T>(attempt: () => Promise<T>, options: SendCr
       maxTimeout: Math.max(retry.notSentMinTimeoutMs, retry.maxTimeoutMs),
       maxRetryTime: primed ? firstBudgetMs : retry.maxRetryTimeMs,
       randomize: true,
-      signal: retrySignal,
+      signal,
       shouldRetry: ({ error }) => !signal?.aborted && neverSent(error),
     });
   };
@@ -89,7 +87,7 @@ export async function sendCreation<T>(attempt: () => Promise<T>, options: SendCr
       maxTimeout: options.retry.maxTimeoutMs,
       maxRetryTime: firstBudgetMs,
       randomize: true,
-      signal: retrySignal,
+      signal,
       shouldRetry: async ({ error }) => {
         if (options.signal?.aborted || !isLostBeforeResponse(error)) return false;
         permitted ??= await options.mayResend();

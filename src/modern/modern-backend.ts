@@ -29,7 +29,6 @@ import type {
 import { answerRound } from '../tasks/input-round.js';
 import type { TaskOps } from '../tasks/task-handle.js';
 import { withAbortGrace } from '../tasks/abort-grace.js';
-import { signalOf } from '../internal/request-abort.js';
 import { sendCreation } from './creation-retry.js';
 import type { EngineConfig } from '../tasks/config.js';
 import { invalidHeaderReason, paramHeaders } from './param-headers.js';
@@ -151,7 +150,7 @@ export class ModernBackend implements EraBackend {
       method === METHODS.callTool
         ? { ...paramHeaders(this.#tools.get(String(params.name)), call), ...options.headers }
         : options.headers;
-    const caller = options.abort ?? options.signal;
+    const caller = options.signal;
     let retry: { inputResponses?: InputResponses; requestState?: string } = {};
     let inFlight = false;
     for (let round = 0; ; round++) {
@@ -166,8 +165,7 @@ export class ModernBackend implements EraBackend {
                 return await this.#pipeline.send(method, round === 0 ? params : { ...params, ...retry }, {
                   ...options,
                   headers,
-                  signal: undefined,
-                  abort: own,
+                  signal: own,
                 });
               } finally {
                 inFlight = false;
@@ -175,7 +173,7 @@ export class ModernBackend implements EraBackend {
             },
             {
               method,
-              mayResend: () => this.#mayResend(method, params, options, signalOf(own)),
+              mayResend: () => this.#mayResend(method, params, options, own),
               retry: o.creationRetry,
               signal: own,
             },
@@ -206,7 +204,7 @@ export class ModernBackend implements EraBackend {
         handlers: o.handlers,
         emit: (event) => this.#host.emitInput(event),
         listenerCount: () => this.#host.listenerCount(),
-        signal: signalOf(caller),
+        signal: caller,
       });
       // Only the latest answers and state, echoed byte-exact; none when none came.
       retry = {};

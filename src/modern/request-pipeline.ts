@@ -9,7 +9,6 @@ import { McpError, UnsupportedProtocolVersionError } from '../errors.js';
 import { ErrorCode, METHODS, PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/constants.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { ProgressParamsSchema } from '../protocol/results.js';
-import { CALL_ABORT, withLazySignal, type RequestAbort } from '../internal/request-abort.js';
 import { endWhenSettled, loadTelemetry, startRequestSpan } from '../internal/telemetry.js';
 import { type TransportRequestOptions, WRITE_CHECK, type WriteCheckCarrier } from '../transport/transport.js';
 import { headersAfterMismatch, isParamHeaderMismatch, type RefreshParamHeaders } from './header-mismatch.js';
@@ -22,9 +21,8 @@ function withoutMeta(params: Record<string, unknown>): Record<string, unknown> {
   return rest;
 }
 
-/** {@link RequestOptions} plus the call's abort, which stands for `signal` when given (see `BackendRequestOptions`). */
+/** {@link RequestOptions} plus the engine's send-time check and the Tasks capability choice. */
 export interface PipelineOptions extends RequestOptions, WriteCheckCarrier {
-  abort?: RequestAbort;
   /** `'forbid'`: the Tasks extension is left out of this request's capabilities. */
   task?: 'allow' | 'forbid';
 }
@@ -91,7 +89,7 @@ export class RequestPipeline {
         if (!headerRetried && this.#refreshParamHeaders && isParamHeaderMismatch(method, error)) {
           headerRetried = true;
           const headers = await headersAfterMismatch(this.#refreshParamHeaders, params, options.headers, {
-            signal: options.abort ? options.abort.signal : options.signal,
+            signal: options.signal,
             timeoutMs: options.timeoutMs,
           });
           if (headers === undefined) throw error;
@@ -129,10 +127,8 @@ export class RequestPipeline {
       method,
       params: { ...rest, _meta: this.#meta(method, callerMeta, options.meta, progressToken, options.task) },
     };
-    const call = options.abort;
-    const sent: TransportRequestOptions & WriteCheckCarrier & { [CALL_ABORT]: RequestAbort | undefined } = {
-      // The HTTP transport links to the call's abort; any other transport reads `signal` (below), built then.
-      [CALL_ABORT]: call,
+    const sent: TransportRequestOptions & WriteCheckCarrier = {
+      signal: options.signal,
       timeoutMs: options.timeoutMs ?? o.timeoutMs,
       headers: options.headers,
       [WRITE_CHECK]: options[WRITE_CHECK], // the store's poll fence on the task's lease, run before the write
@@ -148,8 +144,6 @@ export class RequestPipeline {
         this.#onNotification(notification);
       },
     };
-    if (call) withLazySignal(sent as typeof sent & { [CALL_ABORT]: RequestAbort });
-    else sent.signal = options.signal;
     const sentParams = message.params as Record<string, unknown>;
     const url = (o.transport as { url?: unknown }).url;
     const span = startRequestSpan(

@@ -10,7 +10,7 @@
  */
 import { ClientClosedError, OutcomeUnknownError } from '../errors.js';
 import { isLostBeforeResponse } from '../internal/lost-request.js';
-import { RequestAbort, type AbortLike } from '../internal/request-abort.js';
+import { isUnwritten } from '../internal/abort.js';
 
 /** Default time, in ms, to keep reading a creation response after the caller aborted or the client closed. */
 export const DEFAULT_ABORT_GRACE_MS = 5_000;
@@ -32,10 +32,10 @@ function abandoned(method: string, reason: unknown): Error {
 }
 
 /**
- * Runs `send` with an abort of its own (none when the caller gave none; its `AbortSignal` is built only if read). A
- * caller abort before anything was sent, while `inFlight()` says no request is on its way (a retry's backoff), or
- * while the transport has marked the request `notWritten` (its headers still pending), rejects with `signal.reason`
- * at once: nothing reached the server, so there is no outcome to wait for. After a request left, its
+ * Runs `send` with a signal of its own (none when the caller gave none). A caller abort before anything was sent,
+ * while `inFlight()` says no request is on its way (a retry's backoff), or while the transport has marked the
+ * request unwritten (its headers still pending, `markUnwritten`), rejects with `signal.reason` at once: nothing
+ * reached the server, so there is no outcome to wait for. After a request left, its
  * response still counts if it arrives within `graceMs` (ms).
  *
  * @throws {@link OutcomeUnknownError} (the abort reason as `cause`) when no response arrived within the grace, or
@@ -44,27 +44,26 @@ function abandoned(method: string, reason: unknown): Error {
  */
 export async function withAbortGrace<T>(
   method: string,
-  send: (abort: RequestAbort | undefined) => Promise<T>,
-  signal: AbortLike | undefined,
+  send: (signal: AbortSignal | undefined) => Promise<T>,
+  signal: AbortSignal | undefined,
   graceMs: number,
   inFlight: () => boolean = () => true,
 ): Promise<GraceOutcome<T>> {
   if (signal?.aborted) throw signal.reason;
-  // Without a caller's signal nothing can abort the request early: no signal of its own is needed (an AbortSignal
-  // costs Node 20 about as much CPU as a loopback POST).
+  // Without a caller's signal nothing can abort the request early: no signal of its own is needed.
   if (signal === undefined) return { value: await send(undefined), aborted: false };
-  const own = new RequestAbort();
+  const own = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let expired: Error | undefined;
   const onAbort = (): void => {
     // Between attempts (a retry's backoff), or before the request is written (awaiting getHeaders()), nothing is on
     // its way to the server: stop at once.
-    if (!inFlight() || own.notWritten) return own.abort(signal?.reason);
+    if (!inFlight() || isUnwritten(own.signal)) return own.abort(signal?.reason);
     timer = setTimeout(() => own.abort((expired = abandoned(method, signal?.reason))), graceMs);
   };
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const value = await send(own);
+    const value = await send(own.signal);
     return signal?.aborted ? { value, aborted: true, abortReason: signal.reason } : { value, aborted: false };
   } catch (error) {
     if (

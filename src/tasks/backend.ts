@@ -5,7 +5,6 @@
  *
  * @module
  */
-import type { RequestAbort } from '../internal/request-abort.js';
 import type { DiscoverResult, Progress, Tool } from '../protocol/results.js';
 import type { InputRequiredEvent } from './input-broker.js';
 import type { TaskOps } from './task-handle.js';
@@ -19,11 +18,6 @@ export type { Era };
 export interface BackendRequestOptions {
   /** Aborts the request; rejects with `signal.reason`. */
   signal?: AbortSignal;
-  /**
-   * The call's abort, given to the 2026-07-28 backend instead of `signal` (its `AbortSignal` is built only if read);
-   * rejects with `abort.reason`.
-   */
-  abort?: RequestAbort;
   /** This request's time budget in ms. */
   timeoutMs?: number;
   /** Opts into progress notifications. */

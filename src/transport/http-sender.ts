@@ -8,8 +8,6 @@
  *
  * @module
  */
-import type { AbortLike } from '../internal/request-abort.js';
-
 /** One POST. Header names are lower-case; the transport has already decided every value. */
 export interface HttpSendRequest {
   readonly url: URL;
@@ -18,12 +16,6 @@ export interface HttpSendRequest {
   readonly body: string;
   /** Aborts the exchange: before the reply, the send rejects; after it, reading the body fails. */
   readonly signal: AbortSignal;
-  /**
-   * The same abort as `signal`, as a plain EventTarget-shaped flag (`aborted`, `reason`, `addEventListener`). The
-   * transport builds `signal` only when a sender reads it (an `AbortSignal` costs Node 20 about as much CPU as a
-   * loopback POST), so a sender that can use this instead (undici's `signal` option accepts it) should.
-   */
-  readonly abort?: AbortLike;
   /** `manual` leaves 3xx replies to the caller (fetch's `redirect: 'manual'`). @default 'follow' for fetch, never followed by undici */
   readonly redirect?: 'follow' | 'manual';
   /**

@@ -23,7 +23,6 @@
  */
 import { createParser } from 'eventsource-parser';
 import { InvalidResponseError, StreamEndedError } from '../errors.js';
-import type { AbortState } from '../internal/request-abort.js';
 import type { JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { printableExcerpt } from '../protocol/printable.js';
 import type { HttpReply } from './http-sender.js';
@@ -50,7 +49,7 @@ export async function readSseReply(
   res: HttpReply,
   message: JsonRpcRequest,
   options: TransportRequestOptions,
-  signal: AbortState,
+  signal: AbortSignal,
   maxBytes: number,
 ): Promise<Record<string, unknown>> {
   const method = message.method;

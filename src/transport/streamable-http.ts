@@ -14,14 +14,8 @@ import {
   RequestTimeoutError,
   StreamEndedError,
 } from '../errors.js';
-import {
-  CALL_ABORT,
-  raceRequestAbort,
-  RequestAbort,
-  withLazySignal,
-  type AbortState,
-  type CallAbortCarrier,
-} from '../internal/request-abort.js';
+import { linkAbort, markUnwritten, type LinkedAbort } from '../internal/abort.js';
+import { raceAbort } from '../internal/race-abort.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { createAuthSession, type AuthSession } from './auth.js';
 import { checkHeaderRecord } from './header-values.js';
@@ -85,7 +79,7 @@ export class StreamableHttpTransport implements Transport {
   /** The `fetch` a 2025-11-25 session uses: the OAuth wrapper when `auth` is set. */
   readonly #legacyFetch: typeof fetch;
   readonly #maxBytes: number;
-  readonly #inflight = new Set<RequestAbort>();
+  readonly #inflight = new Set<LinkedAbort>();
   readonly #redirects: RedirectPolicy;
   readonly #auth: AuthSession | undefined;
 
@@ -145,11 +139,11 @@ export class StreamableHttpTransport implements Transport {
   }
 
   request(message: JsonRpcRequest, options: TransportRequestOptions = {}): Promise<Record<string, unknown>> {
-    return this.#post(message, options, async (res, abort) => {
+    return this.#post(message, options, async (res, signal) => {
       const contentType = res.headers.get('content-type');
       const mediaType = mediaTypeOf(contentType);
       if (mediaType === 'text/event-stream') {
-        return readSseReply(res, message, options, abort, this.#maxBytes);
+        return readSseReply(res, message, options, signal, this.#maxBytes);
       }
       const text = await readText(res.body, this.#maxBytes, message.method).catch((error: unknown) =>
         responseBeforeBreak(error, message.id, message.method, options.onViolation),
@@ -176,7 +170,7 @@ export class StreamableHttpTransport implements Transport {
   }
 
   async close(): Promise<void> {
-    for (const abort of this.#inflight) abort.abort(new StreamEndedError('close'));
+    for (const link of this.#inflight) link.abort(new StreamEndedError('close'));
     this.#inflight.clear();
     this.#auth?.close();
     if (this.#ownsSender && this.#sender) {
@@ -219,26 +213,26 @@ export class StreamableHttpTransport implements Transport {
   async #post<T>(
     message: JsonRpcRequest | JsonRpcNotification,
     options: TransportRequestOptions,
-    read: (res: HttpReply, abort: AbortState) => Promise<T>,
+    read: (res: HttpReply, signal: AbortSignal) => Promise<T>,
   ): Promise<T> {
     const method = message.method;
-    // One abort for the caller's signal, the time budget and close(); no AbortSignal is built unless fetch needs one.
-    let timeout: RequestTimeoutError | undefined; // this request's own budget ran out (not a caller's reason)
-    const abort = new RequestAbort(
-      (options as CallAbortCarrier)[CALL_ABORT] ?? options.signal,
+    // One signal for the caller's signal, the time budget and close(), the first reason winning.
+    const link = linkAbort(
+      options.signal,
       options.timeoutMs,
-      () => (timeout = new RequestTimeoutError(method, options.timeoutMs ?? 0)),
+      () => new RequestTimeoutError(method, options.timeoutMs ?? 0),
     );
-    this.#inflight.add(abort);
+    const signal = link.signal;
+    this.#inflight.add(link);
     try {
-      if (abort.aborted) throw abort.reason; // never POST for an aborted request
+      if (signal.aborted) throw signal.reason; // never POST for an aborted request
       const body = JSON.stringify(message);
       // getHeaders() is raced against the abort/timeout: one that never resolves cannot hang the request
       let res = await this.#fetchOnce(
         method,
         body,
-        await this.#headersBeforeWrite(message, options, abort, () => timeout),
-        abort,
+        await this.#headersBeforeWrite(message, options, link),
+        signal,
         (options as WriteCheckCarrier)[WRITE_CHECK],
       );
       if (res.status === 401 && this.#options.getHeaders) {
@@ -246,8 +240,8 @@ export class StreamableHttpTransport implements Transport {
         res = await this.#fetchOnce(
           method,
           body,
-          await this.#headersBeforeWrite(message, options, abort, () => timeout),
-          abort,
+          await this.#headersBeforeWrite(message, options, link),
+          signal,
           (options as WriteCheckCarrier)[WRITE_CHECK],
         );
       }
@@ -258,40 +252,39 @@ export class StreamableHttpTransport implements Transport {
         return undefined as T;
       }
       if (!res.ok) await this.#throwHttp(res, message);
-      return await read(res, abort);
+      return await read(res, signal);
     } catch (error) {
-      if (abort.aborted && !(error instanceof RequestTimeoutError && error.notSent)) throw abort.reason;
+      if (signal.aborted && !(error instanceof RequestTimeoutError && error.notSent)) throw signal.reason;
       throw error;
     } finally {
-      abort.dispose();
-      this.#inflight.delete(abort);
+      link.dispose();
+      this.#inflight.delete(link);
     }
   }
 
   /**
    * The POST's headers, raced against the request's abort. The time budget running out first means nothing was
    * written: {@link RequestTimeoutError} with `notSent`, so the request is never taken for lost (and re-sent). While
-   * they are pending the call's abort is marked `notWritten`, so a caller's abort then ends the request at once with
-   * its reason (no grace spent reading a response that cannot come, no `OutcomeUnknownError`, no re-send).
+   * they are pending the caller's signal is marked unwritten (`markUnwritten`), so the owner of that signal (a
+   * creation's abort grace) lets an abort then end the request at once with its reason (no grace spent reading a
+   * response that cannot come, no `OutcomeUnknownError`, no re-send).
    */
   async #headersBeforeWrite(
     message: JsonRpcRequest | JsonRpcNotification,
     options: TransportRequestOptions,
-    abort: RequestAbort,
-    timedOut: () => unknown,
+    link: LinkedAbort,
   ): Promise<Record<string, string>> {
     const headers = this.#headers(message, options.headers);
     if (!(headers instanceof Promise)) return headers;
-    const call = (options as CallAbortCarrier)[CALL_ABORT];
-    if (call) call.notWritten = true;
+    markUnwritten(options.signal, true);
     try {
-      return await raceRequestAbort(headers, abort);
+      return await raceAbort(headers, link.signal);
     } catch (error) {
-      if (abort.aborted && abort.reason !== undefined && abort.reason === timedOut())
+      if (link.timedOut && error === link.signal.reason)
         throw new RequestTimeoutError(message.method, options.timeoutMs ?? 0, { notSent: true });
       throw error;
     } finally {
-      if (call) call.notWritten = false;
+      markUnwritten(options.signal, false);
     }
   }
 
@@ -299,7 +292,7 @@ export class StreamableHttpTransport implements Transport {
     method: string,
     body: string,
     headers: Record<string, string>,
-    abort: RequestAbort,
+    signal: AbortSignal,
     beforeWrite?: () => void,
   ): Promise<HttpReply> {
     this.#sender ??= defaultHttpSender({ maxConnectionsPerOrigin: this.#options.maxConnectionsPerOrigin });
@@ -307,22 +300,18 @@ export class StreamableHttpTransport implements Transport {
     // Every hop is `redirect: 'manual'`; redirects.ts decides which to follow
     return fetchFollowingRedirects(method, this.url, this.#redirects, async (url) => {
       try {
-        // `signal` is a shared lazy getter (withLazySignal): the AbortSignal is built only when a sender reads it.
-        return await sender.send(
-          withLazySignal({
-            url,
-            method: 'POST' as const,
-            headers,
-            body,
-            abort,
-            redirect: 'manual' as const,
-            stream: method === 'subscriptions/listen',
-            beforeWrite,
-            [CALL_ABORT]: abort,
-          }),
-        );
+        return await sender.send({
+          url,
+          method: 'POST',
+          headers,
+          body,
+          signal,
+          redirect: 'manual',
+          stream: method === 'subscriptions/listen',
+          beforeWrite,
+        });
       } catch (error) {
-        if (abort.aborted) throw abort.reason;
+        if (signal.aborted) throw signal.reason;
         if (error instanceof McpClientError) throw error; // authorization errors from the auth wrapper stay typed
         throw new NetworkError(method, { cause: error });
       }

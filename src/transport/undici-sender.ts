@@ -211,9 +211,7 @@ export function createUndiciSender(options: HttpSenderOptions = {}): HttpSender 
         method: request.method,
         headers: { 'accept-encoding': ACCEPT_ENCODING, ...request.headers },
         body: request.body,
-        // The transport's plain abort flag when it gave one (undici needs only its EventTarget shape), so that no
-        // AbortSignal is built per request.
-        signal: request.abort ?? request.signal,
+        signal: request.signal,
       } as Dispatcher.RequestOptions & { beforeWrite?: () => void };
       if (request.beforeWrite) options.beforeWrite = request.beforeWrite;
       try {
