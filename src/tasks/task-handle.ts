@@ -51,6 +51,9 @@ import type { UpdateSender } from './update-sender.js';
 export type { Settled } from './decisions.js';
 
 /** The `tasks/*` operations of one era (2026-07-28 requests, or the 2025-11-25 SDK session). */
+/** A `taskId` a server sent that is no string (the spec makes it one): any other non-null JSON value, kept as sent. */
+export type ForeignTaskId = number | boolean | object;
+
 export interface TaskOps {
   /**
    * `tasks/get`: the raw result (a `DetailedTask`). `writeCheck` (the store's poll fence on the task's lease) runs
@@ -59,8 +62,11 @@ export interface TaskOps {
   getTask(taskId: string, writeCheck?: () => void): Promise<Record<string, unknown>>;
   /** `tasks/update` with `inputResponses`. */
   updateTask(taskId: string, inputResponses: InputResponses): Promise<void>;
-  /** `tasks/cancel`. */
-  cancelTask(taskId: string): Promise<void>;
+  /**
+   * `tasks/cancel`. `taskId` is a string, except for a malformed creation result whose `taskId` was another JSON
+   * value: it is sent back exactly as the server sent it (the only way to cancel that work).
+   */
+  cancelTask(taskId: string | ForeignTaskId): Promise<void>;
 }
 
 /** The client events the engine emits. */
@@ -451,6 +457,8 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
    * resolves once the server acknowledged it: intent recorded, not "cancelled". The handle keeps following and
    * {@link result} settles with what the server reports (it may still complete or fail); with `waitMs` (ms) the handle
    * stops following after that long and `result()`, not `cancel()`, rejects with {@link CancelNotConfirmedError}.
+   * When the server refuses the cancel or it cannot be delivered, that wait is dropped: no cancel was recorded, so
+   * the handle keeps following and `result()` settles with what the server reports.
    * With a store, `cancel()` (like `result()`) settles only after the record write it caused has finished.
    * A -32602 answer means the task already ended or is gone: it is read once, and a lost task is classified.
    * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-cancellation)
@@ -475,6 +483,13 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
     }
     this.#cancel ??= this.#sendCancel().catch((error: unknown) => {
       this.#cancel = undefined; // a later cancel() tries again
+      if (error instanceof CancelDeliveryError) {
+        // No cancel was recorded (refused or never delivered): `waitMs` waited for a cancel's confirmation, so it
+        // ends with it, and the handle keeps following what the server reports (ext-tasks: a task runs until the
+        // server says otherwise). A later cancel() may start a new wait.
+        clearTimeout(this.#cancelTimer);
+        this.#cancelTimer = undefined;
+      }
       throw error;
     });
     if (first) {
