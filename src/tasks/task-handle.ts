@@ -17,6 +17,7 @@ import {
   InvalidResponseError,
   McpError,
   redactTaskId,
+  TaskExpiredError,
   TooManyInputRequestsError,
 } from '../errors.js';
 import { durationError, MAX_TIMER_MS } from '../internal/duration.js';
@@ -650,8 +651,25 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
     this.#trace?.pollFailed(error, verdict.retryAfterMs);
     if (verdict.notVisible) this.#notVisible++;
     else this.#failures++;
-    if (verdict.retryAfterMs !== undefined)
-      scheduler.pauseServer(this.serverKey, config.now() + verdict.retryAfterMs);
+    if (verdict.retryAfterMs !== undefined) {
+      // Never sooner than the server asks, but never silently: the wait is a warning hosts can show, and a wait
+      // that ends after the task's retention (creation + ttlMs) settles now: nothing can be learnt before then.
+      const until = config.now() + verdict.retryAfterMs;
+      const expiresAt = this.expiresAt;
+      this.#warn(
+        `task ${redactTaskId(this.taskId)}: the server asked to wait ${verdict.retryAfterMs} ms (Retry-After) before the next tasks/get`,
+      );
+      if (expiresAt !== null && until > expiresAt) {
+        this.#fail(
+          new TaskExpiredError(this.taskId, expiresAt, this.#task, {
+            cause: error,
+            retryAfterMs: verdict.retryAfterMs,
+          }),
+        );
+        return;
+      }
+      scheduler.pauseServer(this.serverKey, until);
+    }
     scheduler.scheduleAfter(this, verdict.delayMs);
   }
 
