@@ -659,6 +659,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
       this.#warn(
         `task ${redactTaskId(this.taskId)}: the server asked to wait ${verdict.retryAfterMs} ms (Retry-After) before the next tasks/get`,
       );
+      scheduler.pauseServer(this.serverKey, until); // the server's other tasks wait too, as it asked
       if (expiresAt !== null && until > expiresAt) {
         this.#fail(
           new TaskExpiredError(this.taskId, expiresAt, this.#task, {
@@ -668,7 +669,6 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
         );
         return;
       }
-      scheduler.pauseServer(this.serverKey, until);
     }
     scheduler.scheduleAfter(this, verdict.delayMs);
   }

@@ -17,6 +17,44 @@ function text(result: CallToolResult): string {
   return result.content.map((c) => String((c as { text?: unknown }).text)).join('');
 }
 
+/**
+ * A fault that answers the second `tools/call` with the first creation's `taskId` (waiting for the first reply), so
+ * two creations get one task id. `first()` is that id.
+ */
+function firstTaskIdTwice(): { fault: Fault; first: () => string | undefined } {
+  let first: string | undefined;
+  let firstSeen: () => void = () => undefined;
+  const seen = new Promise<void>((resolve) => (firstSeen = resolve));
+  const fault: Fault = {
+    name: 'one task id for two creations',
+    async reply(request, next) {
+      const honest = await next();
+      if (request.method !== 'tools/call' || honest.kind !== 'json') return honest;
+      const body = honest.body as { result: Record<string, unknown> };
+      if (request.count === 0) {
+        first = String(body.result.taskId);
+        firstSeen();
+        return honest;
+      }
+      await seen;
+      return { ...honest, body: { ...body, result: { ...body.result, taskId: first } } };
+    },
+  };
+  return { fault, first: () => first };
+}
+
+/** A client whose `tools/call` of TASK_TOOL gets `taskId: 12345`; `warnings` collects its warnings. */
+function numberIdClient() {
+  bench.server.inject(
+    rewriteTask('taskId a number', (task) => ({ ...task, taskId: 12345 })),
+    { tool: TASK_TOOL, method: 'tools/call' },
+  );
+  const client = bench.client();
+  const warnings: string[] = [];
+  client.on('warning', (w) => warnings.push(w));
+  return { client, warnings };
+}
+
 describe('a refused tasks/cancel', () => {
   it(
     'cancel() rejects (refused), and result() settles with what the server reports, not "cancel requested"',
@@ -97,13 +135,7 @@ describe('a CreateTaskResult whose taskId is no string', () => {
         },
         { method: 'tasks/cancel' },
       );
-      bench.server.inject(
-        rewriteTask('taskId a number', (task) => ({ ...task, taskId: 12345 })),
-        { tool: TASK_TOOL, method: 'tools/call' },
-      );
-      const client = bench.client();
-      const warnings: string[] = [];
-      client.on('warning', (w) => warnings.push(w));
+      const { client, warnings } = numberIdClient();
       const e = (await rejectionOf(client.callTool(TASK_TOOL, { documents: 40 }))) as InvalidResponseError;
       expect(e.taskIdEscaped).toBe('12345');
       expect(e.taskCancel).toMatchObject({ kind: 'cancel-not-delivered', refused: true });
@@ -117,13 +149,7 @@ describe('a CreateTaskResult whose taskId is no string', () => {
   it(
     "onAbort 'detach': no tasks/cancel; not-sent, and a warning names the id",
     async () => {
-      bench.server.inject(
-        rewriteTask('taskId a number', (task) => ({ ...task, taskId: 12345 })),
-        { tool: TASK_TOOL, method: 'tools/call' },
-      );
-      const client = bench.client();
-      const warnings: string[] = [];
-      client.on('warning', (w) => warnings.push(w));
+      const { client, warnings } = numberIdClient();
       const cancelsBefore = bench.server.requests('tasks/cancel').length; // the log spans the file's tests
       const e = (await rejectionOf(
         client.callTool(TASK_TOOL, { documents: 40 }, { onAbort: 'detach' }),
@@ -143,24 +169,7 @@ describe('one task id for two creations', () => {
     'two concurrent calls with different arguments get the same taskId: a serverViolation, one call follows it, the other rejects',
     async () => {
       // The second creation reply names the first creation's task (the server's second task is left aside).
-      let first: string | undefined;
-      let firstSeen: () => void = () => undefined;
-      const seen = new Promise<void>((resolve) => (firstSeen = resolve));
-      const sameId: Fault = {
-        name: 'one task id for two creations',
-        async reply(request, next) {
-          const honest = await next();
-          if (request.method !== 'tools/call' || honest.kind !== 'json') return honest;
-          const body = honest.body as { result: Record<string, unknown> };
-          if (request.count === 0) {
-            first = String(body.result.taskId);
-            firstSeen();
-            return honest;
-          }
-          await seen;
-          return { ...honest, body: { ...body, result: { ...body.result, taskId: first } } };
-        },
-      };
+      const { fault: sameId, first: firstId } = firstTaskIdTwice();
       bench.server.inject(sameId, { tool: TASK_TOOL });
       const client = bench.client();
       const violations: string[] = [];
@@ -179,14 +188,14 @@ describe('one task id for two creations', () => {
       );
       const e = (rejected[0] as PromiseRejectedResult).reason as InvalidResponseError;
       expect(e).toBeInstanceOf(InvalidResponseError);
-      expect(e.taskId).toBe(first);
-      expect(e.taskIdEscaped).toBe(first);
+      expect(e.taskId).toBe(firstId());
+      expect(e.taskIdEscaped).toBe(firstId());
       expect(e.taskCancel).toEqual({ kind: 'not-sent', reason: 'id-in-use' });
       expect(e.message).toBe(
-        `tools/call failed: invalid response: the server gave task ${first}, created by an earlier tools/call with other parameters, to this request; its own work cannot be identified`,
+        `tools/call failed: invalid response: the server gave task ${firstId()}, created by an earlier tools/call with other parameters, to this request; its own work cannot be identified`,
       );
       expect(violations).toEqual([
-        `tools/call: the server gave task ${first} to two different requests (one task id for two creations)`,
+        `tools/call: the server gave task ${firstId()} to two different requests (one task id for two creations)`,
       ]);
       expect(bench.server.requests('tasks/cancel')).toHaveLength(cancelsBefore); // the task is the other call's: not cancelled
     },
@@ -196,27 +205,7 @@ describe('one task id for two creations', () => {
   it(
     'the same request twice (an idempotent re-send) getting the same taskId: shared, no violation',
     async () => {
-      let first: string | undefined;
-      let firstSeen: () => void = () => undefined;
-      const seen = new Promise<void>((resolve) => (firstSeen = resolve));
-      bench.server.inject(
-        {
-          name: 'same task for the same request',
-          async reply(request, next) {
-            const honest = await next();
-            if (request.method !== 'tools/call' || honest.kind !== 'json') return honest;
-            const body = honest.body as { result: Record<string, unknown> };
-            if (request.count === 0) {
-              first = String(body.result.taskId);
-              firstSeen();
-              return honest;
-            }
-            await seen;
-            return { ...honest, body: { ...body, result: { ...body.result, taskId: first } } };
-          },
-        },
-        { tool: TASK_TOOL },
-      );
+      bench.server.inject(firstTaskIdTwice().fault, { tool: TASK_TOOL });
       const client = bench.client();
       const violations: string[] = [];
       client.on('serverViolation', (v) => violations.push(v));
