@@ -8,8 +8,9 @@ import { kBrand, McpClientError, type McpClientErrorCode } from './base.js';
 
 /**
  * A creation request whose outcome is unknown: no response arrived, or a reply arrived that could not be read as the
- * response to it (a JSON-RPC batch, a malformed envelope; `unreadableReply` says what arrived). The work may or may
- * not have started on the server.
+ * response to it (a JSON-RPC batch, a malformed envelope, a reply over the response size limit, whose
+ * `ResponseTooLargeError` is then `cause`; `unreadableReply` says what arrived). The work may or may not have started
+ * on the server.
  */
 export class OutcomeUnknownError extends McpClientError {
   static override readonly [kBrand]: string = 'OutcomeUnknownError';

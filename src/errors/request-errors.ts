@@ -122,7 +122,9 @@ export class StreamEndedError extends McpClientError {
  *   timeouts, 429, 5xx) outlasted the retries or the client closed; the task may still be running.
  * - `not-sent`: no `tasks/cancel` was sent. `'detached'`: the call's `onAbort` is `'detach'` (a usable id is
  *   recorded in the store when there is one); `'id-too-long'`: the id, encoded for the `Mcp-Name` header, is over
- *   `MAX_CANCEL_NAME_HEADER_BYTES`. A `warning` event names the task (escaped).
+ *   `MAX_CANCEL_NAME_HEADER_BYTES`; `'id-in-use'`: the server gave this call the id of a task another call of this
+ *   client created with a different request (cancelling it would cancel that call's work; a `serverViolation`
+ *   event names it). A `warning` event names the task (escaped), except for `'id-in-use'`.
  *
  * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-cancellation)
  */
@@ -130,7 +132,7 @@ export type TaskCancelOutcome =
   | { readonly kind: 'cancel-requested' }
   | { readonly kind: 'cancel-not-confirmed'; readonly cause: unknown }
   | { readonly kind: 'cancel-not-delivered'; readonly refused: boolean; readonly cause: unknown }
-  | { readonly kind: 'not-sent'; readonly reason: 'detached' | 'id-too-long' };
+  | { readonly kind: 'not-sent'; readonly reason: 'detached' | 'id-too-long' | 'id-in-use' };
 
 /**
  * The server answered with something that is not a valid response: bad JSON, wrong shape, wrong id, bad `resultType`.
@@ -145,7 +147,8 @@ export class InvalidResponseError extends McpClientError {
   /**
    * The `taskId` a creation result named, usable or not, in a printable form to report it by: control characters,
    * bidi controls and lone surrogates written as `\uXXXX`, cut after 256 UTF-16 units with `…(N chars)`. Never
-   * the raw id (which may be hostile); equal to `taskId` for a usable short id.
+   * the raw id (which may be hostile); equal to `taskId` for a usable short id. A `taskId` that was no string
+   * (a number, an object: the spec makes it a string) is given as its JSON text, e.g. `12345` or `{"a":1}`.
    */
   readonly taskIdEscaped: string | undefined;
   /**

@@ -83,24 +83,33 @@ export class TaskCancelledError extends TaskError {
 }
 
 /**
- * The server no longer knows the task (-32602) and the local clock is past creation + `ttlMs`.
- * `expiredAt` is epoch milliseconds.
+ * The server no longer knows the task (-32602) and the local clock is past creation + `ttlMs`; or (`retryAfterMs`
+ * set) the server asked, with `Retry-After` on `tasks/get`, to wait past the task's retention (creation + `ttlMs`):
+ * the next poll it allows would come after the task may be gone, so the client stops following at once rather than
+ * wait silently (the server's `HttpError` or `McpError` is `cause`; no `tasks/cancel` is sent to a server that asked
+ * for quiet). `expiredAt` is epoch milliseconds.
+ * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-polling)
  */
 export class TaskExpiredError extends TaskError {
   static override readonly [kBrand]: string = 'TaskExpiredError';
   override readonly code = 'TASK_EXPIRED' as const;
+  /** The server's `Retry-After` (ms) that reached past the task's retention; `undefined` for a task the server lost. */
+  readonly retryAfterMs: number | undefined;
   constructor(
     taskId: string,
     readonly expiredAt: number,
     task?: DetailedTask,
-    options?: ErrorOptions,
+    options?: ErrorOptions & { retryAfterMs?: number },
   ) {
     super(
-      `task ${redactTaskId(taskId)} expired at ${new Date(expiredAt).toISOString()}`,
+      options?.retryAfterMs === undefined
+        ? `task ${redactTaskId(taskId)} expired at ${new Date(expiredAt).toISOString()}`
+        : `task ${redactTaskId(taskId)}: the server asked to wait ${options.retryAfterMs} ms (Retry-After) before the next tasks/get, past the task's retention (it expires at ${new Date(expiredAt).toISOString()}); not followed further`,
       taskId,
       task,
       options,
     );
+    this.retryAfterMs = options?.retryAfterMs;
   }
 }
 

@@ -90,3 +90,29 @@ export function cloneJson<T>(value: T): T {
     return JSON.parse(stringifyIteratively(value)) as T;
   }
 }
+
+/**
+ * True when `a` and `b` are the same JSON data: objects compared key by key whatever their key order, arrays item by
+ * item. Data nested deeper than {@link MAX_PRETTY_DEPTH} is compared as its iterative serialization (key order then
+ * counts).
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (nestsDeeperThan(a, MAX_PRETTY_DEPTH) || nestsDeeperThan(b, MAX_PRETTY_DEPTH))
+    return stringifyIteratively(a) === stringifyIteratively(b);
+  return sameValue(a, b);
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const other = b as unknown[];
+    return a.length === other.length && a.every((item, i) => sameValue(item, other[i]));
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  const keys = Object.keys(x).filter((k) => x[k] !== undefined);
+  if (keys.length !== Object.keys(y).filter((k) => y[k] !== undefined).length) return false;
+  return keys.every((k) => Object.hasOwn(y, k) && sameValue(x[k], y[k]));
+}

@@ -14,11 +14,25 @@
  * @internal
  */
 
+import { printableExcerpt } from '../protocol/printable.js';
+
 type OtelApi = typeof import('@opentelemetry/api');
 type Span = import('@opentelemetry/api').Span;
 type SpanContext = import('@opentelemetry/api').SpanContext;
 type Histogram = import('@opentelemetry/api').Histogram;
 type Attributes = import('@opentelemetry/api').Attributes;
+
+/** The most UTF-16 units of server text one span attribute, event attribute or status message carries. */
+export const SPAN_TEXT_MAX_CHARS = 1_000;
+
+/**
+ * Server text (a `statusMessage`, an error message) as a span carries it: escaped like error messages (control
+ * characters as `\uXXXX`, since exporters print spans to consoles) and cut at {@link SPAN_TEXT_MAX_CHARS} with
+ * `…(N chars)`, so a server cannot grow a span without bound.
+ */
+export function spanText(text: string): string {
+  return printableExcerpt(text, SPAN_TEXT_MAX_CHARS);
+}
 
 let api: OtelApi | undefined;
 let loading: Promise<OtelApi | undefined> | undefined;
@@ -348,7 +362,7 @@ export function startRequestSpan(
           if (typeof e.code === 'number') span.setAttribute('rpc.response.status_code', String(e.code));
           span.setStatus({
             code: otel.SpanStatusCode.ERROR,
-            message: String((error as Error).message ?? error),
+            message: spanText(String((error as Error).message ?? error)),
           });
         }
       } else if (result?.isError === true) {

@@ -10,7 +10,7 @@
  * @module
  */
 import pRetry from 'p-retry';
-import { InvalidResponseError, NetworkError, OutcomeUnknownError } from '../errors.js';
+import { InvalidResponseError, NetworkError, OutcomeUnknownError, ResponseTooLargeError } from '../errors.js';
 import { isLostBeforeResponse, neverSent, notSentCode } from '../internal/lost-request.js';
 import type { EngineConfig } from '../tasks/config.js';
 
@@ -33,7 +33,8 @@ export interface SendCreationOptions {
  *
  * @throws {@link NetworkError} with `notSent: true` when the server could not be reached in any attempt (nothing was
  *   sent); {@link OutcomeUnknownError} (the lost attempt's error as `cause`) when a lost request may not be re-sent,
- *   or every re-send was lost too, or the reply could not be read (`InvalidResponseError.unreadableReply`, as `cause`); otherwise the attempt's own error, or `signal.reason`.
+ *   or every re-send was lost too, or the reply could not be read (`InvalidResponseError.unreadableReply`, or a {@link ResponseTooLargeError}: a reply
+ *   over the size limit, as `cause`); otherwise the attempt's own error, or `signal.reason`.
  */
 export async function sendCreation<T>(attempt: () => Promise<T>, options: SendCreationOptions): Promise<T> {
   const { retry, signal } = options;
@@ -101,6 +102,12 @@ export async function sendCreation<T>(attempt: () => Promise<T>, options: SendCr
     // The request reached the server but its reply could not be read: what it started is unknown (never re-sent).
     if (error instanceof InvalidResponseError && error.unreadableReply && error.taskId === undefined)
       throw new OutcomeUnknownError(options.method, { cause: error, unreadableReply: error.detail });
+    // A reply over the size limit was not read either: it may have named a task, so work may have started.
+    if (error instanceof ResponseTooLargeError)
+      throw new OutcomeUnknownError(options.method, {
+        cause: error,
+        unreadableReply: `the response exceeded the ${error.limitBytes}-byte limit`,
+      });
     const code = error instanceof NetworkError ? notSentCode(error) : undefined;
     if (code !== undefined)
       throw new NetworkError(options.method, {

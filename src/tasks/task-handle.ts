@@ -17,6 +17,7 @@ import {
   InvalidResponseError,
   McpError,
   redactTaskId,
+  TaskExpiredError,
   TooManyInputRequestsError,
 } from '../errors.js';
 import { durationError, MAX_TIMER_MS } from '../internal/duration.js';
@@ -51,6 +52,9 @@ import type { UpdateSender } from './update-sender.js';
 export type { Settled } from './decisions.js';
 
 /** The `tasks/*` operations of one era (2026-07-28 requests, or the 2025-11-25 SDK session). */
+/** A `taskId` a server sent that is no string (the spec makes it one): any other non-null JSON value, kept as sent. */
+export type ForeignTaskId = number | boolean | object;
+
 export interface TaskOps {
   /**
    * `tasks/get`: the raw result (a `DetailedTask`). `writeCheck` (the store's poll fence on the task's lease) runs
@@ -59,8 +63,11 @@ export interface TaskOps {
   getTask(taskId: string, writeCheck?: () => void): Promise<Record<string, unknown>>;
   /** `tasks/update` with `inputResponses`. */
   updateTask(taskId: string, inputResponses: InputResponses): Promise<void>;
-  /** `tasks/cancel`. */
-  cancelTask(taskId: string): Promise<void>;
+  /**
+   * `tasks/cancel`. `taskId` is a string, except for a malformed creation result whose `taskId` was another JSON
+   * value: it is sent back exactly as the server sent it (the only way to cancel that work).
+   */
+  cancelTask(taskId: string | ForeignTaskId): Promise<void>;
 }
 
 /** The client events the engine emits. */
@@ -451,6 +458,8 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
    * resolves once the server acknowledged it: intent recorded, not "cancelled". The handle keeps following and
    * {@link result} settles with what the server reports (it may still complete or fail); with `waitMs` (ms) the handle
    * stops following after that long and `result()`, not `cancel()`, rejects with {@link CancelNotConfirmedError}.
+   * When the server refuses the cancel or it cannot be delivered, that wait is dropped: no cancel was recorded, so
+   * the handle keeps following and `result()` settles with what the server reports.
    * With a store, `cancel()` (like `result()`) settles only after the record write it caused has finished.
    * A -32602 answer means the task already ended or is gone: it is read once, and a lost task is classified.
    * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-cancellation)
@@ -475,6 +484,13 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
     }
     this.#cancel ??= this.#sendCancel().catch((error: unknown) => {
       this.#cancel = undefined; // a later cancel() tries again
+      if (error instanceof CancelDeliveryError) {
+        // No cancel was recorded (refused or never delivered): `waitMs` waited for a cancel's confirmation, so it
+        // ends with it, and the handle keeps following what the server reports (ext-tasks: a task runs until the
+        // server says otherwise). A later cancel() may start a new wait.
+        clearTimeout(this.#cancelTimer);
+        this.#cancelTimer = undefined;
+      }
       throw error;
     });
     if (first) {
@@ -635,8 +651,25 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
     this.#trace?.pollFailed(error, verdict.retryAfterMs);
     if (verdict.notVisible) this.#notVisible++;
     else this.#failures++;
-    if (verdict.retryAfterMs !== undefined)
-      scheduler.pauseServer(this.serverKey, config.now() + verdict.retryAfterMs);
+    if (verdict.retryAfterMs !== undefined) {
+      // Never sooner than the server asks, but never silently: the wait is a warning hosts can show, and a wait
+      // that ends after the task's retention (creation + ttlMs) settles now: nothing can be learnt before then.
+      const until = config.now() + verdict.retryAfterMs;
+      const expiresAt = this.expiresAt;
+      this.#warn(
+        `task ${redactTaskId(this.taskId)}: the server asked to wait ${verdict.retryAfterMs} ms (Retry-After) before the next tasks/get`,
+      );
+      scheduler.pauseServer(this.serverKey, until); // the server's other tasks wait too, as it asked
+      if (expiresAt !== null && until > expiresAt) {
+        this.#fail(
+          new TaskExpiredError(this.taskId, expiresAt, this.#task, {
+            cause: error,
+            retryAfterMs: verdict.retryAfterMs,
+          }),
+        );
+        return;
+      }
+    }
     scheduler.scheduleAfter(this, verdict.delayMs);
   }
 

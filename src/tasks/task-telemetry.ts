@@ -20,6 +20,7 @@ import {
   INSTRUMENTATION_NAME,
   instruments,
   registerTaskSpan,
+  spanText,
   telemetryApi,
   toTraceparent,
   type Instruments,
@@ -185,7 +186,9 @@ class TaskObserver implements TaskTrace {
     if (!span || task.status === this.#status) return;
     this.#status = task.status;
     const attributes: Attributes = { 'mcp_tasks.task.status': task.status };
-    if (task.statusMessage !== undefined) attributes['mcp_tasks.task.status_message'] = task.statusMessage;
+    // Server text, capped and escaped: a 200,000-char or control-laden statusMessage must not become the span.
+    if (task.statusMessage !== undefined)
+      attributes['mcp_tasks.task.status_message'] = spanText(String(task.statusMessage));
     span.addEvent(TASK_EVENTS.status, attributes);
     if (task.status === 'cancelled' && this.#cancelRequested) span.addEvent(TASK_EVENTS.cancelConfirmed);
   }
@@ -205,14 +208,14 @@ class TaskObserver implements TaskTrace {
   asked(key: string, method: string): void {
     if (this.#ended) return;
     this.#span?.addEvent(TASK_EVENTS.inputRequested, {
-      'mcp_tasks.input.key': key,
-      'mcp_tasks.input.method': method,
+      'mcp_tasks.input.key': spanText(key),
+      'mcp_tasks.input.method': spanText(method),
     });
   }
 
   answered(key: string, action: string | undefined): void {
     if (this.#ended) return;
-    const attributes: Attributes = { 'mcp_tasks.input.key': key };
+    const attributes: Attributes = { 'mcp_tasks.input.key': spanText(key) };
     if (action !== undefined) attributes['mcp_tasks.input.action'] = action;
     this.#span?.addEvent(TASK_EVENTS.inputAnswered, attributes);
   }
@@ -258,7 +261,9 @@ class TaskObserver implements TaskTrace {
         span.setAttribute('error.type', type);
         span.setStatus({
           code: this.#errorCode,
-          ...(outcome.ok ? {} : { message: String((outcome.error as Error)?.message ?? outcome.error) }),
+          ...(outcome.ok
+            ? {}
+            : { message: spanText(String((outcome.error as Error)?.message ?? outcome.error)) }),
         });
       }
       span.end();

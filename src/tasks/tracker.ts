@@ -28,7 +28,8 @@ import {
   withListenerSink,
   type ListenerSink,
 } from '../internal/safe-emitter.js';
-import { printableExcerpt } from '../protocol/printable.js';
+import { sameJson } from '../internal/deep-json.js';
+import { printableExcerpt, safeJson } from '../protocol/printable.js';
 import { MAX_CANCEL_NAME_HEADER_BYTES, taskIdProblem } from '../protocol/task-id.js';
 import {
   isTerminalStatus,
@@ -56,7 +57,13 @@ import type { PushFollowable } from './push/push-tracker.js';
 import { parserFor } from './result-parsers.js';
 import type { PollScheduler } from './scheduler.js';
 import type { EngineConfig } from './config.js';
-import { isCallerAbort, TaskHandle, type EngineEvents, type TaskDriver } from './task-handle.js';
+import {
+  isCallerAbort,
+  TaskHandle,
+  type EngineEvents,
+  type ForeignTaskId,
+  type TaskDriver,
+} from './task-handle.js';
 import { newRecord, outcomeOf, recordHandle } from './task-recorder.js';
 import { UpdateSender } from './update-sender.js';
 
@@ -93,9 +100,22 @@ export async function orphanGuard(
   const raw = created.taskId !== undefined ? created : ((created.task ?? {}) as Record<string, unknown>);
   const named = typeof raw.taskId === 'string' && raw.taskId.length > 0 ? raw.taskId : undefined;
   const taskId = named !== undefined && taskIdProblem(named) === undefined ? named : undefined;
-  const taskIdEscaped = named === undefined ? undefined : printableExcerpt(named, 256);
+  // A taskId that is no string (a number, an object...): the spec makes it a string, but sending the server's own
+  // value back is the only way to cancel the work it may have started; it is reported as its JSON text.
+  const foreign =
+    raw.taskId !== undefined && raw.taskId !== null && typeof raw.taskId !== 'string'
+      ? (raw.taskId as ForeignTaskId)
+      : undefined;
+  const taskIdEscaped =
+    named !== undefined
+      ? printableExcerpt(named, 256)
+      : foreign !== undefined
+        ? printableExcerpt(safeJson(JSON.stringify(foreign)), 256)
+        : undefined;
   let taskCancel: TaskCancelOutcome | undefined;
-  if (named !== undefined && taskId === undefined)
+  if (foreign !== undefined && taskIdEscaped !== undefined)
+    taskCancel = await cancelForeign(driver, method, foreign, taskIdEscaped, policy);
+  else if (named !== undefined && taskId === undefined)
     taskCancel = await cancelUnusable(driver, method, named, policy);
   else if (taskId !== undefined && policy === 'detach')
     taskCancel = await recordDetached(driver, method, params, raw, taskId);
@@ -151,8 +171,46 @@ async function recordDetached(
   return { kind: 'not-sent', reason: 'detached' };
 }
 
+/**
+ * Cancels (`'cancel'` policy: one delivered `tasks/cancel` carrying the value exactly as the server sent it) or
+ * reports (`'detach'`) a task named by a `taskId` that is no string; a `warning` names it by its escaped JSON text
+ * unless the cancel was acknowledged.
+ */
+async function cancelForeign(
+  driver: TaskDriver,
+  method: string,
+  foreign: ForeignTaskId,
+  shown: string,
+  policy: 'cancel' | 'detach' | undefined,
+): Promise<TaskCancelOutcome> {
+  if (policy === 'detach') {
+    driver.events.warning(
+      `${method}: the server named task ${shown} with a taskId that is no string; it may be running, left running (onAbort: detach)`,
+    );
+    return { kind: 'not-sent', reason: 'detached' };
+  }
+  const outcome = await cancelNamed(driver, foreign);
+  if (outcome.kind !== 'cancel-requested')
+    driver.events.warning(
+      `${method}: tasks/cancel for the task ${shown} (a taskId that is no string) ${failedHow(outcome)}`,
+    );
+  return outcome;
+}
+
+/** True when `method` and `params` are the request of `creation`, its `_meta` aside (a re-send of it). */
+function sameCreation(
+  creation: NonNullable<Follower['creation']>,
+  method: string,
+  params: Record<string, unknown>,
+): boolean {
+  if (creation.method !== method) return false;
+  const { _meta: _a, ...first } = creation.params;
+  const { _meta: _b, ...second } = params;
+  return sameJson(first, second);
+}
+
 /** One delivered `tasks/cancel` for `taskId` (bounded retries), told as a {@link TaskCancelOutcome}. */
-async function cancelNamed(driver: TaskDriver, taskId: string): Promise<TaskCancelOutcome> {
+async function cancelNamed(driver: TaskDriver, taskId: string | ForeignTaskId): Promise<TaskCancelOutcome> {
   try {
     await deliver(() => driver.backend.ops.cancelTask(taskId), undefined, driver.signal);
     return { kind: 'cancel-requested' };
@@ -430,6 +488,9 @@ interface Follower {
   waiters: number;
   /** Resolves once the handle may be handed out (its first record written). */
   readonly ready: Promise<void>;
+  /** The request that created the task, when this client created it (see `create`): a reference, compared only
+   * when the server gives the same id again. */
+  creation?: { readonly method: string; readonly params: Record<string, unknown> };
   /** The task's lease in a shared store, while held. */
   lease?: FollowLease;
   /** The lease being taken: polls wait for it. */
@@ -545,6 +606,26 @@ export class TaskTracker {
     }
     const followed = this.#followers.get(task.taskId);
     if (followed) {
+      if (followed.creation && !sameCreation(followed.creation, method, params)) {
+        // One task id for two different creations: the server's word is that both calls are one task, but this
+        // call's own work (other arguments) has no id to follow or cancel by, and the task's result answers the
+        // other request. This call fails rather than return another request's result; the task is left to the
+        // call that created it (cancelling it would cancel that call's work).
+        const shown = printableExcerpt(task.taskId, 256);
+        this.events.serverViolation(
+          `${method}: the server gave task ${shown} to two different requests (one task id for two creations)`,
+        );
+        throw new InvalidResponseError(
+          method,
+          `the server gave task ${shown}, created by an earlier ${followed.creation.method} with other parameters, to this request; its own work cannot be identified`,
+          undefined,
+          {
+            taskId: task.taskId,
+            taskIdEscaped: shown,
+            taskCancel: { kind: 'not-sent', reason: 'id-in-use' },
+          },
+        );
+      }
       // The server gave a task this client already follows (an idempotent re-send): one follower, shared, handed
       // out once its creator recorded it.
       await followed.ready;
@@ -574,6 +655,8 @@ export class TaskTracker {
     // call yielding the same task waits until its first record is written.
     let recorded = (): void => undefined;
     this.#follow(handle, new Promise<void>((resolve) => (recorded = resolve)));
+    const follower = this.#followers.get(task.taskId);
+    if (follower) follower.creation = { method, params };
     const store = this.config.store;
     if (store) {
       const { _meta: _, ...plain } = params;
