@@ -195,7 +195,7 @@ export function renderEvent(shown: CliEvent, elapsedMs: number): string | undefi
       // pass for one of them ("[  0.4s] t-1 completed"). An inline result is all of stdout, kept as it came.
       return event.taskId === undefined
         ? formatToolResult(event.result)
-        : `Result of task ${event.taskId}:\n${formatToolResult(event.result).replace(/^/gm, '  ')}`;
+        : `Result of task ${event.taskId}:\n  ${formatToolResult(event.result).split('\n').join('\n  ')}`;
     case 'error':
       return errorLine(ERROR_PREFIX[event.exitCode] ?? 'Error', event.message);
   }
