@@ -100,6 +100,7 @@ export async function openSession(
     transport: openTransport(target, target.kind === 'http' ? await sessionAuth(target.url) : undefined),
     clientInfo: { name: 'mcp-tasks', version: VERSION },
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(target.era !== undefined ? { era: target.era } : {}),
     capabilities: answerer?.capabilities(),
     store,
     polling: { mode: autoPoll ? 'auto' : 'manual' },

@@ -141,3 +141,21 @@ describe('a poll answered with HTTP 429 and a huge Retry-After', () => {
     );
   }, 60_000);
 });
+
+describe('--era', () => {
+  it('legacy speaks 2025-11-25 only (initialize, never server/discover); a bad value is a usage error', async () => {
+    const upstream = await serve({ call: () => ({ content: [{ type: 'text', text: 'inline' }] }) });
+    const legacy = await runCli(['tools', upstream.url, '--era', 'legacy'], home);
+    expect(upstream.methods[0]).toBe('initialize');
+    expect(upstream.methods).not.toContain('server/discover');
+    expect(legacy.code).toBe(8);
+    const modern = await runCli(['tools', upstream.url, '--era', 'modern'], home);
+    expect(modern.code, modern.stderr).toBe(0);
+    expect(modern.stdout).toContain('go');
+    const bad = await runCli(['tools', upstream.url, '--era', 'newest'], home);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--era must be auto, modern or legacy, not "newest"');
+    const help = await runCli(['call', '--help'], home);
+    expect(help.stdout).toContain('--era <auto|modern|legacy>');
+  }, 60_000);
+});
