@@ -159,3 +159,42 @@ describe('--era', () => {
     expect(help.stdout).toContain('--era <auto|modern|legacy>');
   }, 60_000);
 });
+
+describe('OAuth authorization server metadata without issuer', () => {
+  it('says which field of which response was wrong, not a raw ZodError', async () => {
+    const { createServer } = await import('node:http');
+    const server = createServer((req, res) => {
+      const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+      const json = (body: unknown): void => {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      };
+      if (req.url?.startsWith('/.well-known/oauth-protected-resource'))
+        return json({ resource: `${base}/mcp`, authorization_servers: [base] });
+      if (req.url?.startsWith('/.well-known/'))
+        return json({
+          authorization_endpoint: `${base}/authorize`,
+          token_endpoint: `${base}/token`,
+          response_types_supported: ['code'],
+          code_challenge_methods_supported: ['S256'],
+        });
+      res
+        .writeHead(401, {
+          'www-authenticate': `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`,
+        })
+        .end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`;
+    try {
+      const run = await runCli(['tools', url], home);
+      expect(run.code).toBe(8);
+      expect(run.stderr).not.toContain('ZodError');
+      expect(run.stderr).toContain(
+        `authorization for ${url} failed (authorize): a response of the authorization server (OAuth metadata, registration or token) is not valid: issuer: Invalid input: expected string, received undefined`,
+      );
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  }, 60_000);
+});
