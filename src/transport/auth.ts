@@ -116,6 +116,19 @@ function describe(error: unknown): string {
   const name = error instanceof Error ? error.name : typeof error;
   // An `iss` mismatch carries attacker-controlled values: name it without echoing them (RFC 9207 §2.4).
   if (name === 'IssuerMismatchError') return "the authorization server's issuer did not match";
+  // The SDK checks OAuth metadata and token responses with zod: name the fields, not the issues' JSON dump.
+  const issues = (error as { issues?: unknown } | null)?.issues;
+  if (name === 'ZodError' && Array.isArray(issues))
+    return `a response of the authorization server (OAuth metadata, registration or token) is not valid: ${issues
+      .slice(0, 3)
+      .map((i: { path?: unknown[]; message?: unknown }) =>
+        `${(i.path ?? []).map(String).join('.') || '(top level)'}: ${String(i.message)}`.replace(
+          /[\u0000-\u001f\u007f-\u009f]/g,
+          ' ',
+        ),
+      )
+      .join('; ')
+      .slice(0, 300)}`;
   const text = error instanceof Error ? error.message : String(error);
   // An error page may echo the token request: codes, tokens and secrets are taken out before anything is kept
   return `${name}: ${redactSecrets(text)

@@ -94,7 +94,15 @@ export type CliEvent =
       destructive: boolean | undefined;
       description: string | undefined;
     }
-  | { event: 'poll-error'; taskId: string; message: string }
+  | {
+      event: 'poll-error';
+      taskId: string;
+      message: string;
+      /** How long the server asked to wait (`Retry-After`), ms, when it did. */
+      retryAfterMs?: number;
+      /** The earliest time of the next poll (ISO 8601), when the server asked to wait. */
+      nextPollAt?: string;
+    }
   | { event: 'hint'; message: string }
   | { event: 'result'; taskId?: string; exitCode: number; result: CallToolResult }
   | {
@@ -111,6 +119,15 @@ export type CliEvent =
 /** `[  1.2s]`: seconds since the command started. */
 export function stamp(elapsedMs: number): string {
   return `[${(elapsedMs / 1000).toFixed(1).padStart(5)}s]`;
+}
+
+/** A wait in the largest unit that fits: `45 s`, `12 min`, `3.5 h`, `11574 days`. */
+export function waitText(ms: number): string {
+  const s = ms / 1000;
+  if (s < 120) return `${Math.round(s)} s`;
+  if (s < 7200) return `${Math.round(s / 60)} min`;
+  if (s < 172_800) return `${(s / 3600).toFixed(1)} h`;
+  return `${Math.round(s / 86_400)} days`;
 }
 
 /** `300 s`, `never`. */
@@ -168,11 +185,17 @@ export function renderEvent(shown: CliEvent, elapsedMs: number): string | undefi
     case 'cancel-not-confirmed':
       return `${at} tasks/cancel was delivered, but task ${event.taskId} was still ${event.status} after ${(event.waitMs / 1000).toFixed(1)} s; the server decides how it ends`;
     case 'poll-error':
-      return `${at} ${event.taskId} poll failed, retrying: ${event.message}`;
+      return event.retryAfterMs === undefined
+        ? `${at} ${event.taskId} poll failed, retrying: ${event.message}`
+        : `${at} ${event.taskId} poll failed: ${event.message}; the server asked to wait ${waitText(event.retryAfterMs)} (Retry-After), so the next poll is not before ${event.nextPollAt} (Ctrl-C to stop)`;
     case 'hint':
       return event.message;
     case 'result':
-      return formatToolResult(event.result);
+      // A task's result follows the CLI's own status lines: indented under a header, no line of server text can
+      // pass for one of them ("[  0.4s] t-1 completed"). An inline result is all of stdout, kept as it came.
+      return event.taskId === undefined
+        ? formatToolResult(event.result)
+        : `Result of task ${event.taskId}:\n  ${formatToolResult(event.result).split('\n').join('\n  ')}`;
     case 'error':
       return errorLine(ERROR_PREFIX[event.exitCode] ?? 'Error', event.message);
   }

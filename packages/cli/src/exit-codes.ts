@@ -96,6 +96,24 @@ export class UnanswerableError extends Error {
 }
 
 /** A task id with no local record and no `--server` to ask. Exit code 6. */
+/**
+ * An answer to a task's question could not be delivered (the server refused its `tasks/update`, or it never
+ * arrived): the task is named, with what this run did about it (`cancel`). Exit code 8, as any server error.
+ */
+export class AnswerNotDeliveredError extends Error {
+  override readonly name = 'AnswerNotDeliveredError';
+  constructor(
+    /** The task whose answer was not delivered. */
+    readonly taskId: string,
+    message: string,
+    /** What became of this run's `tasks/cancel` for it (`not-sent`: left running, resumable). */
+    readonly cancel: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
 export class UnknownTaskError extends Error {
   override readonly name = 'UnknownTaskError';
 }

@@ -5,8 +5,20 @@
  *
  * @module
  */
-import { isMcpClientError, type CallToolResult, type InputRequest, type TaskHandle } from 'mcp-tasks-client';
-import { ExitCode, InterruptedError, UnanswerableError, type ExitCodeValue } from './exit-codes.js';
+import {
+  isMcpClientError,
+  safeLine,
+  type CallToolResult,
+  type InputRequest,
+  type TaskHandle,
+} from 'mcp-tasks-client';
+import {
+  AnswerNotDeliveredError,
+  ExitCode,
+  InterruptedError,
+  UnanswerableError,
+  type ExitCodeValue,
+} from './exit-codes.js';
 import { exampleValue, readFields } from './input/schema-fields.js';
 import { afterStop, cancelSentence, type CancelState } from './cancel-state.js';
 import { comeBack } from './resume-hint.js';
@@ -87,6 +99,7 @@ export async function followTask(
         event: 'poll-error',
         taskId,
         message: error instanceof Error ? error.message : String(error),
+        ...retryAfter(error),
       }),
   );
   void (async () => {
@@ -166,6 +179,12 @@ export async function followTask(
           event: 'hint',
           message: `Task ${taskId} was still ${handle.status} after ${cancelWaitMs} ms; ${cancelSentence(cancel, cancelWhy)}. ${afterStop(ctx, taskId, cancel)}`,
         });
+      } else if (isMcpClientError(outcome.error, 'INVALID_RESPONSE') && handle.status === 'completed') {
+        // The server's word was "completed": nothing is running and nothing was lost, only its result is unreadable.
+        output.emit({
+          event: 'hint',
+          message: `The server reported task ${safeLine(taskId)} completed, but its result could not be read (${safeLine((outcome.error as Error).message)}). Nothing more was sent about it; see what the server keeps with:\n${comeBack(ctx, taskId, 'status')}`,
+        });
       } else if (!isTaskEnd(outcome.error)) {
         // A 2025-11-25 task belongs to this connection, which ends with this process: cancel it rather than orphan it.
         if (ctx.era === 'legacy' && cancel === 'not-sent')
@@ -195,8 +214,24 @@ export async function followTask(
               ? `Task ${taskId} is waiting for input. ${comeBack(ctx, taskId, 'watch')} ${cancelled} Run the call again with --answers answers.json, where answers.json is, for example:\n  ${example}`
               : `Task ${taskId} is still waiting for input. Answer it later with:\n${comeBack(ctx, taskId, 'watch', '--answers answers.json')}\nwhere answers.json is, for example:\n  ${example}`,
         });
+        throw outcome.error;
       }
-      throw outcome.error;
+      // A prompt's own failure, not the server's.
+      if (!isMcpClientError(outcome.error)) throw outcome.error;
+      // An answer this run could not deliver (the server refused its tasks/update, or it never arrived).
+      const cancelled: [CancelState, string?] =
+        ctx.era === 'legacy' ? await cancelOrphan(session, handle) : ['not-sent'];
+      const stopped = new AnswerNotDeliveredError(
+        taskId,
+        `the answer to task ${safeLine(taskId)} could not be delivered (${safeLine(outcome.error.message)}); last status: ${handle.status}; ${cancelSentence(...cancelled)}`,
+        TASK_CANCEL_KIND[cancelled[0]],
+        { cause: outcome.error },
+      );
+      output.emit({
+        event: 'hint',
+        message: `Task ${safeLine(taskId)}: ${cancelSentence(...cancelled)}. See it with:\n${comeBack(ctx, taskId, 'status')}\n${afterStop(ctx, taskId, cancelled[0])}`,
+      });
+      throw stopped;
     }
     case 'left':
       leaving = true;
@@ -219,6 +254,14 @@ export async function followTask(
   }
 }
 
+/** This run's cancel as the `taskCancel` of the `--json` error event (the names `TaskCancelOutcome` uses). */
+const TASK_CANCEL_KIND: Record<CancelState, string> = {
+  acknowledged: 'cancel-requested',
+  pending: 'cancel-not-confirmed',
+  'not-delivered': 'cancel-not-delivered',
+  'not-sent': 'not-sent',
+};
+
 /** Asks a 2025-11-25 server to cancel a task this run leaves behind (nobody could answer or follow it later). */
 async function cancelOrphan(
   session: Session,
@@ -232,6 +275,14 @@ async function cancelOrphan(
   } catch (error) {
     return ['not-delivered', codeOf(error)];
   }
+}
+
+/** The server's `Retry-After` on a failed poll, and the earliest next poll it means. */
+function retryAfter(error: unknown): { retryAfterMs?: number; nextPollAt?: string } {
+  const ms = (error as { retryAfterMs?: unknown } | null)?.retryAfterMs;
+  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms <= 0) return {};
+  const at = Date.now() + ms;
+  return { retryAfterMs: ms, nextPollAt: at <= 8.64e15 ? new Date(at).toISOString() : 'the end of time' };
 }
 
 /** The error's stable code, for a message. */

@@ -5,7 +5,7 @@
  * @module
  */
 import type { CallToolResult, ContentBlock } from 'mcp-tasks-client';
-import { toJsonText } from 'mcp-tasks-client';
+import { safeLine, toJsonText } from 'mcp-tasks-client';
 
 /** Size of base64 data in bytes, e.g. `12.3 kB`. */
 function base64Size(data: unknown): string {
@@ -29,9 +29,9 @@ export function formatContentBlock(block: ContentBlock): string {
       return String(b.text ?? '');
     case 'image':
     case 'audio':
-      return `[${block.type} ${String(b.mimeType ?? 'unknown type')}, ${base64Size(b.data)}]`;
+      return `[${block.type} ${safeLine(String(b.mimeType ?? 'unknown type'))}, ${base64Size(b.data)}]`;
     case 'resource_link':
-      return `[resource link ${String(b.uri ?? '?')}${b.name ? ` (${String(b.name)})` : ''}${b.mimeType ? `, ${String(b.mimeType)}` : ''}]`;
+      return `[resource link ${safeLine(String(b.uri ?? '?'))}${b.name ? ` (${safeLine(String(b.name))})` : ''}${b.mimeType ? `, ${safeLine(String(b.mimeType))}` : ''}]`;
     case 'resource': {
       const r = (b.resource ?? {}) as Record<string, unknown>;
       const size =
@@ -40,10 +40,10 @@ export function formatContentBlock(block: ContentBlock): string {
           : typeof r.blob === 'string'
             ? base64Size(r.blob)
             : 'empty';
-      return `[embedded resource ${String(r.uri ?? '?')}${r.mimeType ? `, ${String(r.mimeType)}` : ''}, ${size}]`;
+      return `[embedded resource ${safeLine(String(r.uri ?? '?'))}${r.mimeType ? `, ${safeLine(String(r.mimeType))}` : ''}, ${size}]`;
     }
     default:
-      return `[${block.type} content, ${humanBytes(Buffer.byteLength(toJsonText(block)))} of JSON]`;
+      return `[${safeLine(String(block.type))} content, ${humanBytes(Buffer.byteLength(toJsonText(block)))} of JSON]`;
   }
 }
 

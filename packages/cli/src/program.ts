@@ -52,6 +52,10 @@ function withServerOptions(command: Command, serverFlag: boolean): Command {
     .option(
       '--timeout <duration>',
       'give up on a request the server does not answer within this (e.g. 30s, 2m; a bare number is ms; default 60s)',
+    )
+    .option(
+      '--era <auto|modern|legacy>',
+      'the MCP version to speak: auto detects it on first contact; modern is 2026-07-28 only (e.g. for a slow-starting --stdio server); legacy is 2025-11-25 only (default auto)',
     );
 }
 

@@ -18,7 +18,7 @@ import { ExitCode, exitCodeForError, type ExitCodeValue } from './exit-codes.js'
 import { AnswersFile } from './input/answers-file.js';
 import { InputAnswerer } from './input/answerer.js';
 import { afterAuthorizationError, sessionAuth } from './auth/sign-in.js';
-import { InterruptedError } from './exit-codes.js';
+import { AnswerNotDeliveredError, InterruptedError } from './exit-codes.js';
 import { Interrupt, SIGNAL_EXIT_CODES, terminationSignal } from './interrupt.js';
 import type { Output } from './output.js';
 import { openTransport, type ServerTarget } from './server/target.js';
@@ -100,6 +100,7 @@ export async function openSession(
     transport: openTransport(target, target.kind === 'http' ? await sessionAuth(target.url) : undefined),
     clientInfo: { name: 'mcp-tasks', version: VERSION },
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(target.era !== undefined ? { era: target.era } : {}),
     capabilities: answerer?.capabilities(),
     store,
     polling: { mode: autoPoll ? 'auto' : 'manual' },
@@ -180,11 +181,19 @@ export async function runReporting(
       : undefined;
     output.emit({
       event: 'error',
-      ...(malformed?.taskId !== undefined ? { taskId: malformed.taskId } : {}),
+      ...(malformed?.taskId !== undefined
+        ? { taskId: malformed.taskId }
+        : error instanceof AnswerNotDeliveredError
+          ? { taskId: error.taskId }
+          : {}),
       exitCode,
       code: errorCode(error),
       message: redactSecrets(explainError(error, target?.())),
-      ...(malformed?.taskCancel !== undefined ? { taskCancel: malformed.taskCancel.kind } : {}),
+      ...(malformed?.taskCancel !== undefined
+        ? { taskCancel: malformed.taskCancel.kind }
+        : error instanceof AnswerNotDeliveredError
+          ? { taskCancel: error.cancel }
+          : {}),
     });
     return exitCode === ExitCode.Completed ? ExitCode.Transport : exitCode;
   }

@@ -65,7 +65,7 @@ describe('answers, detach and watch', () => {
       env.home,
     );
     expect(declined.code).toBe(1);
-    expect(declined.stdout).toContain('Tool error:\nDeployment of 2.3.0 was not confirmed (decline)');
+    expect(declined.stdout).toMatch(/Tool error:\n\s*Deployment of 2\.3\.0 was not confirmed \(decline\)/);
   });
 
   it('an invalid answer is reported and not sent (exit 7)', async () => {

@@ -6,6 +6,7 @@
  */
 import { isMcpClientError, McpError, type TaskError, type TaskExpiredError } from '../../errors.js';
 import { nestsDeeperThan, toJsonText } from '../../internal/deep-json.js';
+import { safeJson } from '../../protocol/printable.js';
 import type { CallToolResult } from '../../protocol/results.js';
 import type { TaskStatus } from '../../protocol/tasks.js';
 import type { TaskHandle } from '../../tasks/task-handle.js';
@@ -279,8 +280,9 @@ export function toolErrorFrom(toolName: string, error: unknown, taskId?: string)
 
 /** The sentence that tells the model a person's input was needed and nobody gave it. */
 export function inputNeededText(toolName: string | undefined, question: string | undefined): string {
-  const tool = toolName ? `The tool ${JSON.stringify(toolName)}` : 'The tool';
-  const what = question ? ` (${JSON.stringify(question)})` : '';
+  // Quoted as JSON, with what JSON leaves raw (bidi overrides, C1 controls, U+2028) escaped too.
+  const tool = toolName ? `The tool ${safeJson(JSON.stringify(toolName))}` : 'The tool';
+  const what = question ? ` (${safeJson(JSON.stringify(question))})` : '';
   return `${tool} needed a person's input${what} and no one was available to answer, so it was declined. Ask the user, then call the tool again if they agree.`;
 }
 

@@ -51,7 +51,7 @@ import {
   TASK_ANSWER_TOOL,
   withQuestions,
 } from './host-results.js';
-import { hostFacingTools, printableTexts } from './host-names.js';
+import { hostFacingTools, printableQuestion, printableTexts } from './host-names.js';
 import { BridgeTaskStore } from './native-tasks.js';
 import { ProgressPump } from './progress-pump.js';
 
@@ -329,7 +329,7 @@ export class Bridge {
         if (entry) entry.handle.result().then(forget, forget);
         else forget();
       } else this.#calls.delete(callId);
-      return hostResult(outcome, tool.serverTool?.outputSchema !== undefined);
+      return hostResult(outcome, tool.serverTool?.outputSchema !== undefined, state.taskId);
     } catch (error) {
       this.#calls.delete(callId);
       if (abort.signal.aborted) {
@@ -489,7 +489,7 @@ export class Bridge {
         this.#calls.delete(callId);
         this.#aborts.delete(abort);
       }
-      const result = hostResult(outcome, false);
+      const result = hostResult(outcome, false, state.taskId);
       const status = result.isError === true ? 'failed' : 'completed';
       const stored = await this.store.settle(hostTaskId, status, result).catch(() => false);
       if (!stored)
@@ -550,7 +550,10 @@ export class Bridge {
             Object.keys(elicitation).length === 0);
       if (declared)
         return this.#askHost(state, () =>
-          this.server.elicitInput(params as never, { ...related, timeout: QUESTION_TIMEOUT_MS }),
+          this.server.elicitInput(printableQuestion(params) as never, {
+            ...related,
+            timeout: QUESTION_TIMEOUT_MS,
+          }),
         );
     }
     if (!this.#closed && method === 'sampling/createMessage' && caps.sampling !== undefined)

@@ -32,9 +32,46 @@ export function printableTexts<T>(value: T): T {
   for (const [key, v] of Object.entries(value)) {
     if (typeof v === 'string' && key === 'description') out[key] = safeText(v);
     else if (typeof v === 'string' && key === 'title') out[key] = safeLine(v);
+    else if (key === 'properties' && v !== null && typeof v === 'object' && !Array.isArray(v))
+      out[key] = printableProperties(v as Record<string, unknown>);
     else out[key] = DATA_KEYS.has(key) ? v : printableTexts(v);
   }
   return out as T;
+}
+
+/**
+ * A schema's `properties`, texts escaped. The KEYS stay exactly as the upstream sent them (they are the names its
+ * arguments and answers must carry), but a host shows a property without `title` by its key: a key with
+ * characters that are not printable gets a `title` that is its escaped form, so the host's UI shows that.
+ */
+function printableProperties(properties: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(properties)) {
+    const schema = printableTexts(v);
+    const shown = safeLine(key);
+    out[key] =
+      shown !== key &&
+      schema !== null &&
+      typeof schema === 'object' &&
+      !Array.isArray(schema) &&
+      !('title' in schema)
+        ? { ...schema, title: shown }
+        : schema;
+  }
+  return out;
+}
+
+/**
+ * An upstream's `elicitation/create` params as the host may see them: the `message` escaped (line breaks kept),
+ * the form's titles and descriptions escaped (see {@link printableTexts}); `default`, `const`, `enum` and the field
+ * keys exactly as sent, since the answer goes back to the upstream. A URL-mode question's `url` is kept (it is
+ * opened, not shown as text, and the host shows it as a link).
+ */
+export function printableQuestion(params: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...params };
+  if (typeof out.message === 'string') out.message = safeText(out.message);
+  if (out.requestedSchema !== undefined) out.requestedSchema = printableTexts(out.requestedSchema);
+  return out;
 }
 
 /** `name` with each character a tool name may not have as `_`, cut to leave room for a suffix. */

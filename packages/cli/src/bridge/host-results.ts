@@ -9,7 +9,8 @@
  *
  * @module
  */
-import type { CallToolResult, InputRequests, TaskHandle } from 'mcp-tasks-client';
+import { CallToolResultSchema, ContentBlockSchema } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, type InputRequests, safeLine, type TaskHandle } from 'mcp-tasks-client';
 import { questionOf, type ToolOutcome } from 'mcp-tasks-client/tool-runtime';
 
 /** The name of the bridge's own tool that answers a task's open question (before `--prefix`). */
@@ -87,7 +88,61 @@ export function withQuestions(
  * marked `isError` (hosts check `structuredContent` against that schema on every other result, and the pending
  * object is not the tool's output).
  */
-export function hostResult(outcome: ToolOutcome, hasOutputSchema: boolean): CallToolResult {
+export function hostResult(outcome: ToolOutcome, hasOutputSchema: boolean, taskId?: string): CallToolResult {
+  return readableByHost(shapeResult(outcome, hasOutputSchema), taskId);
+}
+
+/**
+ * `result` as the host's SDK accepts it. The host checks every `tools/call` result against the `CallToolResult`
+ * schema and reports a failure as an error about ITS request (-32602 "Invalid tools/call result"), losing the parts
+ * that were fine. So each content part the schema rejects (an image whose `data` is not base64…) is replaced by a
+ * text part saying what it was and why it was dropped, and a result still not valid after that (its
+ * `structuredContent` is not an object…) becomes a tool error naming the upstream task and the reason.
+ *
+ * Schema: https://modelcontextprotocol.io/specification/2025-06-18/schema#calltoolresult
+ */
+export function readableByHost(result: CallToolResult, taskId?: string): CallToolResult {
+  if (CallToolResultSchema.safeParse(result).success) return result;
+  const content = Array.isArray(result.content)
+    ? result.content.map((part) => {
+        const parsed = ContentBlockSchema.safeParse(part);
+        if (parsed.success) return part;
+        const type = (part as { type?: unknown } | null)?.type;
+        return {
+          type: 'text' as const,
+          text: `[a ${typeof type === 'string' ? safeLine(type) : 'malformed'} content part of the upstream's result was dropped here: ${issueText(parsed.error.issues)}]`,
+        };
+      })
+    : [];
+  const repaired = { ...result, content };
+  const checked = CallToolResultSchema.safeParse(repaired);
+  if (checked.success) return repaired;
+  const task = taskId !== undefined ? `task ${safeLine(taskId)}` : 'the upstream call';
+  return {
+    content: [
+      ...content,
+      {
+        type: 'text',
+        text: `The upstream server reported ${task} done, but its result is not a valid tool result (${issueText(checked.error.issues)}); the parts above are what could be kept.`,
+      },
+    ],
+    isError: true,
+    structuredContent: { code: 'INVALID_RESULT', ...(taskId !== undefined ? { taskId } : {}) },
+  };
+}
+
+/** Schema issues in one line: `at "content.0.data": Invalid base64`. */
+function issueText(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
+  return issues
+    .slice(0, 3)
+    .map(
+      (i) =>
+        `${i.path.length > 0 ? `at "${safeLine(i.path.map(String).join('.'))}": ` : ''}${safeLine(i.message)}`,
+    )
+    .join('; ');
+}
+
+function shapeResult(outcome: ToolOutcome, hasOutputSchema: boolean): CallToolResult {
   if (outcome.kind === 'ok') {
     if (outcome.note === undefined) return outcome.result;
     return {

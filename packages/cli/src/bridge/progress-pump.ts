@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { safeText } from 'mcp-tasks-client';
 
 /** What the pump sends through: the host request's `sendNotification`. */
 export type SendProgress = (notification: {
@@ -35,8 +36,11 @@ export class ProgressPump {
 
   /** A new status or `statusMessage` of the upstream (sent when it differs from the last one). */
   status(message: string | undefined): void {
-    if (message === undefined || message === this.#message) return;
-    this.#message = message;
+    if (message === undefined) return;
+    // Upstream text: control characters and bidi overrides reach the host's UI escaped.
+    const shown = safeText(message);
+    if (shown === this.#message) return;
+    this.#message = shown;
     this.#emit();
   }
 

@@ -84,6 +84,7 @@ export function bridgeCommand(
         transport: openTransport(target, target.kind === 'http' ? await sessionAuth(target.url) : undefined),
         clientInfo: { name: 'mcp-tasks-bridge', version: VERSION },
         ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+        ...(target.era !== undefined ? { era: target.era } : {}),
         capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} },
         store,
       });

@@ -33,6 +33,8 @@ export interface ServerOptions {
   inheritEnv?: boolean;
   /** `--json`: no person answers questions (a project config file cannot be trusted by asking). */
   json?: boolean;
+  /** `--era auto|modern|legacy`: the MCP version to speak (the client's `era` option). */
+  era?: string;
 }
 
 /** How a run consents to a config file that is not the user's own (see {@link ensureTrusted}). */
@@ -53,6 +55,8 @@ interface TargetBase {
   readonly label: string;
   /** The flags that reach the server again, as shell words (values of `--env`/`--header` left as placeholders). */
   readonly flags: readonly string[];
+  /** `--era`: the MCP version to speak; absent means `auto` (detect on first contact). */
+  readonly era?: 'auto' | 'modern' | 'legacy';
 }
 
 /** A resolved server. */
@@ -251,6 +255,22 @@ export async function resolveTarget(
   server: string | undefined,
   options: ServerOptions,
 ): Promise<ServerTarget> {
+  const era = parseEra(options.era);
+  const target = await resolveServer(server, options);
+  // The resume commands printed later (status, watch, cancel) speak the same version.
+  return era === undefined || era === 'auto'
+    ? target
+    : { ...target, era, flags: [...target.flags, '--era', era] };
+}
+
+/** `--era`'s value, checked. @throws {@link UsageError} for anything but auto, modern, legacy. */
+function parseEra(value: string | undefined): 'auto' | 'modern' | 'legacy' | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'auto' || value === 'modern' || value === 'legacy') return value;
+  throw new UsageError(`--era must be auto, modern or legacy, not ${JSON.stringify(value)}`);
+}
+
+async function resolveServer(server: string | undefined, options: ServerOptions): Promise<ServerTarget> {
   const env = parsePairs(options.env);
   const headers = parseHeaders(options.header);
   if (options.stdio !== undefined) {
