@@ -1,6 +1,12 @@
 /**
  * The stdio server's child process as the transport sees it: its promises of start and exit, the tail of its stderr,
  * and the polite shutdown in the specification's order (close stdin, wait, SIGTERM, wait, SIGKILL).
+ *
+ * On POSIX the server is started as the leader of its own process group and the signals go to that whole group, so
+ * a wrapper such as `npx`, `sh -c` or `uv run` takes the real server (its child) with it instead of leaving it
+ * running with its stdio pipes open. A side effect: the terminal's Ctrl-C (SIGINT) no longer reaches the server
+ * directly; the program ends it by closing the transport (the server also sees its stdin end when this process
+ * dies). On Windows, which has no process groups, the signals go to the started process alone.
  * (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/stdio)
  *
  * @module
@@ -9,6 +15,9 @@
 import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { ServerExitedError } from '../errors.js';
 import { childEnv } from '../internal/child-env.js';
+
+/** Whether servers lead their own process group (POSIX) so that the shutdown signals reach their children too. */
+const OWN_GROUP = process.platform !== 'win32';
 
 /** How long after the process exits its stdout may still deliver lines before pending calls fail, in ms. */
 export const EXIT_DRAIN_MS = 250;
@@ -62,6 +71,8 @@ export function spawnChild(command: ChildCommand, commandLine: string, hooks: Ch
     env: childEnv(command),
     stdio: ['pipe', 'pipe', 'pipe'],
     windowsHide: true,
+    // Its own process group: see the module comment. Not on Windows, where `detached` means a new console.
+    detached: OWN_GROUP,
   });
   let onSpawn!: () => void;
   let onSpawnError!: (error: unknown) => void;
@@ -99,10 +110,47 @@ export function spawnChild(command: ChildCommand, commandLine: string, hooks: Ch
   return child;
 }
 
-/** Ends `child` politely: closes its stdin, waits `graceMs`, SIGTERM, waits again, SIGKILL; resolves once it exited. */
+/**
+ * Ends `child` politely: closes its stdin, waits `graceMs`, SIGTERM, waits again, SIGKILL; resolves once it exited.
+ * Processes it left behind in its group are sent SIGTERM (and SIGKILL `graceMs` later) without waiting for them, and
+ * its pipes are released, so nothing they hold keeps this process running.
+ */
 export async function endChild(child: Child, graceMs: number): Promise<void> {
-  if (child.gone) return;
-  await shutDownStdioChild(child.process, child.exited, graceMs);
+  if (child.gone) endRestOfGroup(child.process.pid, graceMs);
+  else await shutDownStdioChild(child.process, child.exited, graceMs);
+  for (const stream of [child.process.stdin, child.process.stdout, child.process.stderr]) stream.destroy();
+}
+
+/**
+ * Sends `signal` to the server's whole process group when it leads one (POSIX), else to the process alone (Windows,
+ * or a process started without its own group).
+ */
+function signalServer(proc: Pick<ChildProcess, 'pid' | 'kill'>, signal: NodeJS.Signals): void {
+  if (OWN_GROUP && proc.pid !== undefined && signalGroup(proc.pid, signal)) return;
+  proc.kill(signal);
+}
+
+/**
+ * Sends `signal` (0: none, only the check) to the process group `pgid`; `false` when there is no such group (ESRCH:
+ * started without one, or every member is gone) or it is not ours to signal (EPERM).
+ */
+function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * After the group's leader exited: sends SIGTERM to what is left of its group, and SIGKILL `graceMs` later if some of
+ * it is still there. Does not wait: a member that outlives both is not worth a `close()` that never resolves, and the
+ * timer does not keep this process running.
+ */
+function endRestOfGroup(pid: number | undefined, graceMs: number): void {
+  if (!OWN_GROUP || pid === undefined || !signalGroup(pid, 'SIGTERM')) return;
+  setTimeout(() => signalGroup(pid, 'SIGKILL'), graceMs).unref();
 }
 
 /** How a stdio server ended when it was shut down: on its own once its stdin closed, after SIGTERM, or SIGKILL. */
@@ -111,7 +159,9 @@ export type StdioShutdownStep = 'stdin-closed' | 'SIGTERM' | 'SIGKILL';
 /**
  * Shuts a stdio server down in the order the specification gives: close its stdin, wait for it to exit for at most
  * `graceMs`, then send SIGTERM and wait at most `graceMs` again, then SIGKILL. A server that exits when its input
- * ends (the usual case) is gone at once: nothing waits a fixed time. Shared by every stdio client in this package,
+ * ends (the usual case) is gone at once: nothing waits a fixed time. When the server leads its own process group
+ * (POSIX, as {@link spawnChild} starts it) the signals go to the whole group, and processes left in the group after
+ * the server exited get SIGTERM, then SIGKILL `graceMs` later, without being waited for. Shared by every stdio client in this package,
  * whichever protocol era the server speaks.
  * (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/stdio ; the same order in
  * https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#stdio)
@@ -119,10 +169,10 @@ export type StdioShutdownStep = 'stdin-closed' | 'SIGTERM' | 'SIGKILL';
  * @param proc the server's process (its stdin a pipe).
  * @param exited resolves when the process exited (e.g. {@link exitOf}).
  * @param graceMs each of the two waits, ms.
- * @returns the step the process ended at; resolves only once it exited.
+ * @returns the step the process ended at; resolves only once it exited (not its group).
  */
 export async function shutDownStdioChild(
-  proc: Pick<ChildProcess, 'stdin' | 'kill'>,
+  proc: Pick<ChildProcess, 'stdin' | 'kill' | 'pid'>,
   exited: Promise<void>,
   graceMs: number,
 ): Promise<StdioShutdownStep> {
@@ -131,12 +181,17 @@ export async function shutDownStdioChild(
   } catch {
     // a pipe already broken: the waits below still apply
   }
-  if (await exitsWithin(exited, graceMs)) return 'stdin-closed';
-  proc.kill('SIGTERM');
-  if (await exitsWithin(exited, graceMs)) return 'SIGTERM';
-  proc.kill('SIGKILL');
+  if (await exitsWithin(exited, graceMs)) return endedAt('stdin-closed');
+  signalServer(proc, 'SIGTERM');
+  if (await exitsWithin(exited, graceMs)) return endedAt('SIGTERM');
+  signalServer(proc, 'SIGKILL');
   await exited;
-  return 'SIGKILL';
+  return 'SIGKILL'; // the whole group was killed
+
+  function endedAt(step: StdioShutdownStep): StdioShutdownStep {
+    endRestOfGroup(proc.pid, graceMs);
+    return step;
+  }
 }
 
 /** Resolves once `proc` exited (at once when it already has). */

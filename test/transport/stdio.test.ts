@@ -292,14 +292,23 @@ describe('StdioTransport', () => {
     await expect(t.request(req('echo'))).rejects.toBeInstanceOf(ClientClosedError);
   });
 
-  it('escalates to SIGTERM, then SIGKILL, after the grace period (3.4)', async () => {
+  it('escalates to SIGTERM, then SIGKILL, after the grace period, each sent to the server’s process group (3.4)', async () => {
     const t = connect({ flags: ['--ignore-eof', '--ignore-term'], closeGraceMs: 100 });
     await t.request(req('echo')); // the SIGTERM handler is installed once the server answers
     const pid = t.pid as number;
     const pending = t.request(req('never')).catch((e: unknown) => e);
     const kill = vi.spyOn(ChildProcess.prototype, 'kill');
+    const killGroup = vi.spyOn(process, 'kill');
     await t.close();
-    expect(kill.mock.calls).toEqual([['SIGTERM'], ['SIGKILL']]);
+    if (process.platform === 'win32') expect(kill.mock.calls).toEqual([['SIGTERM'], ['SIGKILL']]);
+    else {
+      // POSIX: the server leads its own group, so a wrapper's children (npx, sh -c) get the signals too.
+      expect(killGroup.mock.calls).toEqual([
+        [-pid, 'SIGTERM'],
+        [-pid, 'SIGKILL'],
+      ]);
+      expect(kill).not.toHaveBeenCalled();
+    }
     expect(await pending).toBeInstanceOf(ClientClosedError);
     expect(() => process.kill(pid, 0)).toThrow(); // gone
   });
