@@ -14,6 +14,8 @@ import { formatToolResult } from '../src/format-result.js';
 import { AnswersFile } from '../src/input/answers-file.js';
 import { checkContent, checkFormat, readFields } from '../src/input/schema-fields.js';
 import { liveText } from '../src/live-line.js';
+import { buildProgram } from '../src/program.js';
+import { unquotedStdioProblem } from '../src/stdio-argv.js';
 
 describe('arguments', () => {
   it('parses key=value as JSON when it parses, else as a string; JSON object first, pairs override', () => {
@@ -290,5 +292,29 @@ describe('durations on the command line', () => {
       ),
     );
     expect(parseDuration('--timeout', '30')).toBe(30);
+  });
+});
+
+describe('unquoted --stdio: the hint quotes every word of the server command', () => {
+  const program = buildProgram(() => {});
+  it.each(['tools', 'bridge'])(
+    "%s --stdio npx srv --stdio keeps the server's own --stdio in the hint",
+    (command) => {
+      expect(
+        unquotedStdioProblem([command, '--stdio', 'npx', 'mcp-tasks-reference-server', '--stdio'], program),
+      ).toBe(
+        `"mcp-tasks-reference-server" is one argument too many for ${command}: --stdio takes the server's whole command line as one argument, so quote it, e.g. --stdio "npx mcp-tasks-reference-server --stdio" (mcp-tasks ${command} --help)`,
+      );
+    },
+  );
+  it('cancel <id> --stdio npx srv --stdio --json: the words up to our own next option', () => {
+    expect(
+      unquotedStdioProblem(['cancel', 't-1', '--stdio', 'npx', 'srv', '--stdio', '--json'], program),
+    ).toContain('e.g. --stdio "npx srv --stdio" (mcp-tasks cancel --help)');
+  });
+  it('status <id> --stdio npx --stdio srv: a second --stdio before the server name keeps the name too', () => {
+    expect(unquotedStdioProblem(['status', 't-1', '--stdio', 'npx', '--stdio', 'srv'], program)).toContain(
+      'e.g. --stdio "npx --stdio srv" (mcp-tasks status --help)',
+    );
   });
 });
