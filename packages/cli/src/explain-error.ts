@@ -20,6 +20,7 @@ import {
 } from 'mcp-tasks-client';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { formatMs } from './duration.js';
 import { commandFor, type ServerTarget } from './server/target.js';
 import { isMissingAuthPeer, missingAuthPeerMessage } from './missing-peer.js';
 
@@ -103,7 +104,7 @@ function explain(error: unknown, target: ServerTarget | undefined): string {
   if (timeout) {
     const started =
       timeout.method === 'tools/call' ? '; the work may or may not have started on the server' : '';
-    return `no answer from ${where} to ${timeout.method ?? 'a request'} within ${((timeout.timeoutMs ?? 0) / 1000).toFixed(1)} s (set another limit with --timeout)${started}`;
+    return `no answer from ${where} to ${timeout.method ?? 'a request'} within ${formatMs(timeout.timeoutMs ?? 0)} (set another limit with --timeout)${started}`;
   }
   const elsewhere = all.find((e) => isMcpClientError(e, 'TASK_FOLLOWED_ELSEWHERE')) as
     | TaskFollowedElsewhereError

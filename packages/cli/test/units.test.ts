@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TaskCancelledError, TaskExpiredError, TaskNotFoundError, NetworkError } from '../../../src/index.js';
 import { disambiguateJsonFlag, parseMs, parseServerUrl, parseToolArguments } from '../src/arguments.js';
-import { parseDuration } from '../src/duration.js';
+import { bareTimeoutWarning, formatMs, parseDuration } from '../src/duration.js';
 import { ExitCode, exitCodeForError, UnanswerableError, UsageError } from '../src/exit-codes.js';
 import { formatToolResult } from '../src/format-result.js';
 import { AnswersFile } from '../src/input/answers-file.js';
@@ -316,5 +316,20 @@ describe('unquoted --stdio: the hint quotes every word of the server command', (
     expect(unquotedStdioProblem(['status', 't-1', '--stdio', 'npx', '--stdio', 'srv'], program)).toContain(
       'e.g. --stdio "npx --stdio srv" (mcp-tasks status --help)',
     );
+  });
+});
+
+describe('--timeout given as a bare number', () => {
+  it('a short duration reads in ms, not "0.0 s"', () => {
+    expect([formatMs(30), formatMs(999), formatMs(5_000)]).toEqual(['30 ms', '999 ms', '5.0 s']);
+  });
+  it('warns for a bare number below 1000 (likely meant as seconds), not for units or larger numbers', () => {
+    expect(bareTimeoutWarning(['tools', 'http://x/mcp', '--timeout', '30'])).toBe(
+      '--timeout 30 is 30 ms; write 30s for seconds',
+    );
+    expect(bareTimeoutWarning(['tools', '--timeout=5'])).toBe('--timeout 5 is 5 ms; write 5s for seconds');
+    expect(bareTimeoutWarning(['tools', '--timeout', '30s'])).toBeUndefined();
+    expect(bareTimeoutWarning(['tools', '--timeout', '1500'])).toBeUndefined();
+    expect(bareTimeoutWarning(['call', 'u', 't', '--', '--timeout', '3'])).toBeUndefined();
   });
 });
