@@ -10,6 +10,7 @@ import { TaskCancelledError, TaskExpiredError, TaskNotFoundError, NetworkError }
 import { disambiguateJsonFlag, parseMs, parseServerUrl, parseToolArguments } from '../src/arguments.js';
 import { bareTimeoutWarning, formatMs, parseDuration } from '../src/duration.js';
 import { ExitCode, exitCodeForError, UnanswerableError, UsageError } from '../src/exit-codes.js';
+import { lastWords } from '../src/explain-error.js';
 import { formatToolResult } from '../src/format-result.js';
 import { AnswersFile } from '../src/input/answers-file.js';
 import { checkContent, checkFormat, readFields } from '../src/input/schema-fields.js';
@@ -331,5 +332,38 @@ describe('--timeout given as a bare number', () => {
     expect(bareTimeoutWarning(['tools', '--timeout', '30s'])).toBeUndefined();
     expect(bareTimeoutWarning(['tools', '--timeout', '1500'])).toBeUndefined();
     expect(bareTimeoutWarning(['call', 'u', 't', '--', '--timeout', '3'])).toBeUndefined();
+  });
+});
+
+describe("a crashed stdio server's last words", () => {
+  it('show the first error line above the last lines (a Node MODULE_NOT_FOUND crash)', () => {
+    const stderr = [
+      'node:internal/modules/cjs/loader:1228',
+      '  throw err;',
+      '  ^',
+      '',
+      "Error: Cannot find module '/nowhere/server.js'",
+      '    at Module._resolveFilename (node:internal/modules/cjs/loader:1225:15)',
+      '    at node:internal/main/run_main_module:28:49 {',
+      "  code: 'MODULE_NOT_FOUND',",
+      '  requireStack: []',
+      '}',
+      '',
+      'Node.js v20.20.2',
+      '',
+    ].join('\n');
+    expect(lastWords(stderr).split('\n  ')).toEqual([
+      "Error: Cannot find module '/nowhere/server.js'",
+      '…',
+      "  code: 'MODULE_NOT_FOUND',",
+      '  requireStack: []',
+      '}',
+      '',
+      'Node.js v20.20.2',
+    ]);
+  });
+  it('are escaped and bounded; a short stderr is shown as it is', () => {
+    expect(lastWords('fatal: \u001b[31mboom\u001b[0m\n')).toBe('fatal: \\x1b[31mboom\\x1b[0m');
+    expect(lastWords(`${'x'.repeat(400)}\n`)).toBe(`${'x'.repeat(300)}…`);
   });
 });
