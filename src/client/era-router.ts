@@ -11,7 +11,7 @@ import { ClientClosedError, RequestTimeoutError } from '../errors.js';
 import { linkAbort } from '../internal/abort.js';
 import { raceAbort } from '../internal/race-abort.js';
 import { signalOf, type RequestAbort } from '../internal/request-abort.js';
-import { eraFromError, type Era } from '../legacy/era.js';
+import { eraFromError, notAnEndpoint, type Era } from '../legacy/era.js';
 import { LegacyBackend, type LegacyHost } from '../legacy/legacy-backend.js';
 import { METHODS } from '../protocol/constants.js';
 import type { EraBackend } from '../tasks/backend.js';
@@ -109,7 +109,12 @@ export class EraRouter {
       const detected = eraFromError(error, 'request');
       if (detected) this.#era = detected;
       if (detected !== 'legacy') throw error;
-      return legacy(await this.#backend());
+      const backend = await this.#backend().catch((failure: unknown) => {
+        const missing = notAnEndpoint(error, failure, this.#transport.target);
+        if (missing) this.#era = undefined; // neither era is there: decide again on the next call
+        throw missing ?? failure;
+      });
+      return legacy(backend);
     }
   }
 
