@@ -104,7 +104,12 @@ function explain(error: unknown, target: ServerTarget | undefined): string {
   if (timeout) {
     const started =
       timeout.method === 'tools/call' ? '; the work may or may not have started on the server' : '';
-    return `no answer from ${where} to ${timeout.method ?? 'a request'} within ${formatMs(timeout.timeoutMs ?? 0)} (set another limit with --timeout)${started}`;
+    // Over stdio, initialize comes after a server/discover probe that got no answer (its own wait, before this one).
+    const after =
+      timeout.method === 'initialize' && target?.kind === 'stdio'
+        ? ', after its silence to server/discover (a server silent there is taken for a 2025-11-25 one and sent initialize; that wait came first, so the start took longer than --timeout)'
+        : '';
+    return `no answer from ${where} to ${timeout.method ?? 'a request'} within ${formatMs(timeout.timeoutMs ?? 0)}${after} (set another limit with --timeout)${started}`;
   }
   const elsewhere = all.find((e) => isMcpClientError(e, 'TASK_FOLLOWED_ELSEWHERE')) as
     | TaskFollowedElsewhereError

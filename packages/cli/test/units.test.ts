@@ -6,11 +6,18 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TaskCancelledError, TaskExpiredError, TaskNotFoundError, NetworkError } from '../../../src/index.js';
+import {
+  RequestTimeoutError,
+  TaskCancelledError,
+  TaskExpiredError,
+  TaskNotFoundError,
+  NetworkError,
+} from '../../../src/index.js';
 import { disambiguateJsonFlag, parseMs, parseServerUrl, parseToolArguments } from '../src/arguments.js';
 import { bareTimeoutWarning, formatMs, parseDuration } from '../src/duration.js';
 import { ExitCode, exitCodeForError, UnanswerableError, UsageError } from '../src/exit-codes.js';
-import { lastWords } from '../src/explain-error.js';
+import { explainError, lastWords } from '../src/explain-error.js';
+import type { ServerTarget } from '../src/server/target.js';
 import { formatToolResult } from '../src/format-result.js';
 import { AnswersFile } from '../src/input/answers-file.js';
 import { checkContent, checkFormat, readFields } from '../src/input/schema-fields.js';
@@ -365,5 +372,17 @@ describe("a crashed stdio server's last words", () => {
   it('are escaped and bounded; a short stderr is shown as it is', () => {
     expect(lastWords('fatal: \u001b[31mboom\u001b[0m\n')).toBe('fatal: \\x1b[31mboom\\x1b[0m');
     expect(lastWords(`${'x'.repeat(400)}\n`)).toBe(`${'x'.repeat(300)}…`);
+  });
+});
+
+describe('a stdio server silent at start', () => {
+  it('the initialize timeout says the server/discover wait came first (why the start took longer than --timeout)', () => {
+    const target = { kind: 'stdio', label: 'node server.js' } as unknown as ServerTarget;
+    expect(explainError(new RequestTimeoutError('initialize', 5_000), target)).toContain(
+      'to initialize within 5.0 s, after its silence to server/discover (a server silent there is taken for a 2025-11-25 one and sent initialize; that wait came first, so the start took longer than --timeout) (set another limit with --timeout)',
+    );
+    expect(explainError(new RequestTimeoutError('tools/list', 30), target)).toContain(
+      'to tools/list within 30 ms (set another limit with --timeout)',
+    );
   });
 });
