@@ -9,7 +9,7 @@
  */
 import { ClientClosedError, McpError, RequestTimeoutError } from '../errors.js';
 import { raceAbort } from '../internal/race-abort.js';
-import { eraFromError, type Era } from '../legacy/era.js';
+import { eraFromError, notAnEndpoint, type Era } from '../legacy/era.js';
 import { LegacyBackend, type LegacyHost } from '../legacy/legacy-backend.js';
 import { ErrorCode, METHODS } from '../protocol/constants.js';
 import type { EraBackend } from '../tasks/backend.js';
@@ -121,7 +121,11 @@ export class EraRouter {
       const detected = eraFromError(error, 'request');
       if (detected) this.#era = detected;
       if (detected !== 'legacy') throw error;
-      const backend = await this.#backend();
+      const backend = await this.#backend().catch((failure: unknown) => {
+        const missing = notAnEndpoint(error, failure, this.#transport.target);
+        if (missing) this.#era = undefined; // neither era is there: decide again on the next call
+        throw missing ?? failure;
+      });
       if (backend) return legacy(backend);
       throw error; // not reached: only a stdio probe leaves a late answer that can turn the era back to modern
     }

@@ -55,9 +55,13 @@ export class HttpError extends McpClientError {
     readonly status: number,
     readonly bodyExcerpt: string,
     readonly retryAfterMs?: number,
-    options?: ErrorOptions,
+    /** `message`: a message that says more than the status and body (e.g. that the URL is no MCP endpoint). */
+    options?: ErrorOptions & { message?: string },
   ) {
-    super(`${method} failed: HTTP ${status}${bodyExcerpt ? `: ${bodyExcerpt}` : ''}`, options);
+    super(
+      options?.message ?? `${method} failed: HTTP ${status}${bodyExcerpt ? `: ${bodyExcerpt}` : ''}`,
+      options,
+    );
   }
 }
 

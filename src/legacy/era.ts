@@ -10,6 +10,7 @@ import { ErrorCode, LEGACY_PROTOCOL_VERSION, MODERN_REJECTION_CODES } from '../p
 
 export type { Era } from '../tasks/backend.js';
 import type { Era } from '../tasks/backend.js';
+import type { TransportTarget } from '../transport/transport.js';
 
 /**
  * What one failed modern request says about the era; `undefined` when it says nothing (a network error, an exited
@@ -39,4 +40,33 @@ export function eraFromError(error: unknown, probe: 'request' | 'discover'): Era
     return error.status === 400 || error.status === 404 || error.status === 405 ? 'legacy' : undefined;
   if (error instanceof RequestTimeoutError && probe === 'discover') return 'legacy';
   return undefined;
+}
+
+/** Whether `error` (or its cause) is an HTTP 404 answer. */
+function is404(error: unknown): boolean {
+  if (error instanceof HttpError) return error.status === 404;
+  if (error instanceof McpError) return error.httpStatus === 404;
+  return error instanceof Error && error.cause !== undefined && is404(error.cause);
+}
+
+/**
+ * The error for an HTTP URL where both eras' first requests got 404 (the modern request, then the 2025-11-25
+ * `initialize` it fell back to): no MCP endpoint there, most often a URL missing its path (`/mcp`). `undefined` when
+ * that is not what happened, so the legacy failure stands. The URL is shown without credentials or query.
+ */
+export function notAnEndpoint(
+  modern: unknown,
+  legacy: unknown,
+  target: TransportTarget | undefined,
+): HttpError | undefined {
+  if (target?.kind !== 'http' || !is404(modern) || !is404(legacy)) return undefined;
+  const at = `${target.url.protocol}//${target.url.host}${target.url.pathname}`;
+  const example = target.url.pathname.endsWith('/mcp') ? '' : ` e.g. ${at.replace(/\/?$/, '/mcp')}`;
+  const method = modern instanceof HttpError || modern instanceof McpError ? modern.method : 'request';
+  const body =
+    modern instanceof McpError ? modern.serverMessage : modern instanceof HttpError ? modern.bodyExcerpt : '';
+  return new HttpError(method, 404, body, undefined, {
+    cause: legacy,
+    message: `HTTP 404 at ${at}: is this the MCP endpoint?${example}`,
+  });
 }

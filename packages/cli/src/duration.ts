@@ -26,3 +26,27 @@ export function parseDuration(
   }
   return ms;
 }
+
+/** A duration for a message: `30 ms` below a second (where `0.0 s` would hide it), else `5.0 s`. */
+export function formatMs(ms: number): string {
+  return ms < 1_000 ? `${Math.round(ms)} ms` : `${(ms / 1_000).toFixed(1)} s`;
+}
+
+/**
+ * The warning for a `--timeout` given as a bare number below 1000 (`--timeout 30`: 30 ms, most likely meant as
+ * seconds), or `undefined`.
+ *
+ * @param argv the arguments after `node` and the script.
+ */
+export function bareTimeoutWarning(argv: readonly string[]): string | undefined {
+  const end = argv.indexOf('--');
+  for (const [i, token] of (end === -1 ? argv : argv.slice(0, end)).entries()) {
+    const raw =
+      token === '--timeout' ? argv[i + 1] : token.startsWith('--timeout=') ? token.slice(10) : undefined;
+    if (raw !== undefined && /^\s*\d+(\.\d+)?\s*$/.test(raw) && Number(raw) < 1_000) {
+      const n = raw.trim();
+      return `--timeout ${n} is ${n} ms; write ${n}s for seconds`;
+    }
+  }
+  return undefined;
+}

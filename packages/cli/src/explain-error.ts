@@ -20,6 +20,7 @@ import {
 } from 'mcp-tasks-client';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { formatMs } from './duration.js';
 import { commandFor, type ServerTarget } from './server/target.js';
 import { isMissingAuthPeer, missingAuthPeerMessage } from './missing-peer.js';
 
@@ -103,7 +104,12 @@ function explain(error: unknown, target: ServerTarget | undefined): string {
   if (timeout) {
     const started =
       timeout.method === 'tools/call' ? '; the work may or may not have started on the server' : '';
-    return `no answer from ${where} to ${timeout.method ?? 'a request'} within ${((timeout.timeoutMs ?? 0) / 1000).toFixed(1)} s (set another limit with --timeout)${started}`;
+    // Over stdio, initialize comes after a server/discover probe that got no answer (its own wait, before this one).
+    const after =
+      timeout.method === 'initialize' && target?.kind === 'stdio'
+        ? ', after its silence to server/discover (a server silent there is taken for a 2025-11-25 one and sent initialize; that wait came first, so the start took longer than --timeout)'
+        : '';
+    return `no answer from ${where} to ${timeout.method ?? 'a request'} within ${formatMs(timeout.timeoutMs ?? 0)}${after} (set another limit with --timeout)${started}`;
   }
   const elsewhere = all.find((e) => isMcpClientError(e, 'TASK_FOLLOWED_ELSEWHERE')) as
     | TaskFollowedElsewhereError
@@ -115,10 +121,8 @@ function explain(error: unknown, target: ServerTarget | undefined): string {
   );
   if (malformed) return `${messageOf(error)}. ${malformedTaskLine(malformed, target)}`;
   const exited = all.find((e) => isMcpClientError(e, 'SERVER_EXITED')) as { stderrTail?: string } | undefined;
-  if (exited?.stderrTail) {
-    const tail = exited.stderrTail.trimEnd().split('\n').slice(-5).join('\n  ');
-    return `${messageOf(error)}; its last words on stderr:\n  ${tail}`;
-  }
+  if (exited?.stderrTail)
+    return `${messageOf(error)}; its last words on stderr:\n  ${lastWords(exited.stderrTail)}`;
   return messageOf(error);
 }
 
@@ -183,6 +187,29 @@ function followedElsewhereText(error: TaskFollowedElsewhereError, target: Server
     `to look without following${status}; ` +
     'to follow it here, stop that process first, then run this again.'
   );
+}
+
+/** How many of a crashed server's last stderr lines are shown, and how long each may be (characters). */
+const LAST_LINES = 5;
+const LINE_CHARS = 300;
+
+/**
+ * A crashed stdio server's stderr for a message: its last lines, preceded by its first error-looking line when that
+ * is further up (a Node crash ends with `code: 'MODULE_NOT_FOUND' … Node.js v20` while the useful line is
+ * `Error: Cannot find module …`). Each line escaped and cut to {@link LINE_CHARS}.
+ */
+export function lastWords(stderrTail: string): string {
+  const lines = stderrTail.trimEnd().split('\n');
+  const last = lines.slice(-LAST_LINES);
+  const firstError = lines.slice(0, -LAST_LINES).findIndex((l) => /Error|error:/.test(l));
+  const gap = firstError !== -1 && firstError < lines.length - LAST_LINES - 1 ? ['…'] : [];
+  const shown = firstError === -1 ? last : [lines[firstError] as string, ...gap, ...last];
+  return shown
+    .map((l) => {
+      const line = safeLine(l.trimEnd());
+      return line.length > LINE_CHARS ? `${line.slice(0, LINE_CHARS)}…` : line;
+    })
+    .join('\n  ');
 }
 
 /** A local process's command line, short and printable (Linux `/proc`), or `undefined`. */

@@ -11,6 +11,7 @@ import { ExitCode, type ExitCodeValue } from './exit-codes.js';
 import { Output } from './output.js';
 import { buildProgram } from './program.js';
 import { unquotedStdioProblem } from './stdio-argv.js';
+import { bareTimeoutWarning } from './duration.js';
 import { formatWithOptions } from 'node:util';
 import { redactSecrets, safeText } from 'mcp-tasks-client';
 
@@ -25,6 +26,8 @@ export async function runCli(argv: readonly string[]): Promise<ExitCodeValue> {
   program.exitOverride();
   for (const command of program.commands) command.exitOverride();
   const args = disambiguateJsonFlag(argv);
+  const bareTimeout = bareTimeoutWarning(args);
+  if (bareTimeout !== undefined) process.stderr.write(`warning: ${bareTimeout}\n`);
   const unquoted = unquotedStdioProblem(args, program);
   if (unquoted !== undefined) {
     new Output({ json: args.includes('--json') }).emit({

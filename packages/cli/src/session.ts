@@ -118,7 +118,13 @@ export async function openSession(
   return {
     target,
     waitFor(method, request) {
-      waiting?.start(target.label, method);
+      // A stdio server's first request waits for the era first (server/discover, then initialize when that stays
+      // silent): the line names those steps, as a timeout's message does.
+      const starting = target.kind === 'stdio' && client.era === undefined;
+      waiting?.start(
+        target.label,
+        starting ? `${method} (first server/discover, then initialize if it is silent)` : method,
+      );
       return request.finally(() => waiting?.stop());
     },
     signal: early.signal,

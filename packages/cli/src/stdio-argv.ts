@@ -65,12 +65,14 @@ export function unquotedStdioProblem(argv: readonly string[], program: Command):
     } else if (++positionals > (maxPositionals ?? Number.POSITIVE_INFINITY) && i > valueAt)
       offending = { at: i, why: `${JSON.stringify(token)} is one argument too many for ${command.name()}` };
   }
-  // A command without a tool after the server: every further word up to our next option belongs to the command line.
-  if (offending && maxPositionals !== undefined && !offending.why.startsWith('--stdio'))
+  // A command without a tool after the server: every further word up to our next option belongs to the command line,
+  // a further `--stdio` included (ours was the first; a later one is the server's own flag, as in
+  // `--stdio npx my-server --stdio`).
+  if (offending && maxPositionals !== undefined)
     while (
       offending.at + 1 < rest.length &&
-      !isStdio(rest[offending.at + 1] as string) &&
-      findOption(command.options, rest[offending.at + 1] as string) === undefined
+      (isStdio(rest[offending.at + 1] as string) ||
+        findOption(command.options, rest[offending.at + 1] as string) === undefined)
     )
       offending.at++;
   if (offending === undefined) return undefined;

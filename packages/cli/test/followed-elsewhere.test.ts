@@ -54,6 +54,32 @@ describe('watch of a task the inbox follows', () => {
     }
   });
 
+  it('cancel sends tasks/cancel without the lease: the server cancels it, the inbox keeps following', async () => {
+    const started = await runCli(
+      ['call', env.server.url, 'reindex_corpus', 'documents=1000000', '--detach'],
+      env.home,
+    );
+    const taskId = started.stdout.trim();
+    const inbox = startCli(['inbox', '--port', '0'], env.home);
+    try {
+      await inbox.waitFor(/http:\/\/127\.0\.0\.1:\d+/);
+      await leaseTaken(env.home);
+      const run = await runCli(['cancel', taskId, '--json'], env.home);
+      const events = run.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(events).toContainEqual({ event: 'cancel', taskId, stage: 'acknowledged', via: 'command' });
+      expect(events.at(-1)).toEqual({ event: 'cancelled', taskId });
+      expect(run.code).toBe(0);
+      const status = await runCli(['status', taskId, '--server', env.server.url, '--json'], env.home);
+      expect(status.stdout).toContain('"cancelled"');
+    } finally {
+      inbox.child.kill('SIGINT');
+      await inbox.done;
+    }
+  });
+
   it('--help lists exit code 11', async () => {
     const run = await runCli(['--help'], env.home);
     expect(run.stdout).toContain(

@@ -6,14 +6,24 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TaskCancelledError, TaskExpiredError, TaskNotFoundError, NetworkError } from '../../../src/index.js';
+import {
+  RequestTimeoutError,
+  TaskCancelledError,
+  TaskExpiredError,
+  TaskNotFoundError,
+  NetworkError,
+} from '../../../src/index.js';
 import { disambiguateJsonFlag, parseMs, parseServerUrl, parseToolArguments } from '../src/arguments.js';
-import { parseDuration } from '../src/duration.js';
+import { bareTimeoutWarning, formatMs, parseDuration } from '../src/duration.js';
 import { ExitCode, exitCodeForError, UnanswerableError, UsageError } from '../src/exit-codes.js';
+import { explainError, lastWords } from '../src/explain-error.js';
+import type { ServerTarget } from '../src/server/target.js';
 import { formatToolResult } from '../src/format-result.js';
 import { AnswersFile } from '../src/input/answers-file.js';
 import { checkContent, checkFormat, readFields } from '../src/input/schema-fields.js';
 import { liveText } from '../src/live-line.js';
+import { buildProgram } from '../src/program.js';
+import { unquotedStdioProblem } from '../src/stdio-argv.js';
 
 describe('arguments', () => {
   it('parses key=value as JSON when it parses, else as a string; JSON object first, pairs override', () => {
@@ -290,5 +300,89 @@ describe('durations on the command line', () => {
       ),
     );
     expect(parseDuration('--timeout', '30')).toBe(30);
+  });
+});
+
+describe('unquoted --stdio: the hint quotes every word of the server command', () => {
+  const program = buildProgram(() => {});
+  it.each(['tools', 'bridge'])(
+    "%s --stdio npx srv --stdio keeps the server's own --stdio in the hint",
+    (command) => {
+      expect(
+        unquotedStdioProblem([command, '--stdio', 'npx', 'mcp-tasks-reference-server', '--stdio'], program),
+      ).toBe(
+        `"mcp-tasks-reference-server" is one argument too many for ${command}: --stdio takes the server's whole command line as one argument, so quote it, e.g. --stdio "npx mcp-tasks-reference-server --stdio" (mcp-tasks ${command} --help)`,
+      );
+    },
+  );
+  it('cancel <id> --stdio npx srv --stdio --json: the words up to our own next option', () => {
+    expect(
+      unquotedStdioProblem(['cancel', 't-1', '--stdio', 'npx', 'srv', '--stdio', '--json'], program),
+    ).toContain('e.g. --stdio "npx srv --stdio" (mcp-tasks cancel --help)');
+  });
+  it('status <id> --stdio npx --stdio srv: a second --stdio before the server name keeps the name too', () => {
+    expect(unquotedStdioProblem(['status', 't-1', '--stdio', 'npx', '--stdio', 'srv'], program)).toContain(
+      'e.g. --stdio "npx --stdio srv" (mcp-tasks status --help)',
+    );
+  });
+});
+
+describe('--timeout given as a bare number', () => {
+  it('a short duration reads in ms, not "0.0 s"', () => {
+    expect([formatMs(30), formatMs(999), formatMs(5_000)]).toEqual(['30 ms', '999 ms', '5.0 s']);
+  });
+  it('warns for a bare number below 1000 (likely meant as seconds), not for units or larger numbers', () => {
+    expect(bareTimeoutWarning(['tools', 'http://x/mcp', '--timeout', '30'])).toBe(
+      '--timeout 30 is 30 ms; write 30s for seconds',
+    );
+    expect(bareTimeoutWarning(['tools', '--timeout=5'])).toBe('--timeout 5 is 5 ms; write 5s for seconds');
+    expect(bareTimeoutWarning(['tools', '--timeout', '30s'])).toBeUndefined();
+    expect(bareTimeoutWarning(['tools', '--timeout', '1500'])).toBeUndefined();
+    expect(bareTimeoutWarning(['call', 'u', 't', '--', '--timeout', '3'])).toBeUndefined();
+  });
+});
+
+describe("a crashed stdio server's last words", () => {
+  it('show the first error line above the last lines (a Node MODULE_NOT_FOUND crash)', () => {
+    const stderr = [
+      'node:internal/modules/cjs/loader:1228',
+      '  throw err;',
+      '  ^',
+      '',
+      "Error: Cannot find module '/nowhere/server.js'",
+      '    at Module._resolveFilename (node:internal/modules/cjs/loader:1225:15)',
+      '    at node:internal/main/run_main_module:28:49 {',
+      "  code: 'MODULE_NOT_FOUND',",
+      '  requireStack: []',
+      '}',
+      '',
+      'Node.js v20.20.2',
+      '',
+    ].join('\n');
+    expect(lastWords(stderr).split('\n  ')).toEqual([
+      "Error: Cannot find module '/nowhere/server.js'",
+      '…',
+      "  code: 'MODULE_NOT_FOUND',",
+      '  requireStack: []',
+      '}',
+      '',
+      'Node.js v20.20.2',
+    ]);
+  });
+  it('are escaped and bounded; a short stderr is shown as it is', () => {
+    expect(lastWords('fatal: \u001b[31mboom\u001b[0m\n')).toBe('fatal: \\x1b[31mboom\\x1b[0m');
+    expect(lastWords(`${'x'.repeat(400)}\n`)).toBe(`${'x'.repeat(300)}…`);
+  });
+});
+
+describe('a stdio server silent at start', () => {
+  it('the initialize timeout says the server/discover wait came first (why the start took longer than --timeout)', () => {
+    const target = { kind: 'stdio', label: 'node server.js' } as unknown as ServerTarget;
+    expect(explainError(new RequestTimeoutError('initialize', 5_000), target)).toContain(
+      'to initialize within 5.0 s, after its silence to server/discover (a server silent there is taken for a 2025-11-25 one and sent initialize; that wait came first, so the start took longer than --timeout) (set another limit with --timeout)',
+    );
+    expect(explainError(new RequestTimeoutError('tools/list', 30), target)).toContain(
+      'to tools/list within 30 ms (set another limit with --timeout)',
+    );
   });
 });

@@ -10,11 +10,13 @@
  * | 9 | still running when `--wait` ran out (`CANCEL_NOT_CONFIRMED`: the cancel was delivered; check with `status`) |
  * | 5, 6, 8 | expired, unknown task, transport or server error (e.g. `tasks/cancel` refused, or not delivered: `CANCEL_NOT_DELIVERED`) |
  *
+ * A task another process follows (an `mcp-tasks inbox`) is cancelled without taking its lease: see `cancelFollowed`.
+ *
  * Cancellation: https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md
  *
  * @module
  */
-import { isMcpClientError } from 'mcp-tasks-client';
+import { isMcpClientError, safeText, type TaskFollowedElsewhereError } from 'mcp-tasks-client';
 import { parseMs } from '../arguments.js';
 import { parseDuration } from '../duration.js';
 import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
@@ -22,7 +24,7 @@ import { DEFAULT_CANCEL_WAIT_MS } from '../follow-task.js';
 import { Output } from '../output.js';
 import { comeBack } from '../resume-hint.js';
 import type { ServerOptions, ServerTarget } from '../server/target.js';
-import { openSession, runReporting } from '../session.js';
+import { openSession, runReporting, type Session } from '../session.js';
 import { attachTask, locateTask } from '../task-lookup.js';
 
 /** Options of `cancel`. */
@@ -48,7 +50,14 @@ export function cancelCommand(taskId: string, options: CancelCommandOptions): Pr
       target = located.target;
       const session = await openSession(output, target, undefined, timeoutMs);
       try {
-        const handle = await session.waitFor('tasks/get', attachTask(session, taskId, located.record));
+        const handle = await session
+          .waitFor('tasks/get', attachTask(session, taskId, located.record))
+          .catch((error: unknown) => {
+            if (isMcpClientError(error, 'TASK_FOLLOWED_ELSEWHERE'))
+              return error as TaskFollowedElsewhereError;
+            throw error;
+          });
+        if (handle instanceof Error) return await cancelFollowed(handle, session, output);
         const already = handle.done;
         if (already)
           output.emit({
@@ -94,4 +103,31 @@ export function cancelCommand(taskId: string, options: CancelCommandOptions): Pr
     },
     () => target,
   );
+}
+
+/**
+ * `cancel` of a task another process follows (an `mcp-tasks inbox`, a `watch` elsewhere): `tasks/cancel` is safe
+ * from any process, so it is sent directly, without the task's lease; the follower sees how the task ends. One
+ * `tasks/get` then says what the server reports now: exit 0 once it reports `cancelled`, else 9 (delivered, not
+ * confirmed: the server decides how the task ends).
+ */
+async function cancelFollowed(
+  elsewhere: TaskFollowedElsewhereError,
+  session: Session,
+  output: Output,
+): Promise<ExitCodeValue> {
+  const { taskId } = elsewhere;
+  await session.waitFor('tasks/cancel', session.client.request('tasks/cancel', { taskId }));
+  output.emit({ event: 'cancel', taskId, stage: 'acknowledged', via: 'command' });
+  const now = await session.waitFor('tasks/get', session.client.request('tasks/get', { taskId }));
+  const status = typeof now.status === 'string' ? safeText(now.status) : 'of unknown status';
+  output.emit({
+    event: 'hint',
+    message: `Task ${taskId} is followed by ${safeText(elsewhere.holder)}, which sees how it ends; the server reports it ${status} now.`,
+  });
+  if (status === 'cancelled') {
+    output.emit({ event: 'cancelled', taskId });
+    return ExitCode.Completed;
+  }
+  return ExitCode.StillRunning;
 }
