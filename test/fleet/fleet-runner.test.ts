@@ -81,6 +81,7 @@ function scripted(attach?: (taskId: string) => Promise<ScriptedTask>) {
     },
     release: async (lease: Lease) => void released.push(lease.taskId),
     leaseOf: (_server: string, taskId: string) => leases.get(taskId),
+    recordIdOf: (server: string, taskId: string) => `${server}\n${taskId}`,
     put: async () => undefined,
     channel: { subscribe: () => ({ stop: async () => undefined }) },
     idempotency: {},
