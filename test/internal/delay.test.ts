@@ -56,10 +56,11 @@ describe('a Retry-After of 2^31 ms on tasks/get', () => {
 
   it('no second tasks/get before 2^31 ms (no 1 ms hammering); result({ signal }) still ends the wait', async () => {
     let gets = 0;
+    // A task kept forever (ttlMs null): a wait past its retention would end it as expired instead
     const { transport, client } = setup((m) => {
-      if (m === 'tools/call') return created();
+      if (m === 'tools/call') return created({ ttlMs: null });
       if (m === 'tasks/get' && ++gets === 1) throw new HttpError('tasks/get', 503, 'busy', 2 ** 31);
-      return detailed({ status: 'working' });
+      return detailed({ status: 'working', ttlMs: null });
     });
     const handle = await startTask(client);
     await vi.advanceTimersByTimeAsync(1_000); // the first poll, answered 503 + Retry-After
