@@ -222,7 +222,23 @@ describe.skipIf(SKIP)('mcp-tasks inbox in Chromium (file store)', () => {
     );
     await Promise.all(forms.map((f) => f.waitFor({ timeout: 20_000 })));
     for (const f of forms) await f.locator('[data-field="confirm"] input').check();
-    await Promise.all(forms.map((f) => f.locator('button.accept').click()));
+    // Both answers leave their browsers before either reaches the inbox: otherwise the first answer can re-render
+    // the second page (question gone) before its click lands, and the race this test is about never happens.
+    const held: Array<() => Promise<void>> = [];
+    let bothHeld: () => void = () => undefined;
+    const answersHeld = new Promise<void>((resolve) => {
+      bothHeld = resolve;
+    });
+    for (const p of [first, second]) {
+      await p.route('**/api/answer', async (route) => {
+        held.push(() => route.continue());
+        if (held.length === 2) bothHeld();
+      });
+    }
+    await Promise.all(forms.map((f) => f.locator('button.accept').click({ noWaitAfter: true })));
+    await answersHeld;
+    await Promise.all(held.map((send) => send()));
+    for (const p of [first, second]) await p.unroute('**/api/answer');
     await expect
       .poll(async () => (await new FileTaskStore(join(home, 'tasks')).get(taskId))?.outcome?.status, {
         timeout: 20_000,
