@@ -48,6 +48,10 @@ async function phase(name: string, file: string, env: Record<string, string>): P
 await phase('correctness', 'correctness', {});
 await phase('inline', 'inline', { INLINE_CALLS: String(sizes.inlineCalls) });
 await phase('request-cost', 'request-cost', { REQUEST_COST_CALLS: String(sizes.requestCostCalls) });
+await phase('request-cost-no-otel', 'request-cost', {
+  REQUEST_COST_CALLS: String(sizes.requestCostCalls),
+  REQUEST_COST_OTEL: 'absent',
+});
 // Side by side with @modelcontextprotocol/ext-tasks: ours, the peer, ours with push, at each size and interval.
 for (const tasks of sizes.peerTasks) {
   for (const interval of sizes.peerIntervalsMs) {

@@ -80,6 +80,19 @@ function requestRows(get: Get): Row[] {
       `${poll.ours} / ${show(poll.oursTraced)}`,
       `traced÷ours ${div(poll.oursTraced, poll.ours)}`,
     ]);
+    const bare = get('request-cost-no-otel')?.cpuMsPerRequest;
+    if (bare) {
+      rows.push([
+        '5. without @opentelemetry/api: floor / ours, CPU ms (inline echo)',
+        `${bare.inline.floor} / ${bare.inline.ours}`,
+        `ours÷floor ${div(bare.inline.ours, bare.inline.floor)} (with the API, no provider: ${div(i.ours, i.floor)})`,
+      ]);
+      rows.push([
+        '5. without @opentelemetry/api: floor / ours, CPU ms (tasks/get)',
+        `${bare.poll.floor} / ${bare.poll.ours}`,
+        `ours÷floor ${div(bare.poll.ours, bare.poll.floor)} (with the API, no provider: ${div(poll.ours, poll.floor)})`,
+      ]);
+    }
   }
   return rows;
 }

@@ -9,19 +9,24 @@
  * sender is undici; run `npx tsup` first; `@opentelemetry/api` installed, no tracer provider), `oursTraced` (the
  * same client while an OpenTelemetry tracer provider records every request's span), `oursFetch` (the same built client over the global fetch), `official` (@modelcontextprotocol/client, inline only; it has no tasks/get on this era),
  * `peer` (@modelcontextprotocol/ext-tasks `session.callTool` + `settle()`, inline only: its polls are internal).
+ * With REQUEST_COST_OTEL=absent only `floor` and `ours` run, `ours` from a copy of the built package that cannot
+ * resolve `@opentelemetry/api` (as installed without it): a process of its own, so that two copies of the package
+ * never share the JIT's view of the libraries both call.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { propagation, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 // The built package, not the sources: tsx's `keepNames` adds a `__name` call per closure that users never run.
-import { StreamableHttpTransport, TaskClient, type TaskHandle } from '../../dist/node.js';
+import type { TaskHandle } from '../../dist/node.js';
 // The DetailedTask parser left the public entry; its source is the same zod schema the built package uses.
 import { parseDetailedTask } from '../../src/protocol/tasks.js';
 import { report, startServerProcess } from '../lib/child.js';
 import { createFloor } from '../lib/floor.js';
 import { createPeerHost } from '../lib/peer-host.js';
 import { envInt, round } from '../lib/measure.js';
+import { distWithoutOtel } from '../lib/without-otel.js';
+import { pathToFileURL } from 'node:url';
 
 const calls = envInt('REQUEST_COST_CALLS', 2_000);
 const block = envInt('REQUEST_COST_BLOCK', 200);
@@ -47,6 +52,10 @@ const tracing = {
   on: () => void trace.setGlobalTracerProvider(provider),
   off: () => trace.disable(),
 };
+const noOtel = process.env.REQUEST_COST_OTEL === 'absent' ? distWithoutOtel() : undefined;
+const { StreamableHttpTransport, TaskClient } = (await import(
+  noOtel === undefined ? '../../dist/node.js' : pathToFileURL(noOtel.nodeEntry).href
+)) as typeof import('../../dist/node.js');
 const ours = new TaskClient({ transport: new StreamableHttpTransport(server.url) }); // undici: the Node entry's default
 const oursFetch = new TaskClient({
   transport: new StreamableHttpTransport(server.url, { fetch: globalThis.fetch }),
@@ -66,6 +75,8 @@ const handle = start.task as TaskHandle<unknown>;
 const taskId = handle.taskId;
 
 type Side = 'floor' | 'ours' | 'oursTraced' | 'oursFetch' | 'official' | 'peer';
+/** The sides measured without `@opentelemetry/api`. */
+const only: ReadonlySet<Side> = new Set(['floor', 'ours']);
 /** Sides measured with the tracer provider registered. */
 const traced: ReadonlySet<Side> = new Set(['oursTraced']);
 const ops: Record<'inline' | 'poll', Partial<Record<Side, (i: number) => Promise<unknown>>>> = {
@@ -94,7 +105,7 @@ function cpuMs(): number {
 
 const results: Record<string, Record<string, number>> = {};
 for (const [kind, table] of Object.entries(ops)) {
-  const sides = Object.keys(table) as Side[];
+  const sides = (Object.keys(table) as Side[]).filter((side) => noOtel === undefined || only.has(side));
   const cpu: Record<string, number> = {};
   const count: Record<string, number> = {};
   for (const side of sides) {
@@ -125,6 +136,7 @@ for (const [kind, table] of Object.entries(ops)) {
 await provider.shutdown();
 await handle.cancel().catch(() => undefined);
 await ours.close();
+noOtel?.remove();
 await oursFetch.close();
 await official.close();
 await peer.close();

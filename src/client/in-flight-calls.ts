@@ -32,7 +32,7 @@ export class InFlightCalls {
    */
   run<R>(signal: AbortSignal | undefined, op: (signal: AbortSignal) => Promise<R>): Promise<R> {
     if (this.#closed) return Promise.reject(new ClientClosedError());
-    const abort = new LinkedAbort(signal);
+    const abort = new LinkedAbort(signal).holdable(); // a creation's abort grace holds it (abort-grace.ts)
     const running = op(abort.signal);
     // Kept as it is (close() waits for it without its outcome); the caller gets it once this call is forgotten. One
     // reaction instead of `finally` plus a `catch` copy: fewer promises and ticks per call.

@@ -71,6 +71,15 @@ function unfollow(followers: Followers, link: LinkedAbort): void {
 }
 
 /**
+ * Our signals that other links may follow or hold point back to their link ({@link LinkedAbort.holdable}) through
+ * this key: a link made from such a signal subscribes to that link directly, with no listener on the signal and no
+ * entry in {@link followersOf}. (On Node 20 each of those costs microseconds per request: an `AbortSignal` is slow to
+ * make and slow to add a listener or a `WeakMap` entry to.)
+ */
+const LINK = Symbol('mcp-tasks-client.link');
+type LinkedSignal = AbortSignal & { [LINK]?: LinkedAbort };
+
+/**
  * One request's abort, as a standard `AbortSignal`: the caller's signal, an optional time budget and an explicit
  * {@link LinkedAbort.abort} (a transport's or a client's `close()`) all end it, and the first reason wins.
  *
@@ -81,26 +90,40 @@ function unfollow(followers: Followers, link: LinkedAbort): void {
  * keeps every combined signal alive as long as a long-lived input (https://github.com/nodejs/node/issues/55351),
  * and adds a listener per call; not `AbortSignal.timeout`: its reason is a `DOMException` rather than our typed
  * error, and fake timers do not advance it.
+ *
+ * A holdable link (a client's call) can also hold its aborts back for a while ({@link hold}): a creation request
+ * the caller aborted is read for a grace period before its request is aborted, all on the call's one link.
  */
 export class LinkedAbort {
   readonly #controller = new AbortController();
+  /** The link of ours this one follows directly, or the foreign signal's followers it is one of. */
+  #upstream: LinkedAbort | undefined;
   #following: Followers | undefined;
+  /** Links following this one directly (made from its signal once it is {@link holdable}). */
+  #followers: Set<LinkedAbort> | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #timedOut = false;
+  /** While held ({@link hold}): decides when a pending abort lands. */
+  #onPending: ((reason: unknown) => void) | undefined;
+  #pending: { readonly reason: unknown } | undefined;
 
   /**
    * @param caller - aborts this one with its reason (at once when already aborted).
    * @param timeoutMs - after this many ms (when finite and within a timer's range) it aborts with `onTimeout()`.
    */
   constructor(caller: AbortSignal | undefined, timeoutMs?: number, onTimeout?: () => unknown) {
+    const upstream = (caller as LinkedSignal | undefined)?.[LINK];
     if (caller?.aborted) this.#controller.abort(caller.reason);
-    else if (caller) this.#following = follow(caller, this);
+    else if (upstream !== undefined) {
+      this.#upstream = upstream;
+      (upstream.#followers ??= new Set()).add(this);
+    } else if (caller) this.#following = follow(caller, this);
     const delayMs = timerDelay(timeoutMs); // Infinity or beyond a timer's range: no timer (never a 1 ms overflow)
     if (delayMs !== undefined && !this.#controller.signal.aborted)
       this.#timer = setTimeout(() => {
         if (this.#controller.signal.aborted) return;
         this.#timedOut = true;
-        this.#controller.abort(onTimeout?.());
+        this.#end(onTimeout?.());
       }, delayMs);
   }
 
@@ -114,9 +137,58 @@ export class LinkedAbort {
     return this.#timedOut;
   }
 
-  /** Aborts with `reason`; ignored once aborted (the first reason wins). */
+  /**
+   * Aborts with `reason`; ignored once aborted (the first reason wins). While {@link hold | held}, the abort only
+   * becomes {@link pending} (the first one; later ones are ignored) and the holder decides when it lands.
+   */
   abort(reason: unknown): void {
-    this.#controller.abort(reason);
+    if (this.#onPending === undefined || this.#controller.signal.aborted) return this.#end(reason);
+    if (this.#pending !== undefined) return;
+    this.#pending = { reason };
+    this.#onPending(reason);
+  }
+
+  /**
+   * Makes this link findable from its signal: whoever is handed only the signal can hold its aborts (see
+   * {@link holdableLink}), and links made from the signal follow this one directly. A client's call makes its link
+   * holdable, so the call's creation request can be read for a grace period after an abort without a second link
+   * per request.
+   */
+  holdable(): this {
+    (this.#controller.signal as LinkedSignal)[LINK] = this;
+    return this;
+  }
+
+  /**
+   * Holds aborts back until {@link release}: meanwhile an abort (the caller's signal, a time budget's, or
+   * {@link abort}) leaves the signal as it is; the first becomes {@link pending}, `onPending(reason)` runs at once,
+   * and the abort lands when the holder calls {@link land} (at once, or after a grace period).
+   */
+  hold(onPending: (reason: unknown) => void): void {
+    this.#onPending = onPending;
+  }
+
+  /** True while held ({@link hold} until {@link release}). */
+  get held(): boolean {
+    return this.#onPending !== undefined;
+  }
+
+  /** The abort waiting while held, or `undefined` (none came, or not held). */
+  get pending(): { readonly reason: unknown } | undefined {
+    return this.#pending;
+  }
+
+  /** Aborts the signal now with `reason`, held or not (ignored once aborted). */
+  land(reason: unknown): void {
+    this.#end(reason);
+  }
+
+  /** Ends the hold; an abort still pending lands now with its reason. */
+  release(): void {
+    const pending = this.#pending;
+    this.#onPending = undefined;
+    this.#pending = undefined;
+    if (pending !== undefined) this.#end(pending.reason);
   }
 
   /** Stops the timer and stops following the caller's signal; call it when the work ends. */
@@ -125,7 +197,34 @@ export class LinkedAbort {
     this.#timer = undefined;
     if (this.#following) unfollow(this.#following, this);
     this.#following = undefined;
+    if (this.#upstream) this.#upstream.#followers?.delete(this);
+    this.#upstream = undefined;
   }
+
+  /** Aborts the signal (once: the first reason wins), then the links following this one, with the same reason. */
+  #end(reason: unknown): void {
+    const signal = this.#controller.signal;
+    if (signal.aborted) return;
+    this.#controller.abort(reason);
+    if (this.#followers === undefined) return;
+    for (const each of [...this.#followers]) each.abort(signal.reason); // a follower disposed meanwhile has left
+  }
+}
+
+/** The holdable link behind `signal` when it is neither aborted nor held now; `undefined` otherwise. */
+export function holdableLink(signal: AbortSignal): LinkedAbort | undefined {
+  const link = (signal as LinkedSignal)[LINK];
+  return link === undefined || signal.aborted || link.held ? undefined : link;
+}
+
+/**
+ * The abort a call asked for: its signal's reason once aborted, or the abort its holdable link holds back
+ * ({@link LinkedAbort.hold}); `undefined` when none.
+ */
+export function abortRequested(signal: AbortSignal | undefined): { readonly reason: unknown } | undefined {
+  if (signal === undefined) return undefined;
+  if (signal.aborted) return { reason: signal.reason };
+  return (signal as LinkedSignal)[LINK]?.pending;
 }
 
 /** A {@link LinkedAbort} of `signal` and a time budget: on timeout it aborts with `onTimeout()` as reason. */

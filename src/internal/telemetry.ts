@@ -1,8 +1,8 @@
 /**
  * OpenTelemetry for requests and tasks, through the optional peer `@opentelemetry/api` (the API only; the host
  * brings the SDK and registers a tracer or meter provider). Without the package, or before it is loaded, nothing is
- * traced or measured; with it but no provider registered, a request costs the API's no-op span with its
- * `isRecording()` check and one look at the global meter provider.
+ * traced or measured; with it but no provider registered, a request costs one look at the global tracer provider
+ * and one at the global meter provider.
  * One span per request of either era, named and attributed as the MCP semantic conventions say, its context carried
  * in `params._meta` (`traceparent`, `tracestate`; `baggage` only when asked; nothing when the client turned it off),
  * and the `mcp.client.operation.duration` histogram. A `tasks/get`
@@ -70,6 +70,26 @@ export function telemetryApi(): OtelApi | undefined {
 
 /** The tracer and meter name of this library. */
 export const INSTRUMENTATION_NAME = 'mcp-tasks-client';
+
+// --- Tracing -------------------------------------------------------------------------------------------------------
+
+/** The API's no-op tracer provider: the delegate of a global provider nobody registered a tracer provider behind. */
+let noopTracerProvider: { api: OtelApi; provider: unknown } | undefined;
+
+/**
+ * Whether a tracer provider is registered: `false` while the global one is the API's no-op, whose spans never record,
+ * so a request skips naming, starting and checking a span nobody keeps. Per call it costs one look at the global
+ * provider.
+ */
+export function tracerRegistered(otel: OtelApi): boolean {
+  if (noopTracerProvider?.api !== otel) {
+    // A proxy with no delegate answers with the API's one no-op provider.
+    noopTracerProvider = { api: otel, provider: new otel.ProxyTracerProvider().getDelegate() };
+  }
+  const global = otel.trace.getTracerProvider();
+  const delegate = global instanceof otel.ProxyTracerProvider ? global.getDelegate() : global;
+  return delegate !== noopTracerProvider.provider;
+}
 
 // --- Metrics -------------------------------------------------------------------------------------------------------
 
@@ -312,12 +332,14 @@ export function startRequestSpan(
   const otel = api;
   if (otel === undefined) return undefined;
   const metrics = instruments(otel);
+  const tracing = tracerRegistered(otel);
   const taskId = typeof params.taskId === 'string' ? params.taskId : undefined;
   const taskSpan =
     taskId !== undefined && where.owner !== undefined ? taskSpans.get(where.owner)?.get(taskId) : undefined;
+  if (!tracing && metrics === undefined && taskSpan === undefined) return undefined;
   const target = targetOf(method, params);
   let span: Span | undefined;
-  if (!(taskSpan !== undefined && method === 'tasks/get')) {
+  if (tracing && !(taskSpan !== undefined && method === 'tasks/get')) {
     const parent =
       taskSpan === undefined ? otel.context.active() : otel.trace.setSpan(otel.context.active(), taskSpan);
     span = otel.trace

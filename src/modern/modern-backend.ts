@@ -29,6 +29,7 @@ import type {
 import { answerRound } from '../tasks/input-round.js';
 import type { TaskOps } from '../tasks/task-handle.js';
 import { withAbortGrace } from '../tasks/abort-grace.js';
+import { abortRequested } from '../internal/abort.js';
 import { sendCreation } from './creation-retry.js';
 import type { EngineConfig } from '../tasks/config.js';
 import { invalidHeaderReason, paramHeaders } from './param-headers.js';
@@ -159,7 +160,8 @@ export class ModernBackend implements EraBackend {
         (own) =>
           sendCreation(
             async () => {
-              if (caller?.aborted) throw caller.reason; // never send a new attempt after the caller gave up
+              const requested = abortRequested(caller); // held back during the abort grace, or landed
+              if (requested) throw requested.reason; // never send a new attempt after the caller gave up
               inFlight = true;
               try {
                 return await this.#pipeline.send(method, round === 0 ? params : { ...params, ...retry }, {

@@ -10,7 +10,7 @@
  */
 import { ClientClosedError, OutcomeUnknownError } from '../errors.js';
 import { isLostBeforeResponse } from '../internal/lost-request.js';
-import { isUnwritten } from '../internal/abort.js';
+import { holdableLink, isUnwritten, LinkedAbort } from '../internal/abort.js';
 
 /** Default time, in ms, to keep reading a creation response after the caller aborted or the client closed. */
 export const DEFAULT_ABORT_GRACE_MS = 5_000;
@@ -32,10 +32,11 @@ function abandoned(method: string, reason: unknown): Error {
 }
 
 /**
- * Runs `send` with a signal of its own (none when the caller gave none). A caller abort before anything was sent,
- * while `inFlight()` says no request is on its way (a retry's backoff), or while the transport has marked the
- * request unwritten (its headers still pending, `markUnwritten`), rejects with `signal.reason` at once: nothing
- * reached the server, so there is no outcome to wait for. After a request left, its
+ * Runs `send` with a signal that a caller's abort reaches only as described here (none when the caller gave none):
+ * the call's own link with its aborts held back meanwhile ({@link LinkedAbort.hold}), or else a link of its own. A
+ * caller abort before anything was sent, while `inFlight()` says no request is on its way (a retry's backoff), or
+ * while the transport has marked the request unwritten (its headers still pending, `markUnwritten`), rejects with
+ * `signal.reason` at once: nothing reached the server, so there is no outcome to wait for. After a request left, its
  * response still counts if it arrives within `graceMs` (ms).
  *
  * @throws {@link OutcomeUnknownError} (the abort reason as `cause`) when no response arrived within the grace, or
@@ -52,31 +53,35 @@ export async function withAbortGrace<T>(
   if (signal?.aborted) throw signal.reason;
   // Without a caller's signal nothing can abort the request early: no signal of its own is needed.
   if (signal === undefined) return { value: await send(undefined), aborted: false };
-  const own = new AbortController();
+  // A client's call holds its own link's aborts back; any other signal gets a link of its own to hold.
+  const found = holdableLink(signal);
+  const link = found ?? new LinkedAbort(signal);
   let timer: ReturnType<typeof setTimeout> | undefined;
   let expired: Error | undefined;
-  const onAbort = (): void => {
+  link.hold((reason) => {
     // Between attempts (a retry's backoff), or before the request is written (awaiting getHeaders()), nothing is on
     // its way to the server: stop at once.
-    if (!inFlight() || isUnwritten(own.signal)) return own.abort(signal?.reason);
-    timer = setTimeout(() => own.abort((expired = abandoned(method, signal?.reason))), graceMs);
-  };
-  signal?.addEventListener('abort', onAbort, { once: true });
+    if (!inFlight() || isUnwritten(link.signal)) return link.land(reason);
+    timer = setTimeout(() => link.land((expired = abandoned(method, reason))), graceMs);
+  });
   try {
-    const value = await send(own.signal);
-    return signal?.aborted ? { value, aborted: true, abortReason: signal.reason } : { value, aborted: false };
+    const value = await send(link.signal);
+    const requested = link.pending;
+    return requested ? { value, aborted: true, abortReason: requested.reason } : { value, aborted: false };
   } catch (error) {
+    const requested = link.pending;
     if (
-      !signal?.aborted ||
-      error === signal.reason ||
+      requested === undefined ||
+      error === requested.reason ||
       error === expired ||
       error instanceof OutcomeUnknownError
     )
       throw error;
-    if (isLostBeforeResponse(error)) throw abandoned(method, signal.reason);
-    throw signal.reason;
+    if (isLostBeforeResponse(error)) throw abandoned(method, requested.reason);
+    throw requested.reason;
   } finally {
     clearTimeout(timer);
-    signal?.removeEventListener('abort', onAbort);
+    link.release(); // an abort still held lands now: the call's signal ends with the caller's reason
+    if (found === undefined) link.dispose();
   }
 }

@@ -501,7 +501,15 @@ export interface AttachOptions extends z.input<typeof AttachOptionsSchema> {}
  * known one, or a value breaking its option's rule), naming the method and the option; `undefined` when all are fine.
  */
 export function callOptionsError(where: string, schema: z.ZodType, options: unknown): TypeError | undefined {
-  if (options === undefined) return undefined;
+  if (options === undefined || isEmptyObject(options)) return undefined; // every call option is optional
   const result = check(where, schema, options);
   return 'error' in result ? result.error : undefined;
+}
+
+/** True for `{}` (a plain object without enumerable keys: what zod would read), the default of every call's options. */
+function isEmptyObject(options: unknown): boolean {
+  if (typeof options !== 'object' || options === null || Object.getPrototypeOf(options) !== Object.prototype)
+    return false;
+  for (const _ in options) return false;
+  return true;
 }

@@ -23,6 +23,7 @@ import {
   spanText,
   telemetryApi,
   toTraceparent,
+  tracerRegistered,
   type Instruments,
 } from '../internal/telemetry.js';
 import type { DetailedTask } from '../protocol/tasks.js';
@@ -97,6 +98,8 @@ export function traceTask(start: TaskTraceStart): TaskTrace | undefined {
   const otel = telemetryApi();
   if (otel === undefined) return undefined;
   const metrics = instruments(otel);
+  const tracing = tracerRegistered(otel);
+  if (!tracing && metrics === undefined) return undefined;
   const created = fromTraceparent(start.createdIn);
   const first = fromTraceparent(start.firstSpan);
   const links: Link[] = [];
@@ -105,14 +108,16 @@ export function traceTask(start: TaskTraceStart): TaskTrace | undefined {
   // Created here: a child of the creating request, so the task is in its trace. Followed again: a child of the
   // caller's context, linked to the first span (its trace may be long gone from the backend's retention).
   const parent = created ? otel.trace.setSpanContext(otel.context.active(), created) : otel.context.active();
-  const span = otel.trace
-    .getTracer(INSTRUMENTATION_NAME)
-    .startSpan(
-      `task ${start.name ?? start.method}`,
-      { kind: otel.SpanKind.INTERNAL, links, attributes: baseAttributes(start) },
-      parent,
-    );
-  const recording = span.isRecording() ? span : undefined;
+  const span = tracing
+    ? otel.trace
+        .getTracer(INSTRUMENTATION_NAME)
+        .startSpan(
+          `task ${start.name ?? start.method}`,
+          { kind: otel.SpanKind.INTERNAL, links, attributes: baseAttributes(start) },
+          parent,
+        )
+    : undefined;
+  const recording = span?.isRecording() ? span : undefined;
   if (recording === undefined && metrics === undefined) return undefined;
   if (recording && first) recording.setAttribute('mcp_tasks.task.followed_again', true);
   return new TaskObserver(start, recording, metrics, otel.SpanStatusCode.ERROR);

@@ -108,3 +108,28 @@ describe.each([
     expect(maxListenerWarnings()).toEqual([]);
   });
 });
+
+describe('one link per call, one per request', () => {
+  it('an inline tools/call makes two AbortControllers (the call’s link and its POST’s), with or without a caller’s signal; its abort grace holds the call’s link instead of making a third', async () => {
+    const tools = await start(createUndiciSender());
+    await tools.callTool('echo', {}); // the era is known, the connection open
+    const Real = globalThis.AbortController;
+    let made = 0;
+    globalThis.AbortController = class extends Real {
+      constructor() {
+        super();
+        made += 1;
+      }
+    };
+    try {
+      await tools.callTool('echo', {});
+      const withoutSignal = made;
+      made = 0;
+      const caller = new Real();
+      await tools.callTool('echo', {}, { signal: caller.signal });
+      expect([withoutSignal, made]).toEqual([2, 2]);
+    } finally {
+      globalThis.AbortController = Real;
+    }
+  });
+});

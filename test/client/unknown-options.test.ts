@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StreamableHttpTransport, TaskClient } from '../../src/index.js';
 import { createTaskServer, sleep, textResult, type TaskServer } from '../../src/testing/index.js';
+import { AttachOptionsSchema, CallOptionsSchema, RequestOptionsSchema } from '../../src/tasks/config.js';
 
 let server: TaskServer;
 beforeAll(async () => {
@@ -179,5 +180,16 @@ describe('client options', () => {
     ],
   ])('%j → TypeError naming the closest key', (options, message) => {
     expect(() => new TaskClient(options as never)).toThrow(new TypeError(message));
+  });
+});
+
+describe('per-call options: none given', () => {
+  // `{}` skips validation (the default of every call's options): each per-call schema must accept it.
+  it.each([
+    ['CallOptionsSchema', CallOptionsSchema],
+    ['RequestOptionsSchema', RequestOptionsSchema],
+    ['AttachOptionsSchema', AttachOptionsSchema],
+  ])('%s accepts {}', (_, schema) => {
+    expect(schema.safeParse({}).success).toBe(true);
   });
 });

@@ -95,4 +95,42 @@ describe('markUnwritten', () => {
     expect(isUnwritten(signal)).toBe(false);
     markUnwritten(undefined, true);
   });
+
+  it('a link made from a holdable link follows it directly: no listener on its signal, the same reason, gone after dispose()', () => {
+    const call = new LinkedAbort(undefined).holdable();
+    const request = new LinkedAbort(call.signal, 1_000, () => 'timeout');
+    expect(listeners(call.signal)).toBe(0);
+    call.abort('closed');
+    expect([request.signal.aborted, request.signal.reason]).toEqual([true, 'closed']);
+    const next = new LinkedAbort(new LinkedAbort(undefined).holdable().signal);
+    next.dispose();
+    expect(next.signal.aborted).toBe(false);
+  });
+
+  it('held: an abort is pending (the first one), the signal and its followers stay live until land(); release() lands one still pending', () => {
+    const caller = new AbortController();
+    const call = new LinkedAbort(caller.signal).holdable();
+    const request = new LinkedAbort(call.signal);
+    const onPending = vi.fn();
+    call.hold(onPending);
+    expect(call.held).toBe(true);
+    caller.abort('stop');
+    call.abort('closed'); // later: ignored
+    expect(onPending.mock.calls).toEqual([['stop']]);
+    expect([call.pending, call.signal.aborted, request.signal.aborted]).toEqual([
+      { reason: 'stop' },
+      false,
+      false,
+    ]);
+    call.land('abandoned');
+    expect([call.signal.reason, request.signal.reason]).toEqual(['abandoned', 'abandoned']);
+    call.release();
+    expect([call.held, call.pending, call.signal.reason]).toEqual([false, undefined, 'abandoned']);
+
+    const other = new LinkedAbort(undefined).holdable();
+    other.hold(() => undefined);
+    other.abort('closed');
+    other.release();
+    expect([other.signal.aborted, other.signal.reason]).toEqual([true, 'closed']);
+  });
 });
