@@ -17,7 +17,10 @@ import { until } from './hostile3-server.js';
 const bench = useHostile();
 
 /** Starts a call with its own signal and waits until the server holds its `tools/call`. */
-async function heldCall(options: Parameters<ReturnType<typeof bench.client>['callTool']>[2] = {}, client = bench.client()) {
+async function heldCall(
+  options: Parameters<ReturnType<typeof bench.client>['callTool']>[2] = {},
+  client = bench.client(),
+) {
   const controller = new AbortController();
   const reason = new Error('caller gave up');
   const call = settledBox(client.callTool('deploy', {}, { ...options, signal: controller.signal }));

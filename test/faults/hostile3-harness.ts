@@ -36,7 +36,10 @@ export function useHostile(): HostileBench {
     server = await startHostile();
     server.auto = (held) => {
       if (held.method !== 'tasks/cancel') return undefined;
-      held.result({ resultType: 'complete', ...wireTask(String(held.params.taskId), { status: 'cancelled' }) });
+      held.result({
+        resultType: 'complete',
+        ...wireTask(String(held.params.taskId), { status: 'cancelled' }),
+      });
       return true;
     };
     process.on('unhandledRejection', onUnhandled);
@@ -94,6 +97,9 @@ export function settledBox<T>(promise: Promise<T>): { settled: boolean; value?: 
 }
 
 /** A flat CreateTaskResult for `taskId`. */
-export function createdTask(taskId: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+export function createdTask(
+  taskId: string,
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
   return { resultType: 'task', ...wireTask(taskId, overrides) };
 }

@@ -123,14 +123,21 @@ export async function startHostile(): Promise<HostileServer> {
         clientGone: () => gone || res.destroyed,
         result: (result) => json({ jsonrpc: '2.0', id, result }),
         error: (code, msg, data) =>
-          json({ jsonrpc: '2.0', id, error: data === undefined ? { code, message: msg } : { code, message: msg, data } }),
+          json({
+            jsonrpc: '2.0',
+            id,
+            error: data === undefined ? { code, message: msg } : { code, message: msg, data },
+          }),
         raw: (status, body, headers = { 'content-type': 'application/json' }) => {
           if (!res.destroyed) res.writeHead(status, headers).end(body);
         },
         drop: () => req.socket.destroy(),
         half: (text) => {
           if (res.destroyed) return;
-          res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(text.length * 2 + 10) });
+          res.writeHead(200, {
+            'content-type': 'application/json',
+            'content-length': String(text.length * 2 + 10),
+          });
           res.write(text, () => setImmediateReal(() => req.socket.destroy()));
         },
       };
