@@ -11,6 +11,7 @@
  */
 import pRetry from 'p-retry';
 import { InvalidResponseError, NetworkError, OutcomeUnknownError, ResponseTooLargeError } from '../errors.js';
+import { abortRequested } from '../internal/abort.js';
 import { isLostBeforeResponse, neverSent, notSentCode } from '../internal/lost-request.js';
 import type { EngineConfig } from '../tasks/config.js';
 
@@ -34,7 +35,9 @@ export interface SendCreationOptions {
  * @throws {@link NetworkError} with `notSent: true` when the server could not be reached in any attempt (nothing was
  *   sent); {@link OutcomeUnknownError} (the lost attempt's error as `cause`) when a lost request may not be re-sent,
  *   or every re-send was lost too, or the reply could not be read (`InvalidResponseError.unreadableReply`, or a {@link ResponseTooLargeError}: a reply
- *   over the size limit, as `cause`); otherwise the attempt's own error, or `signal.reason`.
+ *   over the size limit, as `cause`); otherwise the attempt's own error, or `signal.reason`. Once an abort of
+ *   `signal` is requested (held back, see `LinkedAbort.hold`) nothing is re-sent, and a lost attempt is thrown as it
+ *   is, for the abort's grace to report.
  */
 export async function sendCreation<T>(attempt: () => Promise<T>, options: SendCreationOptions): Promise<T> {
   const { retry, signal } = options;
@@ -77,7 +80,7 @@ export async function sendCreation<T>(attempt: () => Promise<T>, options: SendCr
       maxRetryTime: primed ? firstBudgetMs : retry.maxRetryTimeMs,
       randomize: true,
       signal,
-      shouldRetry: ({ error }) => !signal?.aborted && neverSent(error),
+      shouldRetry: ({ error }) => !abortRequested(signal) && neverSent(error),
     });
   };
   try {
@@ -90,7 +93,9 @@ export async function sendCreation<T>(attempt: () => Promise<T>, options: SendCr
       randomize: true,
       signal,
       shouldRetry: async ({ error }) => {
-        if (options.signal?.aborted || !isLostBeforeResponse(error)) return false;
+        // Once the caller gave up (an abort held back during the creation's grace, or landed) nothing is re-sent,
+        // and the `tools/list` that would decide a re-send is not sent either.
+        if (abortRequested(options.signal) || !isLostBeforeResponse(error)) return false;
         permitted ??= await options.mayResend();
         return permitted;
       },
@@ -98,6 +103,8 @@ export async function sendCreation<T>(attempt: () => Promise<T>, options: SendCr
   } catch (error) {
     if (answered) return answered.value;
     if (options.signal?.aborted) throw options.signal.reason;
+    // Lost after the caller gave up: the abort's grace (abort-grace.ts) names the outcome (unknown) and its reason.
+    if (abortRequested(options.signal) && isLostBeforeResponse(error)) throw error;
     if (isLostBeforeResponse(error)) throw new OutcomeUnknownError(options.method, { cause: error });
     // The request reached the server but its reply could not be read: what it started is unknown (never re-sent).
     if (error instanceof InvalidResponseError && error.unreadableReply && error.taskId === undefined)

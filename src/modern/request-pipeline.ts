@@ -9,6 +9,7 @@ import { McpError, UnsupportedProtocolVersionError } from '../errors.js';
 import { ErrorCode, METHODS, PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/constants.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { ProgressParamsSchema } from '../protocol/results.js';
+import { abortRequested } from '../internal/abort.js';
 import { endWhenSettled, loadTelemetry, startRequestSpan } from '../internal/telemetry.js';
 import { type TransportRequestOptions, WRITE_CHECK, type WriteCheckCarrier } from '../transport/transport.js';
 import { headersAfterMismatch, isParamHeaderMismatch, type RefreshParamHeaders } from './header-mismatch.js';
@@ -70,7 +71,8 @@ export class RequestPipeline {
   /**
    * Sends `method` and resolves with its raw `result`. On -32022 it re-sends once per supported version that this
    * client speaks, with a new id. On a -32020 to `tools/call` it refreshes `tools/list` and re-sends once with
-   * rebuilt `Mcp-Param-*` headers; a second -32020 is surfaced.
+   * rebuilt `Mcp-Param-*` headers; a second -32020 is surfaced. Neither is re-sent once an abort of `signal` is
+   * requested (held back during a creation's abort grace): the error is surfaced as it came.
    *
    * @throws {@link McpError}, {@link UnsupportedProtocolVersionError}, transport errors, `signal.reason`.
    */
@@ -86,6 +88,9 @@ export class RequestPipeline {
       try {
         return checkTaskReplyResultType(method, await this.#sendOnce(method, params, options));
       } catch (error) {
+        // The caller gave up (an abort held back while a creation's answer is read): nothing is sent again, so the
+        // server's refusal stands and the abort ends the call.
+        if (abortRequested(options.signal)) throw error;
         if (!headerRetried && this.#refreshParamHeaders && isParamHeaderMismatch(method, error)) {
           headerRetried = true;
           const headers = await headersAfterMismatch(this.#refreshParamHeaders, params, options.headers, {

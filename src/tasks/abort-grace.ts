@@ -55,7 +55,7 @@ export async function withAbortGrace<T>(
   if (signal === undefined) return { value: await send(undefined), aborted: false };
   // A client's call holds its own link's aborts back; any other signal gets a link of its own to hold.
   const found = holdableLink(signal);
-  const link = found ?? new LinkedAbort(signal);
+  const link = found ?? new LinkedAbort(signal).holdable();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let expired: Error | undefined;
   link.hold((reason) => {
@@ -70,13 +70,12 @@ export async function withAbortGrace<T>(
     return requested ? { value, aborted: true, abortReason: requested.reason } : { value, aborted: false };
   } catch (error) {
     const requested = link.pending;
-    if (
-      requested === undefined ||
-      error === requested.reason ||
-      error === expired ||
-      error instanceof OutcomeUnknownError
-    )
-      throw error;
+    if (requested === undefined || error === requested.reason || error === expired) throw error;
+    // A reply that came but could not be read: its outcome is unknown too; close() says so as ClientClosedError.
+    if (error instanceof OutcomeUnknownError)
+      throw requested.reason instanceof ClientClosedError
+        ? new ClientClosedError({ method }, { cause: error })
+        : error;
     if (isLostBeforeResponse(error)) throw abandoned(method, requested.reason);
     throw requested.reason;
   } finally {

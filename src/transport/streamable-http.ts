@@ -14,7 +14,7 @@ import {
   RequestTimeoutError,
   StreamEndedError,
 } from '../errors.js';
-import { linkAbort, markUnwritten, type LinkedAbort } from '../internal/abort.js';
+import { abortRequested, linkAbort, markUnwritten, type LinkedAbort } from '../internal/abort.js';
 import { raceAbort } from '../internal/race-abort.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { createAuthSession, type AuthSession } from './auth.js';
@@ -233,15 +233,19 @@ export class StreamableHttpTransport implements Transport {
         body,
         await this.#headersBeforeWrite(message, options, link),
         signal,
+        options.signal,
         (options as WriteCheckCarrier)[WRITE_CHECK],
       );
-      if (res.status === 401 && this.#options.getHeaders) {
+      // A 401 gets one re-send with fresh headers, unless the caller gave up meanwhile (an abort held back while a
+      // creation's answer is read): then the 401 stands, and nothing is written again.
+      if (res.status === 401 && this.#options.getHeaders && !abortRequested(options.signal)) {
         await res.body?.cancel().catch(() => undefined);
         res = await this.#fetchOnce(
           method,
           body,
           await this.#headersBeforeWrite(message, options, link),
           signal,
+          options.signal,
           (options as WriteCheckCarrier)[WRITE_CHECK],
         );
       }
@@ -288,17 +292,26 @@ export class StreamableHttpTransport implements Transport {
     }
   }
 
+  /**
+   * One POST, following the redirects the policy allows. `caller` is the request's own signal: a redirect is not
+   * followed once an abort of it is requested (held back while a creation's answer is read), since a redirected
+   * request has not been acted on and following it would start the work the caller gave up on; the call ends with
+   * the abort's reason.
+   */
   async #fetchOnce(
     method: string,
     body: string,
     headers: Record<string, string>,
     signal: AbortSignal,
+    caller: AbortSignal | undefined,
     beforeWrite?: () => void,
   ): Promise<HttpReply> {
     this.#sender ??= defaultHttpSender({ maxConnectionsPerOrigin: this.#options.maxConnectionsPerOrigin });
     const sender = this.#sender;
     // Every hop is `redirect: 'manual'`; redirects.ts decides which to follow
     return fetchFollowingRedirects(method, this.url, this.#redirects, async (url) => {
+      const requested = url === this.url ? undefined : abortRequested(caller);
+      if (requested) throw requested.reason;
       try {
         return await sender.send({
           url,
