@@ -7,7 +7,7 @@
  * id), 1.3 (nothing silent).
  */
 import { describe, expect, it, vi } from 'vitest';
-import { OutcomeUnknownError } from '../../src/node.js';
+import { OutcomeUnknownError, redactTaskId } from '../../src/node.js';
 import { createdTask, GRACE_MS, settledBox, useHostile } from './hostile3-harness.js';
 import { type Held, ioTurn, until } from './hostile3-server.js';
 
@@ -70,4 +70,45 @@ describe('hostile3: one AbortSignal shared by 50 calls', () => {
       undefined,
     ]);
   });
+
+  it("with onAbort 'detach' and no store, a task whose id the abort reason cannot carry is named by a warning", async () => {
+    const { client, controller, calls, held } = await callsOnOneSignal(2, { onAbort: 'detach' });
+    const warnings: string[] = [];
+    client.on('warning', (w) => warnings.push(w));
+    controller.abort(new Error('shutdown'));
+    held[0]!.result(createdTask('task-a'));
+    await until(() => calls[0]!.settled, 'first settled');
+    held[1]!.result(createdTask('task-b'));
+    await until(() => calls[1]!.settled, 'second settled');
+    expect(bench.server.count('tasks/cancel')).toBe(0);
+    expect((calls[0]!.error as { taskId?: string }).taskId).toBe('task-a'); // carried by the reason: no warning
+    expect(warnings).toEqual([
+      `tools/call: the call was aborted and task ${redactTaskId('task-b')} left running (onAbort 'detach'); the abort reason cannot carry its taskId`,
+    ]);
+  });
+});
+
+describe("hostile3: an abort reason that cannot carry taskId, onAbort 'detach', no store", () => {
+  for (const [what, reason] of [
+    ['a string', 'stop'],
+    ['a frozen Error', Object.freeze(new Error('stop'))],
+  ] as const)
+    it(`${what}: the task left running is named by a warning (never silent)`, async () => {
+      const client = bench.client();
+      const warnings: string[] = [];
+      client.on('warning', (w) => warnings.push(w));
+      const controller = new AbortController();
+      const call = settledBox(
+        client.callTool('deploy', {}, { signal: controller.signal, onAbort: 'detach' }),
+      );
+      const held = await bench.server.next('tools/call');
+      controller.abort(reason);
+      held.result(createdTask('task-detached-1'));
+      await until(() => call.settled, 'settled');
+      expect(call.error).toBe(reason);
+      expect(bench.server.count('tasks/cancel')).toBe(0);
+      expect(warnings).toEqual([
+        `tools/call: the call was aborted and task ${redactTaskId('task-detached-1')} left running (onAbort 'detach'); the abort reason cannot carry its taskId`,
+      ]);
+    });
 });
