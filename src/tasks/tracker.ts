@@ -719,6 +719,16 @@ export class TaskTracker {
     reason: unknown,
   ): Promise<unknown> {
     const tagged = withTaskId(reason, handle.taskId);
+    if (
+      policy === 'detach' &&
+      !this.config.store &&
+      (tagged as { taskId?: unknown } | null)?.taskId !== handle.taskId
+    )
+      // The rejection is the only place a detached task is named, and this reason cannot carry its id (a string, a
+      // frozen error, or one reason shared by several calls that already names another task): a warning names it.
+      this.events.warning(
+        `${handle.method}: the call was aborted and task ${redactTaskId(handle.taskId)} left running (onAbort 'detach'); the abort reason cannot carry its taskId`,
+      );
     if (policy === 'detach' || this.#awaited(handle)) return tagged;
     const cancelling = handle.cancel().then(
       () => {
