@@ -102,9 +102,11 @@ export async function sendCreation<T>(attempt: () => Promise<T>, options: SendCr
     });
   } catch (error) {
     if (answered) return answered.value;
-    if (options.signal?.aborted) throw options.signal.reason;
-    // Lost after the caller gave up: the abort's grace (abort-grace.ts) names the outcome (unknown) and its reason.
+    // Lost, and the caller gave up (before a re-send was decided, during its backoff, or while the lost attempt's
+    // answer was read): the work may have started, so the abort's grace (abort-grace.ts) reports the outcome as
+    // unknown, with the abort's reason.
     if (abortRequested(options.signal) && isLostBeforeResponse(error)) throw error;
+    if (options.signal?.aborted) throw options.signal.reason;
     if (isLostBeforeResponse(error)) throw new OutcomeUnknownError(options.method, { cause: error });
     // The request reached the server but its reply could not be read: what it started is unknown (never re-sent).
     if (error instanceof InvalidResponseError && error.unreadableReply && error.taskId === undefined)

@@ -56,7 +56,7 @@ describe('the tools/list behind a lost creation runs within the call budget', ()
     await seen[1]!.closed; // the client closed it itself: the server never answers or closes
   });
 
-  it('the caller signal aborts it: the call rejects with the abort reason', async () => {
+  it('the caller signal aborts it: the call rejects at once with OutcomeUnknownError (the abort reason as cause): the lost creation may have started work', async () => {
     const reason = new Error('caller gave up');
     const controller = new AbortController();
     const { url, seen } = await silentServer((entry, req) => {
@@ -69,7 +69,9 @@ describe('the tools/list behind a lost creation runs within the call budget', ()
       timeoutMs: 60_000,
       limits: { abortGraceMs: 60_000 },
     });
-    await expect(client.callTool('x', {}, { signal: controller.signal })).rejects.toBe(reason);
+    const error = await client.callTool('x', {}, { signal: controller.signal }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect((error as OutcomeUnknownError).cause).toBe(reason);
     expect(seen.map((s) => s.method)).toEqual(['tools/call', 'tools/list']);
     await seen[1]!.closed;
   });
