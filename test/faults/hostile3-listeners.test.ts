@@ -7,6 +7,7 @@
  */
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
+import { TaskToolRuntime } from '../../src/adapters/tool-runtime.js';
 import type { CallStart, CallToolResult } from '../../src/node.js';
 import { createdTask, settledBox, useHostile } from './hostile3-harness.js';
 import { ioTurn, until } from './hostile3-server.js';
@@ -35,5 +36,32 @@ describe('hostile3: one AbortSignal shared by 30 handle.result() waits', () => {
     const late = handles.slice(0, 12).map((h) => h.result({ signal: other.signal }));
     expect(getEventListeners(other.signal, 'abort').length).toBeLessThanOrEqual(1);
     void late.map((p) => p.catch(() => undefined));
+  });
+});
+
+describe('hostile3: one framework AbortSignal shared by 12 adapted tool calls (an agent step running tools in parallel)', () => {
+  it('while they start and while they wait on their tasks: no MaxListenersExceededWarning, at most one listener; the abort cancels every task', async () => {
+    const client = bench.client({}, { maxConnectionsPerOrigin: 12 });
+    const [tool] = new TaskToolRuntime(client, { maxWaitMs: 600_000 }).adapt([
+      { name: 'deploy', inputSchema: { type: 'object' } },
+    ]);
+    const controller = new AbortController();
+    const runs = Array.from({ length: 12 }, (_, i) =>
+      settledBox(tool!.run({ i }, { signal: controller.signal, toolCallId: `call-${i}` })),
+    );
+    const held = [];
+    for (let i = 0; i < 12; i++) held.push(await bench.server.next('tools/call'));
+    for (let i = 0; i < 10; i++) await ioTurn();
+    expect(bench.warnings.map(String)).toEqual([]); // while starting
+    expect(getEventListeners(controller.signal, 'abort').length).toBeLessThanOrEqual(1);
+    for (const [i, h] of held.entries()) h.result(createdTask(`task-${i}`));
+    await until(() => bench.server.log.length === 12 && runs.every((r) => !r.settled), 'tasks');
+    for (let i = 0; i < 50; i++) await ioTurn();
+    expect(bench.warnings.map(String)).toEqual([]); // while waiting
+    expect(getEventListeners(controller.signal, 'abort').length).toBeLessThanOrEqual(1);
+    const reason = new Error('step aborted');
+    controller.abort(reason);
+    await until(() => runs.every((r) => r.settled) && bench.server.count('tasks/cancel') === 12, 'aborted');
+    for (const run of runs) expect(run.error).toBe(reason);
   });
 });
