@@ -19,6 +19,7 @@ import {
   type ToolOutcome,
 } from './outcome.js';
 import type { TaskRegistry, TrackedTask } from './task-registry.js';
+import { LinkedAbort } from '../../internal/abort.js';
 import { waitForTask } from './wait.js';
 
 /** What the framework gives one call. */
@@ -78,9 +79,8 @@ export async function runToolCall(
   const { signal } = context;
   if (signal?.aborted) throw signal.reason;
   const update = updater(rt, toolName, context);
-  const controller = new AbortController();
-  const forwardAbort = (): void => controller.abort(signal?.reason);
-  signal?.addEventListener('abort', forwardAbort, { once: true });
+  // A link of the framework's signal (one listener on it however many calls share it: Node warns past ten).
+  const controller = new LinkedAbort(signal);
   let stopped = false;
   const starting: StartingCall = {
     toolName,
@@ -114,7 +114,7 @@ export async function runToolCall(
     return { kind: 'error', error: toolErrorFrom(toolName, error) };
   } finally {
     endStart();
-    signal?.removeEventListener('abort', forwardAbort);
+    controller.dispose();
   }
   const note =
     starting.declined.length > 0 ? inputNeededText(toolName, starting.declined.join('; ')) : undefined;
