@@ -5,7 +5,7 @@
  * @module
  */
 import { TaskExpiredError, TaskNotFoundError } from '../errors.js';
-import { delay } from '../internal/abort.js';
+import { delay, LinkedAbort } from '../internal/abort.js';
 import { durationError } from '../internal/duration.js';
 import { settledFromRecord } from '../tasks/decisions.js';
 import { parserFor } from '../tasks/result-parsers.js';
@@ -70,14 +70,13 @@ export async function resultOf<T>(
       }
       const expiresAt = recordExpiresAt(record);
       if (expiresAt !== null && now() >= expiresAt) throw new TaskExpiredError(taskId, expiresAt);
-      const controller = new AbortController();
-      const stop = (): void => controller.abort();
-      options.signal?.addEventListener('abort', stop, { once: true });
-      wake = stop;
+      // A link of the caller's signal: one listener on it however many waits share it (Node warns past ten).
+      const link = new LinkedAbort(options.signal);
+      wake = () => link.abort(undefined);
       try {
-        await delay(every, controller.signal).catch(() => undefined);
+        await delay(every, link.signal).catch(() => undefined);
       } finally {
-        options.signal?.removeEventListener('abort', stop);
+        link.dispose();
         wake = undefined;
       }
       if (options.signal?.aborted) throw options.signal.reason;
