@@ -234,11 +234,15 @@ export class UnsupportedProtocolVersionError extends McpClientError {
     readonly supported: readonly string[],
     options?: ErrorOptions,
   ) {
-    super(
-      `server does not support protocol ${requested}; it supports ${supported.join(', ') || 'nothing listed'}`,
-      options,
-    );
+    super(`server does not support protocol ${requested}; it supports ${shownVersions(supported)}`, options);
   }
+}
+
+/** The versions a server listed, as a message shows them: at most 20, each escaped and cut at 100 characters. */
+function shownVersions(supported: readonly string[]): string {
+  if (supported.length === 0) return 'nothing listed';
+  const shown = supported.slice(0, 20).map((v) => printableExcerpt(v, 100));
+  return shown.join(', ') + (supported.length > 20 ? `, …(${supported.length - 20} more)` : '');
 }
 
 /** An MRTR round asked for input, and no handler or listener was registered to answer it. */
