@@ -231,6 +231,7 @@ export class UnsupportedProtocolVersionError extends McpClientError {
   override readonly code = 'UNSUPPORTED_PROTOCOL_VERSION' as const;
   constructor(
     readonly requested: string,
+    /** The versions the server listed, exactly as sent (the message shows them escaped and cut). */
     readonly supported: readonly string[],
     options?: ErrorOptions,
   ) {

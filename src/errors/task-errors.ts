@@ -232,12 +232,13 @@ export class InputDeliveryError extends TaskError {
   override readonly code = 'INPUT_NOT_DELIVERED' as const;
   constructor(
     taskId: string,
+    /** The input request's key exactly as the server sent it (the message shows it escaped and cut). */
     readonly key: string,
     task: DetailedTask | undefined,
     options?: ErrorOptions,
   ) {
     super(
-      `task ${redactTaskId(taskId)}: the answer to input request ${JSON.stringify(key)} could not be delivered`,
+      `task ${redactTaskId(taskId)}: the answer to input request ${printableExcerpt(JSON.stringify(key), 200)} could not be delivered`,
       taskId,
       task,
       options,
