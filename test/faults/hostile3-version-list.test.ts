@@ -15,15 +15,17 @@ const bench = useHostile();
 
 describe('hostile3: -32022 with hostile supported versions', () => {
   it('the message escapes and bounds them; supported keeps them exactly', async () => {
-    const escape = '\u001b]0;owned\u0007\u001b[2J2099-01-01\u202e';
+    const terminalEscape = '\u001b]0;owned\u0007\u001b[2J2099-01-01\u202e';
     const long = 'v'.repeat(100_000);
     const client = bench.client();
     const call = settledBox(client.callTool('deploy', {}));
-    (await bench.server.next('tools/call')).error(-32022, 'unsupported', { supported: [escape, long] });
+    (await bench.server.next('tools/call')).error(-32022, 'unsupported', {
+      supported: [terminalEscape, long],
+    });
     await until(() => call.settled, 'settled');
     const error = call.error as UnsupportedProtocolVersionError;
     expect(error).toBeInstanceOf(UnsupportedProtocolVersionError);
-    expect(error.supported).toEqual([escape, long]);
+    expect(error.supported).toEqual([terminalEscape, long]);
     expect(error.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
     expect(error.message).toContain('\\u001b]0;owned\\u0007\\u001b[2J2099-01-01\\u202e');
     expect(error.message.length).toBeLessThan(2_000);
