@@ -142,3 +142,38 @@ describe('hostile3: a creation lost during the abort grace', () => {
     ]);
   });
 });
+
+describe('hostile3: nothing keeps the process alive after close()', () => {
+  it('a task created during the grace whose tasks/cancel the server never answers: the call rejects (taskId) after the grace, close() ends it, no timer and no connection left', async () => {
+    bench.server.auto = undefined; // tasks/cancel held forever
+    const client = bench.client();
+    const controller = new AbortController();
+    const reason = new Error('caller gave up');
+    const call = settledBox(client.callTool('deploy', {}, { signal: controller.signal }));
+    const held = await bench.server.next('tools/call');
+    controller.abort(reason);
+    held.result(createdTask('task-stuck'));
+    const cancel = await bench.server.next('tasks/cancel');
+    expect(cancel.params.taskId).toBe('task-stuck');
+    expect(call.settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(GRACE_MS);
+    await until(() => call.settled, 'settled');
+    expect(call.error).toBe(reason);
+    expect((call.error as { taskId?: string }).taskId).toBe('task-stuck');
+    const closing = settledBox(client.close());
+    for (let i = 0; i < 20 && !closing.settled; i++) await vi.advanceTimersByTimeAsync(GRACE_MS);
+    await until(() => closing.settled, 'closed');
+    await until(() => cancel.clientGone(), 'cancel connection closed');
+    expect(vi.getTimerCount()).toBe(0);
+    let open = -1;
+    const count = (): void =>
+      bench.server.server.getConnections((error, n) => {
+        open = error ? -1 : n;
+      });
+    count();
+    await until(() => {
+      if (open !== 0) count();
+      return open === 0;
+    }, 'every connection closed'); // the server learns of each close a few I/O turns later
+  });
+});
