@@ -64,6 +64,29 @@ describe('hostile3: an answer during the abort grace that would make the client 
     expect(fetched).toBe(1);
   });
 
+  it('HTTP 401 with an OAuth provider (auth): no re-POST with a newer token; the call rejects with the abort reason at once', async () => {
+    let issued = 0;
+    // A provider whose token changes on every read: on a 401 the wrapper takes it as refreshed elsewhere and
+    // re-sends with it, without an authorization flow (the path under test is only that re-send).
+    const provider = {
+      redirectUrl: 'http://127.0.0.1:1/callback',
+      clientMetadata: { redirect_uris: ['http://127.0.0.1:1/callback'] },
+      clientInformation: async () => ({ client_id: 'hostile3' }),
+      tokens: async () => ({ access_token: `token-${++issued}`, token_type: 'Bearer' }),
+      saveTokens: async () => undefined,
+      redirectToAuthorization: async () => undefined,
+      saveCodeVerifier: async () => undefined,
+      codeVerifier: async () => 'verifier',
+    };
+    const client = bench.client({}, { auth: { provider: provider as never } });
+    const { call, held, abort, reason } = await heldCall({}, client);
+    abort();
+    held.raw(401, '', { 'www-authenticate': 'Bearer error="invalid_token"' });
+    await until(() => call.settled || bench.server.count('tools/call') > 1, 'settled or re-sent');
+    expect(bench.server.count('tools/call')).toBe(1);
+    expect(call.error).toBe(reason);
+  });
+
   it('HTTP 307 to the same origin: the redirect is not followed; the call rejects with the abort reason at once', async () => {
     const { call, held, abort, reason } = await heldCall();
     abort();
