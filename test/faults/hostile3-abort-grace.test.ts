@@ -189,10 +189,11 @@ describe('hostile3: nothing keeps the process alive after close()', () => {
     await until(() => cancel.clientGone(), 'cancel connection closed');
     expect(vi.getTimerCount()).toBe(0);
     let open = -1;
-    const count = (): void =>
+    const count = (): void => {
       bench.server.server.getConnections((error, n) => {
         open = error ? -1 : n;
       });
+    };
     count();
     await until(() => {
       if (open !== 0) count();
