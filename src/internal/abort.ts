@@ -178,6 +178,11 @@ export class LinkedAbort {
     return this.#pending;
   }
 
+  /** The abort held back on this link or on a link it follows directly ({@link pending}), or `undefined`. */
+  get requested(): { readonly reason: unknown } | undefined {
+    return this.#pending ?? this.#upstream?.requested;
+  }
+
   /** Aborts the signal now with `reason`, held or not (ignored once aborted). */
   land(reason: unknown): void {
     this.#end(reason);
@@ -218,13 +223,16 @@ export function holdableLink(signal: AbortSignal): LinkedAbort | undefined {
 }
 
 /**
- * The abort a call asked for: its signal's reason once aborted, or the abort its holdable link holds back
- * ({@link LinkedAbort.hold}); `undefined` when none.
+ * The abort a call asked for: its signal's reason once aborted, or the abort its holdable link, or a link that link
+ * follows, holds back ({@link LinkedAbort.hold}); `undefined` when none. A request's own link made from the call's
+ * signal (the HTTP transport's) answers too, once {@link LinkedAbort.holdable}.
  */
-export function abortRequested(signal: AbortSignal | undefined): { readonly reason: unknown } | undefined {
-  if (signal === undefined) return undefined;
+export function abortRequested(
+  signal: AbortSignal | null | undefined,
+): { readonly reason: unknown } | undefined {
+  if (signal === undefined || signal === null) return undefined;
   if (signal.aborted) return { reason: signal.reason };
-  return (signal as LinkedSignal)[LINK]?.pending;
+  return (signal as LinkedSignal)[LINK]?.requested;
 }
 
 /** A {@link LinkedAbort} of `signal` and a time budget: on timeout it aborts with `onTimeout()` as reason. */

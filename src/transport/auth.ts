@@ -12,6 +12,7 @@
 import type { OAuthClientProvider, OAuthDiscoveryState, OAuthTokens } from '@modelcontextprotocol/client';
 import { AuthorizationError, AuthorizationRequiredError, McpClientError } from '../errors.js';
 import { importClientSdk, type ClientSdk } from '../internal/optional-client-sdk.js';
+import { abortRequested } from '../internal/abort.js';
 import { raceAbort } from '../internal/race-abort.js';
 import { redactSecrets } from '../protocol/redact.js';
 import { guardedAuthFetch } from './auth-targets.js';
@@ -187,6 +188,9 @@ export class AuthSession {
     let retried401 = false;
     let stepUps = 0;
     for (;;) {
+      // The caller gave up (an abort held back while a creation's answer is read): the refusal stands, no flow runs
+      // and nothing is sent again.
+      if ((res.status === 401 || res.status === 403) && abortRequested(signal)) return res;
       if (res.status === 401 && !retried401) {
         retried401 = true;
         const challenge = await this.#challenge(res);

@@ -221,7 +221,7 @@ export class StreamableHttpTransport implements Transport {
       options.signal,
       options.timeoutMs,
       () => new RequestTimeoutError(method, options.timeoutMs ?? 0),
-    );
+    ).holdable(); // findable from its signal: the auth wrapper asks it whether the caller gave up (abortRequested)
     const signal = link.signal;
     this.#inflight.add(link);
     try {
