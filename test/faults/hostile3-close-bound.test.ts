@@ -13,7 +13,7 @@ const bench = useHostile();
 
 describe('hostile3: close() with the longest abortGraceMs', () => {
   it('a task answered 200 s into the grace is still cancelled by id; close() waited for it', async () => {
-    const client = bench.client({ limits: { abortGraceMs: 2_000_000_000 } });
+    const client = bench.client({ timeoutMs: 1_000_000, limits: { abortGraceMs: 2_000_000_000 } });
     const call = settledBox(client.callTool('deploy', {}));
     const held = await bench.server.next('tools/call');
     const closing = settledBox(client.close());
