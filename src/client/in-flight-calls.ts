@@ -10,6 +10,7 @@
  */
 import { ClientClosedError } from '../errors.js';
 import { LinkedAbort } from '../internal/abort.js';
+import { MAX_TIMER_MS } from '../internal/duration.js';
 
 const forgotten = (): void => undefined;
 
@@ -64,7 +65,10 @@ export class InFlightCalls {
     if (pending.length === 0) return;
     for (const [abort] of pending) abort.abort(new ClientClosedError());
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, boundMs)));
+    // Capped at the longest timer delay: a longer one overflows and fires after 1 ms (TimeoutOverflowWarning).
+    const bound = new Promise<void>(
+      (resolve) => (timer = setTimeout(resolve, Math.min(boundMs, MAX_TIMER_MS))),
+    );
     await Promise.race([
       Promise.all(pending.map(([, running]) => running.then(forgotten, forgotten))),
       bound,
