@@ -92,27 +92,58 @@ export function cloneJson<T>(value: T): T {
 }
 
 /**
- * True when `a` and `b` are the same JSON data: objects compared key by key whatever their key order, arrays item by
- * item. Data nested deeper than {@link MAX_PRETTY_DEPTH} is compared as its iterative serialization (key order then
- * counts).
+ * A 53-bit fingerprint of JSON data: data that is the same (objects key by key whatever their key order, arrays item by
+ * item, `undefined` members left out) has the same fingerprint, and different data almost never does (the cyrb53
+ * mixing of two 32-bit FNV-style lanes over a canonical text: sorted keys, JSON-quoted strings and keys, a comma after
+ * every value). Iterative: safe at any depth. Kept instead of the data where only "the same as before?" is asked.
  */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (nestsDeeperThan(a, MAX_PRETTY_DEPTH) || nestsDeeperThan(b, MAX_PRETTY_DEPTH))
-    return stringifyIteratively(a) === stringifyIteratively(b);
-  return sameValue(a, b);
-}
-
-function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const other = b as unknown[];
-    return a.length === other.length && a.every((item, i) => sameValue(item, other[i]));
+export function jsonFingerprint(value: unknown): number {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  const feed = (text: string): void => {
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      h1 = Math.imul(h1 ^ c, 2654435761);
+      h2 = Math.imul(h2 ^ c, 1597334677);
+    }
+  };
+  // Text to feed as it is, or a value still to walk.
+  const stack: Array<{ text: string } | { value: unknown }> = [{ value }];
+  while (stack.length > 0) {
+    const next = stack.pop() as { text: string } | { value: unknown };
+    if ('text' in next) {
+      feed(next.text);
+      continue;
+    }
+    const v = next.value;
+    if (v === null || typeof v !== 'object') {
+      if (typeof v === 'string') feed(JSON.stringify(v));
+      else if (typeof v === 'number') feed(Number.isFinite(v) ? String(v) : 'null');
+      else if (typeof v === 'boolean' || typeof v === 'bigint') feed(String(v));
+      else feed('null');
+      feed(',');
+      continue;
+    }
+    stack.push({ text: Array.isArray(v) ? '],' : '},' });
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i] });
+      feed('[');
+      continue;
+    }
+    const record = v as Record<string, unknown>;
+    const keys = Object.keys(record)
+      .filter((k) => record[k] !== undefined)
+      .sort();
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const key = keys[i] as string;
+      stack.push({ value: record[key] });
+      stack.push({ text: `${JSON.stringify(key)}:` });
+    }
+    feed('{');
   }
-  const x = a as Record<string, unknown>;
-  const y = b as Record<string, unknown>;
-  const keys = Object.keys(x).filter((k) => x[k] !== undefined);
-  if (keys.length !== Object.keys(y).filter((k) => y[k] !== undefined).length) return false;
-  return keys.every((k) => Object.hasOwn(y, k) && sameValue(x[k], y[k]));
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
+  h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
+  h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }

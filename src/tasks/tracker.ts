@@ -28,7 +28,7 @@ import {
   withListenerSink,
   type ListenerSink,
 } from '../internal/safe-emitter.js';
-import { sameJson } from '../internal/deep-json.js';
+import { jsonFingerprint } from '../internal/deep-json.js';
 import { printableExcerpt, safeJson } from '../protocol/printable.js';
 import { MAX_CANCEL_NAME_HEADER_BYTES, taskIdProblem } from '../protocol/task-id.js';
 import {
@@ -197,16 +197,13 @@ async function cancelForeign(
   return outcome;
 }
 
-/** True when `method` and `params` are the request of `creation`, its `_meta` aside (a re-send of it). */
-function sameCreation(
-  creation: NonNullable<Follower['creation']>,
-  method: string,
-  params: Record<string, unknown>,
-): boolean {
-  if (creation.method !== method) return false;
-  const { _meta: _a, ...first } = creation.params;
-  const { _meta: _b, ...second } = params;
-  return sameJson(first, second);
+/**
+ * The fingerprint of a creation request: its method and params, `_meta` aside (a re-send carries other `_meta`). A
+ * follower keeps this number, not the params, so an idle task holds no copy of its request.
+ */
+function creationFingerprint(method: string, params: Record<string, unknown>): number {
+  const { _meta: _, ...plain } = params;
+  return jsonFingerprint([method, plain]);
 }
 
 /** One delivered `tasks/cancel` for `taskId` (bounded retries), told as a {@link TaskCancelOutcome}. */
@@ -488,9 +485,13 @@ interface Follower {
   waiters: number;
   /** Resolves once the handle may be handed out (its first record written). */
   readonly ready: Promise<void>;
-  /** The request that created the task, when this client created it (see `create`): a reference, compared only
-   * when the server gives the same id again. */
-  creation?: { readonly method: string; readonly params: Record<string, unknown> };
+  /**
+   * The request that created the task, when this client created it (see `create`): its method and the
+   * {@link creationFingerprint} of its request, compared only when the server gives the same id again (two fields,
+   * no object: this is kept per idle task).
+   */
+  creationMethod?: string;
+  creationFingerprint?: number;
   /** The task's lease in a shared store, while held. */
   lease?: FollowLease;
   /** The lease being taken: polls wait for it. */
@@ -606,7 +607,10 @@ export class TaskTracker {
     }
     const followed = this.#followers.get(task.taskId);
     if (followed) {
-      if (followed.creation && !sameCreation(followed.creation, method, params)) {
+      if (
+        followed.creationFingerprint !== undefined &&
+        followed.creationFingerprint !== creationFingerprint(method, params)
+      ) {
         // One task id for two different creations: the server's word is that both calls are one task, but this
         // call's own work (other arguments) has no id to follow or cancel by, and the task's result answers the
         // other request. This call fails rather than return another request's result; the task is left to the
@@ -617,7 +621,7 @@ export class TaskTracker {
         );
         throw new InvalidResponseError(
           method,
-          `the server gave task ${shown}, created by an earlier ${followed.creation.method} with other parameters, to this request; its own work cannot be identified`,
+          `the server gave task ${shown}, created by an earlier ${followed.creationMethod} with other parameters, to this request; its own work cannot be identified`,
           undefined,
           {
             taskId: task.taskId,
@@ -656,7 +660,10 @@ export class TaskTracker {
     let recorded = (): void => undefined;
     this.#follow(handle, new Promise<void>((resolve) => (recorded = resolve)));
     const follower = this.#followers.get(task.taskId);
-    if (follower) follower.creation = { method, params };
+    if (follower) {
+      follower.creationMethod = method;
+      follower.creationFingerprint = creationFingerprint(method, params);
+    }
     const store = this.config.store;
     if (store) {
       const { _meta: _, ...plain } = params;

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { FileTaskStore } from '../../src/file-store.js';
 import {
   cloneJson,
+  jsonFingerprint,
   MAX_PRETTY_DEPTH,
   nestsDeeperThan,
   stringifyIteratively,
@@ -67,5 +68,36 @@ describe('deep JSON', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('jsonFingerprint', () => {
+  it('is the same for the same data whatever its key order or undefined members, and differs for other data', () => {
+    const a = { name: 'deploy', arguments: { version: '7.3.0', dry: false, tags: ['a', 'b'] } };
+    const b = {
+      arguments: { tags: ['a', 'b'], dry: false, version: '7.3.0', note: undefined },
+      name: 'deploy',
+    };
+    expect(jsonFingerprint(a)).toBe(jsonFingerprint(b));
+    const others = [
+      { ...a, arguments: { ...a.arguments, version: '7.3.1' } },
+      { ...a, arguments: { ...a.arguments, tags: ['b', 'a'] } },
+      { ...a, arguments: { ...a.arguments, dry: 'false' } },
+      [1, 23],
+      [12, 3],
+      { '': null },
+      {},
+      [],
+      null,
+    ];
+    const prints = new Set([a, ...others].map(jsonFingerprint));
+    expect(prints.size).toBe(others.length + 1);
+    expect(Number.isSafeInteger(jsonFingerprint(a))).toBe(true);
+  });
+
+  it('walks data nested 100,000 levels deep without a RangeError', () => {
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 100_000; i++) deep = i % 2 === 0 ? [deep] : { k: deep };
+    expect(jsonFingerprint(deep)).toBe(jsonFingerprint(cloneJson(deep)));
   });
 });

@@ -33,8 +33,8 @@ export function formatMs(ms: number): string {
 }
 
 /**
- * The warning for a `--timeout` given as a bare number below 1000 (`--timeout 30`: 30 ms, most likely meant as
- * seconds), or `undefined`.
+ * The warning for a `--timeout` given as a bare number from 1 to 999 (`--timeout 30`: 30 ms, most likely meant as
+ * seconds), or `undefined`. `0` gets none: `0s` is no different, and the usage error already says it is not allowed.
  *
  * @param argv the arguments after `node` and the script.
  */
@@ -43,7 +43,7 @@ export function bareTimeoutWarning(argv: readonly string[]): string | undefined 
   for (const [i, token] of (end === -1 ? argv : argv.slice(0, end)).entries()) {
     const raw =
       token === '--timeout' ? argv[i + 1] : token.startsWith('--timeout=') ? token.slice(10) : undefined;
-    if (raw !== undefined && /^\s*\d+(\.\d+)?\s*$/.test(raw) && Number(raw) < 1_000) {
+    if (raw !== undefined && /^\s*\d+(\.\d+)?\s*$/.test(raw) && Number(raw) > 0 && Number(raw) < 1_000) {
       const n = raw.trim();
       return `--timeout ${n} is ${n} ms; write ${n}s for seconds`;
     }

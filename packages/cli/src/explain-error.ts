@@ -168,17 +168,24 @@ function cancelFate(outcome: TaskCancelOutcome | undefined): { text: string; nex
 }
 
 /**
+ * A task's lease holder for a person: `process 4242 on this machine (mcp-tasks inbox --port 0)` or `process 4242 on
+ * host build-7`, from the `host:pid:…` name a `FileTaskStore` gives it; any other name as it is, escaped.
+ */
+export function followerText(holder: string): string {
+  const owner = /^(.*):(\d+):[^:]*$/.exec(holder);
+  if (!owner) return safeLine(holder);
+  const here = owner[1] === hostname();
+  const command = here ? commandLineOf(Number(owner[2])) : undefined;
+  return `process ${owner[2]} ${here ? 'on this machine' : `on host ${safeLine(owner[1] as string)}`}${command ? ` (${command})` : ''}`;
+}
+
+/**
  * Who follows the task instead (the lease holder: `host:pid:…` as a `FileTaskStore` names it) and what to do: answer
  * in that process (an inbox page, another terminal), look without following (`status`), or wait until it stopped.
  * On this machine the holder's command line is read from `/proc` when there is one, so "mcp-tasks inbox" shows.
  */
 function followedElsewhereText(error: TaskFollowedElsewhereError, target: ServerTarget | undefined): string {
-  const owner = /^(.*):(\d+):[^:]*$/.exec(error.holder);
-  const here = owner?.[1] === hostname();
-  const command = owner && here ? commandLineOf(Number(owner[2])) : undefined;
-  const who = owner
-    ? `process ${owner[2]} ${here ? 'on this machine' : `on host ${safeLine(owner[1] as string)}`}${command ? ` (${command})` : ''}`
-    : `${safeLine(error.holder)}`;
+  const who = followerText(error.holder);
   const status = target ? `: ${commandFor('status', error.taskId, target)}` : ' with mcp-tasks status';
   return (
     `task ${safeLine(error.taskId)} is already followed by ${who}, which holds its lease in the task records: that ` +

@@ -70,6 +70,11 @@ describe('watch of a task the inbox follows', () => {
         .split('\n')
         .map((l) => JSON.parse(l) as Record<string, unknown>);
       expect(events).toContainEqual({ event: 'cancel', taskId, stage: 'acknowledged', via: 'command' });
+      // the follower is named as watch's exit 11 names it, not by its raw lease-holder id (host:pid:nonce)
+      expect(events).toContainEqual({
+        event: 'hint',
+        message: `Task ${taskId} is followed by process ${inbox.child.pid} on this machine (mcp-tasks inbox --port 0), which sees how it ends; the server reports it cancelled now.`,
+      });
       expect(events.at(-1)).toEqual({ event: 'cancelled', taskId });
       expect(run.code).toBe(0);
       const status = await runCli(['status', taskId, '--server', env.server.url, '--json'], env.home);

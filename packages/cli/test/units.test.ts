@@ -339,6 +339,9 @@ describe('--timeout given as a bare number', () => {
     expect(bareTimeoutWarning(['tools', '--timeout', '30s'])).toBeUndefined();
     expect(bareTimeoutWarning(['tools', '--timeout', '1500'])).toBeUndefined();
     expect(bareTimeoutWarning(['call', 'u', 't', '--', '--timeout', '3'])).toBeUndefined();
+    // 0 is refused as a usage error; "write 0s for seconds" would be no help
+    expect(bareTimeoutWarning(['tools', '--timeout', '0'])).toBeUndefined();
+    expect(bareTimeoutWarning(['tools', '--timeout=0.0'])).toBeUndefined();
   });
 });
 

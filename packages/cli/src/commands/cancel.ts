@@ -19,6 +19,7 @@
 import { isMcpClientError, safeText, type TaskFollowedElsewhereError } from 'mcp-tasks-client';
 import { parseMs } from '../arguments.js';
 import { parseDuration } from '../duration.js';
+import { followerText } from '../explain-error.js';
 import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import { DEFAULT_CANCEL_WAIT_MS } from '../follow-task.js';
 import { Output } from '../output.js';
@@ -123,7 +124,7 @@ async function cancelFollowed(
   const status = typeof now.status === 'string' ? safeText(now.status) : 'of unknown status';
   output.emit({
     event: 'hint',
-    message: `Task ${taskId} is followed by ${safeText(elsewhere.holder)}, which sees how it ends; the server reports it ${status} now.`,
+    message: `Task ${taskId} is followed by ${followerText(elsewhere.holder)}, which sees how it ends; the server reports it ${status} now.`,
   });
   if (status === 'cancelled') {
     output.emit({ event: 'cancelled', taskId });
