@@ -188,7 +188,16 @@ export class ModernBackend implements EraBackend {
       const resultType = result.resultType ?? 'complete';
       if (resultType === 'task' && o.taskMethods.includes(method))
         return { resultType: 'task', created: result, aborted: sent.aborted, abortReason: sent.abortReason };
-      if (sent.aborted) throw sent.abortReason; // nothing was left running on the server
+      if (sent.aborted) {
+        // Nothing was left running on the server; but a complete answer means the work ran: never silent.
+        if (resultType === 'complete') {
+          const name = typeof params.name === 'string' ? ` ${printableExcerpt(params.name, 100)}` : '';
+          this.#host.warning(
+            `${method}${name}: the server answered after the call was aborted: the work ran to completion; the call rejects with the abort reason and the result is dropped`,
+          );
+        }
+        throw sent.abortReason;
+      }
       if (resultType === 'complete') return { resultType: 'complete', result };
       if (resultType !== 'input_required' || !MRTR_METHODS.includes(method))
         throw new InvalidResponseError(

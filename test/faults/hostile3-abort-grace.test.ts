@@ -201,3 +201,19 @@ describe('hostile3: nothing keeps the process alive after close()', () => {
     }, 'every connection closed'); // the server learns of each close a few I/O turns later
   });
 });
+
+describe('an inline answer during the abort grace', () => {
+  it('the call rejects with the abort reason, and a warning says the work ran to completion (never silent)', async () => {
+    const client = bench.client();
+    const warnings: string[] = [];
+    client.on('warning', (message) => warnings.push(message));
+    const { call, held, abort, reason } = await heldCall({}, client);
+    abort();
+    held.result({ content: [{ type: 'text', text: 'deployed' }] });
+    await until(() => call.settled, 'settled');
+    expect(call.error).toBe(reason);
+    expect(warnings).toEqual([
+      'tools/call deploy: the server answered after the call was aborted: the work ran to completion; the call rejects with the abort reason and the result is dropped',
+    ]);
+  });
+});

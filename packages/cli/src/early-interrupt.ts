@@ -76,7 +76,7 @@ export function afterEarlyInterrupt(error: unknown, output: Output, ctx: EarlyIn
   }
   if (error instanceof InterruptedError)
     return new InterruptedError(
-      'interrupted before the server answered; nothing was left running on the server',
+      'interrupted before the answer was shown; nothing was left running on the server',
       { cause: error },
     );
   return error;

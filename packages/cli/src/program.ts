@@ -104,7 +104,7 @@ Examples:
 While a task runs: the first Ctrl-C sends tasks/cancel and keeps polling up to --cancel-wait for the server's
 final status; a second Ctrl-C stops waiting at once (the cancel request stays sent; the server decides how the
 task ends), exits 130 and prints the task id, whether tasks/cancel was acknowledged, and the command that fits
-(status to see how it ended, or cancel to try again). Ctrl-C before the server answered aborts the request.
+(status to see how it ended, or cancel to try again). Ctrl-C before the server answered stops waiting; an answer within 5 s is still read (a task it names is cancelled).
 SIGTERM (kill) and SIGHUP (terminal closed) count as the first Ctrl-C (with --detach: the task is left running and
 recorded); the command ends within 5 s, says what became of the task (also kept in its record) and exits 143 / 129.
 

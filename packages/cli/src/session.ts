@@ -108,6 +108,9 @@ export async function openSession(
   client.on('warning', (message) => {
     if (message.startsWith('task store:'))
       output.warn(`warning: could not write the task record: ${message.slice('task store: '.length)}`);
+    // Ctrl-C while the request was on its way, and the server finished the work anyway: say so.
+    else if (message.includes(': the server answered after the call was aborted:'))
+      output.warn(`warning: ${message.replace('; the call rejects with the abort reason and', ';')}`);
   });
   answerer?.listen(client);
   const early = new AbortController();
