@@ -33,20 +33,32 @@ const META = {
 };
 
 /**
- * Starts `node <script> ...rest` after a delay chosen per process: the n-th process started with the same claim
- * directory waits `delays[n]` ms (the last one for any later process) before it loads the script, which only then
- * reads stdin. What the client wrote meanwhile waits in the pipe.
+ * Starts `node <script> ...rest` after a delay chosen by the first request the process reads: `delays` is
+ * `<ms if server/discover>,<ms if initialize>` (the probed process, or the one the legacy attempt started). Not by
+ * start order, which a loaded machine can swap: the second process may reach this code before the first. The first
+ * chunk read goes back to stdin (which flows again once the script listens), so the script reads every byte the
+ * client wrote. Each process also claims
+ * `started-<n>` in the claim directory, so a test can count them.
  */
 const DELAYED = `
 import { openSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 const [claims, delays, script, ...rest] = process.argv.slice(2);
-const list = delays.split(',').map(Number);
+const [probed, initialized] = delays.split(',').map(Number);
 let n = 0;
 for (;; n++) { try { openSync(join(claims, 'started-' + n), 'wx'); break; } catch {} }
 process.argv = [process.argv[0], script, ...rest];
-setTimeout(() => import(pathToFileURL(script).href), list[Math.min(n, list.length - 1)]);
+const stdin = process.stdin;
+stdin.once('data', (chunk) => {
+  stdin.pause();
+  stdin.unshift(chunk);
+  // Paused on purpose, the stream would not flow again for the script's 'data' listener: resume it then.
+  const on = stdin.on.bind(stdin);
+  stdin.on = (event, listener) => (on(event, listener), event === 'data' && stdin.resume(), stdin);
+  const delay = /"method":"initialize"/.test(chunk.toString('utf8')) ? initialized : probed;
+  setTimeout(() => import(pathToFileURL(script).href), delay);
+});
 `;
 
 /** 2025-11-25: ignores every request before `initialize` (`silent`), or, after `delayMs`, refuses it with -32601. */
