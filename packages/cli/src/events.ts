@@ -215,9 +215,17 @@ const ERROR_PREFIX: Record<number, string> = {
   143: 'Terminated (SIGTERM)',
 };
 
-/** `Prefix: message`, said once: a message that starts with the prefix's word ("interrupted; …") is not repeated after it. */
+/**
+ * `Prefix: message`, said once: a message that starts with the prefix's word ("interrupted; …") is not repeated
+ * after it, and one that already says every word of the prefix before its first colon ("task t-1 failed: …" under
+ * "Task failed") is the whole line, capitalised.
+ */
 function errorLine(prefix: string, message: string): string {
-  const word = prefix.split(' ')[0]?.toLowerCase() ?? '';
+  const words = prefix.toLowerCase().split(' ');
+  const head = (message.split(':')[0] ?? '').toLowerCase().split(' ');
+  if (words.length > 1 && head[0] === words[0] && words.every((w) => head.includes(w)))
+    return `${message.charAt(0).toUpperCase()}${message.slice(1)}`;
+  const word = words[0] ?? '';
   return message.toLowerCase().startsWith(word)
     ? `${prefix}${message.slice(word.length).replace(/^[;:,]?\s*/, ': ')}`
     : `${prefix}: ${message}`;

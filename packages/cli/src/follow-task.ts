@@ -51,7 +51,7 @@ function isTaskEnd(error: unknown): boolean {
  * a form (all fields when none is required). With `byField` the file answers by form field name, which also matches
  * the next run's question (2025-11-25 servers number their questions per connection).
  */
-export function exampleAnswers(key: string, request: InputRequest | undefined, byField = false): string {
+function exampleAnswers(key: string, request: InputRequest | undefined, byField: boolean): string {
   if (request?.method === 'elicitation/create' && request.params.mode !== 'url') {
     const fields = readFields(request.params.requestedSchema);
     const shown = fields.some((f) => f.required) ? fields.filter((f) => f.required) : fields;
@@ -60,6 +60,19 @@ export function exampleAnswers(key: string, request: InputRequest | undefined, b
   }
   if (request?.method === 'sampling/createMessage') return `(or pass --sampling-command <cmd>)`;
   return JSON.stringify({ [key]: { action: 'accept' } });
+}
+
+/**
+ * The end of the hint after a question this run could not answer, the same for a task's question and for one asked
+ * before the call was answered: `where answers.json is, for example:` and a file that would answer it. A
+ * 2025-11-25 server's questions are answered by form field name (it numbers its questions per connection).
+ */
+export function answersFileExample(
+  error: UnanswerableError,
+  request: InputRequest | undefined,
+  era: string | undefined,
+): string {
+  return `where answers.json is, for example:\n  ${exampleAnswers(error.key, request ?? error.request, era === 'legacy')}`;
 }
 
 /**
@@ -203,7 +216,7 @@ export async function followTask(
           (handle.task.status === 'input_required'
             ? handle.task.inputRequests[outcome.error.key]
             : undefined);
-        const example = exampleAnswers(outcome.error.key, request, ctx.era === 'legacy');
+        const example = answersFileExample(outcome.error, request, ctx.era);
         // A 2025-11-25 task belongs to this connection, which ends with this process: nobody could answer it later.
         const cancelled =
           ctx.era === 'legacy' ? `${cancelSentence(...(await cancelOrphan(session, handle)))}.` : '';
@@ -211,8 +224,8 @@ export async function followTask(
           event: 'hint',
           message:
             ctx.era === 'legacy'
-              ? `Task ${taskId} is waiting for input. ${comeBack(ctx, taskId, 'watch')} ${cancelled} Run the call again with --answers answers.json, where answers.json is, for example:\n  ${example}`
-              : `Task ${taskId} is still waiting for input. Answer it later with:\n${comeBack(ctx, taskId, 'watch', '--answers answers.json')}\nwhere answers.json is, for example:\n  ${example}`,
+              ? `Task ${taskId} is waiting for input. ${comeBack(ctx, taskId, 'watch')} ${cancelled} Run the call again with --answers answers.json, ${example}`
+              : `Task ${taskId} is still waiting for input. Answer it later with:\n${comeBack(ctx, taskId, 'watch', '--answers answers.json')}\n${example}`,
         });
         throw outcome.error;
       }

@@ -5,12 +5,13 @@
  *
  * @module
  */
-import { CommanderError } from 'commander';
+import { type Command, CommanderError } from 'commander';
 import { disambiguateJsonFlag } from './arguments.js';
 import { ExitCode, type ExitCodeValue } from './exit-codes.js';
 import { Output } from './output.js';
 import { buildProgram } from './program.js';
 import { unquotedStdioProblem } from './stdio-argv.js';
+import { usageHint } from './usage-hints.js';
 import { bareTimeoutWarning } from './duration.js';
 import { formatWithOptions } from 'node:util';
 import { redactSecrets, safeText } from 'mcp-tasks-client';
@@ -23,8 +24,13 @@ import { redactSecrets, safeText } from 'mcp-tasks-client';
 export async function runCli(argv: readonly string[]): Promise<ExitCodeValue> {
   let exitCode: ExitCodeValue = ExitCode.Completed;
   const program = buildProgram((code) => (exitCode = code));
-  program.exitOverride();
-  for (const command of program.commands) command.exitOverride();
+  // Which command's parsing failed, for the hint after commander's own message.
+  let failed: Command = program;
+  for (const command of [program, ...program.commands])
+    command.exitOverride((error) => {
+      failed = command;
+      throw error;
+    });
   const args = disambiguateJsonFlag(argv);
   const bareTimeout = bareTimeoutWarning(args);
   if (bareTimeout !== undefined) process.stderr.write(`warning: ${bareTimeout}\n`);
@@ -42,6 +48,8 @@ export async function runCli(argv: readonly string[]): Promise<ExitCodeValue> {
     await program.parseAsync(args, { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
+      const hint = usageHint(error, failed, program, args);
+      if (hint !== undefined) process.stderr.write(`${hint}\n`);
       return error.exitCode === 0 ? ExitCode.Completed : ExitCode.Usage;
     }
     throw error;

@@ -84,7 +84,9 @@ describe('exit codes, each from a real run', () => {
   it('3: the task failed (the JSON-RPC error is shown)', async () => {
     const run = await cli(['call', server.url, 'flaky_job']);
     expect(run.code).toBe(3);
-    expect(run.stderr).toMatch(/Task failed: .*upstream service unavailable \(JSON-RPC -32603\)/);
+    expect(run.stderr).toMatch(
+      /^Task [0-9a-f-]{36} failed: .*upstream service unavailable \(JSON-RPC -32603\)/m,
+    );
   });
 
   it('4: Ctrl-C once sends tasks/cancel, says so, and ends with the cancelled status', async () => {

@@ -7,8 +7,8 @@
 import { parseMs, parseToolArguments } from '../arguments.js';
 import { parseDuration } from '../duration.js';
 import { afterEarlyInterrupt, earlyInterruptLine } from '../early-interrupt.js';
-import { ExitCode, UsageError, type ExitCodeValue } from '../exit-codes.js';
-import { DEFAULT_CANCEL_WAIT_MS, followTask } from '../follow-task.js';
+import { ExitCode, UnanswerableError, UsageError, type ExitCodeValue } from '../exit-codes.js';
+import { answersFileExample, DEFAULT_CANCEL_WAIT_MS, followTask } from '../follow-task.js';
 import { Output } from '../output.js';
 import { comeBack, LEGACY_NO_RESUME } from '../resume-hint.js';
 import { resolveTarget, type ServerOptions, type ServerTarget } from '../server/target.js';
@@ -143,6 +143,12 @@ export function callCommand(positionals: string[], options: CallCommandOptions):
             }),
           )
           .catch((error: unknown) => {
+            // A question asked before the server answered the call (a multi-round call) that nobody here can answer.
+            if (error instanceof UnanswerableError && !session.signal.aborted)
+              output.emit({
+                event: 'hint',
+                message: `Run the call again with --answers answers.json, ${answersFileExample(error, undefined, session.client.era)}`,
+              });
             throw session.signal.aborted
               ? afterEarlyInterrupt(error, output, {
                   target: session.target,

@@ -12,9 +12,30 @@
  * @module
  */
 import { readFile } from 'node:fs/promises';
-import type { InputRequest, InputResponse } from 'mcp-tasks-client';
+import { safeLine, type InputRequest, type InputResponse } from 'mcp-tasks-client';
 import { UsageError } from '../exit-codes.js';
 import { checkContent, readFields } from './schema-fields.js';
+
+/** How many characters of the file are quoted on each side of the place JSON.parse stopped. */
+const EXCERPT_CHARS = 20;
+
+/**
+ * One line for an answers file JSON.parse refused: the file, the reason, the line and column when the parser gives a
+ * position, and an escaped excerpt (JSON.parse quotes the whole text, line breaks and all, in some of its messages).
+ */
+export function notJsonMessage(path: string, text: string, parseMessage: string): string {
+  const reason = parseMessage.split(/, "|\s+(?:in JSON )?at position \d/)[0] ?? parseMessage;
+  const position = /at position (\d+)/.exec(parseMessage)?.[1];
+  let where = '';
+  let excerpt = text.slice(0, 2 * EXCERPT_CHARS);
+  if (position !== undefined) {
+    const at = Number(position);
+    const before = text.slice(0, at).split('\n');
+    where = ` at line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
+    excerpt = text.slice(Math.max(0, at - EXCERPT_CHARS), at + EXCERPT_CHARS);
+  }
+  return `--answers file ${safeLine(path)} is not valid JSON: ${safeLine(reason)}${where} (${position !== undefined ? 'near' : 'it begins'} ${safeLine(JSON.stringify(excerpt))})`;
+}
 
 /** What the answers file says about one question. */
 export type AnswerLookup =
@@ -46,13 +67,15 @@ export class AnswersFile {
     try {
       text = await readFile(path, 'utf8');
     } catch (error) {
-      throw new UsageError(`cannot read --answers file ${path}: ${(error as Error).message}`);
+      throw new UsageError(
+        `cannot read --answers file ${safeLine(path)}: ${safeLine((error as Error).message)}`,
+      );
     }
     let data: unknown;
     try {
       data = JSON.parse(text);
     } catch (error) {
-      throw new UsageError(`--answers file ${path} is not valid JSON: ${(error as Error).message}`);
+      throw new UsageError(notJsonMessage(path, text, (error as Error).message));
     }
     if (!isObject(data)) throw new UsageError(`--answers file ${path} must hold a JSON object of answers`);
     return new AnswersFile(path, data);
