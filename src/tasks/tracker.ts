@@ -948,7 +948,16 @@ export class TaskTracker {
     lease?: FollowLease,
   ): TaskHandle<T> {
     const key = handle.taskId;
-    const follower: Follower = { handle: handle as TaskHandle<unknown>, waiters: 0, ready, lease };
+    // Every field in the literal (the creation's ones too, set later for a created task): one object shape, all
+    // fields in the object, nothing allocated beside it (this is kept per idle task).
+    const follower: Follower = {
+      handle: handle as TaskHandle<unknown>,
+      waiters: 0,
+      ready,
+      lease,
+      creationMethod: undefined,
+      creationFingerprint: undefined,
+    };
     this.#followers.set(key, follower);
     const leases = this.config.store?.leases;
     if (lease) this.#held(follower, leases);
