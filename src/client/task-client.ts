@@ -8,7 +8,7 @@
  */
 import { SafeEmitter } from '../internal/safe-emitter.js';
 import { ClientClosedError, RequestTimeoutError, TaskNotFoundError } from '../errors.js';
-import { LinkedAbort, linkAbort } from '../internal/abort.js';
+import { linkAbort } from '../internal/abort.js';
 import type { Era } from '../legacy/era.js';
 import { LEGACY_PROTOCOL_VERSION, METHODS } from '../protocol/constants.js';
 import type {
@@ -428,18 +428,12 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
   ): Promise<T> {
     const total = options.maxTotalTimeoutMs;
     if (total === undefined) {
-      // No total budget: the call's link follows the caller's signal itself. Nothing of ours lives as long as a task
-      // nothing can abort (heap per task); one a caller can abort waits on a link of its own, so a signal shared by
-      // any number of waiting calls carries one listener of ours.
+      // No total budget: the call's link follows the caller's signal itself, and the task's wait races it directly
+      // (one listener on a signal however many waits share it). Nothing of ours lives as long as the task.
       const start = await this.#start<T>(method, params, options, check);
-      if (start.resultType === 'complete') return start.result;
-      if (options.signal === undefined) return this.#tracker.waitFor(start.task, undefined, options.onAbort);
-      const waiting = new LinkedAbort(options.signal);
-      try {
-        return await this.#tracker.waitFor(start.task, waiting.signal, options.onAbort);
-      } finally {
-        waiting.dispose();
-      }
+      return start.resultType === 'complete'
+        ? start.result
+        : this.#tracker.waitFor(start.task, options.signal, options.onAbort);
     }
     const link = linkAbort(options.signal, total, () => new RequestTimeoutError(method, total ?? 0));
     try {

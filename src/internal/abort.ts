@@ -37,20 +37,25 @@ export function delay(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** The links that follow one caller's signal, behind the one listener on it. */
+/** What follows a caller's signal: a link, or one waiter ({@link whenAborted}). */
+interface Follower {
+  abort(reason: unknown): void;
+}
+
+/** The followers of one caller's signal, behind the one listener on it. */
 interface Followers {
   readonly caller: AbortSignal;
-  readonly links: Set<LinkedAbort>;
+  readonly links: Set<Follower>;
   readonly onAbort: () => void;
 }
 
 /** Per caller's signal, the links that follow it now (the entry goes when the last one is disposed). */
 const followersOf = new WeakMap<AbortSignal, Followers>();
 
-function follow(caller: AbortSignal, link: LinkedAbort): Followers {
+function follow(caller: AbortSignal, link: Follower): Followers {
   let followers = followersOf.get(caller);
   if (followers === undefined) {
-    const links = new Set<LinkedAbort>();
+    const links = new Set<Follower>();
     const onAbort = (): void => {
       followersOf.delete(caller);
       for (const each of links) each.abort(caller.reason); // a link disposed meanwhile has left the set
@@ -63,11 +68,22 @@ function follow(caller: AbortSignal, link: LinkedAbort): Followers {
   return followers;
 }
 
-function unfollow(followers: Followers, link: LinkedAbort): void {
+function unfollow(followers: Followers, link: Follower): void {
   followers.links.delete(link);
   if (followers.links.size > 0 || followersOf.get(followers.caller) !== followers) return;
   followersOf.delete(followers.caller);
   followers.caller.removeEventListener('abort', followers.onAbort);
+}
+
+/**
+ * Calls `onAbort(reason)` once when `caller` aborts, until the returned function is called. However many waits share
+ * `caller`, it carries one listener of ours (the same one as the links that follow it), so Node never warns past ten.
+ * `caller` must not be aborted yet.
+ */
+export function whenAborted(caller: AbortSignal, onAbort: (reason: unknown) => void): () => void {
+  const follower: Follower = { abort: onAbort };
+  const followers = follow(caller, follower);
+  return () => unfollow(followers, follower);
 }
 
 /**

@@ -4,18 +4,18 @@
  * @module
  * @internal
  */
+import { whenAborted } from './abort.js';
 
 /**
  * Resolves or rejects like `promise`, unless `signal` aborts first: then rejects with `signal.reason` untouched.
- * The abort listener is removed as soon as either settles; `promise` keeps running either way.
+ * Its follow of `signal` ends as soon as either settles; `promise` keeps running either way.
  */
 export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    const stop = whenAborted(signal, reject); // one listener on a signal however many waits share it
+    promise.then(resolve, reject).finally(stop);
   });
 }
 

@@ -20,7 +20,6 @@ import {
   TaskExpiredError,
   TooManyInputRequestsError,
 } from '../errors.js';
-import { LinkedAbort } from '../internal/abort.js';
 import { durationError, MAX_TIMER_MS } from '../internal/duration.js';
 import { keysOf, unknownOptionError } from '../internal/option-keys.js';
 import { raceAbort, withTaskId } from '../internal/race-abort.js';
@@ -431,15 +430,10 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
   result(options: ResultOptions = {}): Promise<TResult> {
     const bad = handleOptionsError('result', options); // a misspelt option: TypeError, not a wait without its signal
     if (bad) return Promise.reject(bad);
-    // A link of the caller's signal: however many waits share that signal, it carries one listener of ours (Node
-    // warns past ten), removed with the last wait.
-    const link = options.signal === undefined ? undefined : new LinkedAbort(options.signal);
-    const waiting = raceAbort(this.#outcome.recorded as Promise<TResult>, link?.signal);
+    // raceAbort keeps one listener on a signal however many waits share it (Node warns past ten).
+    const waiting = raceAbort(this.#outcome.recorded as Promise<TResult>, options.signal);
     this.#awaiting++;
-    const stop = (): void => {
-      this.#awaiting--;
-      link?.dispose();
-    };
+    const stop = (): void => void this.#awaiting--;
     waiting.then(stop, stop);
     return waiting;
   }
