@@ -104,6 +104,18 @@ interface HeldQuestion {
 /** Upper bound for one question to the host's person (the upstream's deadline usually ends it sooner), in ms. */
 const QUESTION_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 
+/** First wait before the bridge asks an unreachable upstream for its tools again, in ms (doubled each time). */
+const RECOVERY_FIRST_MS = 1_000;
+/** Longest wait between two such attempts, in ms. */
+const RECOVERY_MAX_MS = 30_000;
+
+/** Upstream notifications the host gets as they come (the bridge advertises `listChanged` for all three lists). */
+const RELAYED_LIST_CHANGES = new Set([
+  'notifications/tools/list_changed',
+  'notifications/prompts/list_changed',
+  'notifications/resources/list_changed',
+]);
+
 /** The bridge between one host connection and the upstream. */
 export class Bridge {
   readonly server: Server;
@@ -118,6 +130,10 @@ export class Bridge {
   #tools: AdaptedTool[] | undefined;
   #listed: string | undefined;
   #closed = false;
+  /** The upstream did not answer a listing (down, refused, timed out): the bridge asks again until it does. */
+  #down = false;
+  #recoveryTimer: ReturnType<typeof setTimeout> | undefined;
+  #recoveryDelayMs = RECOVERY_FIRST_MS;
 
   constructor(client: TaskClient, info: { name: string; version: string }, options: BridgeOptions) {
     this.#client = client;
@@ -133,8 +149,8 @@ export class Bridge {
     this.server = new Server(info, {
       capabilities: {
         tools: { listChanged: true },
-        resources: {},
-        prompts: {},
+        resources: { listChanged: true },
+        prompts: { listChanged: true },
         tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
       },
       taskStore: this.store,
@@ -144,11 +160,56 @@ export class Bridge {
     client.on('notification', this.#onNotification);
   }
 
-  /** The upstream's `notifications/tools/list_changed`: list again, and tell the host when the list changed. */
+  /**
+   * The upstream's `notifications/tools/list_changed`: list again, and tell the host when the list changed. Its
+   * prompts and resources `list_changed` are passed to the host as they are (the host lists those through the bridge).
+   */
   readonly #onNotification = (notification: { method: string }): void => {
-    if (notification.method !== 'notifications/tools/list_changed' || this.#closed) return;
-    this.#relist().catch((error: unknown) => this.#options.log(`tools/list failed: ${reasonText(error)}`));
+    if (!RELAYED_LIST_CHANGES.has(notification.method) || this.#closed) return;
+    if (notification.method === 'notifications/prompts/list_changed')
+      void this.server.sendPromptListChanged().catch(() => undefined);
+    else if (notification.method === 'notifications/resources/list_changed')
+      void this.server.sendResourceListChanged().catch(() => undefined);
+    else
+      this.#relist().catch((error: unknown) => this.#options.log(`tools/list failed: ${reasonText(error)}`));
   };
+
+  /**
+   * A listing failed. When the upstream did not answer at all (not a JSON-RPC error of its own), the host may now
+   * hold an empty or stale list and nothing would tell it when the upstream is back: the bridge asks the upstream for
+   * its tools again after 1 s, 2 s, 4 s… (at most 30 s apart) until it answers.
+   */
+  #listingFailed(error: unknown): void {
+    if (this.#closed || (isMcpClientError(error) && typeof error.code === 'number')) return;
+    this.#down = true;
+    if (this.#recoveryTimer !== undefined) return;
+    const delayMs = this.#recoveryDelayMs;
+    this.#recoveryDelayMs = Math.min(delayMs * 2, RECOVERY_MAX_MS);
+    this.#recoveryTimer = setTimeout(() => {
+      this.#recoveryTimer = undefined;
+      // A failure schedules the next attempt (#relist reports it here); a success ends the wait.
+      this.#relist().catch(() => undefined);
+    }, delayMs);
+    this.#recoveryTimer.unref?.();
+  }
+
+  /**
+   * A listing succeeded. After the upstream was unreachable, the host is told that its tools, prompts and resources
+   * lists changed (it may have kept an empty one, or one from before the upstream restarted) so it lists again.
+   */
+  #listingAnswered(): void {
+    if (!this.#down || this.#closed) return;
+    this.#down = false;
+    this.#recoveryDelayMs = RECOVERY_FIRST_MS;
+    if (this.#recoveryTimer !== undefined) clearTimeout(this.#recoveryTimer);
+    this.#recoveryTimer = undefined;
+    this.#options.log(
+      `upstream ${this.#options.upstream !== undefined ? `${safeLine(this.#options.upstream)} ` : ''}answers again: the host was told to list its tools, prompts and resources again`,
+    );
+    void this.server.sendToolListChanged().catch(() => undefined);
+    void this.server.sendPromptListChanged().catch(() => undefined);
+    void this.server.sendResourceListChanged().catch(() => undefined);
+  }
 
   /**
    * Ends the host side: calls still waiting are aborted (their upstream tasks cancelled, or left recorded with
@@ -158,6 +219,7 @@ export class Bridge {
     if (this.#closed) return;
     this.#closed = true;
     this.#client.off('notification', this.#onNotification);
+    if (this.#recoveryTimer !== undefined) clearTimeout(this.#recoveryTimer);
     for (const controller of this.#aborts) controller.abort(new Error(reason));
     for (const held of this.#held.values()) for (const q of held.values()) q.resolve(undefined);
     await Promise.allSettled([...this.#running]);
@@ -204,12 +266,16 @@ export class Bridge {
   /** A list request passed to the upstream as it is (its cursor included), the answer passed back as it is. */
   async #forward(method: string, params: unknown, extra: Extra): Promise<Record<string, unknown>> {
     const { _meta, ...rest } = (params ?? {}) as Record<string, unknown>;
+    let listed: Record<string, unknown>;
     try {
-      // Titles and descriptions reach the host's model and UI escaped, as the tools' do.
-      return printableTexts(await this.#client.request(method, rest, { signal: extra.signal }));
+      listed = await this.#client.request(method, rest, { signal: extra.signal });
     } catch (error) {
+      if (!extra.signal.aborted) this.#listingFailed(error);
       throw jsonRpcError(error);
     }
+    this.#listingAnswered();
+    // Titles and descriptions reach the host's model and UI escaped, as the tools' do.
+    return printableTexts(listed);
   }
 
   async #adapted(): Promise<AdaptedTool[]> {
@@ -223,14 +289,18 @@ export class Bridge {
     try {
       listed = await this.#client.listTools();
     } catch (error) {
+      this.#listingFailed(error);
       throw this.#unreachable(error);
     }
+    // After the upstream was unreachable the host is told once, by #listingAnswered.
+    const recovered = this.#down;
+    this.#listingAnswered();
     const key = JSON.stringify(listed);
     const changed = this.#listed !== undefined && this.#listed !== key;
     this.#listed = key;
     // Names and texts the host can show and call; each tool still calls upstream under its own name.
     this.#tools = hostFacingTools(this.runtime.adapt(listed), [this.#options.prefix + TASK_ANSWER_TOOL]);
-    if (changed) await this.server.sendToolListChanged().catch(() => undefined);
+    if (changed && !recovered) await this.server.sendToolListChanged().catch(() => undefined);
     return this.#tools;
   }
 

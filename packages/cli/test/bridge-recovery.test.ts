@@ -1,0 +1,74 @@
+/**
+ * The bridge started while its upstream is down, then the upstream starts on that port: the host, which saw
+ * `tools/list` fail, is told `notifications/tools/list_changed` (and the prompts and resources ones, all three
+ * advertised with `listChanged`) without asking, and its next `tools/list` has the upstream's tools. The official
+ * SDK 1.x `Client` as the host, the bridge as a child process, the reference server over loopback HTTP.
+ */
+import { createServer } from 'node:net';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { TaskServer } from 'mcp-tasks-client/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { referenceServer, sdkHost, until } from './bridge-helpers.js';
+import { ensureCliBuilt, killLeftovers, tempHome } from './helpers.js';
+
+let home: string;
+const hosts: Client[] = [];
+const upstreams: TaskServer[] = [];
+
+beforeAll(async () => {
+  await ensureCliBuilt();
+  home = tempHome();
+}, 120_000);
+
+afterAll(async () => {
+  for (const host of hosts) await host.close().catch(() => undefined);
+  await killLeftovers();
+  for (const upstream of upstreams) await upstream.close();
+});
+
+describe('the upstream comes back', () => {
+  it('the host that saw tools/list fail is told the lists changed, and lists the tools', async () => {
+    const port = await closedPort();
+    const url = `http://127.0.0.1:${port}/mcp`;
+    const { client, stderr } = await sdkHost(url, home);
+    hosts.push(client);
+    const caps = client.getServerCapabilities();
+    expect(caps?.tools).toEqual({ listChanged: true });
+    expect(caps?.prompts).toEqual({ listChanged: true });
+    expect(caps?.resources).toEqual({ listChanged: true });
+    const told: string[] = [];
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void told.push('tools'));
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => void told.push('prompts'));
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void told.push('resources'));
+
+    const failed = await client.listTools().catch((e: Error) => e);
+    expect(failed).toBeInstanceOf(Error);
+    expect(told).toEqual([]);
+
+    upstreams.push(await referenceServer({ port }));
+    await until(() => told.length === 3, 20_000);
+    expect(told.sort()).toEqual(['prompts', 'resources', 'tools']);
+    expect(stderr()).toContain(
+      `mcp-tasks bridge: upstream ${url} answers again: the host was told to list its tools, prompts and resources again`,
+    );
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toContain('echo');
+    // Told once: listing again is no news.
+    await client.listTools();
+    expect(told).toHaveLength(3);
+  }, 60_000);
+});
+
+/** A loopback port nothing listens on (taken, then given back). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
