@@ -28,14 +28,7 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
-import {
-  isMcpClientError,
-  safeLine,
-  safeText,
-  type CallToolResult,
-  type InputResponse,
-  type TaskClient,
-} from 'mcp-tasks-client';
+import { isMcpClientError, type CallToolResult, type InputResponse, type TaskClient } from 'mcp-tasks-client';
 import {
   TASK_TOOL_NAMES,
   TaskToolRuntime,
@@ -45,13 +38,15 @@ import {
 } from 'mcp-tasks-client/tool-runtime';
 import type { InputRequiredEvent } from 'mcp-tasks-client';
 import {
+  composedResult,
   hostResult,
   openQuestions,
   TASK_ANSWER_SCHEMA,
   TASK_ANSWER_TOOL,
   withQuestions,
 } from './host-results.js';
-import { hostFacingTools, printableQuestion, printableTexts } from './host-names.js';
+import { HostPrompts, hostFacingTools, hostPrompt, hostResources, printableQuestion } from './host-names.js';
+import { hostLine, hostQuoted } from './host-text.js';
 import { BridgeTaskStore } from './native-tasks.js';
 import { ProgressPump } from './progress-pump.js';
 
@@ -127,6 +122,7 @@ export class Bridge {
   readonly #held = new Map<string, Map<string, HeldQuestion>>();
   readonly #aborts = new Set<AbortController>();
   readonly #running = new Set<Promise<unknown>>();
+  readonly #prompts = new HostPrompts();
   #tools: AdaptedTool[] | undefined;
   #listed: string | undefined;
   #closed = false;
@@ -204,7 +200,7 @@ export class Bridge {
     if (this.#recoveryTimer !== undefined) clearTimeout(this.#recoveryTimer);
     this.#recoveryTimer = undefined;
     this.#options.log(
-      `upstream ${this.#options.upstream !== undefined ? `${safeLine(this.#options.upstream)} ` : ''}answers again: the host was told to list its tools, prompts and resources again`,
+      `upstream ${this.#options.upstream !== undefined ? `${hostLine(this.#options.upstream)} ` : ''}answers again: the host was told to list its tools, prompts and resources again`,
     );
     void this.server.sendToolListChanged().catch(() => undefined);
     void this.server.sendPromptListChanged().catch(() => undefined);
@@ -239,10 +235,10 @@ export class Bridge {
       this.#track(this.#call(request.params, extra)),
     );
     s.setRequestHandler(ListResourcesRequestSchema, (r, extra) =>
-      this.#forward('resources/list', r.params, extra),
+      this.#forward('resources/list', r.params, extra, hostResources),
     );
     s.setRequestHandler(ListResourceTemplatesRequestSchema, (r, extra) =>
-      this.#forward('resources/templates/list', r.params, extra),
+      this.#forward('resources/templates/list', r.params, extra, hostResources),
     );
     s.setRequestHandler(ReadResourceRequestSchema, async (r, extra) => {
       try {
@@ -252,19 +248,28 @@ export class Bridge {
       }
     });
     s.setRequestHandler(ListPromptsRequestSchema, (r, extra) =>
-      this.#forward('prompts/list', r.params, extra),
+      this.#forward('prompts/list', r.params, extra, (listed) => this.#prompts.list(listed)),
     );
     s.setRequestHandler(GetPromptRequestSchema, async (r, extra) => {
       try {
-        return await this.#client.getPrompt(r.params.name, r.params.arguments, { signal: extra.signal });
+        const { name, arguments: args } = this.#prompts.upstream(r.params.name, r.params.arguments);
+        return hostPrompt(await this.#client.getPrompt(name, args, { signal: extra.signal }));
       } catch (error) {
         throw jsonRpcError(error);
       }
     });
   }
 
-  /** A list request passed to the upstream as it is (its cursor included), the answer passed back as it is. */
-  async #forward(method: string, params: unknown, extra: Extra): Promise<Record<string, unknown>> {
+  /**
+   * A list request passed to the upstream as it is (its cursor included), the answer passed back with its texts and
+   * names as the host may see them (`shape`).
+   */
+  async #forward(
+    method: string,
+    params: unknown,
+    extra: Extra,
+    shape: (listed: Record<string, unknown>) => Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
     const { _meta, ...rest } = (params ?? {}) as Record<string, unknown>;
     let listed: Record<string, unknown>;
     try {
@@ -274,8 +279,8 @@ export class Bridge {
       throw jsonRpcError(error);
     }
     this.#listingAnswered();
-    // Titles and descriptions reach the host's model and UI escaped, as the tools' do.
-    return printableTexts(listed);
+    // Titles, descriptions and names reach the host's model and UI escaped, as the tools' do.
+    return shape(listed);
   }
 
   async #adapted(): Promise<AdaptedTool[]> {
@@ -313,7 +318,7 @@ export class Bridge {
     const why = (this.#options.explain ?? reasonText)(error);
     return hostError(
       ErrorCode.InternalError,
-      `the upstream server ${this.#options.upstream !== undefined ? `${safeLine(this.#options.upstream)} ` : ''}did not answer tools/list: ${safeLine(why)} The bridge keeps running: list the tools again once the upstream is up.`,
+      `the upstream server ${this.#options.upstream !== undefined ? `${hostLine(this.#options.upstream)} ` : ''}did not answer tools/list: ${hostLine(why)} The bridge keeps running: list the tools again once the upstream is up.`,
     );
   }
 
@@ -348,7 +353,7 @@ export class Bridge {
     try {
       let tool = (await this.#adapted()).find((t) => t.name === name);
       if (!tool) tool = (await this.#relist()).find((t) => t.name === name);
-      if (!tool) throw hostError(ErrorCode.InvalidParams, `Unknown tool: ${safeLine(name)}`);
+      if (!tool) throw hostError(ErrorCode.InvalidParams, `Unknown tool: ${hostLine(name)}`);
       if (abort.signal.aborted) throw jsonRpcError(abort.signal.reason);
       if (!tool.serverTool) return await this.#taskTool(tool, params.arguments, extra);
       handedOver = true;
@@ -404,7 +409,7 @@ export class Bridge {
       this.#calls.delete(callId);
       if (abort.signal.aborted) {
         this.#options.log(
-          `call of ${safeLine(tool.sourceName)} stopped (${reasonText(abort.signal.reason)})${state.taskId ? `; task ${state.taskId} ${this.#options.onAbort === 'cancel' ? 'cancelled' : 'left running and recorded'}` : ''}`,
+          `call of ${hostLine(tool.sourceName)} stopped (${reasonText(abort.signal.reason)})${state.taskId ? `; task ${state.taskId} ${this.#options.onAbort === 'cancel' ? 'cancelled' : 'left running and recorded'}` : ''}`,
         );
       }
       throw jsonRpcError(error);
@@ -456,7 +461,9 @@ export class Bridge {
     extra: Extra,
   ): Promise<CallToolResult> {
     const outcome = await tool.run(args, { signal: extra.signal });
-    const result = hostResult(outcome, false);
+    // task_result's outcome is the upstream's result; task_status and task_cancel answer with the runtime's words.
+    const result =
+      tool.sourceName === TASK_TOOL_NAMES.result ? hostResult(outcome, false) : composedResult(outcome);
     const taskId = typeof args?.taskId === 'string' ? args.taskId : undefined;
     if (taskId === undefined || outcome.kind === 'error') return result;
     const entry = await this.runtime.registry.find(this.#client, taskId).catch(() => undefined);
@@ -476,7 +483,7 @@ export class Bridge {
     const action = args?.action;
     if (taskId === '' || key === '' || (action !== 'accept' && action !== 'decline' && action !== 'cancel'))
       return toolError(
-        `${TASK_ANSWER_TOOL} needs {"taskId", "key", "action": "accept" | "decline" | "cancel", "content"?}; got ${JSON.stringify(args ?? null)}.`,
+        `${TASK_ANSWER_TOOL} needs {"taskId", "key", "action": "accept" | "decline" | "cancel", "content"?}; got ${hostLine(JSON.stringify(args ?? null))}.`,
       );
     const response: InputResponse = { action };
     if (action === 'accept' && args?.content && typeof args.content === 'object')
@@ -485,31 +492,35 @@ export class Bridge {
     if (held) {
       this.#held.get(taskId)?.delete(key);
       held.resolve(response);
-      return okText(`The answer (${action}) to question "${key}" of task ${taskId} was sent to the server.`);
+      return okText(
+        `The answer (${action}) to question ${hostQuoted(key)} of task ${hostQuoted(taskId)} was sent to the server.`,
+      );
     }
     const entry = await this.runtime.registry.find(this.#client, taskId).catch(() => undefined);
     if (!entry)
-      return toolError(`No task ${JSON.stringify(taskId)} is known here, so nothing was answered.`, taskId);
+      return toolError(`No task ${hostQuoted(taskId)} is known here, so nothing was answered.`, taskId);
     const open = openQuestions(entry.handle).some((q) => q.key === key);
     if (!open)
       return toolError(
-        `Task ${taskId} has no open question "${key}" (it is ${entry.handle.status}); nothing was sent.`,
+        `Task ${hostQuoted(taskId)} has no open question ${hostQuoted(key)} (it is ${hostLine(entry.handle.status)}); nothing was sent.`,
         taskId,
       );
     try {
       const accepted = await entry.handle.respond({ [key]: response });
       if (!accepted.includes(key))
         return toolError(
-          `The answer to "${key}" of task ${taskId} was already given; nothing was sent.`,
+          `The answer to ${hostQuoted(key)} of task ${hostQuoted(taskId)} was already given; nothing was sent.`,
           taskId,
         );
     } catch (error) {
       return toolError(
-        `The answer to "${key}" of task ${taskId} could not be delivered: ${reasonText(error)}`,
+        `The answer to ${hostQuoted(key)} of task ${hostQuoted(taskId)} could not be delivered: ${hostLine(reasonText(error))}`,
         taskId,
       );
     }
-    return okText(`The answer (${action}) to question "${key}" of task ${taskId} was sent to the server.`);
+    return okText(
+      `The answer (${action}) to question ${hostQuoted(key)} of task ${hostQuoted(taskId)} was sent to the server.`,
+    );
   }
 
   /**
@@ -545,14 +556,15 @@ export class Bridge {
               state.taskId = update.taskId;
               if (state.cancelWhenKnown) void this.#cancelUpstream(state.taskId);
             }
-            const message = update.statusMessage;
+            // The upstream's words, as one line the host's UI shows (and its model may read).
+            const message = update.statusMessage !== undefined ? hostLine(update.statusMessage) : undefined;
             if (message !== undefined && !this.store.hostCancelled(hostTaskId))
               void this.store.updateTaskStatus(hostTaskId, 'working', message).catch(() => undefined);
           },
         });
         outcome = await this.#waitLonger(outcome, Number.POSITIVE_INFINITY, abort.signal, undefined);
       } catch (error) {
-        const text = `The call to the tool "${safeLine(tool.sourceName)}" stopped: ${safeText(reasonText(error))}`;
+        const text = `The call to the tool "${hostLine(tool.sourceName)}" stopped: ${hostLine(reasonText(error))}`;
         await this.store.settle(hostTaskId, 'failed', toolError(text, state.taskId)).catch(() => undefined);
         return;
       } finally {
@@ -712,13 +724,15 @@ function hostError(code: number, message: string, data?: unknown): HostRpcError 
 
 /**
  * An upstream failure as the host's JSON-RPC error: the upstream's own code and message, else an internal error naming
- * the cause. The message is escaped (control and bidi characters written as `\x1b`, `\u202e`).
+ * the cause. The message is one escaped line (control, bidi and invisible characters and line breaks written as
+ * `\x1b`, `\u202e`, `\x0a`): hosts show it after "MCP error <code>: ", where a line break would start a line that
+ * seems to be the host's own.
  */
 export function jsonRpcError(error: unknown): Error {
   if (error instanceof HostRpcError) return error;
   if (isMcpClientError(error) && typeof (error as { code: unknown }).code === 'number') {
     const e = error as Error & { code: number; data?: unknown };
-    return hostError(e.code, safeText(e.message), e.data);
+    return hostError(e.code, hostLine(e.message), e.data);
   }
-  return hostError(ErrorCode.InternalError, `upstream: ${safeText(reasonText(error))}`);
+  return hostError(ErrorCode.InternalError, `upstream: ${hostLine(reasonText(error))}`);
 }
