@@ -9,9 +9,8 @@
  * process, a hand-written upstream over loopback HTTP.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sdkHost } from './bridge-helpers.js';
-import { ensureCliBuilt, killLeftovers, tempHome } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { bridgeTestFile, sdkHost } from './bridge-helpers.js';
 import { type HostileUpstream, hostileUpstream, taskOf } from './hostile-upstream.js';
 
 /** A tag-character "ASCII smuggling" payload: U+E0049 U+E0047 ("IG"), invisible to a person. */
@@ -26,20 +25,7 @@ const UNSAFE_TEXT =
 /** `EVIL` as one escaped line. */
 const EVIL_LINE = '\\x1b]0;T\\x07\\x1b[31mRED\\u202eevil\\u200b\\u{e0049}\\u{e0047}\\x0d\\x0aFAKE: completed';
 
-let home: string;
-const hosts: Client[] = [];
-const upstreams: HostileUpstream[] = [];
-
-beforeAll(async () => {
-  await ensureCliBuilt();
-  home = tempHome();
-}, 120_000);
-
-afterAll(async () => {
-  for (const host of hosts) await host.close().catch(() => undefined);
-  await killLeftovers();
-  for (const u of upstreams) await u.close();
-});
+const { home, hosts, upstreams } = bridgeTestFile();
 
 async function start(
   script: Parameters<typeof hostileUpstream>[0],
@@ -47,7 +33,7 @@ async function start(
 ): Promise<{ client: Client; upstream: HostileUpstream }> {
   const upstream = await hostileUpstream(script);
   upstreams.push(upstream);
-  const { client } = await sdkHost(upstream.url, home, extra);
+  const { client } = await sdkHost(upstream.url, home(), extra);
   hosts.push(client);
   return { client, upstream };
 }

@@ -4,38 +4,21 @@
  * advertised with `listChanged`) without asking, and its next `tools/list` has the upstream's tools. The official
  * SDK 1.x `Client` as the host, the bridge as a child process, the reference server over loopback HTTP.
  */
-import { createServer } from 'node:net';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { TaskServer } from 'mcp-tasks-client/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { referenceServer, sdkHost, until } from './bridge-helpers.js';
-import { ensureCliBuilt, killLeftovers, tempHome } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { bridgeTestFile, closedPort, referenceServer, sdkHost, until } from './bridge-helpers.js';
 
-let home: string;
-const hosts: Client[] = [];
-const upstreams: TaskServer[] = [];
-
-beforeAll(async () => {
-  await ensureCliBuilt();
-  home = tempHome();
-}, 120_000);
-
-afterAll(async () => {
-  for (const host of hosts) await host.close().catch(() => undefined);
-  await killLeftovers();
-  for (const upstream of upstreams) await upstream.close();
-});
+const { home, hosts, upstreams } = bridgeTestFile();
 
 describe('the upstream comes back', () => {
   it('the host that saw tools/list fail is told the lists changed, and lists the tools', async () => {
     const port = await closedPort();
     const url = `http://127.0.0.1:${port}/mcp`;
-    const { client, stderr } = await sdkHost(url, home);
+    const { client, stderr } = await sdkHost(url, home());
     hosts.push(client);
     const caps = client.getServerCapabilities();
     expect(caps?.tools).toEqual({ listChanged: true });
@@ -63,12 +46,3 @@ describe('the upstream comes back', () => {
     expect(told).toHaveLength(3);
   }, 60_000);
 });
-
-/** A loopback port nothing listens on (taken, then given back). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
