@@ -9,6 +9,7 @@ import {
   ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { textResult } from 'mcp-tasks-client/testing';
 import { describe, expect, it } from 'vitest';
 import { bridgeTestFile, closedPort, referenceServer, sdkHost, until } from './bridge-helpers.js';
 
@@ -44,5 +45,40 @@ describe('the upstream comes back', () => {
     // Told once: listing again is no news.
     await client.listTools();
     expect(told).toHaveLength(3);
+  }, 60_000);
+
+  it('a call the upstream did not answer: once it is back (with another tool), the host is told to list again', async () => {
+    const port = await closedPort();
+    const first = await referenceServer({ port });
+    const { client } = await sdkHost(`http://127.0.0.1:${port}/mcp`, home());
+    hosts.push(client);
+    const told: string[] = [];
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void told.push('tools'));
+    expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('added_later');
+    await first.close();
+
+    const call = await client.callTool({ name: 'echo', arguments: { text: 'hi' } });
+    expect(call.isError).toBe(true);
+    expect((call.structuredContent as { code: string }).code).toMatch(/^(CALL_FAILED|OUTCOME_UNKNOWN)$/);
+    expect(told).toEqual([]);
+
+    upstreams.push(
+      await referenceServer({
+        port,
+        catalog: {
+          tools: [
+            {
+              name: 'added_later',
+              description: 'a tool the restarted upstream has',
+              inputSchema: { type: 'object', properties: {} },
+              run: async () => textResult('new'),
+            },
+          ],
+        },
+      }),
+    );
+    await until(() => told.length > 0, 20_000);
+    expect(told).toEqual(['tools']);
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('added_later');
   }, 60_000);
 });

@@ -104,6 +104,9 @@ const RECOVERY_FIRST_MS = 1_000;
 /** Longest wait between two such attempts, in ms. */
 const RECOVERY_MAX_MS = 30_000;
 
+/** Codes of the library's errors that say the upstream did not answer a call at all. */
+const UNREACHABLE_CODES = new Set(['NETWORK_ERROR', 'OUTCOME_UNKNOWN', 'REQUEST_TIMEOUT', 'SERVER_EXITED']);
+
 /** Upstream notifications the host gets as they come (the bridge advertises `listChanged` for all three lists). */
 const RELAYED_LIST_CHANGES = new Set([
   'notifications/tools/list_changed',
@@ -171,9 +174,9 @@ export class Bridge {
   };
 
   /**
-   * A listing failed. When the upstream did not answer at all (not a JSON-RPC error of its own), the host may now
-   * hold an empty or stale list and nothing would tell it when the upstream is back: the bridge asks the upstream for
-   * its tools again after 1 s, 2 s, 4 s… (at most 30 s apart) until it answers.
+   * A listing (or a call) failed. When the upstream did not answer at all (not a JSON-RPC error of its own), the host
+   * may now hold an empty or stale list and nothing would tell it when the upstream is back: the bridge asks the
+   * upstream for its tools again after 1 s, 2 s, 4 s… (at most 30 s apart) until it answers.
    */
   #listingFailed(error: unknown): void {
     if (this.#closed || (isMcpClientError(error) && typeof error.code === 'number')) return;
@@ -392,6 +395,9 @@ export class Bridge {
           pump?.status(update.statusMessage ?? update.status ?? update.progress?.message);
         },
       });
+      // A call the upstream did not answer: it may come back with other tools, and the host should hear of it.
+      const cause = outcome.kind === 'error' ? outcome.error.cause : undefined;
+      if (isMcpClientError(cause) && UNREACHABLE_CODES.has(String(cause.code))) this.#listingFailed(cause);
       const budget = token !== undefined ? this.#options.progressMaxWaitMs : this.#options.maxWaitMs;
       outcome = await this.#waitLonger(outcome, budget - (Date.now() - started), abort.signal, pump);
       if (outcome.kind === 'pending') {
