@@ -13,7 +13,7 @@
  * @module
  */
 import type { AdaptedTool } from 'mcp-tasks-client/tool-runtime';
-import { hostLine as safeLine, hostQuoted, hostText as safeText } from './host-text.js';
+import { hostLine, hostQuoted, hostText } from './host-text.js';
 
 /** A valid MCP tool name (2025-11-25): 1 to 128 ASCII letters, digits, `_`, `-` and `.`. */
 const VALID_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -32,8 +32,8 @@ export function printableTexts<T>(value: T): T {
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
-    if (typeof v === 'string' && key === 'description') out[key] = safeText(v);
-    else if (typeof v === 'string' && key === 'title') out[key] = safeLine(v);
+    if (typeof v === 'string' && key === 'description') out[key] = hostText(v);
+    else if (typeof v === 'string' && key === 'title') out[key] = hostLine(v);
     else if (key === 'properties' && v !== null && typeof v === 'object' && !Array.isArray(v))
       out[key] = printableProperties(v as Record<string, unknown>);
     else out[key] = DATA_KEYS.has(key) ? v : printableTexts(v);
@@ -50,7 +50,7 @@ function printableProperties(properties: Record<string, unknown>): Record<string
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(properties)) {
     const schema = printableTexts(v);
-    const shown = safeLine(key);
+    const shown = hostLine(key);
     out[key] =
       shown !== key &&
       schema !== null &&
@@ -71,7 +71,7 @@ function printableProperties(properties: Record<string, unknown>): Record<string
  */
 export function printableQuestion(params: Record<string, unknown>): Record<string, unknown> {
   const out = { ...params };
-  if (typeof out.message === 'string') out.message = safeText(out.message);
+  if (typeof out.message === 'string') out.message = hostText(out.message);
   if (out.requestedSchema !== undefined) out.requestedSchema = printableTexts(out.requestedSchema);
   return out;
 }
@@ -97,15 +97,15 @@ export function hostFacingTools(tools: readonly AdaptedTool[], reserved: readonl
   return tools.map((tool) => {
     const serverTool = tool.serverTool ? printableTexts(tool.serverTool) : undefined;
     let name = tool.name;
-    let description = safeText(tool.description);
+    let description = hostText(tool.description);
     if (!keeps(tool)) {
       const base = validBase(name);
       name = base;
       for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
       taken.add(name);
       const note = VALID_NAME.test(tool.name)
-        ? `(The server names this tool "${safeLine(tool.sourceName)}"; renamed here because the bridge's own tool has that name.)`
-        : `(The server names this tool "${safeLine(tool.sourceName)}"; renamed here to a valid MCP tool name.)`;
+        ? `(The server names this tool "${hostLine(tool.sourceName)}"; renamed here because the bridge's own tool has that name.)`
+        : `(The server names this tool "${hostLine(tool.sourceName)}"; renamed here to a valid MCP tool name.)`;
       description += `\n\n${note}`;
       if (serverTool)
         serverTool.description = serverTool.description ? `${serverTool.description}\n\n${note}` : note;
@@ -157,7 +157,7 @@ export class HostPrompts {
     const page = new Set(
       prompts
         .map((p) => (p as { name?: unknown } | null)?.name)
-        .filter((n): n is string => typeof n === 'string' && safeLine(n) === n),
+        .filter((n): n is string => typeof n === 'string' && hostLine(n) === n),
     );
     shown.prompts = prompts.map((prompt, i) => {
       const out = shownPrompts[i] as Record<string, unknown>;
@@ -165,12 +165,12 @@ export class HostPrompts {
       if (typeof name !== 'string' || out === null || typeof out !== 'object') return out;
       let hostName = name;
       let description = typeof out.description === 'string' ? out.description : undefined;
-      if (safeLine(name) !== name) {
+      if (hostLine(name) !== name) {
         const known = [...this.#sources].find(([, source]) => source.name === name)?.[0];
         hostName =
           known ??
           unique(
-            safeLine(name),
+            hostLine(name),
             (n) => page.has(n) || (this.#sources.has(n) && this.#sources.get(n)?.name !== name),
           );
         const note = `(The server names this prompt ${hostQuoted(name)}; renamed here so that no control or invisible character reaches the host.)`;
@@ -182,13 +182,13 @@ export class HostPrompts {
         const plain = new Set(
           rawArgs
             .map((a) => (a as { name?: unknown } | null)?.name)
-            .filter((n): n is string => typeof n === 'string' && safeLine(n) === n),
+            .filter((n): n is string => typeof n === 'string' && hostLine(n) === n),
         );
         out.arguments = rawArgs.map((arg, j) => {
           const shownArg = (out.arguments as unknown[])[j] as Record<string, unknown>;
           const argName = (arg as { name?: unknown } | null)?.name;
-          if (typeof argName !== 'string' || safeLine(argName) === argName) return shownArg;
-          const hostArg = unique(safeLine(argName), (n) => plain.has(n) || args.has(n));
+          if (typeof argName !== 'string' || hostLine(argName) === argName) return shownArg;
+          const hostArg = unique(hostLine(argName), (n) => plain.has(n) || args.has(n));
           args.set(hostArg, argName);
           const note = `(The server names this argument ${hostQuoted(argName)}.)`;
           const argDescription = typeof shownArg.description === 'string' ? shownArg.description : undefined;
@@ -227,7 +227,7 @@ export class HostPrompts {
 /** A `prompts/get` result for the host: its `description` escaped; its messages are the upstream's, kept exactly. */
 export function hostPrompt<T extends { description?: unknown }>(result: T): T {
   return typeof result.description === 'string'
-    ? { ...result, description: safeText(result.description) }
+    ? { ...result, description: hostText(result.description) }
     : result;
 }
 
@@ -243,7 +243,7 @@ export function hostResources(result: Record<string, unknown>): Record<string, u
     if (!Array.isArray(list)) continue;
     shown[key] = list.map((entry: unknown) =>
       entry !== null && typeof entry === 'object' && typeof (entry as { name?: unknown }).name === 'string'
-        ? { ...entry, name: safeLine((entry as { name: string }).name) }
+        ? { ...entry, name: hostLine((entry as { name: string }).name) }
         : entry,
     );
   }

@@ -13,7 +13,7 @@ import { CallToolResultSchema, ContentBlockSchema } from '@modelcontextprotocol/
 import type { CallToolResult, InputRequests, TaskHandle } from 'mcp-tasks-client';
 import { questionOf, type ToolOutcome } from 'mcp-tasks-client/tool-runtime';
 import { printableTexts } from './host-names.js';
-import { hostLine as safeLine, hostQuoted, hostText } from './host-text.js';
+import { hostLine, hostQuoted, hostText } from './host-text.js';
 
 /** The name of the bridge's own tool that answers a task's open question (before `--prefix`). */
 export const TASK_ANSWER_TOOL = 'task_answer';
@@ -62,12 +62,12 @@ export function openQuestions(handle: TaskHandle<unknown>): OpenQuestion[] {
     const params = (request.params ?? {}) as { requestedSchema?: unknown; url?: unknown };
     const question: OpenQuestion = {
       key,
-      method: safeLine(request.method),
+      method: hostLine(request.method),
       message: hostText(questionOf(request)),
     };
     if (params.requestedSchema !== undefined)
       question.requestedSchema = printableTexts(params.requestedSchema);
-    if (typeof params.url === 'string') question.url = safeLine(params.url);
+    if (typeof params.url === 'string') question.url = hostLine(params.url);
     open.push(question);
   }
   return open;
@@ -122,14 +122,14 @@ export function readableByHost(result: CallToolResult, taskId?: string): CallToo
         const type = (part as { type?: unknown } | null)?.type;
         return {
           type: 'text' as const,
-          text: `[a ${typeof type === 'string' ? safeLine(type) : 'malformed'} content part of the upstream's result was dropped here: ${issueText(parsed.error.issues)}]`,
+          text: `[a ${typeof type === 'string' ? hostLine(type) : 'malformed'} content part of the upstream's result was dropped here: ${issueText(parsed.error.issues)}]`,
         };
       })
     : [];
   const repaired = { ...result, content };
   const checked = CallToolResultSchema.safeParse(repaired);
   if (checked.success) return repaired;
-  const task = taskId !== undefined ? `task ${safeLine(taskId)}` : 'the upstream call';
+  const task = taskId !== undefined ? `task ${hostLine(taskId)}` : 'the upstream call';
   return {
     content: [
       ...content,
@@ -149,7 +149,7 @@ function issueText(issues: readonly { path: readonly PropertyKey[]; message: str
     .slice(0, 3)
     .map(
       (i) =>
-        `${i.path.length > 0 ? `at "${safeLine(i.path.map(String).join('.'))}": ` : ''}${safeLine(i.message)}`,
+        `${i.path.length > 0 ? `at "${hostLine(i.path.map(String).join('.'))}": ` : ''}${hostLine(i.message)}`,
     )
     .join('; ');
 }
@@ -167,10 +167,10 @@ function shapeResult(outcome: ToolOutcome, hasOutputSchema: boolean): CallToolRe
     // The taskId stays exact (task_result needs it); the texts around it are the upstream's words, escaped.
     const structured: Record<string, unknown> = {
       ...pending,
-      toolName: safeLine(pending.toolName),
+      toolName: hostLine(pending.toolName),
       message: hostText(pending.message),
     };
-    if (pending.statusMessage !== undefined) structured.statusMessage = safeLine(pending.statusMessage);
+    if (pending.statusMessage !== undefined) structured.statusMessage = hostLine(pending.statusMessage);
     const result: CallToolResult = {
       content: [{ type: 'text', text: structured.message as string }],
       structuredContent: structured,
@@ -189,7 +189,7 @@ function shapeResult(outcome: ToolOutcome, hasOutputSchema: boolean): CallToolRe
   }
   // The adapters' sentence quotes the upstream (an error message, a statusMessage, a task id): one escaped line.
   const result: CallToolResult = {
-    content: [{ type: 'text', text: safeLine(error.message) }],
+    content: [{ type: 'text', text: hostLine(error.message) }],
     isError: true,
   };
   if (error.taskId !== undefined) result.structuredContent = { code: error.code, taskId: error.taskId };
@@ -214,14 +214,14 @@ export function composedResult(outcome: ToolOutcome): CallToolResult {
   // The runtime's sentences are single lines: a line break in them is the upstream's.
   const content = (result.content ?? []).map((block) => {
     const text = (block as { text?: unknown }).text;
-    return block.type === 'text' && typeof text === 'string' ? { ...block, text: safeLine(text) } : block;
+    return block.type === 'text' && typeof text === 'string' ? { ...block, text: hostLine(text) } : block;
   });
   const shown: CallToolResult = { ...result, content };
   const structured = result.structuredContent;
   if (structured !== undefined) {
     const copy: Record<string, unknown> = { ...structured };
     for (const key of ['statusMessage', 'toolName', 'status'] as const)
-      if (typeof copy[key] === 'string') copy[key] = safeLine(copy[key] as string);
+      if (typeof copy[key] === 'string') copy[key] = hostLine(copy[key] as string);
     shown.structuredContent = copy;
   }
   return readableByHost(shown);
