@@ -200,4 +200,27 @@ describe('tool calls of a hostile upstream', () => {
     expect((status.structuredContent as Record<string, string>).statusMessage).toBe(`${EVIL_LINE}!`);
     await client.callTool({ name: 'task_cancel', arguments: { taskId: TASK_ID } }).catch(() => undefined);
   }, 60_000);
+
+  it('an upstream tool named like a task tool, or two of one name: tools/list says which and what to do', async () => {
+    for (const [tools, why] of [
+      [
+        [{ name: 'task_status', inputSchema: { type: 'object' } }],
+        `it lists a tool named "task_status", the name of one of the bridge's task tools (--prefix goes before both)`,
+      ],
+      [
+        [
+          { name: 'twin\u202e', inputSchema: { type: 'object' } },
+          { name: 'twin\u202e', inputSchema: { type: 'object' } },
+        ],
+        'it lists two tools named "twin\\u202e"',
+      ],
+    ] as const) {
+      const { client, upstream } = await start({ tools: [...tools], call: () => ({ content: [] }) });
+      const error = await client.listTools().catch((e: Error) => e);
+      expect(error).toBeInstanceOf(Error);
+      expect((error as Error).message).toBe(
+        `MCP error -32603: the tools of the upstream server ${upstream.url} cannot be shown here: ${why}, so a call under that name could not be told apart. Rename the tool on the server.`,
+      );
+    }
+  }, 60_000);
 });

@@ -307,9 +307,33 @@ export class Bridge {
     const changed = this.#listed !== undefined && this.#listed !== key;
     this.#listed = key;
     // Names and texts the host can show and call; each tool still calls upstream under its own name.
-    this.#tools = hostFacingTools(this.runtime.adapt(listed), [this.#options.prefix + TASK_ANSWER_TOOL]);
+    this.#tools = hostFacingTools(this.#adapt(listed), [this.#options.prefix + TASK_ANSWER_TOOL]);
     if (changed && !recovered) await this.server.sendToolListChanged().catch(() => undefined);
     return this.#tools;
+  }
+
+  /**
+   * The runtime's tools for `listed`. @throws the host's error when two would have one name: an upstream tool named
+   * like a task tool (`--prefix` goes before both, so it cannot separate them) or two upstream tools of one name.
+   */
+  #adapt(listed: Parameters<TaskToolRuntime['adapt']>[0]): AdaptedTool[] {
+    try {
+      return this.runtime.adapt(listed);
+    } catch (error) {
+      const taskTools = new Set<string>(Object.values(TASK_TOOL_NAMES));
+      const seen = new Set<string>();
+      const clash = listed.find((t) => taskTools.has(t.name));
+      const twice = listed.find((t) => seen.has(t.name) || !seen.add(t.name));
+      const why = clash
+        ? `it lists a tool named ${hostQuoted(clash.name)}, the name of one of the bridge's task tools (--prefix goes before both)`
+        : twice
+          ? `it lists two tools named ${hostQuoted(twice.name)}`
+          : hostLine(reasonText(error));
+      throw hostError(
+        ErrorCode.InternalError,
+        `the tools of the upstream server ${this.#options.upstream !== undefined ? `${hostLine(this.#options.upstream)} ` : ''}cannot be shown here: ${why}, so a call under that name could not be told apart. Rename the tool on the server.`,
+      );
+    }
   }
 
   /**
