@@ -655,10 +655,12 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
       // that ends after the task's retention (creation + ttlMs) settles now: nothing can be learnt before then.
       const until = config.now() + verdict.retryAfterMs;
       const expiresAt = this.expiresAt;
+      const pauseMs = verdict.pauseMs ?? verdict.retryAfterMs; // bounded (MAX_RETRY_AFTER_MS)
+      const bounded = pauseMs < verdict.retryAfterMs && (expiresAt === null || until <= expiresAt);
       this.#warn(
-        `task ${redactTaskId(this.taskId)}: the server asked to wait ${verdict.retryAfterMs} ms (Retry-After) before the next tasks/get`,
+        `task ${redactTaskId(this.taskId)}: the server asked to wait ${verdict.retryAfterMs} ms (Retry-After) before the next tasks/get${bounded ? `; waiting ${pauseMs} ms, this client's limit` : ''}`,
       );
-      scheduler.pauseServer(this.serverKey, until); // the server's other tasks wait too, as it asked
+      scheduler.pauseServer(this.serverKey, config.now() + pauseMs); // the server's other tasks wait too, as it asked
       if (expiresAt !== null && until > expiresAt) {
         this.#fail(
           new TaskExpiredError(this.taskId, expiresAt, this.#task, {
