@@ -217,13 +217,15 @@ const ERROR_PREFIX: Record<number, string> = {
 
 /**
  * `Prefix: message`, said once: a message that starts with the prefix's word ("interrupted; …") is not repeated
- * after it, and one that already says every word of the prefix before its first colon ("task t-1 failed: …" under
- * "Task failed") is the whole line, capitalised.
+ * after it, and one that already says every word of the prefix before its first colon, naming the task or (for a
+ * prefix of several words) starting with its first word ("task t-1 failed: …" under "Task failed", "task t-1 was cancelled" under
+ * "Cancelled", "task t-1 is unknown to the server" under "Unknown task"), is the whole line, capitalised.
  */
 function errorLine(prefix: string, message: string): string {
   const words = prefix.toLowerCase().split(' ');
   const head = (message.split(':')[0] ?? '').toLowerCase().split(' ');
-  if (words.length > 1 && head[0] === words[0] && words.every((w) => head.includes(w)))
+  const leads = head[0] === 'task' || (words.length > 1 && head[0] === words[0]);
+  if (leads && words.every((w) => head.includes(w)))
     return `${message.charAt(0).toUpperCase()}${message.slice(1)}`;
   const word = words[0] ?? '';
   return message.toLowerCase().startsWith(word)

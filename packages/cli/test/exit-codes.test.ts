@@ -125,7 +125,7 @@ describe('exit codes, each from a real run', () => {
       await new Promise((r) => setTimeout(r, Math.max(0, record.expiresAt - Date.now()) + 50));
       const run = await cli(['status', taskId]);
       expect(run.code).toBe(5);
-      expect(run.stderr).toMatch(/^Expired: task .* expired at/m);
+      expect(run.stderr).toMatch(/^Task .* expired at/m);
       const after = await cli(['ls']);
       expect(after.stdout).toMatch(new RegExp(`${taskId}\\s+expired\\s+reindex_corpus.*TTL passed`));
     } finally {
@@ -136,7 +136,7 @@ describe('exit codes, each from a real run', () => {
   it('6: unknown task (server does not know it; no local record)', async () => {
     const run = await cli(['status', 'no-such-task', '--server', server.url]);
     expect(run.code).toBe(6);
-    expect(run.stderr).toMatch(/^Unknown task: /m);
+    expect(run.stderr).toMatch(/^Task no-such-task is unknown to the server/m);
     const noRecord = await cli(['watch', 'never-recorded']);
     expect(noRecord.code).toBe(6);
     expect(noRecord.stderr).toContain('no local record of task never-recorded; name its server: --server');
