@@ -50,6 +50,28 @@ describe('Ctrl-C before the server answered tools/call', () => {
     expect(hasControlCharacters(run.stdout + run.stderr)).toBe(false);
   });
 
+  it('an inline answer within the grace: the late-answer warning says the work ran to completion and its result was dropped, exit 130', async () => {
+    const hold = holdNextCall(server);
+    const proc = startCli(['call', server.url, 'echo', 'text=hello'], home);
+    await hold.arrived;
+    proc.child.kill('SIGINT');
+    await proc.waitFor(
+      /Ctrl-C: tools\/call was sent and not answered yet; reading the answer for up to 5\.0 s/,
+    );
+    hold.release();
+    const run = await proc.done;
+    server.clear();
+    expect(run.code).toBe(130);
+    // The whole of stderr: the library's warning (known by its words in session.ts) reaches the person, reworded
+    expect(run.stderr).toBe(
+      'Ctrl-C: tools/call was sent and not answered yet; reading the answer for up to 5.0 s to cancel any task the server started\n' +
+        'warning: tools/call echo: the server answered after the call was aborted: the work ran to completion; the result is dropped\n' +
+        'Interrupted: before the answer was shown; nothing was left running on the server\n',
+    );
+    expect(run.stdout).toBe('');
+    expect(hasControlCharacters(run.stdout + run.stderr)).toBe(false);
+  });
+
   it('no answer within the grace: says the work may or may not have started and that no task id arrived, exit 130', async () => {
     const hold = holdNextCall(server);
     const proc = startCli(['call', server.url, 'reindex_corpus', 'documents=1000000'], home);
