@@ -131,6 +131,8 @@ export async function openSession(
     else if (isLateAnswerWarning(message)) output.warn(`warning: ${lateAnswerText(message)}`);
   });
   answerer?.listen(client);
+  // A press while a person is being asked ends the prompt first: what the press prints starts on a line of its own.
+  if (answerer) interrupt.beforePress = () => answerer.endPrompt();
   const early = new AbortController();
   interrupt.onPress = () => early.abort(new InterruptedError('interrupted before the server answered'));
   interrupt.install();
