@@ -192,7 +192,8 @@ export function renderEvent(shown: CliEvent, elapsedMs: number): string | undefi
       return event.message;
     case 'result':
       // A task's result follows the CLI's own status lines: indented under a header, no line of server text can
-      // pass for one of them ("[  0.4s] t-1 completed"). An inline result is all of stdout, kept as it came.
+      // pass for one of them ("[  0.4s] t-1 completed"). An inline result is all of stdout, kept as it came (but
+      // for the trailing whitespace of its lines, which no printed line keeps).
       return event.taskId === undefined
         ? formatToolResult(event.result)
         : `Result of task ${event.taskId}:\n  ${formatToolResult(event.result).split('\n').join('\n  ')}`;
