@@ -246,7 +246,10 @@ function shownVersions(supported: readonly string[]): string {
   return shown.join(', ') + (supported.length > 20 ? `, …(${supported.length - 20} more)` : '');
 }
 
-/** An MRTR round asked for input, and no handler or listener was registered to answer it. */
+/**
+ * A question no handler or `inputRequired` listener was registered to answer: an MRTR round's, or a 2025-11-25
+ * server's request (`elicitation/create`, `sampling/createMessage`, `roots/list`), which is answered with an error.
+ */
 export class InputRequiredError extends McpClientError {
   static override readonly [kBrand]: string = 'InputRequiredError';
   override readonly code = 'INPUT_REQUIRED' as const;

@@ -51,8 +51,15 @@ const MULTI_LINE_UNSAFE = new RegExp(
   `[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f]|${UNICODE_UNPRINTABLE_SOURCE}`,
   'g',
 );
-/** Every C0 control, DEL, every C1 control and the Unicode unprintables (one-line fields). */
-const ONE_LINE_UNSAFE = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f]|${UNICODE_UNPRINTABLE_SOURCE}`, 'g');
+/**
+ * Every C0 control, DEL, every C1 control, the Unicode unprintables, and the zero-width space, non-joiner and joiner
+ * (U+200B–U+200D) (one-line fields). In an id, a key or a status line those only hide text: `t-1\u200b` looks like
+ * `t-1`. Multi-line text keeps them, where they join emoji (a family, a profession) and shape scripts (Persian, Indic).
+ */
+const ONE_LINE_UNSAFE = new RegExp(
+  `[\\u0000-\\u001f\\u007f-\\u009f\\u200b-\\u200d]|${UNICODE_UNPRINTABLE_SOURCE}`,
+  'g',
+);
 /** What `JSON.stringify` leaves raw and a terminal must not see: C1 controls and the Unicode unprintables. */
 const JSON_UNSAFE = new RegExp(`[\\u0080-\\u009f]|${UNICODE_UNPRINTABLE_SOURCE}`, 'g');
 
@@ -65,7 +72,10 @@ export function safeText(text: string): string {
   return text.replace(MULTI_LINE_UNSAFE, escapeChar);
 }
 
-/** A one-line field (a status message, a task id, a question key): every unsafe character escaped, `\n` too. */
+/**
+ * A one-line field (a status message, a task id, a question key): every unsafe character escaped, `\n` too, and the
+ * zero-width characters U+200B–U+200D (as `\u200b`), which would hide text in it.
+ */
 export function safeLine(text: string): string {
   return text.replace(ONE_LINE_UNSAFE, escapeChar);
 }

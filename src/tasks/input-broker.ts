@@ -66,8 +66,11 @@ export interface InputRequiredEvent extends InputContext {
   /** True once an answer was accepted for sending. */
   readonly answered: boolean;
   /**
-   * Answers the question. Resolves `true` when this answer was sent, `false` if the key was already answered.
-   * Rejects when sending failed (the key can then be answered again).
+   * Answers the question. Resolves `true` when this answer was sent; `false` when it was not: the key was already
+   * answered, or (a task's question) the answer was dropped because a cancel was requested, the task is no longer
+   * followed, or the client was closed (`client.close()`): then nothing reaches the server, a `warning` names the key,
+   * and `answered` stays false. Rejects when sending failed (the key can then be answered again), with
+   * `ClientClosedError` (carrying `taskId`) when the client closed while the answer was being retried.
    */
   respond(response: InputResponse, options?: RespondOptions): Promise<boolean>;
 }

@@ -504,9 +504,10 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
   }
 
   /**
-   * Answers outstanding input requests by key with `tasks/update`. Keys already answered are skipped; after a cancel
-   * or close nothing is sent (a `warning` says so). An answer already on its way when the server reports the task's
-   * end is still awaited: its acknowledgement resolves `respond()`.
+   * Answers outstanding input requests by key with `tasks/update`. Keys already answered are skipped; after
+   * `cancel()`, `client.close()` or the end of following nothing is sent: `respond()` resolves without those keys
+   * (`[]` when none was sent), never rejects for it, and a `warning` names each dropped key. An answer already on its
+   * way when the server reports the task's end is still awaited: its acknowledgement resolves `respond()`.
    * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-update-requests)
    *
    * @returns the keys sent.

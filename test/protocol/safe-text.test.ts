@@ -1,7 +1,8 @@
 /**
  * `safeText`, `safeLine` and `safeJson` escape every character `protocol/printable.ts` calls unprintable: C0/C1
- * controls and DEL (as `\xNN`), and U+2028/U+2029, the bidi controls and lone surrogates (as `\uXXXX`); `safeJson`
- * output still parses back to the original string. No server needed.
+ * controls and DEL (as `\xNN`), and U+2028/U+2029, the bidi controls and lone surrogates (as `\uXXXX`); `safeLine`
+ * also escapes the zero-width characters U+200B–U+200D; `safeJson` output still parses back to the original string.
+ * No server needed.
  */
 import { describe, expect, it } from 'vitest';
 import { safeJson, safeLine, safeText } from '../../src/protocol/printable.js';
@@ -40,8 +41,28 @@ describe('safe-text', () => {
   });
 
   it('a well-formed surrogate pair (an emoji) and ordinary non-ASCII text are kept', () => {
-    expect(safeLine('ok \ud83d\ude00 é 日本 \u200d')).toBe('ok \ud83d\ude00 é 日本 \u200d');
+    expect(safeLine('ok \ud83d\ude00 é 日本')).toBe('ok \ud83d\ude00 é 日本');
     expect(safeText('\ud83d\ude00')).toBe('\ud83d\ude00');
+  });
+
+  it('safeLine escapes every zero-width and bidi-control character (U+200B–U+200F, U+202A–U+202E, U+2066–U+2069, U+FEFF): none can hide or reorder a one-line field', () => {
+    const hiding = [
+      ...'\u200b\u200c\u200d\u200e\u200f',
+      ...'\u202a\u202b\u202c\u202d\u202e',
+      ...'\u2066\u2067\u2068\u2069',
+      '\ufeff',
+    ];
+    expect(hiding.map((c) => safeLine(`t-1${c}`))).toEqual(
+      hiding.map((c) => `t-1\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+    );
+    // Two ids that differ only by a zero-width space print differently
+    expect(safeLine('task-1\u200b')).not.toBe(safeLine('task-1'));
+    expect(safeLine('a\u200bb\u200cc\u200dd')).toBe('a\\u200bb\\u200cc\\u200dd');
+  });
+
+  it('multi-line text keeps the zero-width joiner and non-joiner (emoji sequences, Persian and Indic text) and the zero-width space', () => {
+    const family = '\ud83d\udc69\u200d\ud83d\udcbb'; // woman technologist: two emoji joined by U+200D
+    expect(safeText(`${family}\nمی\u200cخواهم a\u200bb`)).toBe(`${family}\nمی\u200cخواهم a\u200bb`);
   });
 
   it('safeJson writes C1, U+2028/U+2029 and bidi controls as \\uXXXX; the text parses back to the same string', () => {

@@ -192,7 +192,8 @@ export function renderEvent(shown: CliEvent, elapsedMs: number): string | undefi
       return event.message;
     case 'result':
       // A task's result follows the CLI's own status lines: indented under a header, no line of server text can
-      // pass for one of them ("[  0.4s] t-1 completed"). An inline result is all of stdout, kept as it came.
+      // pass for one of them ("[  0.4s] t-1 completed"). An inline result is all of stdout, kept as it came (but
+      // for the trailing whitespace of its lines, which no printed line keeps).
       return event.taskId === undefined
         ? formatToolResult(event.result)
         : `Result of task ${event.taskId}:\n  ${formatToolResult(event.result).split('\n').join('\n  ')}`;
@@ -217,13 +218,15 @@ const ERROR_PREFIX: Record<number, string> = {
 
 /**
  * `Prefix: message`, said once: a message that starts with the prefix's word ("interrupted; …") is not repeated
- * after it, and one that already says every word of the prefix before its first colon ("task t-1 failed: …" under
- * "Task failed") is the whole line, capitalised.
+ * after it, and one that already says every word of the prefix before its first colon, naming the task or (for a
+ * prefix of several words) starting with its first word ("task t-1 failed: …" under "Task failed", "task t-1 was cancelled" under
+ * "Cancelled", "task t-1 is unknown to the server" under "Unknown task"), is the whole line, capitalised.
  */
 function errorLine(prefix: string, message: string): string {
   const words = prefix.toLowerCase().split(' ');
   const head = (message.split(':')[0] ?? '').toLowerCase().split(' ');
-  if (words.length > 1 && head[0] === words[0] && words.every((w) => head.includes(w)))
+  const leads = head[0] === 'task' || (words.length > 1 && head[0] === words[0]);
+  if (leads && words.every((w) => head.includes(w)))
     return `${message.charAt(0).toUpperCase()}${message.slice(1)}`;
   const word = words[0] ?? '';
   return message.toLowerCase().startsWith(word)

@@ -22,7 +22,11 @@ export const ExitCode = {
   Expired: 5,
   /** The server does not know the task (and its TTL has not passed), or no local record and no `--server`. */
   UnknownTask: 6,
-  /** The server asked a question that could not be answered here (no TTY, no answer); the task stays resumable. */
+  /**
+   * The server asked a question that could not be answered here (no TTY or `--no-input`, no `--answers` entry,
+   * sampling without `--sampling-command`). A task stays resumable (`watch --answers`); a 2025-11-25 server's task is
+   * cancelled (it belongs to this run's connection); a question before any task leaves nothing running.
+   */
   InputRequired: 7,
   /** Transport or server error: connection refused, HTTP error, JSON-RPC error, invalid response. */
   Transport: 8,
@@ -62,7 +66,8 @@ export const EXIT_CODES_HELP = `Exit codes:
   4    the task was cancelled
   5    the task expired (its TTL passed and the server forgot it)
   6    unknown task (the server does not know it, or no local record and no --server)
-  7    input required but unanswerable (no TTY and no answer); the task stays resumable
+  7    a question nobody here can answer (no TTY or --no-input, no --answers entry, sampling without
+       --sampling-command); a task stays resumable, a 2025-11-25 server's is cancelled
   8    transport or server error
   9    cancel delivered, but the task was still running when the wait ran out (cancel --wait, Ctrl-C's --cancel-wait)
   10   a project config file is not trusted (no terminal to ask, or declined); --trust-project-config trusts it
@@ -78,7 +83,8 @@ export class UsageError extends Error {
 
 /**
  * The server asked a question this run cannot answer (no TTY and no answer in `--answers`, or a sampling request
- * without `--sampling-command`). Exit code 7; a task is left running so it can be answered later with `watch`.
+ * without `--sampling-command`). Exit code 7; a task is left running so it can be answered later with `watch` (a
+ * 2025-11-25 server's task is cancelled instead: it belongs to this run's connection).
  */
 export class UnanswerableError extends Error {
   override readonly name = 'UnanswerableError';
@@ -95,7 +101,6 @@ export class UnanswerableError extends Error {
   }
 }
 
-/** A task id with no local record and no `--server` to ask. Exit code 6. */
 /**
  * An answer to a task's question could not be delivered (the server refused its `tasks/update`, or it never
  * arrived): the task is named, with what this run did about it (`cancel`). Exit code 8, as any server error.
@@ -114,6 +119,7 @@ export class AnswerNotDeliveredError extends Error {
   }
 }
 
+/** A task id with no local record and no `--server` to ask. Exit code 6. */
 export class UnknownTaskError extends Error {
   override readonly name = 'UnknownTaskError';
 }

@@ -47,6 +47,18 @@ function isTaskEnd(error: unknown): boolean {
 }
 
 /**
+ * The answer to a `sampling/createMessage` question shown in the example answers file: a `CreateMessageResult` as the
+ * answers file takes it (`role`, `content`, `model`, and the optional `stopReason`).
+ * https://modelcontextprotocol.io/specification/2025-11-25/client/sampling
+ */
+const SAMPLING_EXAMPLE = {
+  role: 'assistant',
+  content: { type: 'text', text: 'The reply the server asked for' },
+  model: 'example-model',
+  stopReason: 'endTurn',
+};
+
+/**
  * An answers file that would answer `request`, for the hint after an unanswerable question: every required field of
  * a form (all fields when none is required). With `byField` the file answers by form field name, which also matches
  * the next run's question (2025-11-25 servers number their questions per connection).
@@ -58,7 +70,8 @@ function exampleAnswers(key: string, request: InputRequest | undefined, byField:
     const content = Object.fromEntries(shown.map((f) => [f.name, exampleValue(f)]));
     return JSON.stringify(byField && shown.length > 0 ? content : { [key]: { action: 'accept', content } });
   }
-  if (request?.method === 'sampling/createMessage') return `(or pass --sampling-command <cmd>)`;
+  if (request?.method === 'sampling/createMessage')
+    return `${JSON.stringify({ [key]: SAMPLING_EXAMPLE })} (or answer it with --sampling-command <cmd>)`;
   return JSON.stringify({ [key]: { action: 'accept' } });
 }
 

@@ -43,6 +43,11 @@ export class Interrupt {
   #second: ReturnType<typeof setTimeout> | undefined;
   /** Called with the number of presses so far (1, 2, …). */
   onPress: (presses: number) => void = () => undefined;
+  /**
+   * Called at each press before {@link onPress}: a promise it returns (an open prompt closing and erasing its lines)
+   * is awaited first, so the lines a press prints start below the prompt, never on its line.
+   */
+  beforePress: () => Promise<void> | undefined = () => undefined;
 
   /**
    * @param boundMs how long a signal's first press may take (a cancel's wait, an answer on its way) before the
@@ -60,10 +65,13 @@ export class Interrupt {
     return this.#signal === 'SIGTERM' ? 'sigterm' : this.#signal === 'SIGHUP' ? 'sighup' : 'ctrl-c';
   }
 
-  /** Records one press. */
+  /** Records one press (counted at once; handed to {@link onPress} once {@link beforePress} settled). */
   press(): void {
     this.#presses++;
-    this.onPress(this.#presses);
+    const presses = this.#presses;
+    const before = this.beforePress();
+    if (before === undefined) this.onPress(presses);
+    else void before.then(() => this.onPress(presses));
   }
 
   /**

@@ -33,6 +33,17 @@ export interface OutputOptions {
 // Progress of an inline call goes to stderr: stdout then holds exactly the result, as scripts read it.
 const TO_STDERR = new Set<CliEvent['event']>(['error', 'hint', 'unanswerable', 'poll-error', 'progress']);
 
+/**
+ * `text` without the whitespace at the end of each of its lines. Line by line with `trimEnd` (linear), not a
+ * `/\s+$/gm` replace, which backtracks quadratically over a long run of spaces that does not end a line.
+ */
+function trimLineEnds(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .join('\n');
+}
+
 /** The CLI's one way to write. */
 export class Output {
   readonly json: boolean;
@@ -52,10 +63,14 @@ export class Output {
     this.#typed = (options.typed ?? []).filter((value) => safeLine(value) !== safeText(value));
   }
 
-  /** Text made safe to print: typed values on one line, then every other unsafe character escaped. */
+  /**
+   * Text made safe to print: typed values on one line, then every other unsafe character escaped, then each line's
+   * trailing whitespace dropped (invisible on a terminal, noise in a diff or a log; an indented result's empty line
+   * would otherwise end in its indent). Human text only: a `--json` line keeps every character of its strings.
+   */
   #safe(text: string): string {
     for (const value of this.#typed) text = text.split(value).join(safeLine(value));
-    return safeText(text);
+    return trimLineEnds(safeText(text));
   }
 
   /** True when a live line may be shown: text output to a TTY that knows its width (a pty of 0 columns does not). */

@@ -58,6 +58,25 @@ export interface Session {
 }
 
 /**
+ * The words of the library's warning for a call aborted (Ctrl-C, a timeout) before its answer came, when the server
+ * answered inline afterwards: `tools/call echo: the server answered after the call was aborted: the work ran to
+ * completion; the call rejects with the abort reason and the result is dropped`. The library gives warnings as plain
+ * strings with no code, so the CLI knows this one by these words; they are matched in one place, here, and
+ * packages/cli/test/interrupt-before-answer.test.ts pins what the person sees (it fails if the library rewords them).
+ */
+const LATE_ANSWER_WORDS = ': the server answered after the call was aborted:';
+
+/** Whether a library warning is the late-answer one ({@link LATE_ANSWER_WORDS}). */
+function isLateAnswerWarning(message: string): boolean {
+  return message.includes(LATE_ANSWER_WORDS);
+}
+
+/** The late-answer warning for a person: the call's rejection is the CLI's own business, the dropped result is not. */
+function lateAnswerText(message: string): string {
+  return message.replace('; the call rejects with the abort reason and', ';');
+}
+
+/**
  * Opens a session. With `input`, questions are answered (and the matching capabilities declared); without, they
  * are only shown. With `autoPoll` false (`polling.mode: 'manual'`), tasks are asked about only when asked (`client.task`), never polled after.
  *
@@ -109,10 +128,11 @@ export async function openSession(
     if (message.startsWith('task store:'))
       output.warn(`warning: could not write the task record: ${message.slice('task store: '.length)}`);
     // Ctrl-C while the request was on its way, and the server finished the work anyway: say so.
-    else if (message.includes(': the server answered after the call was aborted:'))
-      output.warn(`warning: ${message.replace('; the call rejects with the abort reason and', ';')}`);
+    else if (isLateAnswerWarning(message)) output.warn(`warning: ${lateAnswerText(message)}`);
   });
   answerer?.listen(client);
+  // A press while a person is being asked ends the prompt first: what the press prints starts on a line of its own.
+  if (answerer) interrupt.beforePress = () => answerer.endPrompt();
   const early = new AbortController();
   interrupt.onPress = () => early.abort(new InterruptedError('interrupted before the server answered'));
   interrupt.install();

@@ -2,6 +2,7 @@
  * Every exit code of `mcp-tasks`, each produced by a real scenario: the built CLI as a child process (no TTY)
  * against the reference server on loopback. Also checks that no-TTY output has no control characters.
  */
+import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +13,7 @@ import {
   ensureCliBuilt,
   killLeftovers,
   hasControlCharacters,
+  ROOT,
   runCli,
   startCli,
   tempHome,
@@ -125,7 +127,7 @@ describe('exit codes, each from a real run', () => {
       await new Promise((r) => setTimeout(r, Math.max(0, record.expiresAt - Date.now()) + 50));
       const run = await cli(['status', taskId]);
       expect(run.code).toBe(5);
-      expect(run.stderr).toMatch(/^Expired: task .* expired at/m);
+      expect(run.stderr).toMatch(/^Task .* expired at/m);
       const after = await cli(['ls']);
       expect(after.stdout).toMatch(new RegExp(`${taskId}\\s+expired\\s+reindex_corpus.*TTL passed`));
     } finally {
@@ -136,7 +138,7 @@ describe('exit codes, each from a real run', () => {
   it('6: unknown task (server does not know it; no local record)', async () => {
     const run = await cli(['status', 'no-such-task', '--server', server.url]);
     expect(run.code).toBe(6);
-    expect(run.stderr).toMatch(/^Unknown task: /m);
+    expect(run.stderr).toMatch(/^Task no-such-task is unknown to the server/m);
     const noRecord = await cli(['watch', 'never-recorded']);
     expect(noRecord.code).toBe(6);
     expect(noRecord.stderr).toContain('no local record of task never-recorded; name its server: --server');
@@ -210,6 +212,20 @@ describe('exit codes, each from a real run', () => {
     } finally {
       silent.closeAllConnections();
       await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
+  it("exit 7 reads the same in --help, README and docs/cli.md: what it covers, and that a 2025-11-25 server's task is cancelled, not resumable", async () => {
+    const help = (await cli(['--help'])).stdout.replace(/\s+/g, ' ');
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const docs = readFileSync(join(ROOT, 'docs/cli.md'), 'utf8');
+    const row = (text: string): string => text.split('\n').find((line) => /^\| 7 +\|/.test(line)) ?? '';
+    for (const text of [help, row(readme), row(docs)]) {
+      expect(text).toMatch(
+        /no TTY or `?--no-input`?, no `?--answers`? entry, sampling without `?--sampling-command`?/,
+      );
+      expect(text).toContain('a task stays resumable');
+      expect(text).toContain("a 2025-11-25 server's is cancelled");
     }
   });
 

@@ -152,6 +152,21 @@ describe('sampling, roots and URL mode', () => {
     const declined = await runCli(['call', env.server.url, 'ask_model'], env.home);
     expect(declined.code).toBe(7);
     expect(declined.stderr).toContain('sampling declined: no --sampling-command given');
+    // The example answers file is a CreateMessageResult (role, content, model), and that file answers the question
+    const example =
+      /where answers\.json is, for example:\n {2}(\{.*\}) \(or answer it with --sampling-command <cmd>\)$/m.exec(
+        declined.stderr,
+      )?.[1];
+    expect(example, declined.stderr).toBe(
+      '{"draft":{"role":"assistant","content":{"type":"text","text":"The reply the server asked for"},"model":"example-model","stopReason":"endTurn"}}',
+    );
+    const file = join(env.home, 'sampling-answers.json');
+    await writeFile(file, example as string);
+    const fromFile = await runCli(['call', env.server.url, 'ask_model', '--answers', file], env.home);
+    expect(fromFile.code).toBe(0);
+    expect(env.server.stats.taskUpdates(taskIdOf(fromFile.stdout))[0]?.inputResponses).toEqual(
+      JSON.parse(example as string),
+    );
     const reply = { role: 'assistant', content: { type: 'text', text: 'autumn moon' }, model: 'echo-1' };
     const script = `let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const r=JSON.parse(s);if(r.method!=='sampling/createMessage')process.exit(3);console.log(JSON.stringify(${JSON.stringify(reply)}))})`;
     const answered = await runCli(

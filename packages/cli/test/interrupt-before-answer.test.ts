@@ -10,7 +10,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFaultServer, type FaultServer } from '../../../test/faults/catalogue/index.js';
 import { holdNextCall } from './fixtures.js';
-import { ensureCliBuilt, hasControlCharacters, killLeftovers, startCli, tempHome } from './helpers.js';
+import {
+  ensureCliBuilt,
+  hasControlCharacters,
+  killLeftovers,
+  startCli,
+  tempHome,
+  type CliRun,
+} from './helpers.js';
 
 let server: FaultServer;
 let home: string;
@@ -25,18 +32,27 @@ afterAll(async () => {
   await server?.close();
 });
 
+/**
+ * `mcp-tasks call <server> …tool`, Ctrl-C while the fault server holds the tools/call, then the server answers
+ * (within the grace the CLI announces).
+ */
+async function answeredAfterCtrlC(tool: string[]): Promise<CliRun> {
+  const hold = holdNextCall(server);
+  const proc = startCli(['call', server.url, ...tool], home);
+  await hold.arrived;
+  proc.child.kill('SIGINT');
+  await proc.waitFor(
+    /Ctrl-C: tools\/call was sent and not answered yet; reading the answer for up to 5\.0 s/,
+  );
+  hold.release();
+  const run = await proc.done;
+  server.clear();
+  return run;
+}
+
 describe('Ctrl-C before the server answered tools/call', () => {
   it('a task the server starts within the grace: its id is printed, tasks/cancel reaches the server, exit 130', async () => {
-    const hold = holdNextCall(server);
-    const proc = startCli(['call', server.url, 'reindex_corpus', 'documents=1000000'], home);
-    await hold.arrived;
-    proc.child.kill('SIGINT');
-    await proc.waitFor(
-      /Ctrl-C: tools\/call was sent and not answered yet; reading the answer for up to 5\.0 s/,
-    );
-    hold.release();
-    const run = await proc.done;
-    server.clear();
+    const run = await answeredAfterCtrlC(['reindex_corpus', 'documents=1000000']);
     const match = run.stdout.match(
       /Ctrl-C before the server answered: the server had started task ([0-9a-f-]{36}); tasks\/cancel sent/,
     );
@@ -47,6 +63,19 @@ describe('Ctrl-C before the server answered tools/call', () => {
     );
     expect(run.code).toBe(130);
     expect(server.requests('tasks/cancel', taskId)).toHaveLength(1);
+    expect(hasControlCharacters(run.stdout + run.stderr)).toBe(false);
+  });
+
+  it('an inline answer within the grace: the late-answer warning says the work ran to completion and its result was dropped, exit 130', async () => {
+    const run = await answeredAfterCtrlC(['echo', 'text=hello']);
+    expect(run.code).toBe(130);
+    // The whole of stderr: the library's warning (known by its words in session.ts) reaches the person, reworded
+    expect(run.stderr).toBe(
+      'Ctrl-C: tools/call was sent and not answered yet; reading the answer for up to 5.0 s to cancel any task the server started\n' +
+        'warning: tools/call echo: the server answered after the call was aborted: the work ran to completion; the result is dropped\n' +
+        'Interrupted: before the answer was shown; nothing was left running on the server\n',
+    );
+    expect(run.stdout).toBe('');
     expect(hasControlCharacters(run.stdout + run.stderr)).toBe(false);
   });
 

@@ -66,6 +66,27 @@ describe('messages', () => {
     ).toBe('Error: connection refused by 127.0.0.1:1');
   });
 
+  it('a cancelled task is said once: "Task <id> was cancelled: <reason>", not "Cancelled: task <id> was cancelled" (exit 4)', async () => {
+    // A server of its own: the tests below count the tasks/cancel requests of theirs.
+    const own = await createFaultServer({ core: { pollIntervalMs: 100, ttlMs: 60_000 } });
+    const started = await runCli(['call', own.url, 'reindex_corpus', 'documents=1000000', '--detach'], home);
+    const taskId = started.stdout.trim();
+    expect(taskId).toMatch(/^[0-9a-f-]{36}$/);
+    const cancel = await runCli(['cancel', taskId, '--server', own.url], home);
+    expect(cancel.code).toBe(0);
+    const run = await runCli(['status', taskId, '--server', own.url], home);
+    await own.close();
+    expect(run.code).toBe(4);
+    expect(run.stderr).toBe(`Task ${taskId} was cancelled: Cancelled by the client\n`);
+    // The other task ends read the same way; a prefix the message does not say is kept.
+    expect(
+      renderEvent({ event: 'error', exitCode: 6, message: 'task t-1 is unknown to the server' }, 0),
+    ).toBe('Task t-1 is unknown to the server');
+    expect(renderEvent({ event: 'error', exitCode: 129, message: 'task t-1 was cancelled' }, 0)).toBe(
+      'Hangup (SIGHUP): task t-1 was cancelled',
+    );
+  });
+
   it('task ids are shown whole in status lines and error messages (the library shortens them for logs)', () => {
     const taskId = '8b95893c-e21f-4104-9be2-2f1f4c0e6a11';
     expect(renderEvent({ event: 'status', taskId, status: 'working', elapsedMs: 1200 }, 1200)).toBe(

@@ -63,6 +63,19 @@ const hostileQuestion: ToolDefinition = {
     ),
 };
 
+/** Text whose lines end in spaces and a tab, with an empty line: printed indented under a task's result header. */
+const SPACED = 'first line  \n\n  indented line\t\nlast line ';
+const spacedResult: ToolDefinition = {
+  name: 'spaced_result',
+  description: 'A task whose multi-line text result has trailing whitespace on its lines.',
+  inputSchema: { type: 'object', properties: {} },
+  taskSupport: 'required',
+  run: async (ctx) => {
+    await ctx.sleep(2_500); // past the inline budget: a task, whose result is printed indented
+    return textResult(SPACED);
+  },
+};
+
 let server: TaskServer;
 let faults: FaultServer;
 let home: string;
@@ -72,7 +85,7 @@ beforeAll(async () => {
   server = await createTaskServer({
     pollIntervalMs: 100,
     inlineBudgetMs: 2_000,
-    catalog: { tools: [bigTool, hostileResult, hostileQuestion] },
+    catalog: { tools: [bigTool, hostileResult, hostileQuestion, spacedResult] },
   });
   faults = await createFaultServer({ core: { pollIntervalMs: 100 } });
 }, 120_000);
@@ -217,6 +230,23 @@ describe('no control characters from a server reach the output', () => {
     expect(run.stdout + run.stderr).toContain('invalid response');
     // The task is named (it may be running on the server), escaped: never the raw id
     expect(run.stdout + run.stderr).toContain('task id\\u001b]0;pwned\\u0007\\u001b[2J\\u000dover');
+  });
+});
+
+describe('trailing whitespace', () => {
+  it('no printed line of a result ends in whitespace (the indented empty line neither); --json keeps the text exactly', async () => {
+    const run = await runCli(['call', server.url, 'spaced_result'], home);
+    expect(run.code).toBe(0);
+    const result = run.stdout.slice(run.stdout.indexOf('Result of task'));
+    expect(result).toMatch(
+      /^Result of task [0-9a-f-]{36}:\n {2}first line\n\n {4}indented line\n {2}last line\n$/,
+    );
+    expect((run.stdout + run.stderr).split('\n').filter((line) => /\s$/.test(line))).toEqual([]);
+    const json = await runCli(['call', server.url, 'spaced_result', '--json'], home);
+    const last = JSON.parse(json.stdout.trim().split('\n').at(-1) as string) as {
+      result: { content: Array<{ text: string }> };
+    };
+    expect(last.result.content[0]?.text).toBe(SPACED);
   });
 });
 

@@ -136,6 +136,21 @@ describe('project config files', () => {
     expect((await runCli(['tools', 'build'], env.home, p.run)).code).toBe(10);
   }, 60_000);
 
+  it('in a terminal, Ctrl-C at the question is an interruption (exit 130): the prompt line ends, nothing runs, nothing is remembered', async () => {
+    const p = place({ '.mcp.json': { mcpServers: { build: touch } } });
+    const cli = startCliInPty(['tools', 'build'], env.home, p.run);
+    await cli.waitFor(/Trust this file and run it\?/);
+    cli.child.stdin.write('\x03');
+    const run = await cli.done;
+    expect(run.code).toBe(130);
+    expect(run.stdout).toMatch(
+      /\(y\/N\)\S*\r\n\S*Interrupted: at the question whether to trust \S+\.mcp\.json: server "build" was not run, nothing was started or contacted\r\n/,
+    );
+    expect(run.stdout).not.toContain('User force closed the prompt');
+    expect(existsSync(p.marker)).toBe(false);
+    expect((await runCli(['tools', 'build'], env.home, p.run)).code).toBe(10);
+  }, 60_000);
+
   it('a trusted stdio server gets HOME, PATH, … and its own env only; --inherit-env passes everything', async () => {
     const dump = {
       command: process.execPath,

@@ -2,6 +2,7 @@
  * Interactive questions through a pseudo-terminal (`script` from util-linux): the built CLI prompts with
  * @inquirer/prompts, keystrokes go in, and the answer the server received is checked with `stats.taskUpdates`.
  */
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { useCliServer } from './fixtures.js';
 import { startCliInPty, type CliProcess } from './helpers.js';
@@ -107,5 +108,28 @@ describe('interactive prompts in a pseudo-terminal', () => {
     expect(afterCtrlC).toContain('\x1b[2K\x1b[G\x1b[?25h');
     expect(env.server.stats.taskCancels(taskId)).toHaveLength(1);
     expect(env.server.stats.taskUpdates(taskId)).toHaveLength(0);
+  });
+
+  it('a Ctrl-C that arrives as SIGINT while a prompt is open ends the prompt first: the Ctrl-C line starts on a line of its own', async () => {
+    const proc = startCliInPty(['call', env.server.url, 'deploy_release', 'version=1.8.0'], env.home);
+    const taskId = await taskIdOf(proc);
+    await proc.waitFor(/Accept: fill in the form/);
+    // The CLI is the child of `script`: the signal goes to it, as a terminal's or a wrapper's SIGINT would.
+    const cliPid = Number(
+      execFileSync('pgrep', ['-P', String(proc.child.pid)])
+        .toString()
+        .trim(),
+    );
+    process.kill(cliPid, 'SIGINT');
+    const run = await proc.done;
+    expect(run.code).toBe(4);
+    const afterPrompt = run.stdout.slice(run.stdout.indexOf('Accept: fill in the form'));
+    const erased = afterPrompt.indexOf('\x1b[2K\x1b[G'); // the prompt erased its lines, cursor at column 1
+    const ctrlC = afterPrompt.indexOf(`Ctrl-C: sent tasks/cancel for ${taskId}`);
+    expect(erased).toBeGreaterThan(0);
+    expect(ctrlC).toBeGreaterThan(erased);
+    // Before the fix the line followed the prompt's last line at its column ("… ⏎ select[  0.9s] Ctrl-C: …").
+    expect(afterPrompt).not.toMatch(/select\S*\x1b\[\d+G\[ +[\d.]+s\] Ctrl-C/);
+    expect(env.server.stats.taskCancels(taskId)).toHaveLength(1);
   });
 });

@@ -67,6 +67,8 @@ export class InputAnswerer {
   #isStopped = false;
   #gate: Promise<void> = Promise.resolve();
   #release: () => void = () => undefined;
+  /** The prompt on screen, if any: aborting it ends it; `closed` resolves once it erased its lines. */
+  #prompt: { abort: AbortController; closed: Promise<void> } | undefined;
 
   constructor(options: AnswererOptions) {
     this.#options = options;
@@ -109,6 +111,17 @@ export class InputAnswerer {
   /** Lets held questions through. */
   release(): void {
     this.#release();
+  }
+
+  /**
+   * Ends the prompt on screen (as Ctrl-C inside it would) and resolves once it erased its lines; undefined when no
+   * prompt is open. A Ctrl-C that arrives as a signal (or SIGTERM, SIGHUP) while a person is being asked waits for
+   * this before printing, so its lines never start on the prompt's line.
+   */
+  endPrompt(): Promise<void> | undefined {
+    if (this.#prompt === undefined) return undefined;
+    this.#prompt.abort.abort();
+    return this.#prompt.closed;
   }
 
   /** Aborts any open prompt; later questions are ignored. */
@@ -206,8 +219,14 @@ export class InputAnswerer {
                 ? `no answer for it in ${answers.path} and ${noAsk}`
                 : `${noAsk} (give --answers <file.json>)`),
           };
+        // Its own abort, so that endPrompt() ends this prompt only; closing the answerer ends it too.
+        const abort = new AbortController();
+        const stop = (): void => abort.abort();
+        this.#abort.signal.addEventListener('abort', stop, { once: true });
+        let closed!: () => void;
+        this.#prompt = { abort, closed: new Promise((resolve) => (closed = resolve)) };
         const { ctx, dispose } = clearedOnInterrupt({
-          signal: this.#abort.signal,
+          signal: abort.signal,
           output: output.json ? output.stderr : output.stdout,
         });
         output.pauseLive();
@@ -218,8 +237,12 @@ export class InputAnswerer {
               : await promptForm(request.params, ctx);
           return { response, source: 'prompt' };
         } finally {
+          // The prompt library erased or kept its lines before its promise settled: the terminal is free again.
+          this.#abort.signal.removeEventListener('abort', stop);
+          this.#prompt = undefined;
           dispose();
           output.resumeLive();
+          closed();
         }
       }
     }

@@ -7,6 +7,8 @@
  * { "confirm": { "confirm": true, "note": "hotfix" } }                     // by key, the form's content
  * { "confirm": "decline" }                                                 // by key, just the action
  * { "note": "hotfix", "confirm": true }                                    // by field name
+ * { "draft": { "role": "assistant", "content": { "type": "text", "text": "…" }, "model": "example-model" } }
+ *                                                                          // sampling: a CreateMessageResult, by key
  * ```
  *
  * @module

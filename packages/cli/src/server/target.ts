@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import { parse as parseShell } from 'shell-quote';
 import { StreamableHttpTransport, type HttpAuthOptions, type Transport } from 'mcp-tasks-client';
 import { StdioTransport } from 'mcp-tasks-client/stdio';
-import { UsageError } from '../exit-codes.js';
+import { InterruptedError, UsageError } from '../exit-codes.js';
 import { ensureTrusted, rememberTrust } from './config-trust.js';
 import { findConfigServer, type ConfigConsent, type ConfigServer } from './mcp-config.js';
 
@@ -45,6 +45,13 @@ function configConsent(options: ServerOptions): ConfigConsent {
       : ensureTrusted(config, name, {
           trust: options.trustProjectConfig,
           interactive: options.json !== true && process.stdin.isTTY === true && process.stdout.isTTY === true,
+        }).catch((error: unknown) => {
+          // Ctrl-C at the trust question (the prompt library's ExitPromptError): an interruption (exit 130), not a
+          // server error; nothing of the file was started or contacted.
+          if ((error as Error | undefined)?.name !== 'ExitPromptError') throw error;
+          throw new InterruptedError(
+            `interrupted at the question whether to trust ${config.path}: server "${name}" was not run, nothing was started or contacted`,
+          );
         });
 }
 
