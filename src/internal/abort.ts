@@ -10,7 +10,8 @@ import { MAX_TIMER_MS, timerDelay } from './duration.js';
 /**
  * Resolves after `ms` milliseconds; rejects with `signal.reason` untouched if the signal aborts first. A delay past
  * {@link MAX_TIMER_MS} (a server's `Retry-After` can ask for one) is waited out in timer-sized steps, never cut to
- * the 1 ms a single overflowing `setTimeout` would fire after; `Infinity` waits for the signal.
+ * the 1 ms a single overflowing `setTimeout` would fire after; `Infinity` waits for the signal. However many delays
+ * wait on one signal at once, it carries one listener of ours ({@link whenAborted}).
  */
 export function delay(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -19,21 +20,22 @@ export function delay(ms: number, signal?: AbortSignal): Promise<void> {
       return;
     }
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
+    const stop = signal
+      ? whenAborted(signal, (reason) => {
+          clearTimeout(timer);
+          reject(reason);
+        })
+      : undefined;
     const wait = (left: number): void => {
       if (left === Number.POSITIVE_INFINITY) return; // only the signal ends it
       const step = timerDelay(left) ?? MAX_TIMER_MS;
       timer = setTimeout(() => {
         if (left - step > 0) return wait(left - step);
-        signal?.removeEventListener('abort', onAbort);
+        stop?.();
         resolve();
       }, step);
     };
     wait(Number.isNaN(ms) ? 0 : Math.max(0, ms));
-    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
 
