@@ -14,6 +14,7 @@ import {
   CancelNotConfirmedError,
   ClientClosedError,
   InvalidResponseError,
+  McpClientError,
   redactTaskId,
   TaskDetachedError,
   TaskFollowedElsewhereError,
@@ -725,7 +726,8 @@ export class TaskTracker {
    * a `warning` event names the task and its record stays resumable with `cancelRequested`.
    *
    * With `'detach'` the call rejects with {@link TaskDetachedError} (`cause`: the caller's abort reason, left as it
-   * is); a `ClientClosedError` or what the call's own callback threw (`from: 'callback'`) carries `taskId` instead.
+   * is); an error of ours (`ClientClosedError`, `RequestTimeoutError`) or what the call's own callback threw
+   * (`from: 'callback'`) carries `taskId` instead.
    *
    * @returns the error the call rejects with: the abort reason carrying `taskId`, {@link TaskDetachedError}, or
    *   {@link CancelDeliveryError}.
@@ -738,9 +740,10 @@ export class TaskTracker {
   ): Promise<unknown> {
     if (policy === 'detach') {
       // The rejection names the task left running. A caller's abort reason is never written to (one reason may be
-      // shared by many calls, each with a task of its own); our ClientClosedError (one per call) and what this
-      // call's own callback threw carry `taskId` themselves, unless they cannot (a frozen error).
-      const own = from === 'callback' || reason instanceof ClientClosedError;
+      // shared by many calls, each with a task of its own); our own errors (a close's ClientClosedError, a
+      // maxTotalTimeoutMs RequestTimeoutError: one per call) and what this call's own callback threw carry `taskId`
+      // themselves, unless they cannot (a frozen error, or one that already names another task).
+      const own = from === 'callback' || reason instanceof McpClientError;
       const tagged = own ? withTaskId(reason, handle.taskId) : undefined;
       return (tagged as { taskId?: unknown } | null | undefined)?.taskId === handle.taskId
         ? tagged

@@ -255,6 +255,16 @@ describe('TaskClient abort and time budgets (STYLE 9, 10; 5.14, 6.1)', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it("maxTotalTimeoutMs with onAbort 'detach' → RequestTimeoutError carrying taskId, nothing cancelled", async () => {
+    const { transport, client } = setup(server);
+    const done = outcome(client.callTool('job', {}, { maxTotalTimeoutMs: 2_500, onAbort: 'detach' }));
+    await vi.advanceTimersByTimeAsync(2_500);
+    expect(done.error).toBeInstanceOf(RequestTimeoutError); // an error of ours, one per call: it names the task
+    expect((done.error as RequestTimeoutError).taskId).toBe('t1');
+    expect(transport.of('tasks/cancel')).toHaveLength(0);
+    await client.close();
+  });
+
   it('the handle of a cancelled unified call rejects with CancelNotConfirmedError (behaviour 1: only the server says cancelled)', async () => {
     const { client } = setup(server);
     const controller = new AbortController();
