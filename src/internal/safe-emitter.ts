@@ -17,7 +17,10 @@ import { EventEmitter } from 'eventemitter3';
 /** Where a caller failure goes: `event` is the event whose listener failed (or the callback option's name). */
 export type ListenerSink = (error: unknown, event: string) => void;
 
-let current: ListenerSink | undefined;
+/** A sink, or an emitter whose `listenerFailed` is the sink (no closure kept per emitter). */
+type SinkTarget = ListenerSink | { listenerFailed(error: unknown, event: string): void };
+
+let current: SinkTarget | undefined;
 
 /** Runs `fn` with `sink` receiving the failures of every listener and guarded callback it calls synchronously. */
 export function withListenerSink<R>(sink: ListenerSink, fn: () => R): R {
@@ -30,9 +33,10 @@ export function withListenerSink<R>(sink: ListenerSink, fn: () => R): R {
   }
 }
 
-function report(sink: ListenerSink, error: unknown, event: string): void {
+function report(sink: SinkTarget, error: unknown, event: string): void {
   try {
-    sink(error, event);
+    if (typeof sink === 'function') sink(error, event);
+    else sink.listenerFailed(error, event);
   } catch {
     // A sink reports; if even that fails there is nowhere left to report to.
   }
@@ -82,7 +86,6 @@ const ORIGINAL = Symbol('original listener');
  * listener costs what eventemitter3's does, plus one variable swap.
  */
 export class SafeEmitter<E extends ValidEventTypes> extends EventEmitter<E> {
-  readonly #sink: ListenerSink = (error, event) => this.listenerFailed(error, event);
   #wrappers: WeakMap<Listener, Map<string | symbol, Listener>> | undefined;
 
   /**
@@ -93,9 +96,23 @@ export class SafeEmitter<E extends ValidEventTypes> extends EventEmitter<E> {
 
   override emit<T extends Names<E>>(event: T, ...args: ArgsOf<E, T>): boolean {
     const previous = current;
-    current = previous ?? this.#sink;
+    current = previous ?? (this as unknown as SinkTarget); // listenerFailed is protected: reached only from here
     try {
       return super.emit(event, ...args);
+    } finally {
+      current = previous;
+    }
+  }
+
+  /**
+   * Runs `fn` (an emission about this emitter on another one, e.g. a client event about a task) with this emitter
+   * receiving the failures of the listeners it calls, unless an outer sink is active: as if this emitter emitted.
+   */
+  protected reportingHere<R>(fn: () => R): R {
+    const previous = current;
+    current = previous ?? (this as unknown as SinkTarget);
+    try {
+      return fn();
     } finally {
       current = previous;
     }

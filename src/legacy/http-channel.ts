@@ -390,6 +390,7 @@ export class HttpSessionChannel implements JsonRpcChannel {
         this.#deliver(value);
       },
     });
+    let endsWithCr = false;
     try {
       for await (const chunk of readTextChunks(
         webBody(res.body),
@@ -398,6 +399,7 @@ export class HttpSessionChannel implements JsonRpcChannel {
         sseEventMeter(this.#maxBytes, method),
       )) {
         parser.feed(chunk);
+        if (chunk.length > 0) endsWithCr = chunk.endsWith('\r');
         if (read.answered || signal.aborted) break; // leaving the loop cancels the stream
       }
     } catch (error) {
@@ -405,6 +407,10 @@ export class HttpSessionChannel implements JsonRpcChannel {
       if (!(error instanceof StreamEndedError)) throw error; // too large: not a break to resume from
     }
     if (signal.aborted) throw signal.reason;
+    // A stream that ended (or broke) right after a bare CR has finished its last line, but the parser holds the CR
+    // back in case an LF follows: the LF (CR LF is one line end) dispatches an event whose blank line was that CR.
+    // An event without its blank line stays undispatched, as the SSE spec requires.
+    if (!read.answered && endsWithCr) parser.feed('\n');
     return read;
   }
 

@@ -239,7 +239,7 @@ export class LegacyBackend implements EraBackend {
     state.handle = handle;
     this.#tasks.set(handle.taskId, state);
     const forget = (): void => this.#forget(handle.taskId);
-    handle.settled().then(forget, forget);
+    handle.whenSettled(forget);
   }
 
   /** Ends the session. */

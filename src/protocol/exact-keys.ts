@@ -45,17 +45,32 @@ export function keptAsIs<S extends z.ZodType>(schema: S): z.ZodType<z.output<S>>
   }) as unknown as z.ZodType<z.output<S>>;
 }
 
+/** True when `object` has more than `max` own enumerable keys; stops counting at `max + 1` (no array of every key). */
+function hasMoreKeysThan(object: Record<string, unknown>, max: number): boolean {
+  let count = 0;
+  for (const key in object) if (Object.hasOwn(object, key) && ++count > max) return true;
+  return false;
+}
+
 /**
  * A string-keyed map whose every own key (including `__proto__`) is validated with `value` and kept in the output, in
  * the server's order. The output is a plain object; `__proto__` in it is an own data property.
+ *
+ * With `maxKeys`, a map of more keys is returned as it came (the same object), its values not checked: its keys are
+ * counted first (stopping past the limit), so a hostile map of a million entries costs no validation, and the
+ * caller, which enforces the limit, refuses it by its count without reading a value.
  */
-export function exactRecord<V extends z.ZodType>(value: V): z.ZodType<Record<string, z.output<V>>> {
+export function exactRecord<V extends z.ZodType>(
+  value: V,
+  maxKeys?: number,
+): z.ZodType<Record<string, z.output<V>>> {
   return z.unknown().transform((input, ctx) => {
     const out: Record<string, z.output<V>> = {};
     if (!isJsonObject(input)) {
       ctx.addIssue({ code: 'custom', message: 'Invalid input: expected an object', input });
       return z.NEVER;
     }
+    if (maxKeys !== undefined && hasMoreKeysThan(input, maxKeys)) return input as Record<string, z.output<V>>;
     for (const key of Object.keys(input)) {
       const parsed = value.safeParse(input[key]);
       if (parsed.success) setOwn(out, key, parsed.data);

@@ -58,8 +58,21 @@ export type SamplingInputRequest = z.infer<typeof SamplingInputRequestSchema>;
 /** An embedded roots request. */
 export type RootsInputRequest = z.infer<typeof RootsInputRequestSchema>;
 
-/** `inputRequests`: server-assigned key → embedded request. Every key is kept byte-exact, `__proto__` included. */
-export const InputRequestsSchema = exactRecord(InputRequestSchema);
+/**
+ * The most keys one `inputRequests` object may hold. A person answers questions; a reply with more than a thousand
+ * is a hostile or broken server, and each key costs an event, a handler call and (for a task) a `tasks/update`.
+ * Enforced where questions are offered (`TooManyInputRequestsError`); {@link InputRequestsSchema} checks no value of
+ * a larger object.
+ */
+export const MAX_INPUT_REQUESTS_PER_REPLY = 1_000;
+
+/**
+ * `inputRequests`: server-assigned key → embedded request. Every key is kept byte-exact, `__proto__` included. An
+ * object of more than {@link MAX_INPUT_REQUESTS_PER_REPLY} keys is kept as sent without checking any value: it is
+ * refused by its count before any question is asked, so validating a hostile server's million entries first would
+ * only cost time and memory.
+ */
+export const InputRequestsSchema = exactRecord(InputRequestSchema, MAX_INPUT_REQUESTS_PER_REPLY);
 /** Map of server-assigned key to embedded request. */
 export type InputRequests = z.infer<typeof InputRequestsSchema>;
 

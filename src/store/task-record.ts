@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { jsonObject } from '../protocol/exact-keys.js';
-import { JsonRpcErrorObjectSchema } from '../protocol/jsonrpc.js';
+import { type JsonRpcErrorObject, JsonRpcErrorObjectSchema } from '../protocol/jsonrpc.js';
 import { TaskStatusSchema } from '../protocol/tasks.js';
 
 /** Version of the record format. Bumped on incompatible changes; older records are reported and skipped. */
@@ -22,6 +22,65 @@ export const TaskOutcomeSchema = z.discriminatedUnion('status', [
 ]);
 /** A task's terminal outcome: the server's three, plus `expired` and `unknown` (lost). */
 export type TaskOutcome = z.infer<typeof TaskOutcomeSchema>;
+
+/** The most characters of a failed task's error `message` a record keeps; the rest is cut, and the cut marked. */
+export const MAX_STORED_ERROR_MESSAGE_CHARS = 4_096;
+/** The most characters of the JSON text of a failed task's error `data` a record keeps (as a string) when cut. */
+export const MAX_STORED_ERROR_DATA_CHARS = 16_384;
+/** An error whose JSON text is at most this long is stored exactly as the server sent it. */
+const STORED_ERROR_WHOLE_CHARS = 32_768;
+
+/** The first `max` characters of `text` (never half a surrogate pair), with `note` saying what was cut. */
+function headOf(text: string, max: number, note: (total: number, kept: number) => string): string {
+  if (text.length <= max) return text;
+  let kept = max;
+  const last = text.charCodeAt(kept - 1);
+  if (last >= 0xd800 && last <= 0xdbff) kept--; // a high surrogate whose pair would be cut off
+  return `${text.slice(0, kept)}… ${note(text.length, kept)}`;
+}
+
+/**
+ * What a task record keeps of a failed task's JSON-RPC error: the error as the server sent it when its JSON is at
+ * most 32 KiB; otherwise its `code`, the head of its `message` (at most {@link MAX_STORED_ERROR_MESSAGE_CHARS}
+ * characters) and, when it had `data`, the head of that data's JSON text as a string (at most
+ * {@link MAX_STORED_ERROR_DATA_CHARS} characters), each cut marked `[truncated: …]` with the original length, and
+ * any other member the server added dropped. A server that fails a task with a 10 MB error then costs a record of
+ * kilobytes, in every store; the caller still receives the whole error (`TaskFailedError.error`). `error` is not
+ * changed.
+ */
+export function storedTaskError(error: JsonRpcErrorObject): JsonRpcErrorObject {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(error);
+  } catch {
+    json = undefined; // not JSON-able (a cycle): treated as too large to keep whole
+  }
+  if (json !== undefined && json.length <= STORED_ERROR_WHOLE_CHARS) return error;
+  const stored: JsonRpcErrorObject = {
+    code: error.code,
+    message: headOf(
+      error.message,
+      MAX_STORED_ERROR_MESSAGE_CHARS,
+      (total, kept) =>
+        `[truncated: the server's message was ${total} characters; the first ${kept} are stored]`,
+    ),
+  };
+  if (error.data !== undefined) {
+    let data: string;
+    try {
+      data = JSON.stringify(error.data) ?? String(error.data);
+    } catch {
+      data = String(error.data);
+    }
+    stored.data = headOf(
+      data,
+      MAX_STORED_ERROR_DATA_CHARS,
+      (total, kept) =>
+        `[truncated: the server's data was ${total} characters of JSON; the first ${kept} are stored]`,
+    );
+  }
+  return stored;
+}
 
 /** Schema of a stored {@link TaskRecord}. */
 export const TaskRecordSchema = z.object({

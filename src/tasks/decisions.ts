@@ -34,6 +34,17 @@ export const DEFAULT_MAX_POLL_RETRIES = 5;
 /** Backoff cap for retried polls, in milliseconds. */
 export const MAX_POLL_BACKOFF_MS = 30_000;
 
+/**
+ * The longest a `Retry-After` on `tasks/get` is followed, in milliseconds (1 hour): the next poll of the task, and
+ * the pause of every poll to that server, wait at most this long, whatever the server asked (a `Retry-After` of ten
+ * years on a task whose `ttlMs` is `null` would otherwise stall it, and every other task of that server, for ten
+ * years). An hour covers any maintenance window a 503 announces; a server still refusing after it counts one more
+ * failed poll, and the task fails typed once its retries ({@link DEFAULT_MAX_POLL_RETRIES}) are used up. A wait
+ * past the task's retention (creation + `ttlMs`) is not bounded but refused at once (`TaskExpiredError`).
+ * (https://www.rfc-editor.org/rfc/rfc9110#section-10.2.3: Retry-After says how long the client "ought to wait")
+ */
+export const MAX_RETRY_AFTER_MS = 3_600_000;
+
 /** How the poller reacts to a failed poll. */
 export type PollFailure =
   | { kind: 'lost' }
@@ -110,7 +121,8 @@ export interface PollFailureFacts {
 }
 
 /**
- * What to do after a failed poll: poll again after `delayMs` (pausing the whole server `retryAfterMs` when it asked),
+ * What to do after a failed poll: poll again after `delayMs` (when the server asked to wait `retryAfterMs`, pausing
+ * every poll to it for `pauseMs`: that wait bounded by {@link MAX_RETRY_AFTER_MS}),
  * settle the task as lost, or fail. `violation` = the server broke a rule (-32602 right after creation); `report` =
  * the failure is an `error` event.
  */
@@ -120,6 +132,7 @@ export type PollVerdict =
       notVisible: boolean;
       delayMs: number;
       retryAfterMs?: number;
+      pauseMs?: number;
       violation?: boolean;
       report?: boolean;
     }
@@ -129,7 +142,8 @@ export type PollVerdict =
 /**
  * The rule for a failed `tasks/get`: -32602 is a lost task (classified expired / unknown), except for a bounded
  * re-check right after creation (`not-yet-visible`, polled again after one interval); transient faults are retried
- * up to `maxPollRetries` with backoff ({@link pollRetryDelayMs}), never sooner than `Retry-After`.
+ * up to `maxPollRetries` with backoff ({@link pollRetryDelayMs}), never sooner than `Retry-After` up to
+ * {@link MAX_RETRY_AFTER_MS}.
  */
 export function pollFailureVerdict(error: unknown, s: PollFailureFacts): PollVerdict {
   const failure = classifyPollError(error);
@@ -139,14 +153,19 @@ export function pollFailureVerdict(error: unknown, s: PollFailureFacts): PollVer
       return { kind: 'retry', notVisible: true, delayMs: s.floorMs, violation: true };
     return { kind: 'lost', reason: 'not-yet-visible', violation: true };
   }
-  if (failure.kind === 'transient' && s.failures + 1 <= s.maxPollRetries)
-    return {
+  if (failure.kind === 'transient' && s.failures + 1 <= s.maxPollRetries) {
+    const asked = failure.retryAfterMs;
+    const pauseMs = asked === undefined ? undefined : Math.min(asked, MAX_RETRY_AFTER_MS);
+    const verdict: PollVerdict = {
       kind: 'retry',
       notVisible: false,
-      delayMs: pollRetryDelayMs(s.floorMs, s.failures + 1, failure.retryAfterMs),
-      retryAfterMs: failure.retryAfterMs,
+      delayMs: pollRetryDelayMs(s.floorMs, s.failures + 1, pauseMs),
+      retryAfterMs: asked,
       report: true,
     };
+    if (pauseMs !== undefined) verdict.pauseMs = pauseMs;
+    return verdict;
+  }
   return { kind: 'fatal', report: failure.kind === 'transient' };
 }
 

@@ -5,6 +5,7 @@
  * @module
  */
 import { INPUT_METHODS } from '../protocol/constants.js';
+import { MAX_INPUT_REQUESTS_PER_REPLY } from '../protocol/input.js';
 import type {
   CreateMessageResult,
   ElicitRequestParams,
@@ -95,11 +96,7 @@ export interface InputScopeOptions {
   expiresAt?: () => number | null;
 }
 
-/**
- * The most keys one `inputRequests` object may hold. A person answers questions; a reply with more than a thousand
- * is a hostile or broken server, and each key costs an event, a handler call and (for a task) a `tasks/update`.
- */
-export const MAX_INPUT_REQUESTS_PER_REPLY = 1_000;
+export { MAX_INPUT_REQUESTS_PER_REPLY };
 
 /**
  * The most distinct question keys one task may ask over its life (ten full replies' worth). It stops a server that

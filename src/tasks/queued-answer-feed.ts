@@ -51,5 +51,5 @@ export function feedQueuedAnswers(
     timer ??= setInterval(run, QUEUED_ANSWER_CHECK_MS);
     run();
   });
-  handle.settled().then(stop, stop);
+  handle.whenSettled(stop);
 }

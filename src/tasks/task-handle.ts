@@ -431,7 +431,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
     const bad = handleOptionsError('result', options); // a misspelt option: TypeError, not a wait without its signal
     if (bad) return Promise.reject(bad);
     // raceAbort keeps one listener on a signal however many waits share it (Node warns past ten).
-    const waiting = raceAbort(this.#outcome.recorded as Promise<TResult>, options.signal);
+    const waiting = raceAbort(this.#outcome.recorded() as Promise<TResult>, options.signal);
     this.#awaiting++;
     const stop = (): void => void this.#awaiting--;
     waiting.then(stop, stop);
@@ -439,11 +439,12 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
   }
 
   /**
-   * @internal Settles like {@link result} (after the outcome's record write), for the engine's own bookkeeping: it
-   * does not count as a caller awaiting the outcome.
+   * @internal Runs `fn` once the outcome is known and its record write done (when {@link result} settles), for the
+   * engine's own bookkeeping: it does not count as a caller awaiting the outcome, and keeps no promise while the
+   * task runs.
    */
-  settled(): Promise<TResult> {
-    return this.#outcome.recorded as Promise<TResult>;
+  whenSettled(fn: () => void): void {
+    this.#outcome.whenRecorded(fn);
   }
 
   /**
@@ -598,7 +599,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
     }
     if (next.status === 'input_required') {
       if (Object.keys(next.inputRequests).length === 0 && !first && !this.#driver.backend.questionsOutOfBand)
-        this.emit('serverViolation', `task ${this.taskId} is input_required with no inputRequests`);
+        this.#violation(`task ${this.taskId} is input_required with no inputRequests`);
       this.#offer(next.inputRequests);
     }
     this.#watchExpiry(this.expiresAt);
@@ -640,10 +641,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
       maxPollRetries: config.polling.maxRetries,
     });
     if (verdict.violation)
-      this.emit(
-        'serverViolation',
-        `tasks/get answered -32602 for task ${this.taskId} right after it was created`,
-      );
+      this.#violation(`tasks/get answered -32602 for task ${this.taskId} right after it was created`);
     if (verdict.report) this.emit('error', error);
     if (verdict.kind !== 'retry') {
       this.#fail(verdict.kind === 'lost' ? this.#lost(error, verdict.reason) : error);
@@ -657,10 +655,12 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
       // that ends after the task's retention (creation + ttlMs) settles now: nothing can be learnt before then.
       const until = config.now() + verdict.retryAfterMs;
       const expiresAt = this.expiresAt;
+      const pauseMs = verdict.pauseMs ?? verdict.retryAfterMs; // bounded (MAX_RETRY_AFTER_MS)
+      const bounded = pauseMs < verdict.retryAfterMs && (expiresAt === null || until <= expiresAt);
       this.#warn(
-        `task ${redactTaskId(this.taskId)}: the server asked to wait ${verdict.retryAfterMs} ms (Retry-After) before the next tasks/get`,
+        `task ${redactTaskId(this.taskId)}: the server asked to wait ${verdict.retryAfterMs} ms (Retry-After) before the next tasks/get${bounded ? `; waiting ${pauseMs} ms, this client's limit` : ''}`,
       );
-      scheduler.pauseServer(this.serverKey, until); // the server's other tasks wait too, as it asked
+      scheduler.pauseServer(this.serverKey, config.now() + pauseMs); // the server's other tasks wait too, as it asked
       if (expiresAt !== null && until > expiresAt) {
         this.#fail(
           new TaskExpiredError(this.taskId, expiresAt, this.#task, {
@@ -728,7 +728,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
       if (isLostTask(error)) return this.#readAfterLostCancel();
       if (error instanceof InvalidResponseError) {
         // The request arrived and the server answered, just not with the acknowledgement (e.g. resultType "task").
-        this.emit('serverViolation', `task ${redactTaskId(this.taskId)}: ${error.message}`);
+        this.#violation(`task ${redactTaskId(this.taskId)}: ${error.message}`);
         throw new CancelNotConfirmedError(this.taskId, this.#task, { cause: error, invalidAck: true });
       }
       throw new CancelDeliveryError(this.taskId, this.#task, failure.attempts, {
@@ -755,6 +755,15 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
   #warn(message: string): void {
     this.emit('warning', message);
     this.#driver.events.warning(message);
+  }
+
+  /**
+   * A rule the server broke about this task: told to this handle's listeners, then to the client's (a failing client
+   * listener is a failure of caller code about this task, like a handle listener's).
+   */
+  #violation(detail: string): void {
+    this.emit('serverViolation', detail);
+    this.reportingHere(() => this.#driver.events.serverViolation(detail));
   }
 
   /** The input scope of this task: answers go out through the driver's update sender, batched and bounded. */
@@ -1050,36 +1059,21 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
 /** The longest `result()` and `cancel()` wait for the record writes they caused before settling anyway (ms). */
 export const RECORD_FLUSH_WAIT_MS = 10_000;
 
-/** One task's outcome. Untyped (`unknown`) so that a `TaskHandle<T>` stays assignable to `TaskHandle<unknown>`. */
+/**
+ * One task's outcome. Untyped (`unknown`) so that a `TaskHandle<T>` stays assignable to `TaskHandle<unknown>`.
+ * Nothing is allocated for it until someone waits or it settles: an idle followed task holds only this object.
+ */
 class TaskOutcome {
-  readonly promise: Promise<unknown>;
-  /** {@link promise}, settled only once the record writes it causes are done (what `result()` hands out). */
-  readonly recorded: Promise<unknown>;
-  #resolve!: (value: unknown) => void;
-  #reject!: (error: unknown) => void;
   #settled: Settled<unknown> | undefined;
-  #waiters: Array<(task: DetailedTask | Error) => void> = [];
+  /** What {@link recorded} hands out: made when first asked, or when the outcome settles. */
+  #recorded: Promise<unknown> | undefined;
+  /** Settles {@link #recorded} when it was asked for before the outcome settled. */
+  #resolveRecorded: ((value: Promise<unknown>) => void) | undefined;
+  /** Run once the outcome settled and its record writes are done ({@link whenRecorded}): usually one function. */
+  #afterRecorded: (() => void) | Array<() => void> | undefined;
+  #waiters: Array<(task: DetailedTask | Error) => void> | undefined;
   #onSettle: ((outcome: Settled<unknown>) => void) | undefined;
   #flush: (() => Promise<void>) | undefined;
-
-  constructor() {
-    this.promise = new Promise<unknown>((resolve, reject) => {
-      this.#resolve = resolve;
-      this.#reject = reject;
-    });
-    this.promise.catch(() => undefined); // failures reach callers of result(); never an unhandled rejection
-    this.recorded = this.promise.then(
-      async (value) => {
-        await this.flush();
-        return value;
-      },
-      async (error: unknown) => {
-        await this.flush();
-        throw error;
-      },
-    );
-    this.recorded.catch(() => undefined);
-  }
 
   /**
    * Registers the one recorder of this outcome: `onSettle` runs synchronously when the outcome settles (at once when
@@ -1090,6 +1084,26 @@ class TaskOutcome {
     this.#flush = flush;
     if (this.#settled) onSettle(this.#settled);
     else this.#onSettle = onSettle;
+  }
+
+  /** The outcome, settled only once the record writes it causes are done (what `result()` hands out). */
+  recorded(): Promise<unknown> {
+    if (!this.#recorded) {
+      this.#recorded = new Promise<unknown>((resolve) => {
+        this.#resolveRecorded = resolve;
+      });
+      this.#recorded.catch(() => undefined); // failures reach callers of result(); never an unhandled rejection
+    }
+    return this.#recorded;
+  }
+
+  /** Runs `fn` once the outcome settled and its record writes are done (like {@link recorded}, without a promise). */
+  whenRecorded(fn: () => void): void {
+    const after = this.#afterRecorded;
+    if (this.#settled) void this.recorded().then(fn, fn);
+    else if (after === undefined) this.#afterRecorded = fn;
+    else if (typeof after === 'function') this.#afterRecorded = [after, fn];
+    else after.push(fn);
   }
 
   /**
@@ -1112,28 +1126,42 @@ class TaskOutcome {
     return this.#settled !== undefined;
   }
 
-  /** Settles the promise; returns false (and changes nothing) when it was settled already. */
+  /** Settles the outcome; returns false (and changes nothing) when it was settled already. */
   settle(outcome: Settled<unknown>): boolean {
     if (this.#settled) return false;
     this.#settled = outcome;
     this.#onSettle?.(outcome);
-    if (outcome.ok) this.#resolve(outcome.value);
-    else this.#reject(outcome.error);
+    this.#onSettle = undefined;
+    const recorded = this.#afterFlush(outcome);
+    recorded.catch(() => undefined);
+    const afterRecorded = this.#afterRecorded;
+    this.#afterRecorded = undefined;
+    if (typeof afterRecorded === 'function') recorded.then(afterRecorded, afterRecorded);
+    else for (const fn of afterRecorded ?? []) recorded.then(fn, fn);
+    if (this.#resolveRecorded) this.#resolveRecorded(recorded);
+    else this.#recorded = recorded;
+    this.#resolveRecorded = undefined;
     return true;
+  }
+
+  async #afterFlush(outcome: Settled<unknown>): Promise<unknown> {
+    await this.flush();
+    if (outcome.ok) return outcome.value;
+    throw outcome.error;
   }
 
   /** A promise of the next state {@link wake} hands out (rejected when it hands out an error). */
   nextState(): Promise<DetailedTask> {
     return new Promise<DetailedTask>((resolve, reject) => {
-      this.#waiters.push((t) => (t instanceof Error ? reject(t) : resolve(t)));
+      (this.#waiters ??= []).push((t) => (t instanceof Error ? reject(t) : resolve(t)));
     });
   }
 
   /** Hands `state` to every caller of {@link nextState} so far. */
   wake(state: DetailedTask | Error): void {
     const waiters = this.#waiters;
-    if (waiters.length === 0) return;
-    this.#waiters = [];
+    if (!waiters) return;
+    this.#waiters = undefined;
     for (const wake of waiters) wake(state);
   }
 }

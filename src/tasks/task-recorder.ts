@@ -10,13 +10,19 @@
  */
 import { TaskCancelledError, TaskExpiredError, TaskFailedError, TaskNotFoundError } from '../errors.js';
 import type { DetailedTask } from '../protocol/tasks.js';
-import { TASK_RECORD_VERSION, type TaskOutcome, type TaskRecord } from '../store/task-record.js';
+import {
+  storedTaskError,
+  TASK_RECORD_VERSION,
+  type TaskOutcome,
+  type TaskRecord,
+} from '../store/task-record.js';
 import type { TaskStore } from '../store/task-store.js';
 import type { TaskHandle } from './task-handle.js';
 
 /**
- * The terminal outcome to store for a settled handle, or `undefined` when the task stays resumable (transport
- * trouble, a cancel not yet confirmed, an answer not delivered: the task may still be running).
+ * The terminal outcome to store for a settled handle (a failed task's error as `storedTaskError` keeps it), or
+ * `undefined` when the task stays resumable (transport trouble, a cancel not yet confirmed, an answer not
+ * delivered: the task may still be running).
  */
 export function outcomeOf(
   settled: { ok: true; value: unknown } | { ok: false; error: unknown },
@@ -24,7 +30,7 @@ export function outcomeOf(
   if (settled.ok) return { status: 'completed', result: settled.value as Record<string, unknown> };
   const error = settled.error;
   if (error instanceof TaskFailedError)
-    return error.error ? { status: 'failed', error: error.error } : { status: 'failed' };
+    return error.error ? { status: 'failed', error: storedTaskError(error.error) } : { status: 'failed' };
   if (error instanceof TaskCancelledError) return { status: 'cancelled' };
   if (error instanceof TaskExpiredError) return { status: 'expired' };
   if (error instanceof TaskNotFoundError) return { status: 'unknown' };
@@ -48,7 +54,9 @@ function fromTask(task: DetailedTask, receivedAt: number): Partial<TaskRecord> {
     status: task.status,
     ttlMs: task.ttlMs,
     statusMessage: task.statusMessage,
-    task: { ...task },
+    // A failed task's error is kept in part when huge (storedTaskError); the caller gets it whole.
+    task:
+      task.status === 'failed' && task.error ? { ...task, error: storedTaskError(task.error) } : { ...task },
     receivedAt,
   };
   if (task.pollIntervalMs !== undefined && Number.isFinite(task.pollIntervalMs))

@@ -656,7 +656,6 @@ export class TaskTracker {
     });
     backend.track(handle as TaskHandle<unknown>);
     this.#created.set(handle as TaskHandle<unknown>, driver);
-    handle.on('serverViolation', (detail) => this.events.serverViolation(detail));
     // Followed before any caller code runs: a throwing callback is an abort of the call, never an orphan. A second
     // call yielding the same task waits until its first record is written.
     let recorded = (): void => undefined;
@@ -991,7 +990,7 @@ export class TaskTracker {
       if (this.#followers.get(key) === follower) this.#followers.delete(key);
       void this.drained(follower.handle).then(() => this.#release(follower));
     };
-    handle.settled().then(forget, forget);
+    handle.whenSettled(forget);
     return handle;
   }
 
@@ -1173,6 +1172,6 @@ export class TaskTracker {
       );
     this.#writers.add(drain);
     const done = (): void => void drain().then(() => this.#writers.delete(drain));
-    handle.settled().then(done, done);
+    handle.whenSettled(done);
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Reading one request's SSE reply: notifications go to `onNotification`, comments and other event types are
  * skipped, and the response to the request settles it even if the stream lingers. A stream that ends first is a lost
- * request.
+ * request, unless its connection broke right after this request's whole response arrived: the response is then used,
+ * and the break reported (`onViolation`).
  *
  * A JSON-RPC request on the stream (servers "MUST NOT send independent JSON-RPC requests on this stream" in
  * 2026-07-28; their questions come embedded as `inputRequests`) and a response carrying another request's id are
@@ -73,9 +74,28 @@ export async function readSseReply(
       };
     }
   };
+  // An event flushed after the connection broke: used only when it is this request's whole response.
+  let afterBreak = false;
+  const settleAfterBreak = (data: string): void => {
+    let value: unknown;
+    try {
+      value = JSON.parse(data);
+    } catch {
+      return;
+    }
+    const incoming = classifyMessage(value);
+    if ((incoming.kind !== 'result' && incoming.kind !== 'error') || !idMatches(incoming.id, message.id))
+      return;
+    try {
+      settled = { result: settleResponse(incoming, message.id, method, res.status) };
+    } catch (error) {
+      settled = { error };
+    }
+  };
   const parser = createParser({
     onEvent: (event) => {
       if (settled || (event.event && event.event !== 'message')) return;
+      if (afterBreak) return settleAfterBreak(event.data);
       let value: unknown;
       try {
         value = JSON.parse(event.data);
@@ -112,15 +132,30 @@ export async function readSseReply(
   });
   let endsWithCr = false;
   // The limit is per event (one JSON-RPC message), not per stream; the stream's time is bounded by timeoutMs.
-  for await (const chunk of readTextChunks(
-    res.body,
-    Number.POSITIVE_INFINITY,
-    method,
-    sseEventMeter(maxBytes, method),
-  )) {
-    parser.feed(chunk);
-    if (chunk.length > 0) endsWithCr = chunk.endsWith('\r');
-    if (settled || signal.aborted) break; // leaving the loop cancels the stream
+  try {
+    for await (const chunk of readTextChunks(
+      res.body,
+      Number.POSITIVE_INFINITY,
+      method,
+      sseEventMeter(maxBytes, method),
+    )) {
+      parser.feed(chunk);
+      if (chunk.length > 0) endsWithCr = chunk.endsWith('\r');
+      if (settled || signal.aborted) break; // leaving the loop cancels the stream
+    }
+  } catch (error) {
+    if (!(error instanceof StreamEndedError) || settled || signal.aborted) throw error;
+    // The connection broke mid-body. Whatever the parser still holds arrived in full before the break: a last line
+    // whose CR it held back (an LF might have followed), or an event whose blank line never came. Ending that line
+    // and that event dispatches it; if it is this request's whole response, the response is used (as for a JSON
+    // body, see `responseBeforeBreak`), and the break is reported. Anything else (a cut line that is not JSON, a
+    // notification) is not acted on: the request is lost, as before.
+    afterBreak = true;
+    parser.feed('\n\n');
+    if (!settled) throw error;
+    options.onViolation?.(
+      `${method}: the connection broke after the whole response had arrived (${excerpt(String(error.cause ?? error), 80)}); the response is used`,
+    );
   }
   // A stream that ends in a bare CR has finished its last line, but the parser holds the CR back in case an LF
   // follows. Feeding that LF now (CR LF is the same line end) dispatches an event the server completed; an event

@@ -64,7 +64,7 @@ describe('Retry-After on tasks/get', () => {
     expect(bench.server.requests('tasks/cancel', taskId)).toHaveLength(0); // the server asked for quiet
   }, 5_000);
 
-  it('ttlMs null (kept forever): the wait is honoured, and a warning says how long', async () => {
+  it('ttlMs null (kept forever): the wait is bounded at 1 hour (MAX_RETRY_AFTER_MS), and a warning says both', async () => {
     bench.server.inject(
       chain(
         tooManyRequests('999999999', Infinity),
@@ -83,7 +83,7 @@ describe('Retry-After on tasks/get', () => {
     outcome.catch(() => undefined); // the close below rejects it
     while (warnings.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(warnings).toEqual([
-      `task ${redactTaskId(taskId)}: the server asked to wait 999999999000 ms (Retry-After) before the next tasks/get`,
+      `task ${redactTaskId(taskId)}: the server asked to wait 999999999000 ms (Retry-After) before the next tasks/get; waiting 3600000 ms, this client's limit`,
     ]);
     expect(settled).toBe(false);
   }, 5_000);

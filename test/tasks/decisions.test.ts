@@ -18,6 +18,7 @@ import type { DetailedTask } from '../../src/protocol/tasks.js';
 import {
   expiresAt,
   lostTaskError,
+  MAX_RETRY_AFTER_MS,
   pollFailureVerdict,
   settledFromRecord,
   terminalOutcome,
@@ -32,6 +33,8 @@ const busy = new HttpError('tasks/get', 503, 'busy', 4_000);
 const down = new NetworkError('tasks/get');
 const refused = new HttpError('tasks/get', 403, 'forbidden');
 const invalid = new InvalidResponseError('tasks/get', 'not a DetailedTask');
+
+const TEN_YEARS_MS = 10 * 365 * 86_400_000;
 
 const facts: PollFailureFacts = {
   expired: false,
@@ -80,7 +83,62 @@ describe('pollFailureVerdict: what a failed tasks/get means and when the next po
       '503 with Retry-After 4 s: never sooner than the server asked',
       busy,
       {},
-      { kind: 'retry', notVisible: false, delayMs: 4_000, retryAfterMs: 4_000, report: true },
+      { kind: 'retry', notVisible: false, delayMs: 4_000, retryAfterMs: 4_000, pauseMs: 4_000, report: true },
+    ],
+    [
+      '429 with Retry-After 10 years (a task whose ttlMs is null): the wait and the server pause bounded at 1 hour',
+      new HttpError('tasks/get', 429, 'slow down', TEN_YEARS_MS),
+      {},
+      {
+        kind: 'retry',
+        notVisible: false,
+        delayMs: MAX_RETRY_AFTER_MS,
+        retryAfterMs: TEN_YEARS_MS,
+        pauseMs: MAX_RETRY_AFTER_MS,
+        report: true,
+      },
+    ],
+    [
+      '503 with Retry-After exactly the bound: followed as asked',
+      new HttpError('tasks/get', 503, 'busy', MAX_RETRY_AFTER_MS),
+      {},
+      {
+        kind: 'retry',
+        notVisible: false,
+        delayMs: MAX_RETRY_AFTER_MS,
+        retryAfterMs: MAX_RETRY_AFTER_MS,
+        pauseMs: MAX_RETRY_AFTER_MS,
+        report: true,
+      },
+    ],
+    [
+      '503 with Retry-After one past the bound: the bound',
+      new McpError(
+        'tasks/get',
+        { code: -32603, message: 'busy' },
+        { httpStatus: 503, retryAfterMs: MAX_RETRY_AFTER_MS + 1 },
+      ),
+      { failures: 2 },
+      {
+        kind: 'retry',
+        notVisible: false,
+        delayMs: MAX_RETRY_AFTER_MS,
+        retryAfterMs: MAX_RETRY_AFTER_MS + 1,
+        pauseMs: MAX_RETRY_AFTER_MS,
+        report: true,
+      },
+    ],
+    [
+      '429 with Retry-After 0: the floor (backoff), no pause',
+      new HttpError('tasks/get', 429, 'slow down', 0),
+      { failures: 1 },
+      { kind: 'retry', notVisible: false, delayMs: 2_000, retryAfterMs: 0, pauseMs: 0, report: true },
+    ],
+    [
+      'Retry-After 10 years on the last tolerated failure: still fatal after maxPollRetries, never a 10-year wait',
+      new HttpError('tasks/get', 429, 'slow down', TEN_YEARS_MS),
+      { failures: 5 },
+      { kind: 'fatal', report: true },
     ],
     [
       'transient past maxPollRetries: fatal, reported',

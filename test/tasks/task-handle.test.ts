@@ -479,3 +479,25 @@ describe('TaskHandle', () => {
     });
   });
 });
+
+describe('TaskHandle: server violations reach the client whatever made the handle', () => {
+  beforeEach(() => vi.useFakeTimers({ now: T0 }));
+  afterEach(() => vi.useRealTimers());
+
+  it('a task attached with client.task(): input_required with no inputRequests is a client serverViolation', async () => {
+    const get = queue([
+      detailed({ status: 'working' }),
+      detailed({ status: 'input_required', inputRequests: {} }),
+      detailed({ status: 'completed', result: toolResult('ok') }),
+    ]);
+    const { client, violations } = setup(() => get());
+    const handle = await client.task('t1');
+    const onHandle: string[] = [];
+    handle.on('serverViolation', (d) => onHandle.push(d));
+    const done = outcome(handle.result());
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(done.value).toEqual(toolResult('ok'));
+    expect(onHandle).toEqual(['task t1 is input_required with no inputRequests']);
+    expect(violations).toEqual(['task t1 is input_required with no inputRequests']);
+  });
+});

@@ -4,8 +4,10 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { createServer } from 'node:net';
 import { createTaskServer, type TaskServer, type TaskServerOptions } from 'mcp-tasks-client/testing';
-import { CLI } from './helpers.js';
+import { afterAll, beforeAll } from 'vitest';
+import { CLI, ensureCliBuilt, killLeftovers, tempHome } from './helpers.js';
 
 /** The reference server (MCP 2026-07-28 + Tasks) on loopback. */
 export function referenceServer(options: TaskServerOptions = {}): Promise<TaskServer> {
@@ -57,4 +59,37 @@ export async function taskResult(
     const result = await client.callTool({ name: 'task_result', arguments: { taskId } });
     if ((result.structuredContent as { status?: string } | undefined)?.status !== 'pending') return result;
   }
+}
+
+/**
+ * One test file's hosts and upstreams: the CLI built and a fresh `MCP_TASKS_HOME` before its tests; every host and
+ * upstream pushed to the lists closed after them (and any bridge left running killed).
+ */
+export function bridgeTestFile(): {
+  home(): string;
+  hosts: Client[];
+  upstreams: { close(): Promise<void> }[];
+} {
+  let home = '';
+  const hosts: Client[] = [];
+  const upstreams: { close(): Promise<void> }[] = [];
+  beforeAll(async () => {
+    await ensureCliBuilt();
+    home = tempHome();
+  }, 120_000);
+  afterAll(async () => {
+    for (const host of hosts) await host.close().catch(() => undefined);
+    await killLeftovers();
+    for (const upstream of upstreams) await upstream.close();
+  });
+  return { home: () => home, hosts, upstreams };
+}
+
+/** A loopback port nothing listens on (taken, then given back). */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }

@@ -6,31 +6,16 @@
  * compares with (`default`, field keys) stays exact. The official SDK 1.x `Client` as the host, the bridge as a
  * child process, a hand-written upstream over loopback HTTP.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sdkHost } from './bridge-helpers.js';
-import { ensureCliBuilt, killLeftovers, tempHome } from './helpers.js';
-import { type HostileUpstream, hostileUpstream, taskOf } from './hostile-upstream.js';
+import { describe, expect, it } from 'vitest';
+import { bridgeTestFile, sdkHost } from './bridge-helpers.js';
+import { hostileUpstream, taskOf } from './hostile-upstream.js';
 
 const EVIL = '\u001b]0;T\u0007\u001b[31mRED\u202eevil\r\nFAKE: completed';
 /** Every character that must not reach a host raw: C0/C1 controls but LF and TAB, DEL, bidi controls. */
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
-let home: string;
-const hosts: Client[] = [];
-const upstreams: HostileUpstream[] = [];
-
-beforeAll(async () => {
-  await ensureCliBuilt();
-  home = tempHome();
-}, 120_000);
-
-afterAll(async () => {
-  for (const host of hosts) await host.close().catch(() => undefined);
-  await killLeftovers();
-  for (const u of upstreams) await u.close();
-});
+const { home, hosts, upstreams } = bridgeTestFile();
 
 describe('a finished task whose result the host would reject', () => {
   it('keeps the valid text and replaces the invalid image by a note naming why', async () => {
@@ -49,7 +34,7 @@ describe('a finished task whose result the host would reject', () => {
       }),
     });
     upstreams.push(upstream);
-    const { client } = await sdkHost(upstream.url, home);
+    const { client } = await sdkHost(upstream.url, home());
     hosts.push(client);
     const result = await client.callTool({ name: 'go', arguments: {} });
     expect(result.isError).toBeUndefined();
@@ -101,7 +86,7 @@ describe('questions and progress from a hostile upstream', () => {
       },
     });
     upstreams.push(upstream);
-    const { client } = await sdkHost(upstream.url, home, [], { capabilities: { elicitation: {} } });
+    const { client } = await sdkHost(upstream.url, home(), [], { capabilities: { elicitation: {} } });
     hosts.push(client);
     const asked: Record<string, unknown>[] = [];
     client.setRequestHandler(ElicitRequestSchema, async (request) => {

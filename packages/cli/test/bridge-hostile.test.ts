@@ -7,11 +7,10 @@
  * saying why, and no error the host reads says "MCP error -32603:" twice. The official SDK 1.x `Client` as the host,
  * the bridge as a child process, the reference server over loopback HTTP.
  */
-import { createServer } from 'node:net';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { textResult, type TaskServer } from 'mcp-tasks-client/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { referenceServer, sdkHost, until } from './bridge-helpers.js';
+import { closedPort, referenceServer, sdkHost, until } from './bridge-helpers.js';
 import { ensureCliBuilt, killLeftovers, tempHome } from './helpers.js';
 
 /** Every character that must not reach a host raw: C0/C1 controls but LF and TAB, DEL, bidi controls. */
@@ -120,12 +119,3 @@ describe('the upstream down', () => {
     );
   });
 });
-
-/** A loopback port nothing listens on (taken, then given back). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

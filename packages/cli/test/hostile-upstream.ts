@@ -16,12 +16,16 @@ export interface HostileScript {
   get?: (params: Record<string, unknown>, n: number, res: ServerResponse) => Reply;
   update?: (params: Record<string, unknown>, n: number) => Reply;
   cancel?: (params: Record<string, unknown>, n: number) => Reply;
+  /** Any other method (`prompts/list`, `resources/list`…); when given, prompts and resources are declared too. */
+  other?: (method: string, params: Record<string, unknown>) => Reply;
 }
 
 export interface HostileUpstream {
   url: string;
   /** Methods received, in order. */
   methods: string[];
+  /** Params received, in order (as `methods`). */
+  params: Record<string, unknown>[];
   close(): Promise<void>;
 }
 
@@ -47,6 +51,7 @@ export function taskOf(
 /** Starts the server on 127.0.0.1, a free port. */
 export async function hostileUpstream(script: HostileScript): Promise<HostileUpstream> {
   const methods: string[] = [];
+  const received: Record<string, unknown>[] = [];
   const counts = new Map<string, number>();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -58,6 +63,7 @@ export async function hostileUpstream(script: HostileScript): Promise<HostileUps
       } catch {}
       const method = body.method ?? '';
       methods.push(method);
+      received.push(body.params ?? {});
       const n = (counts.get(method) ?? 0) + 1;
       counts.set(method, n);
       if (body.id === undefined) {
@@ -70,7 +76,11 @@ export async function hostileUpstream(script: HostileScript): Promise<HostileUps
         case 'server/discover':
           reply = {
             supportedVersions: ['2026-07-28'],
-            capabilities: { tools: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } },
+            capabilities: {
+              tools: {},
+              ...(script.other ? { prompts: {}, resources: {} } : {}),
+              extensions: { 'io.modelcontextprotocol/tasks': {} },
+            },
             serverInfo: { name: 'hostile', version: '1' },
           };
           break;
@@ -99,7 +109,7 @@ export async function hostileUpstream(script: HostileScript): Promise<HostileUps
           reply = script.cancel ? script.cancel(p, n) : { resultType: 'complete' };
           break;
         default:
-          reply = { error: { code: -32601, message: 'no such method' } };
+          reply = script.other?.(method, p) ?? { error: { code: -32601, message: 'no such method' } };
       }
       if (reply === null) return;
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -117,6 +127,7 @@ export async function hostileUpstream(script: HostileScript): Promise<HostileUps
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     methods,
+    params: received,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

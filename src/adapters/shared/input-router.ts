@@ -91,7 +91,7 @@ export class InputRouter {
     };
     handle.on('inputRequired', offer);
     const forget = (): void => void handle.off('inputRequired', offer);
-    handle.settled().then(forget, forget);
+    handle.whenSettled(forget);
     if (handle.status !== 'input_required') return;
     const open = ((handle.task as { inputRequests?: InputRequests }).inputRequests ?? {}) as InputRequests;
     for (const [key, request] of Object.entries(open)) {

@@ -129,7 +129,7 @@ export async function runToolCall(
     onStatus();
     handle.on('status', onStatus);
     const forget = (): void => void handle.off('status', onStatus);
-    handle.settled().then(forget, forget);
+    handle.whenSettled(forget);
     return awaitOutcome(rt, entry, signal, rt.options.onAbort === 'cancel').finally(forget);
   }
   return awaitOutcome(rt, entry, signal, rt.options.onAbort === 'cancel');

@@ -28,14 +28,7 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
-import {
-  isMcpClientError,
-  safeLine,
-  safeText,
-  type CallToolResult,
-  type InputResponse,
-  type TaskClient,
-} from 'mcp-tasks-client';
+import { isMcpClientError, type CallToolResult, type InputResponse, type TaskClient } from 'mcp-tasks-client';
 import {
   TASK_TOOL_NAMES,
   TaskToolRuntime,
@@ -45,13 +38,15 @@ import {
 } from 'mcp-tasks-client/tool-runtime';
 import type { InputRequiredEvent } from 'mcp-tasks-client';
 import {
+  composedResult,
   hostResult,
   openQuestions,
   TASK_ANSWER_SCHEMA,
   TASK_ANSWER_TOOL,
   withQuestions,
 } from './host-results.js';
-import { hostFacingTools, printableQuestion, printableTexts } from './host-names.js';
+import { HostPrompts, hostFacingTools, hostPrompt, hostResources, printableQuestion } from './host-names.js';
+import { hostLine, hostQuoted } from './host-text.js';
 import { BridgeTaskStore } from './native-tasks.js';
 import { ProgressPump } from './progress-pump.js';
 
@@ -104,6 +99,21 @@ interface HeldQuestion {
 /** Upper bound for one question to the host's person (the upstream's deadline usually ends it sooner), in ms. */
 const QUESTION_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 
+/** First wait before the bridge asks an unreachable upstream for its tools again, in ms (doubled each time). */
+const RECOVERY_FIRST_MS = 1_000;
+/** Longest wait between two such attempts, in ms. */
+const RECOVERY_MAX_MS = 30_000;
+
+/** Codes of the library's errors that say the upstream did not answer a call at all. */
+const UNREACHABLE_CODES = new Set(['NETWORK_ERROR', 'OUTCOME_UNKNOWN', 'REQUEST_TIMEOUT', 'SERVER_EXITED']);
+
+/** Upstream notifications the host gets as they come (the bridge advertises `listChanged` for all three lists). */
+const RELAYED_LIST_CHANGES = new Set([
+  'notifications/tools/list_changed',
+  'notifications/prompts/list_changed',
+  'notifications/resources/list_changed',
+]);
+
 /** The bridge between one host connection and the upstream. */
 export class Bridge {
   readonly server: Server;
@@ -115,9 +125,14 @@ export class Bridge {
   readonly #held = new Map<string, Map<string, HeldQuestion>>();
   readonly #aborts = new Set<AbortController>();
   readonly #running = new Set<Promise<unknown>>();
+  readonly #prompts = new HostPrompts();
   #tools: AdaptedTool[] | undefined;
   #listed: string | undefined;
   #closed = false;
+  /** The upstream did not answer a listing (down, refused, timed out): the bridge asks again until it does. */
+  #down = false;
+  #recoveryTimer: ReturnType<typeof setTimeout> | undefined;
+  #recoveryDelayMs = RECOVERY_FIRST_MS;
 
   constructor(client: TaskClient, info: { name: string; version: string }, options: BridgeOptions) {
     this.#client = client;
@@ -133,8 +148,8 @@ export class Bridge {
     this.server = new Server(info, {
       capabilities: {
         tools: { listChanged: true },
-        resources: {},
-        prompts: {},
+        resources: { listChanged: true },
+        prompts: { listChanged: true },
         tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
       },
       taskStore: this.store,
@@ -144,11 +159,56 @@ export class Bridge {
     client.on('notification', this.#onNotification);
   }
 
-  /** The upstream's `notifications/tools/list_changed`: list again, and tell the host when the list changed. */
+  /**
+   * The upstream's `notifications/tools/list_changed`: list again, and tell the host when the list changed. Its
+   * prompts and resources `list_changed` are passed to the host as they are (the host lists those through the bridge).
+   */
   readonly #onNotification = (notification: { method: string }): void => {
-    if (notification.method !== 'notifications/tools/list_changed' || this.#closed) return;
-    this.#relist().catch((error: unknown) => this.#options.log(`tools/list failed: ${reasonText(error)}`));
+    if (!RELAYED_LIST_CHANGES.has(notification.method) || this.#closed) return;
+    if (notification.method === 'notifications/prompts/list_changed')
+      void this.server.sendPromptListChanged().catch(() => undefined);
+    else if (notification.method === 'notifications/resources/list_changed')
+      void this.server.sendResourceListChanged().catch(() => undefined);
+    else
+      this.#relist().catch((error: unknown) => this.#options.log(`tools/list failed: ${reasonText(error)}`));
   };
+
+  /**
+   * A listing (or a call) failed. When the upstream did not answer at all (not a JSON-RPC error of its own), the host
+   * may now hold an empty or stale list and nothing would tell it when the upstream is back: the bridge asks the
+   * upstream for its tools again after 1 s, 2 s, 4 s… (at most 30 s apart) until it answers.
+   */
+  #listingFailed(error: unknown): void {
+    if (this.#closed || (isMcpClientError(error) && typeof error.code === 'number')) return;
+    this.#down = true;
+    if (this.#recoveryTimer !== undefined) return;
+    const delayMs = this.#recoveryDelayMs;
+    this.#recoveryDelayMs = Math.min(delayMs * 2, RECOVERY_MAX_MS);
+    this.#recoveryTimer = setTimeout(() => {
+      this.#recoveryTimer = undefined;
+      // A failure schedules the next attempt (#relist reports it here); a success ends the wait.
+      this.#relist().catch(() => undefined);
+    }, delayMs);
+    this.#recoveryTimer.unref?.();
+  }
+
+  /**
+   * A listing succeeded. After the upstream was unreachable, the host is told that its tools, prompts and resources
+   * lists changed (it may have kept an empty one, or one from before the upstream restarted) so it lists again.
+   */
+  #listingAnswered(): void {
+    if (!this.#down || this.#closed) return;
+    this.#down = false;
+    this.#recoveryDelayMs = RECOVERY_FIRST_MS;
+    if (this.#recoveryTimer !== undefined) clearTimeout(this.#recoveryTimer);
+    this.#recoveryTimer = undefined;
+    this.#options.log(
+      `upstream ${this.#options.upstream !== undefined ? `${hostLine(this.#options.upstream)} ` : ''}answers again: the host was told to list its tools, prompts and resources again`,
+    );
+    void this.server.sendToolListChanged().catch(() => undefined);
+    void this.server.sendPromptListChanged().catch(() => undefined);
+    void this.server.sendResourceListChanged().catch(() => undefined);
+  }
 
   /**
    * Ends the host side: calls still waiting are aborted (their upstream tasks cancelled, or left recorded with
@@ -158,6 +218,7 @@ export class Bridge {
     if (this.#closed) return;
     this.#closed = true;
     this.#client.off('notification', this.#onNotification);
+    if (this.#recoveryTimer !== undefined) clearTimeout(this.#recoveryTimer);
     for (const controller of this.#aborts) controller.abort(new Error(reason));
     for (const held of this.#held.values()) for (const q of held.values()) q.resolve(undefined);
     await Promise.allSettled([...this.#running]);
@@ -177,10 +238,10 @@ export class Bridge {
       this.#track(this.#call(request.params, extra)),
     );
     s.setRequestHandler(ListResourcesRequestSchema, (r, extra) =>
-      this.#forward('resources/list', r.params, extra),
+      this.#forward('resources/list', r.params, extra, hostResources),
     );
     s.setRequestHandler(ListResourceTemplatesRequestSchema, (r, extra) =>
-      this.#forward('resources/templates/list', r.params, extra),
+      this.#forward('resources/templates/list', r.params, extra, hostResources),
     );
     s.setRequestHandler(ReadResourceRequestSchema, async (r, extra) => {
       try {
@@ -190,26 +251,39 @@ export class Bridge {
       }
     });
     s.setRequestHandler(ListPromptsRequestSchema, (r, extra) =>
-      this.#forward('prompts/list', r.params, extra),
+      this.#forward('prompts/list', r.params, extra, (listed) => this.#prompts.list(listed)),
     );
     s.setRequestHandler(GetPromptRequestSchema, async (r, extra) => {
       try {
-        return await this.#client.getPrompt(r.params.name, r.params.arguments, { signal: extra.signal });
+        const { name, arguments: args } = this.#prompts.upstream(r.params.name, r.params.arguments);
+        return hostPrompt(await this.#client.getPrompt(name, args, { signal: extra.signal }));
       } catch (error) {
         throw jsonRpcError(error);
       }
     });
   }
 
-  /** A list request passed to the upstream as it is (its cursor included), the answer passed back as it is. */
-  async #forward(method: string, params: unknown, extra: Extra): Promise<Record<string, unknown>> {
+  /**
+   * A list request passed to the upstream as it is (its cursor included), the answer passed back with its texts and
+   * names as the host may see them (`shape`).
+   */
+  async #forward(
+    method: string,
+    params: unknown,
+    extra: Extra,
+    shape: (listed: Record<string, unknown>) => Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
     const { _meta, ...rest } = (params ?? {}) as Record<string, unknown>;
+    let listed: Record<string, unknown>;
     try {
-      // Titles and descriptions reach the host's model and UI escaped, as the tools' do.
-      return printableTexts(await this.#client.request(method, rest, { signal: extra.signal }));
+      listed = await this.#client.request(method, rest, { signal: extra.signal });
     } catch (error) {
+      if (!extra.signal.aborted) this.#listingFailed(error);
       throw jsonRpcError(error);
     }
+    this.#listingAnswered();
+    // Titles, descriptions and names reach the host's model and UI escaped, as the tools' do.
+    return shape(listed);
   }
 
   async #adapted(): Promise<AdaptedTool[]> {
@@ -223,15 +297,43 @@ export class Bridge {
     try {
       listed = await this.#client.listTools();
     } catch (error) {
+      this.#listingFailed(error);
       throw this.#unreachable(error);
     }
+    // After the upstream was unreachable the host is told once, by #listingAnswered.
+    const recovered = this.#down;
+    this.#listingAnswered();
     const key = JSON.stringify(listed);
     const changed = this.#listed !== undefined && this.#listed !== key;
     this.#listed = key;
     // Names and texts the host can show and call; each tool still calls upstream under its own name.
-    this.#tools = hostFacingTools(this.runtime.adapt(listed), [this.#options.prefix + TASK_ANSWER_TOOL]);
-    if (changed) await this.server.sendToolListChanged().catch(() => undefined);
+    this.#tools = hostFacingTools(this.#adapt(listed), [this.#options.prefix + TASK_ANSWER_TOOL]);
+    if (changed && !recovered) await this.server.sendToolListChanged().catch(() => undefined);
     return this.#tools;
+  }
+
+  /**
+   * The runtime's tools for `listed`. @throws the host's error when two would have one name: an upstream tool named
+   * like a task tool (`--prefix` goes before both, so it cannot separate them) or two upstream tools of one name.
+   */
+  #adapt(listed: Parameters<TaskToolRuntime['adapt']>[0]): AdaptedTool[] {
+    try {
+      return this.runtime.adapt(listed);
+    } catch (error) {
+      const taskTools = new Set<string>(Object.values(TASK_TOOL_NAMES));
+      const seen = new Set<string>();
+      const clash = listed.find((t) => taskTools.has(t.name));
+      const twice = listed.find((t) => seen.has(t.name) || !seen.add(t.name));
+      const why = clash
+        ? `it lists a tool named ${hostQuoted(clash.name)}, the name of one of the bridge's task tools (--prefix goes before both)`
+        : twice
+          ? `it lists two tools named ${hostQuoted(twice.name)}`
+          : hostLine(reasonText(error));
+      throw hostError(
+        ErrorCode.InternalError,
+        `the tools of the upstream server ${this.#options.upstream !== undefined ? `${hostLine(this.#options.upstream)} ` : ''}cannot be shown here: ${why}, so a call under that name could not be told apart. Rename the tool on the server.`,
+      );
+    }
   }
 
   /**
@@ -243,7 +345,7 @@ export class Bridge {
     const why = (this.#options.explain ?? reasonText)(error);
     return hostError(
       ErrorCode.InternalError,
-      `the upstream server ${this.#options.upstream !== undefined ? `${safeLine(this.#options.upstream)} ` : ''}did not answer tools/list: ${safeLine(why)} The bridge keeps running: list the tools again once the upstream is up.`,
+      `the upstream server ${this.#options.upstream !== undefined ? `${hostLine(this.#options.upstream)} ` : ''}did not answer tools/list: ${hostLine(why)} The bridge keeps running: list the tools again once the upstream is up.`,
     );
   }
 
@@ -278,7 +380,7 @@ export class Bridge {
     try {
       let tool = (await this.#adapted()).find((t) => t.name === name);
       if (!tool) tool = (await this.#relist()).find((t) => t.name === name);
-      if (!tool) throw hostError(ErrorCode.InvalidParams, `Unknown tool: ${safeLine(name)}`);
+      if (!tool) throw hostError(ErrorCode.InvalidParams, `Unknown tool: ${hostLine(name)}`);
       if (abort.signal.aborted) throw jsonRpcError(abort.signal.reason);
       if (!tool.serverTool) return await this.#taskTool(tool, params.arguments, extra);
       handedOver = true;
@@ -317,6 +419,9 @@ export class Bridge {
           pump?.status(update.statusMessage ?? update.status ?? update.progress?.message);
         },
       });
+      // A call the upstream did not answer: it may come back with other tools, and the host should hear of it.
+      const cause = outcome.kind === 'error' ? outcome.error.cause : undefined;
+      if (isMcpClientError(cause) && UNREACHABLE_CODES.has(String(cause.code))) this.#listingFailed(cause);
       const budget = token !== undefined ? this.#options.progressMaxWaitMs : this.#options.maxWaitMs;
       outcome = await this.#waitLonger(outcome, budget - (Date.now() - started), abort.signal, pump);
       if (outcome.kind === 'pending') {
@@ -334,7 +439,7 @@ export class Bridge {
       this.#calls.delete(callId);
       if (abort.signal.aborted) {
         this.#options.log(
-          `call of ${safeLine(tool.sourceName)} stopped (${reasonText(abort.signal.reason)})${state.taskId ? `; task ${state.taskId} ${this.#options.onAbort === 'cancel' ? 'cancelled' : 'left running and recorded'}` : ''}`,
+          `call of ${hostLine(tool.sourceName)} stopped (${reasonText(abort.signal.reason)})${state.taskId ? `; task ${state.taskId} ${this.#options.onAbort === 'cancel' ? 'cancelled' : 'left running and recorded'}` : ''}`,
         );
       }
       throw jsonRpcError(error);
@@ -386,7 +491,9 @@ export class Bridge {
     extra: Extra,
   ): Promise<CallToolResult> {
     const outcome = await tool.run(args, { signal: extra.signal });
-    const result = hostResult(outcome, false);
+    // task_result's outcome is the upstream's result; task_status and task_cancel answer with the runtime's words.
+    const result =
+      tool.sourceName === TASK_TOOL_NAMES.result ? hostResult(outcome, false) : composedResult(outcome);
     const taskId = typeof args?.taskId === 'string' ? args.taskId : undefined;
     if (taskId === undefined || outcome.kind === 'error') return result;
     const entry = await this.runtime.registry.find(this.#client, taskId).catch(() => undefined);
@@ -406,7 +513,7 @@ export class Bridge {
     const action = args?.action;
     if (taskId === '' || key === '' || (action !== 'accept' && action !== 'decline' && action !== 'cancel'))
       return toolError(
-        `${TASK_ANSWER_TOOL} needs {"taskId", "key", "action": "accept" | "decline" | "cancel", "content"?}; got ${JSON.stringify(args ?? null)}.`,
+        `${TASK_ANSWER_TOOL} needs {"taskId", "key", "action": "accept" | "decline" | "cancel", "content"?}; got ${hostLine(JSON.stringify(args ?? null))}.`,
       );
     const response: InputResponse = { action };
     if (action === 'accept' && args?.content && typeof args.content === 'object')
@@ -415,31 +522,35 @@ export class Bridge {
     if (held) {
       this.#held.get(taskId)?.delete(key);
       held.resolve(response);
-      return okText(`The answer (${action}) to question "${key}" of task ${taskId} was sent to the server.`);
+      return okText(
+        `The answer (${action}) to question ${hostQuoted(key)} of task ${hostQuoted(taskId)} was sent to the server.`,
+      );
     }
     const entry = await this.runtime.registry.find(this.#client, taskId).catch(() => undefined);
     if (!entry)
-      return toolError(`No task ${JSON.stringify(taskId)} is known here, so nothing was answered.`, taskId);
+      return toolError(`No task ${hostQuoted(taskId)} is known here, so nothing was answered.`, taskId);
     const open = openQuestions(entry.handle).some((q) => q.key === key);
     if (!open)
       return toolError(
-        `Task ${taskId} has no open question "${key}" (it is ${entry.handle.status}); nothing was sent.`,
+        `Task ${hostQuoted(taskId)} has no open question ${hostQuoted(key)} (it is ${hostLine(entry.handle.status)}); nothing was sent.`,
         taskId,
       );
     try {
       const accepted = await entry.handle.respond({ [key]: response });
       if (!accepted.includes(key))
         return toolError(
-          `The answer to "${key}" of task ${taskId} was already given; nothing was sent.`,
+          `The answer to ${hostQuoted(key)} of task ${hostQuoted(taskId)} was already given; nothing was sent.`,
           taskId,
         );
     } catch (error) {
       return toolError(
-        `The answer to "${key}" of task ${taskId} could not be delivered: ${reasonText(error)}`,
+        `The answer to ${hostQuoted(key)} of task ${hostQuoted(taskId)} could not be delivered: ${hostLine(reasonText(error))}`,
         taskId,
       );
     }
-    return okText(`The answer (${action}) to question "${key}" of task ${taskId} was sent to the server.`);
+    return okText(
+      `The answer (${action}) to question ${hostQuoted(key)} of task ${hostQuoted(taskId)} was sent to the server.`,
+    );
   }
 
   /**
@@ -475,14 +586,15 @@ export class Bridge {
               state.taskId = update.taskId;
               if (state.cancelWhenKnown) void this.#cancelUpstream(state.taskId);
             }
-            const message = update.statusMessage;
+            // The upstream's words, as one line the host's UI shows (and its model may read).
+            const message = update.statusMessage !== undefined ? hostLine(update.statusMessage) : undefined;
             if (message !== undefined && !this.store.hostCancelled(hostTaskId))
               void this.store.updateTaskStatus(hostTaskId, 'working', message).catch(() => undefined);
           },
         });
         outcome = await this.#waitLonger(outcome, Number.POSITIVE_INFINITY, abort.signal, undefined);
       } catch (error) {
-        const text = `The call to the tool "${safeLine(tool.sourceName)}" stopped: ${safeText(reasonText(error))}`;
+        const text = `The call to the tool "${hostLine(tool.sourceName)}" stopped: ${hostLine(reasonText(error))}`;
         await this.store.settle(hostTaskId, 'failed', toolError(text, state.taskId)).catch(() => undefined);
         return;
       } finally {
@@ -642,13 +754,15 @@ function hostError(code: number, message: string, data?: unknown): HostRpcError 
 
 /**
  * An upstream failure as the host's JSON-RPC error: the upstream's own code and message, else an internal error naming
- * the cause. The message is escaped (control and bidi characters written as `\x1b`, `\u202e`).
+ * the cause. The message is one escaped line (control, bidi and invisible characters and line breaks written as
+ * `\x1b`, `\u202e`, `\x0a`): hosts show it after "MCP error <code>: ", where a line break would start a line that
+ * seems to be the host's own.
  */
 export function jsonRpcError(error: unknown): Error {
   if (error instanceof HostRpcError) return error;
   if (isMcpClientError(error) && typeof (error as { code: unknown }).code === 'number') {
     const e = error as Error & { code: number; data?: unknown };
-    return hostError(e.code, safeText(e.message), e.data);
+    return hostError(e.code, hostLine(e.message), e.data);
   }
-  return hostError(ErrorCode.InternalError, `upstream: ${safeText(reasonText(error))}`);
+  return hostError(ErrorCode.InternalError, `upstream: ${hostLine(reasonText(error))}`);
 }

@@ -10,8 +10,10 @@
  * @module
  */
 import { CallToolResultSchema, ContentBlockSchema } from '@modelcontextprotocol/sdk/types.js';
-import { type CallToolResult, type InputRequests, safeLine, type TaskHandle } from 'mcp-tasks-client';
+import type { CallToolResult, InputRequests, TaskHandle } from 'mcp-tasks-client';
 import { questionOf, type ToolOutcome } from 'mcp-tasks-client/tool-runtime';
+import { printableTexts } from './host-names.js';
+import { hostLine, hostQuoted, hostText } from './host-text.js';
 
 /** The name of the bridge's own tool that answers a task's open question (before `--prefix`). */
 export const TASK_ANSWER_TOOL = 'task_answer';
@@ -36,7 +38,10 @@ export const TASK_ANSWER_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-/** One question a task is waiting on, as the host's model reads it. */
+/**
+ * One question a task is waiting on, as the host's model reads it: the `key` exactly (the answer must carry it), the
+ * message and the form's texts escaped.
+ */
 export interface OpenQuestion {
   key: string;
   method: string;
@@ -55,9 +60,14 @@ export function openQuestions(handle: TaskHandle<unknown>): OpenQuestion[] {
   for (const [key, request] of Object.entries(requests)) {
     if (handle.answeredKeys.has(key)) continue;
     const params = (request.params ?? {}) as { requestedSchema?: unknown; url?: unknown };
-    const question: OpenQuestion = { key, method: request.method, message: questionOf(request) };
-    if (params.requestedSchema !== undefined) question.requestedSchema = params.requestedSchema;
-    if (typeof params.url === 'string') question.url = params.url;
+    const question: OpenQuestion = {
+      key,
+      method: hostLine(request.method),
+      message: hostText(questionOf(request)),
+    };
+    if (params.requestedSchema !== undefined)
+      question.requestedSchema = printableTexts(params.requestedSchema);
+    if (typeof params.url === 'string') question.url = hostLine(params.url);
     open.push(question);
   }
   return open;
@@ -73,7 +83,7 @@ export function withQuestions(
   if (questions.length === 0) return result;
   const lines = questions.map(
     (q) =>
-      `The task asks (key ${JSON.stringify(q.key)}): ${JSON.stringify(q.message)}${q.url ? ` (open ${q.url})` : ''}. Ask the user, then call ${answerTool} with {"taskId": ${JSON.stringify(taskId)}, "key": ${JSON.stringify(q.key)}, "action": "accept", "content": {…}} (or "decline").`,
+      `The task asks (key ${hostQuoted(q.key)}): ${hostQuoted(q.message)}${q.url ? ` (open ${hostQuoted(q.url)})` : ''}. Ask the user, then call ${answerTool} with {"taskId": ${hostQuoted(taskId)}, "key": ${hostQuoted(q.key)}, "action": "accept", "content": {…}} (or "decline").`,
   );
   const structured = { ...(result.structuredContent ?? {}), openQuestions: questions };
   return {
@@ -84,9 +94,11 @@ export function withQuestions(
 }
 
 /**
- * The host's `CallToolResult` for an outcome. A pending hand-off of a tool that declares an `outputSchema` is
- * marked `isError` (hosts check `structuredContent` against that schema on every other result, and the pending
- * object is not the tool's output).
+ * The host's `CallToolResult` for an outcome. The upstream's own result (and its own `isError` result) is passed as it
+ * came; what the bridge and the library's adapters write around it (a note, a pending hand-off, a failure's text)
+ * carries upstream strings (a `statusMessage`, an error message, a task id) as escaped single lines. A pending
+ * hand-off of a tool that declares an `outputSchema` is marked `isError` (hosts check `structuredContent` against
+ * that schema on every other result, and the pending object is not the tool's output).
  */
 export function hostResult(outcome: ToolOutcome, hasOutputSchema: boolean, taskId?: string): CallToolResult {
   return readableByHost(shapeResult(outcome, hasOutputSchema), taskId);
@@ -110,14 +122,14 @@ export function readableByHost(result: CallToolResult, taskId?: string): CallToo
         const type = (part as { type?: unknown } | null)?.type;
         return {
           type: 'text' as const,
-          text: `[a ${typeof type === 'string' ? safeLine(type) : 'malformed'} content part of the upstream's result was dropped here: ${issueText(parsed.error.issues)}]`,
+          text: `[a ${typeof type === 'string' ? hostLine(type) : 'malformed'} content part of the upstream's result was dropped here: ${issueText(parsed.error.issues)}]`,
         };
       })
     : [];
   const repaired = { ...result, content };
   const checked = CallToolResultSchema.safeParse(repaired);
   if (checked.success) return repaired;
-  const task = taskId !== undefined ? `task ${safeLine(taskId)}` : 'the upstream call';
+  const task = taskId !== undefined ? `task ${hostLine(taskId)}` : 'the upstream call';
   return {
     content: [
       ...content,
@@ -137,7 +149,7 @@ function issueText(issues: readonly { path: readonly PropertyKey[]; message: str
     .slice(0, 3)
     .map(
       (i) =>
-        `${i.path.length > 0 ? `at "${safeLine(i.path.map(String).join('.'))}": ` : ''}${safeLine(i.message)}`,
+        `${i.path.length > 0 ? `at "${hostLine(i.path.map(String).join('.'))}": ` : ''}${hostLine(i.message)}`,
     )
     .join('; ');
 }
@@ -147,14 +159,21 @@ function shapeResult(outcome: ToolOutcome, hasOutputSchema: boolean): CallToolRe
     if (outcome.note === undefined) return outcome.result;
     return {
       ...outcome.result,
-      content: [...(outcome.result.content ?? []), { type: 'text', text: outcome.note }],
+      content: [...(outcome.result.content ?? []), { type: 'text', text: hostText(outcome.note) }],
     };
   }
   if (outcome.kind === 'pending') {
     const pending = outcome.pending;
+    // The taskId stays exact (task_result needs it); the texts around it are the upstream's words, escaped.
+    const structured: Record<string, unknown> = {
+      ...pending,
+      toolName: hostLine(pending.toolName),
+      message: hostText(pending.message),
+    };
+    if (pending.statusMessage !== undefined) structured.statusMessage = hostLine(pending.statusMessage);
     const result: CallToolResult = {
-      content: [{ type: 'text', text: pending.message }],
-      structuredContent: { ...pending },
+      content: [{ type: 'text', text: structured.message as string }],
+      structuredContent: structured,
     };
     if (hasOutputSchema) result.isError = true;
     return result;
@@ -166,9 +185,13 @@ function shapeResult(outcome: ToolOutcome, hasOutputSchema: boolean): CallToolRe
     const extra = error.message.startsWith(firstText(own)) ? error.message.slice(firstText(own).length) : '';
     return extra.trim() === ''
       ? own
-      : { ...own, content: [...(own.content ?? []), { type: 'text', text: extra.trim() }] };
+      : { ...own, content: [...(own.content ?? []), { type: 'text', text: hostText(extra.trim()) }] };
   }
-  const result: CallToolResult = { content: [{ type: 'text', text: error.message }], isError: true };
+  // The adapters' sentence quotes the upstream (an error message, a statusMessage, a task id): one escaped line.
+  const result: CallToolResult = {
+    content: [{ type: 'text', text: hostLine(error.message) }],
+    isError: true,
+  };
   if (error.taskId !== undefined) result.structuredContent = { code: error.code, taskId: error.taskId };
   else result.structuredContent = { code: error.code };
   return result;
@@ -179,4 +202,27 @@ function firstText(result: CallToolResult): string {
     .filter((b): b is { type: 'text'; text: string } => (b as { type?: unknown }).type === 'text')
     .map((b) => b.text)
     .join('\n');
+}
+
+/**
+ * The host's `CallToolResult` for `task_status` and `task_cancel`: the runtime's sentence and status object, which
+ * quote the upstream's `statusMessage` and task id, with those texts escaped (the `taskId` field stays exact).
+ */
+export function composedResult(outcome: ToolOutcome): CallToolResult {
+  if (outcome.kind !== 'ok') return hostResult(outcome, false);
+  const { result } = outcome;
+  // The runtime's sentences are single lines: a line break in them is the upstream's.
+  const content = (result.content ?? []).map((block) => {
+    const text = (block as { text?: unknown }).text;
+    return block.type === 'text' && typeof text === 'string' ? { ...block, text: hostLine(text) } : block;
+  });
+  const shown: CallToolResult = { ...result, content };
+  const structured = result.structuredContent;
+  if (structured !== undefined) {
+    const copy: Record<string, unknown> = { ...structured };
+    for (const key of ['statusMessage', 'toolName', 'status'] as const)
+      if (typeof copy[key] === 'string') copy[key] = hostLine(copy[key] as string);
+    shown.structuredContent = copy;
+  }
+  return readableByHost(shown);
 }

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { safeText } from 'mcp-tasks-client';
+import { hostLine } from './host-text.js';
 
 /** What the pump sends through: the host request's `sendNotification`. */
 export type SendProgress = (notification: {
@@ -37,8 +37,8 @@ export class ProgressPump {
   /** A new status or `statusMessage` of the upstream (sent when it differs from the last one). */
   status(message: string | undefined): void {
     if (message === undefined) return;
-    // Upstream text: control characters and bidi overrides reach the host's UI escaped.
-    const shown = safeText(message);
+    // Upstream text, one line: control, bidi and invisible characters and line breaks reach the host's UI escaped.
+    const shown = hostLine(message);
     if (shown === this.#message) return;
     this.#message = shown;
     this.#emit();
