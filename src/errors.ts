@@ -33,6 +33,7 @@ export {
   CancelNotConfirmedError,
   InputDeliveryError,
   TaskCancelledError,
+  TaskDetachedError,
   TaskError,
   TaskExpiredError,
   TaskFailedError,

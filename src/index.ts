@@ -78,6 +78,7 @@ export {
   ServerExitedError,
   StreamEndedError,
   TaskCancelledError,
+  TaskDetachedError,
   TaskError,
   TaskExpiredError,
   TaskFailedError,

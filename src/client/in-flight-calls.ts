@@ -28,12 +28,19 @@ export class InFlightCalls {
   /**
    * Runs `op` with a signal that aborts when `signal` does (same reason) or when {@link close} runs (a new
    * {@link ClientClosedError} for this call). The listener on `signal` is removed when the call settles.
+   * `oneRequest`: `op` sends one request at a time (a client's `request()`), so the transport may time each on this
+   * call's link rather than on one of its own ({@link LinkedAbort.lend}).
    *
    * @throws {@link ClientClosedError} when the client is already closed; otherwise whatever `op` throws.
    */
-  run<R>(signal: AbortSignal | undefined, op: (signal: AbortSignal) => Promise<R>): Promise<R> {
+  run<R>(
+    signal: AbortSignal | undefined,
+    op: (signal: AbortSignal) => Promise<R>,
+    oneRequest = false,
+  ): Promise<R> {
     if (this.#closed) return Promise.reject(new ClientClosedError());
     const abort = new LinkedAbort(signal).holdable(); // a creation's abort grace holds it (abort-grace.ts)
+    if (oneRequest) abort.lendable();
     const running = op(abort.signal);
     // Kept as it is (close() waits for it without its outcome); the caller gets it once this call is forgotten. One
     // reaction instead of `finally` plus a `catch` copy: fewer promises and ticks per call.

@@ -306,6 +306,7 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
       options,
       (b, signal) => b.request(method, params, { ...guardProgress(method, options, this.#warn), signal }),
       RequestOptionsSchema,
+      true, // one request at a time: the transport times it on this call's link
     );
   }
 
@@ -392,12 +393,15 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
     options: { signal?: AbortSignal },
     op: (backend: EraBackend, signal: AbortSignal) => Promise<R>,
     schema: z.ZodType = CallOptionsSchema,
+    oneRequest = false,
   ): Promise<R> {
     const bad = callOptionsError(`TaskClient ${where}`, schema, options); // an unknown option or a duration breaking the rule: TypeError, nothing sent
     return bad
       ? Promise.reject(bad)
-      : this.#calls.run(options.signal, (signal) =>
-          this.#router.run(this.#modern, (backend) => op(backend, signal), signal),
+      : this.#calls.run(
+          options.signal,
+          (signal) => this.#router.run(this.#modern, (backend) => op(backend, signal), signal),
+          oneRequest,
         );
   }
 

@@ -178,6 +178,46 @@ export class CancelNotConfirmedError extends TaskError {
 }
 
 /**
+ * The call was aborted with `onAbort: 'detach'` and the task it had started was left running, and the caller's abort
+ * reason cannot name that task: a string or other primitive, a frozen or non-extensible object, or one reason shared
+ * by several calls (one `AbortSignal`) that already names another task. The call rejects with this error instead of
+ * the reason, so that each call still reports the task it started: `taskId` is the task left running (follow it with
+ * `client.task(taskId)` or cancel it by id), `cause` is the caller's abort reason, untouched. When the reason can
+ * carry the id, the call rejects with the reason itself, its `taskId` set: read `taskId` off the rejection in both
+ * cases.
+ * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-cancellation)
+ *
+ * @example
+ * try {
+ *   await client.callTool('reindex', {}, { signal: shutdown, onAbort: 'detach' });
+ * } catch (error) {
+ *   const taskId = (error as { taskId?: unknown }).taskId; // the reason itself, or TaskDetachedError
+ *   if (typeof taskId === 'string') console.log(`left running: ${taskId}`);
+ * }
+ */
+export class TaskDetachedError extends TaskError {
+  static override readonly [kBrand]: string = 'TaskDetachedError';
+  override readonly code = 'TASK_DETACHED' as const;
+  /**
+   * @param method - the request that created the task (e.g. `tools/call`).
+   * @param options.cause - the caller's abort reason (or what a task callback threw), untouched.
+   */
+  constructor(
+    readonly method: string,
+    taskId: string,
+    task: DetailedTask | undefined,
+    options?: ErrorOptions,
+  ) {
+    super(
+      `${method}: the call was aborted and task ${redactTaskId(taskId)} left running (onAbort 'detach')`,
+      taskId,
+      task,
+      options,
+    );
+  }
+}
+
+/**
  * `tasks/cancel` could not be delivered after bounded retries (network errors, timeouts, 429, 5xx), or the server
  * refused it with an error; the last failure is `cause`. The task may still be running; its record stays resumable. `abortReason` is set when the
  * cancel was sent because the caller's signal aborted.

@@ -10,7 +10,8 @@ import { MAX_TIMER_MS, timerDelay } from './duration.js';
 /**
  * Resolves after `ms` milliseconds; rejects with `signal.reason` untouched if the signal aborts first. A delay past
  * {@link MAX_TIMER_MS} (a server's `Retry-After` can ask for one) is waited out in timer-sized steps, never cut to
- * the 1 ms a single overflowing `setTimeout` would fire after; `Infinity` waits for the signal.
+ * the 1 ms a single overflowing `setTimeout` would fire after; `Infinity` waits for the signal. However many delays
+ * wait on one signal at once, it carries one listener of ours ({@link whenAborted}).
  */
 export function delay(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -19,21 +20,22 @@ export function delay(ms: number, signal?: AbortSignal): Promise<void> {
       return;
     }
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
+    const stop = signal
+      ? whenAborted(signal, (reason) => {
+          clearTimeout(timer);
+          reject(reason);
+        })
+      : undefined;
     const wait = (left: number): void => {
       if (left === Number.POSITIVE_INFINITY) return; // only the signal ends it
       const step = timerDelay(left) ?? MAX_TIMER_MS;
       timer = setTimeout(() => {
         if (left - step > 0) return wait(left - step);
-        signal?.removeEventListener('abort', onAbort);
+        stop?.();
         resolve();
       }, step);
     };
     wait(Number.isNaN(ms) ? 0 : Math.max(0, ms));
-    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
 
@@ -119,6 +121,9 @@ export class LinkedAbort {
   #followers: Set<LinkedAbort> | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #timedOut = false;
+  /** Made for one request at a time ({@link lendable}), and whether one holds it now ({@link lend}). */
+  #lendable = false;
+  #lent = false;
   /** While held ({@link hold}): decides when a pending abort lands. */
   #onPending: ((reason: unknown) => void) | undefined;
   #pending: { readonly reason: unknown } | undefined;
@@ -134,6 +139,11 @@ export class LinkedAbort {
       this.#upstream = upstream;
       (upstream.#followers ??= new Set()).add(this);
     } else if (caller) this.#following = follow(caller, this);
+    this.#arm(timeoutMs, onTimeout);
+  }
+
+  /** Starts the time budget: after `timeoutMs` (finite, within a timer's range) it aborts with `onTimeout()`. */
+  #arm(timeoutMs: number | undefined, onTimeout: (() => unknown) | undefined): void {
     const delayMs = timerDelay(timeoutMs); // Infinity or beyond a timer's range: no timer (never a 1 ms overflow)
     if (delayMs !== undefined && !this.#controller.signal.aborted)
       this.#timer = setTimeout(() => {
@@ -141,6 +151,35 @@ export class LinkedAbort {
         this.#timedOut = true;
         this.#end(onTimeout?.());
       }, delayMs);
+  }
+
+  /**
+   * Marks this link as made for one request at a time (a client's `request()`): the transport that sends it can
+   * then run that request's time budget on this link ({@link lend}) rather than make a link of its own.
+   */
+  lendable(): this {
+    this.#lendable = true;
+    return this;
+  }
+
+  /**
+   * Lends this link to one request: its time budget (`timeoutMs`, then an abort with `onTimeout()`) runs on this
+   * link until {@link endLoan}. Only a {@link lendable} link without a time budget of its own, neither aborted, held
+   * nor lent already, is lent; otherwise `false`, and the request makes a link of its own.
+   */
+  lend(timeoutMs: number | undefined, onTimeout: () => unknown): boolean {
+    if (!this.#lendable || this.#lent || this.#timer !== undefined || this.held || this.signal.aborted)
+      return false;
+    this.#lent = true;
+    this.#arm(timeoutMs, onTimeout);
+    return true;
+  }
+
+  /** Ends a {@link lend}: stops the request's time budget; the link goes on following its caller. */
+  endLoan(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#lent = false;
   }
 
   /** The signal to hand on (to `fetch`, undici, a transport). */

@@ -436,9 +436,11 @@ export const CallOptionsSchema = RequestOptionsSchema.extend({
   /**
    * What an aborted `signal` (or `maxTotalTimeoutMs`) does to a task the call created, also when the abort came
    * while the creation response was on its way, and to a task named by a malformed creation result: `'cancel'`
-   * delivers one `tasks/cancel`; `'detach'` leaves it running and recorded. The call rejects with the abort reason,
-   * carrying the `taskId`, after at most `limits.abortGraceMs` (a `tasks/cancel` not delivered by then goes on in the
-   * background; its final failure is a `warning` event). After transient poll failures the task is never cancelled
+   * delivers one `tasks/cancel`; `'detach'` leaves it running and recorded. With `'cancel'` the call rejects with the
+   * abort reason, carrying the `taskId`, after at most `limits.abortGraceMs` (a `tasks/cancel` not delivered by then
+   * goes on in the background; its final failure is a `warning` event); with `'detach'` it rejects with
+   * `TaskDetachedError` (`taskId`, `cause`: the abort reason, never written to, so calls sharing one signal each name
+   * their own task; a `maxTotalTimeoutMs` expiry stays a `RequestTimeoutError` carrying `taskId`). After transient poll failures the task is never cancelled
    * (it stays recorded, resumable); after an invalid `tasks/get` answer this policy applies. A server-reported end
    * is never cancelled. @default 'cancel'
    */

@@ -14,7 +14,9 @@ import {
   CancelNotConfirmedError,
   ClientClosedError,
   InvalidResponseError,
+  McpClientError,
   redactTaskId,
+  TaskDetachedError,
   TaskFollowedElsewhereError,
   TooManyInputRequestsError,
   type TaskCancelOutcome,
@@ -701,7 +703,12 @@ export class TaskTracker {
         `${method}: a task callback threw for task ${redactTaskId(task.taskId)} after the call was aborted: ${String(thrown.error)}`,
       );
     if (abort ?? thrown)
-      throw await this.afterAbort(handle, options.onAbort, abort ? abort.reason : thrown?.error);
+      throw await this.afterAbort(
+        handle,
+        options.onAbort,
+        abort ? abort.reason : thrown?.error,
+        abort ? 'abort' : 'callback',
+      );
     return handle;
   }
 
@@ -717,25 +724,32 @@ export class TaskTracker {
    * reason (carrying `taskId`) while `tasks/cancel` keeps being delivered in the background: if that finally fails,
    * a `warning` event names the task and its record stays resumable with `cancelRequested`.
    *
-   * @returns the error the call rejects with: the abort reason carrying `taskId`, or {@link CancelDeliveryError}.
+   * With `'detach'` the call rejects with {@link TaskDetachedError} (`cause`: the caller's abort reason, left as it
+   * is); an error of ours (`ClientClosedError`, `RequestTimeoutError`) or what the call's own callback threw
+   * (`from: 'callback'`) carries `taskId` instead.
+   *
+   * @returns the error the call rejects with: the abort reason carrying `taskId`, {@link TaskDetachedError}, or
+   *   {@link CancelDeliveryError}.
    */
   async afterAbort(
     handle: TaskHandle<unknown>,
     policy: 'cancel' | 'detach' | undefined,
     reason: unknown,
+    from: 'abort' | 'callback' = 'abort',
   ): Promise<unknown> {
+    if (policy === 'detach') {
+      // The rejection names the task left running. A caller's abort reason is never written to (one reason may be
+      // shared by many calls, each with a task of its own); our own errors (a close's ClientClosedError, a
+      // maxTotalTimeoutMs RequestTimeoutError: one per call) and what this call's own callback threw carry `taskId`
+      // themselves, unless they cannot (a frozen error, or one that already names another task).
+      const own = from === 'callback' || reason instanceof McpClientError;
+      const tagged = own ? withTaskId(reason, handle.taskId) : undefined;
+      return (tagged as { taskId?: unknown } | null | undefined)?.taskId === handle.taskId
+        ? tagged
+        : new TaskDetachedError(handle.method, handle.taskId, handle.task, { cause: reason });
+    }
     const tagged = withTaskId(reason, handle.taskId);
-    if (
-      policy === 'detach' &&
-      !this.config.store &&
-      (tagged as { taskId?: unknown } | null)?.taskId !== handle.taskId
-    )
-      // The rejection is the only place a detached task is named, and this reason cannot carry its id (a string, a
-      // frozen error, or one reason shared by several calls that already names another task): a warning names it.
-      this.events.warning(
-        `${handle.method}: the call was aborted and task ${redactTaskId(handle.taskId)} left running (onAbort 'detach'); the abort reason cannot carry its taskId`,
-      );
-    if (policy === 'detach' || this.#awaited(handle)) return tagged;
+    if (this.#awaited(handle)) return tagged;
     const cancelling = handle.cancel().then(
       () => {
         handle.stopFollowing(new CancelNotConfirmedError(handle.taskId, handle.task, { cause: reason }));

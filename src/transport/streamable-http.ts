@@ -14,7 +14,13 @@ import {
   RequestTimeoutError,
   StreamEndedError,
 } from '../errors.js';
-import { abortRequested, linkAbort, markUnwritten, type LinkedAbort } from '../internal/abort.js';
+import {
+  abortRequested,
+  holdableLink,
+  linkAbort,
+  markUnwritten,
+  type LinkedAbort,
+} from '../internal/abort.js';
 import { raceAbort } from '../internal/race-abort.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { createAuthSession, type AuthSession } from './auth.js';
@@ -216,12 +222,13 @@ export class StreamableHttpTransport implements Transport {
     read: (res: HttpReply, signal: AbortSignal) => Promise<T>,
   ): Promise<T> {
     const method = message.method;
-    // One signal for the caller's signal, the time budget and close(), the first reason winning.
-    const link = linkAbort(
-      options.signal,
-      options.timeoutMs,
-      () => new RequestTimeoutError(method, options.timeoutMs ?? 0),
-    ).holdable(); // findable from its signal: the auth wrapper asks it whether the caller gave up (abortRequested)
+    // One signal for the caller's signal, the time budget and close(), the first reason winning. A client's
+    // request() hands a link made for this one request: the budget runs on it, with no second link.
+    const onTimeout = (): RequestTimeoutError => new RequestTimeoutError(method, options.timeoutMs ?? 0);
+    const caller = options.signal && holdableLink(options.signal);
+    const lent = caller?.lend(options.timeoutMs, onTimeout) ? caller : undefined;
+    // Holdable: findable from its signal, the auth wrapper asks it whether the caller gave up (abortRequested).
+    const link = lent ?? linkAbort(options.signal, options.timeoutMs, onTimeout).holdable();
     const signal = link.signal;
     this.#inflight.add(link);
     try {
@@ -261,7 +268,8 @@ export class StreamableHttpTransport implements Transport {
       if (signal.aborted && !(error instanceof RequestTimeoutError && error.notSent)) throw signal.reason;
       throw error;
     } finally {
-      link.dispose();
+      if (lent) lent.endLoan();
+      else link.dispose();
       this.#inflight.delete(link);
     }
   }

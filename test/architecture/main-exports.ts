@@ -32,6 +32,7 @@ export const RUNTIME = [
   'StreamableHttpTransport',
   'TaskCancelledError',
   'TaskClient',
+  'TaskDetachedError',
   'TaskError',
   'TaskExpiredError',
   'TaskFailedError',

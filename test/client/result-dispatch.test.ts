@@ -6,6 +6,7 @@ import {
   RequestTimeoutError,
   TaskClient,
   type TaskClientOptions,
+  TaskDetachedError,
   type TaskHandle,
 } from '../../src/index.js';
 import type { CallToolResult } from '../../src/protocol/results.js';
@@ -228,9 +229,11 @@ describe('TaskClient abort and time budgets (STYLE 9, 10; 5.14, 6.1)', () => {
       ),
     );
     await vi.advanceTimersByTimeAsync(1_000);
-    controller.abort(new Error('detach'));
+    const reason = new Error('detach');
+    controller.abort(reason);
     await vi.advanceTimersByTimeAsync(2_000);
-    expect((done.error as Error).message).toBe('detach');
+    expect(done.error).toBeInstanceOf(TaskDetachedError); // names the task left running; the reason is its cause
+    expect(done.error).toMatchObject({ code: 'TASK_DETACHED', taskId: handle?.taskId, cause: reason });
     expect(transport.of('tasks/cancel')).toHaveLength(0);
     expect(transport.of('tasks/get')).toHaveLength(3);
     expect(handle?.done).toBe(false);
@@ -250,6 +253,16 @@ describe('TaskClient abort and time budgets (STYLE 9, 10; 5.14, 6.1)', () => {
     await vi.advanceTimersByTimeAsync(10_000);
     expect(transport.of('tasks/get')).toHaveLength(2);
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("maxTotalTimeoutMs with onAbort 'detach' → RequestTimeoutError carrying taskId, nothing cancelled", async () => {
+    const { transport, client } = setup(server);
+    const done = outcome(client.callTool('job', {}, { maxTotalTimeoutMs: 2_500, onAbort: 'detach' }));
+    await vi.advanceTimersByTimeAsync(2_500);
+    expect(done.error).toBeInstanceOf(RequestTimeoutError); // an error of ours, one per call: it names the task
+    expect((done.error as RequestTimeoutError).taskId).toBe('t1');
+    expect(transport.of('tasks/cancel')).toHaveLength(0);
+    await client.close();
   });
 
   it('the handle of a cancelled unified call rejects with CancelNotConfirmedError (behaviour 1: only the server says cancelled)', async () => {

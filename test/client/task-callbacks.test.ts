@@ -4,7 +4,7 @@
  * it, carrying `taskId` — the task is never orphaned and the error never lost.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CancelDeliveryError, HttpError, type TaskHandle } from '../../src/index.js';
+import { CancelDeliveryError, HttpError, TaskDetachedError, type TaskHandle } from '../../src/index.js';
 import { AbortableTransport, created, deferred, detailed, flush, outcome } from '../helpers/unit-fixtures.js';
 import { setup, T0 } from '../helpers/engine-setup.js';
 
@@ -78,6 +78,31 @@ describe('a throwing onTask or task listener is an abort of the call, never an o
     await vi.advanceTimersByTimeAsync(1_000);
     expect(transport.of('tasks/get')).toHaveLength(1); // followed, not orphaned
     expect(await store.get('t1', transport.serverKey)).toBeDefined();
+    await client.close();
+  });
+
+  it('onAbort "detach" and a frozen thrown error (it cannot carry taskId): the call rejects with TaskDetachedError naming the task, cause the error', async () => {
+    const { transport, client } = setup(server);
+    const frozen = Object.freeze(new Error('frozen'));
+    const warnings: string[] = [];
+    client.on('warning', (w) => warnings.push(w));
+    const call = outcome(
+      client.callTool(
+        'job',
+        {},
+        {
+          onAbort: 'detach',
+          onTask: () => {
+            throw frozen;
+          },
+        },
+      ),
+    );
+    await vi.advanceTimersByTimeAsync(0);
+    expect(call.error).toBeInstanceOf(TaskDetachedError);
+    expect(call.error).toMatchObject({ code: 'TASK_DETACHED', taskId: 't1', cause: frozen });
+    expect(transport.of('tasks/cancel')).toHaveLength(0);
+    expect(warnings).toEqual([]);
     await client.close();
   });
 

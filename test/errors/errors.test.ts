@@ -84,6 +84,11 @@ const samples: Array<[McpClientError, string | number, string]> = [
     'TASK_FOLLOWED_ELSEWHERE',
     'TaskFollowedElsewhereError',
   ],
+  [
+    new errors.TaskDetachedError('tools/call', 't1', undefined, { cause: 'stop' }),
+    'TASK_DETACHED',
+    'TaskDetachedError',
+  ],
   [new CancelNotConfirmedError('t1', undefined), 'CANCEL_NOT_CONFIRMED', 'CancelNotConfirmedError'],
   [new CancelDeliveryError('t1', undefined, 5), 'CANCEL_NOT_DELIVERED', 'CancelDeliveryError'],
   [new InputDeliveryError('t1', 'ask', undefined), 'INPUT_NOT_DELIVERED', 'InputDeliveryError'],

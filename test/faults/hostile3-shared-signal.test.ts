@@ -7,7 +7,7 @@
  * id), 1.3 (nothing silent).
  */
 import { describe, expect, it, vi } from 'vitest';
-import { OutcomeUnknownError, redactTaskId } from '../../src/node.js';
+import { OutcomeUnknownError, redactTaskId, TaskDetachedError } from '../../src/node.js';
 import { createdTask, GRACE_MS, settledBox, useHostile } from './hostile3-harness.js';
 import { type Held, ioTurn, until } from './hostile3-server.js';
 
@@ -54,11 +54,12 @@ describe('hostile3: one AbortSignal shared by 50 calls', () => {
     expect(bench.server.count('tools/call')).toBe(50); // nothing re-sent
   });
 
-  // Unfixed (design): the engine tags the caller's reason object itself with `taskId` (withTaskId), and a shared
-  // reason is one object, so the first task's id sticks and every other call reports it.
-  it.fails("each call's rejection names its own task: with onAbort 'detach' it is the only place the id is reported", async () => {
-    const { controller, calls, held } = await callsOnOneSignal(3, { onAbort: 'detach' });
-    controller.abort(new Error('shutdown'));
+  it("each call's rejection names its own task: with onAbort 'detach' it is the only place the id is reported", async () => {
+    const { client, controller, calls, held } = await callsOnOneSignal(3, { onAbort: 'detach' });
+    const warnings: string[] = [];
+    client.on('warning', (w) => warnings.push(w));
+    const reason = new Error('shutdown');
+    controller.abort(reason);
     held[0]!.result(createdTask('task-a'));
     held[1]!.result(createdTask('task-b'));
     held[2]!.result({ content: [{ type: 'text', text: 'inline' }] });
@@ -69,22 +70,20 @@ describe('hostile3: one AbortSignal shared by 50 calls', () => {
       'task-b',
       undefined,
     ]);
-  });
-
-  it("with onAbort 'detach' and no store, a task whose id the abort reason cannot carry is named by a warning", async () => {
-    const { client, controller, calls, held } = await callsOnOneSignal(2, { onAbort: 'detach' });
-    const warnings: string[] = [];
-    client.on('warning', (w) => warnings.push(w));
-    controller.abort(new Error('shutdown'));
-    held[0]!.result(createdTask('task-a'));
-    await until(() => calls[0]!.settled, 'first settled');
-    held[1]!.result(createdTask('task-b'));
-    await until(() => calls[1]!.settled, 'second settled');
-    expect(bench.server.count('tasks/cancel')).toBe(0);
-    expect((calls[0]!.error as { taskId?: string }).taskId).toBe('task-a'); // carried by the reason: no warning
+    for (const [i, taskId] of ['task-a', 'task-b'].entries()) {
+      const error = calls[i]!.error as TaskDetachedError;
+      expect(error).toBeInstanceOf(TaskDetachedError);
+      expect(error.code).toBe('TASK_DETACHED');
+      expect(error.cause).toBe(reason);
+      expect(error.message).toBe(
+        `tools/call: the call was aborted and task ${redactTaskId(taskId)} left running (onAbort 'detach')`,
+      );
+    }
+    expect(calls[2]!.error).toBe(reason); // answered inline: nothing left running, the reason as it is
+    expect(Object.hasOwn(reason, 'taskId')).toBe(false); // the caller's shared reason is not written to
     expect(warnings).toEqual([
-      `tools/call: the call was aborted and task ${redactTaskId('task-b')} left running (onAbort 'detach'); the abort reason cannot carry its taskId`,
-    ]);
+      'tools/call deploy: the server answered after the call was aborted: the work ran to completion; the call rejects with the abort reason and the result is dropped',
+    ]); // only the inline answer's: the rejections name every task
   });
 });
 
@@ -93,7 +92,7 @@ describe("hostile3: an abort reason that cannot carry taskId, onAbort 'detach', 
     ['a string', 'stop'],
     ['a frozen Error', Object.freeze(new Error('stop'))],
   ] as const)
-    it(`${what}: the task left running is named by a warning (never silent)`, async () => {
+    it(`${what}: the call rejects with TaskDetachedError naming the task left running (cause: the reason)`, async () => {
       const client = bench.client();
       const warnings: string[] = [];
       client.on('warning', (w) => warnings.push(w));
@@ -105,10 +104,14 @@ describe("hostile3: an abort reason that cannot carry taskId, onAbort 'detach', 
       controller.abort(reason);
       held.result(createdTask('task-detached-1'));
       await until(() => call.settled, 'settled');
-      expect(call.error).toBe(reason);
+      expect(call.error).toBeInstanceOf(TaskDetachedError);
+      expect(call.error).toMatchObject({
+        code: 'TASK_DETACHED',
+        taskId: 'task-detached-1',
+        method: 'tools/call',
+      });
+      expect((call.error as TaskDetachedError).cause).toBe(reason);
       expect(bench.server.count('tasks/cancel')).toBe(0);
-      expect(warnings).toEqual([
-        `tools/call: the call was aborted and task ${redactTaskId('task-detached-1')} left running (onAbort 'detach'); the abort reason cannot carry its taskId`,
-      ]);
+      expect(warnings).toEqual([]);
     });
 });

@@ -1,7 +1,8 @@
 /**
  * `delay()` never turns a delay past the 2^31−1 ms timer limit into a 1 ms one (Node's overflow), whatever asked
- * for it (a server's `Retry-After` included).
+ * for it (a server's `Retry-After` included); any number of delays on one signal put one listener on it.
  */
+import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { delay } from '../../src/internal/abort.js';
 import { MAX_TIMER_MS } from '../../src/internal/duration.js';
@@ -75,5 +76,35 @@ describe('a Retry-After of 2^31 ms on tasks/get', () => {
     await vi.advanceTimersByTimeAsync(1_500);
     expect(transport.of('tasks/get')).toHaveLength(2); // polling resumes after the pause, as asked
     await client.close();
+  });
+});
+
+describe('delay() on a shared signal', () => {
+  beforeEach(() => vi.useFakeTimers({ now: T0 }));
+  afterEach(() => vi.useRealTimers());
+
+  it('50 delays at once put one listener on the signal, none once they end; an abort rejects those left', async () => {
+    const controller = new AbortController();
+    const timersBefore = vi.getTimerCount();
+    const short = Array.from({ length: 25 }, () => outcome(delay(100, controller.signal)));
+    const long = Array.from({ length: 25 }, () => outcome(delay(1_000, controller.signal)));
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(short.every((d) => d.settled && d.error === undefined)).toBe(true);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+    const reason = new Error('stop');
+    controller.abort(reason);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(long.map((d) => d.error)).toEqual(long.map(() => reason));
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    expect(vi.getTimerCount()).toBe(timersBefore); // every delay's timer cleared
+  });
+
+  it('the listener goes once the last delay resolves', async () => {
+    const controller = new AbortController();
+    const all = Array.from({ length: 50 }, (_, i) => outcome(delay(10 * (i + 1), controller.signal)));
+    await vi.advanceTimersByTimeAsync(500);
+    expect(all.every((d) => d.settled && d.error === undefined)).toBe(true);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 });

@@ -134,3 +134,43 @@ describe('markUnwritten', () => {
     expect([other.signal.aborted, other.signal.reason]).toEqual([true, 'closed']);
   });
 });
+
+describe('LinkedAbort lent to one request at a time (a client request()), no second link', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it("a lendable link runs each loan's time budget; endLoan stops it; a second loan while lent is refused", () => {
+    const caller = new AbortController();
+    const link = new LinkedAbort(caller.signal).holdable().lendable();
+    expect(link.lend(1_000, () => 'first timed out')).toBe(true);
+    expect(link.lend(1_000, () => 'concurrent')).toBe(false); // the second request makes a link of its own
+    vi.advanceTimersByTime(999);
+    link.endLoan();
+    vi.advanceTimersByTime(5_000);
+    expect(link.signal.aborted).toBe(false); // the ended loan's budget never fires
+    expect(link.lend(500, () => 'second timed out')).toBe(true); // one request after the other
+    vi.advanceTimersByTime(500);
+    expect([link.signal.reason, link.timedOut]).toEqual(['second timed out', true]);
+    expect(link.lend(500, () => 'late')).toBe(false); // aborted: no loan
+    link.dispose();
+    expect(listeners(caller.signal)).toBe(0);
+  });
+
+  it('a link not made lendable, one with its own budget, or one held is never lent; the caller still aborts a lent link', () => {
+    expect(new LinkedAbort(undefined).lend(1_000, () => 'x')).toBe(false);
+    const own = new LinkedAbort(undefined, 2_000, () => 'own').lendable();
+    expect(own.lend(1_000, () => 'x')).toBe(false);
+    own.dispose();
+    const held = new LinkedAbort(undefined).lendable();
+    held.hold(() => undefined);
+    expect(held.lend(1_000, () => 'x')).toBe(false);
+    const caller = new AbortController();
+    const lent = new LinkedAbort(caller.signal).lendable();
+    expect(lent.lend(1_000, () => 'timeout')).toBe(true);
+    caller.abort('stop');
+    expect([lent.signal.reason, lent.timedOut]).toEqual(['stop', false]);
+    lent.endLoan();
+    lent.dispose();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});

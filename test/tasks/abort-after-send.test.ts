@@ -4,7 +4,7 @@
  * (MCP 2026-07-28 basic/patterns/cancellation; ext-tasks § Task Cancellation)
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { InvalidResponseError, OutcomeUnknownError } from '../../src/index.js';
+import { InvalidResponseError, OutcomeUnknownError, TaskDetachedError } from '../../src/index.js';
 import { DEFAULT_ABORT_GRACE_MS } from '../../src/tasks/abort-grace.js';
 import { AbortableTransport, created, deferred, detailed, flush, outcome } from '../helpers/unit-fixtures.js';
 import { setup, T0 } from '../helpers/engine-setup.js';
@@ -43,10 +43,12 @@ describe('behaviour 3: an abort after the creation request left never orphans a 
     const controller = new AbortController();
     const done = outcome(client.callTool('job', {}, { signal: controller.signal, onAbort: 'detach' }));
     await flush();
-    controller.abort(new Error('detach'));
+    const reason = new Error('detach');
+    controller.abort(reason);
     gate.resolve(created());
     await vi.advanceTimersByTimeAsync(100);
-    expect((done.error as { taskId?: string }).taskId).toBe('t1');
+    expect(done.error).toBeInstanceOf(TaskDetachedError); // with a store too: one shape for a detached call
+    expect(done.error).toMatchObject({ taskId: 't1', cause: reason });
     expect(transport.of('tasks/cancel')).toHaveLength(0);
     expect((await store.get('t1'))?.taskId).toBe('t1');
     await client.close();
