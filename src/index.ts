@@ -33,7 +33,6 @@ export type {
   AnsweredDetail,
   CancelOptions,
   ResultOptions,
-  Settled,
   TaskHandleEvents,
 } from './tasks/task-handle.js';
 export type { ExpiringEvent } from './tasks/task-handle.js';

@@ -102,7 +102,6 @@ export const TYPES = [
   'RespondOptions',
   'ResultOfOptions',
   'ResultOptions',
-  'Settled',
   'StreamableHttpTransportOptions',
   'Task',
   'TaskCancelOutcome',
