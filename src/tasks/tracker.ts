@@ -61,6 +61,7 @@ import type { PollScheduler } from './scheduler.js';
 import type { EngineConfig } from './config.js';
 import {
   isCallerAbort,
+  RECORD_FLUSH_WAIT_MS,
   TaskHandle,
   type EngineEvents,
   type ForeignTaskId,
@@ -519,7 +520,7 @@ export class TaskTracker {
   /** The driver of each handle {@link create} made (a failed unified wait cancels through it). */
   readonly #created = new WeakMap<TaskHandle<unknown>, TaskDriver>();
   /** Record writers whose writes may still be queued (close() waits for them). */
-  readonly #writers = new Set<() => Promise<void>>();
+  readonly #writers = new Map<() => Promise<void>, string>(); // each drain and its task's id
   /**
    * The follower registry: the one live handle of each task (by task id; the engine serves one server). A second
    * call, attach or resume that yields a followed task shares its handle, so the task is polled once per interval.
@@ -945,8 +946,30 @@ export class TaskTracker {
     this.#followers.clear();
     if (this.#renewing !== undefined) clearInterval(this.#renewing);
     this.#renewing = undefined;
-    await Promise.all([...this.#writers].map((drain) => drain())); // the holder's last writes land first
+    await this.#drainWriters(); // the holder's last writes land first
     await Promise.all(followers.map((f) => this.#release(f)));
+  }
+
+  /**
+   * Waits for every queued record write, at most {@link RECORD_FLUSH_WAIT_MS} (the bound `result()` has too): a store
+   * that never answers does not hold `close()` forever. A `warning` names each task whose write was still pending
+   * (its record may be stale; the write goes on in the background).
+   */
+  async #drainWriters(): Promise<void> {
+    const pending = new Map(this.#writers);
+    const all = Promise.all(
+      [...pending.keys()].map((drain) => drain().then(() => void pending.delete(drain))),
+    );
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      all,
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, RECORD_FLUSH_WAIT_MS))),
+    ]);
+    clearTimeout(timer);
+    for (const taskId of pending.values())
+      this.events.warning(
+        `close(): the store has not finished writing the record of task ${redactTaskId(taskId)} after ${RECORD_FLUSH_WAIT_MS} ms; it may be stale`,
+      );
   }
 
   /**
@@ -1170,7 +1193,7 @@ export class TaskTracker {
       feedQueuedAnswers(store.queuedAnswers, handle, record.server, (error) =>
         this.events.warning(`queued answer: ${String(error)}`),
       );
-    this.#writers.add(drain);
+    this.#writers.set(drain, handle.taskId);
     const done = (): void => void drain().then(() => this.#writers.delete(drain));
     handle.whenSettled(done);
   }
