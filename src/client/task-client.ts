@@ -374,7 +374,9 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
    * and the call rejects with {@link ClientClosedError} carrying that `taskId` (`outcomeUnknown` when no answer came);
    * close() waits for this, at most 2 × `abortGraceMs`. Every call waiting on a task rejects with
    * {@link ClientClosedError} carrying its `taskId` (the task may still run on the server: `resume` it later from a
-   * store); later answers are dropped, not sent.
+   * store); later answers are dropped, not sent. With a store, close() then waits for the last record writes and
+   * lease releases, at most `RECORD_FLUSH_WAIT_MS` (10 s): past it a `warning` names each task whose write or
+   * release the store has not finished.
    * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-cancellation)
    */
   async close(): Promise<void> {

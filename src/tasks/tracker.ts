@@ -936,7 +936,8 @@ export class TaskTracker {
 
   /**
    * Stops following every task: each waiter rejects with {@link ClientClosedError}; records stay resumable. Resolves
-   * once every queued record write has landed.
+   * once every queued record write has landed and every lease is released, or after {@link RECORD_FLUSH_WAIT_MS} when
+   * the store does not answer (a `warning` names each task concerned).
    */
   async close(): Promise<void> {
     this.#closing.abort(new ClientClosedError());
@@ -946,29 +947,29 @@ export class TaskTracker {
     this.#followers.clear();
     if (this.#renewing !== undefined) clearInterval(this.#renewing);
     this.#renewing = undefined;
-    await this.#drainWriters(); // the holder's last writes land first
-    await Promise.all(followers.map((f) => this.#release(f)));
-  }
-
-  /**
-   * Waits for every queued record write, at most {@link RECORD_FLUSH_WAIT_MS} (the bound `result()` has too): a store
-   * that never answers does not hold `close()` forever. A `warning` names each task whose write was still pending
-   * (its record may be stale; the write goes on in the background).
-   */
-  async #drainWriters(): Promise<void> {
-    const pending = new Map(this.#writers);
-    const all = Promise.all(
-      [...pending.keys()].map((drain) => drain().then(() => void pending.delete(drain))),
-    );
+    // The holder's last writes land first, then the leases go back: both within RECORD_FLUSH_WAIT_MS (the bound
+    // `result()` has too), so a store that never answers does not hold close() forever.
     let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, RECORD_FLUSH_WAIT_MS)));
+    const writing = new Map(this.#writers);
     await Promise.race([
-      all,
-      new Promise<void>((resolve) => (timer = setTimeout(resolve, RECORD_FLUSH_WAIT_MS))),
+      Promise.all([...writing.keys()].map((drain) => drain().then(() => void writing.delete(drain)))),
+      timeUp,
+    ]);
+    const releasing = new Set(followers.filter((f) => f.lease));
+    await Promise.race([
+      Promise.all(followers.map((f) => this.#release(f).then(() => void releasing.delete(f)))),
+      timeUp,
     ]);
     clearTimeout(timer);
-    for (const taskId of pending.values())
+    // Never silent: a record that may be stale, a lease that keeps other processes off the task until it runs out.
+    for (const taskId of writing.values())
       this.events.warning(
         `close(): the store has not finished writing the record of task ${redactTaskId(taskId)} after ${RECORD_FLUSH_WAIT_MS} ms; it may be stale`,
+      );
+    for (const { handle } of releasing)
+      this.events.warning(
+        `close(): the store has not released the lease of task ${redactTaskId(handle.taskId)} after ${RECORD_FLUSH_WAIT_MS} ms; other processes may follow it once the lease runs out`,
       );
   }
 
