@@ -417,7 +417,8 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
    * Waits for the outcome. Aborting `signal` only stops this wait (the task keeps running; use {@link cancel}).
    * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-polling)
    *
-   * With a store, it settles only once the outcome's record write has finished (a failed write is a `warning`).
+   * With a store, it settles only once the outcome's record write has finished, at most {@link RECORD_FLUSH_WAIT_MS}
+   * (a failed write, or one still unfinished then, is a `warning`).
    *
    * @returns the method's final result (a `CallToolResult` with `isError: true` is a result).
    * @throws {@link TaskFailedError} `failed`; {@link TaskCancelledError} only when the server reported `cancelled`;
@@ -473,7 +474,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
   async cancel(options: CancelOptions = {}): Promise<void> {
     const bad = handleOptionsError('cancel', options);
     if (bad) throw bad;
-    if (this.done) return this.#outcome.flush();
+    if (this.done) return this.#outcome.flush(() => this.#slowRecord());
     const first = !this.#cancelRequested;
     this.#cancelRequested = true;
     if (first) this.#stopUpdates('cancel'); // no tasks/update after a cancel, not even a retry
@@ -500,7 +501,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
       this.emit('cancelRequested'); // after the engine's step: tasks/cancel is on its way
     }
     await this.#cancel;
-    await this.#outcome.flush(); // the record saying so (and any outcome the cancel brought) is written
+    await this.#outcome.flush(() => this.#slowRecord()); // the record saying so (and any outcome the cancel brought) is written
   }
 
   /**
@@ -688,7 +689,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
    * update or cancel already on the wire then still gets its reply).
    */
   #settle(outcome: Settled<TResult>): void {
-    if (!this.#outcome.settle(outcome)) return;
+    if (!this.#outcome.settle(outcome, () => this.#slowRecord())) return;
     this.#trace?.end(outcome, this.#task);
     this.#driver.scheduler.unschedule(this);
     clearTimeout(this.#cancelTimer);
@@ -756,6 +757,13 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
   #warn(message: string): void {
     this.emit('warning', message);
     this.#driver.events.warning(message);
+  }
+
+  /** A record write that outlived {@link RECORD_FLUSH_WAIT_MS}: `result()` / `cancel()` go on without it, never silently. */
+  #slowRecord(): void {
+    this.#warn(
+      `task ${redactTaskId(this.taskId)}: the store has not finished writing its record after ${RECORD_FLUSH_WAIT_MS} ms; going on without it (the record may be stale)`,
+    );
   }
 
   /**
@@ -1109,17 +1117,18 @@ class TaskOutcome {
 
   /**
    * Resolves once the recorder's queued writes are done, or after {@link RECORD_FLUSH_WAIT_MS} when a store never
-   * answers (the write goes on in the background); at once without a recorder. Never rejects.
+   * answers (the write goes on in the background; `onSlow` is told); at once without a recorder. Never rejects.
    */
-  async flush(): Promise<void> {
+  async flush(onSlow?: () => void): Promise<void> {
     const flushing = this.#flush?.().catch(() => undefined);
     if (!flushing) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([
-      flushing,
-      new Promise<void>((resolve) => (timer = setTimeout(resolve, RECORD_FLUSH_WAIT_MS))),
+    const slow = await Promise.race([
+      flushing.then(() => false),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), RECORD_FLUSH_WAIT_MS))),
     ]);
     clearTimeout(timer);
+    if (slow) onSlow?.();
   }
 
   /** True once settled. */
@@ -1128,12 +1137,12 @@ class TaskOutcome {
   }
 
   /** Settles the outcome; returns false (and changes nothing) when it was settled already. */
-  settle(outcome: Settled<unknown>): boolean {
+  settle(outcome: Settled<unknown>, onSlowRecord?: () => void): boolean {
     if (this.#settled) return false;
     this.#settled = outcome;
     this.#onSettle?.(outcome);
     this.#onSettle = undefined;
-    const recorded = this.#afterFlush(outcome);
+    const recorded = this.#afterFlush(outcome, onSlowRecord);
     recorded.catch(() => undefined);
     const afterRecorded = this.#afterRecorded;
     this.#afterRecorded = undefined;
@@ -1145,8 +1154,8 @@ class TaskOutcome {
     return true;
   }
 
-  async #afterFlush(outcome: Settled<unknown>): Promise<unknown> {
-    await this.flush();
+  async #afterFlush(outcome: Settled<unknown>, onSlowRecord: (() => void) | undefined): Promise<unknown> {
+    await this.flush(onSlowRecord);
     if (outcome.ok) return outcome.value;
     throw outcome.error;
   }
