@@ -10,6 +10,7 @@
  */
 import { ClientClosedError } from '../errors.js';
 import { LinkedAbort } from '../internal/abort.js';
+import { ownAbortReason } from '../internal/race-abort.js';
 import { MAX_TIMER_MS } from '../internal/duration.js';
 
 const forgotten = (): void => undefined;
@@ -70,7 +71,7 @@ export class InFlightCalls {
     this.#closed = true;
     const pending = [...this.#calls];
     if (pending.length === 0) return;
-    for (const [abort] of pending) abort.abort(new ClientClosedError());
+    for (const [abort] of pending) abort.abort(ownAbortReason(new ClientClosedError()));
     let timer: ReturnType<typeof setTimeout> | undefined;
     // Capped at the longest timer delay: a longer one overflows and fires after 1 ms (TimeoutOverflowWarning).
     const bound = new Promise<void>(

@@ -9,6 +9,7 @@
 import { SafeEmitter } from '../internal/safe-emitter.js';
 import { ClientClosedError, RequestTimeoutError, TaskNotFoundError } from '../errors.js';
 import { linkAbort } from '../internal/abort.js';
+import { ownAbortReason } from '../internal/race-abort.js';
 import type { Era } from '../legacy/era.js';
 import { LEGACY_PROTOCOL_VERSION, METHODS } from '../protocol/constants.js';
 import type {
@@ -441,7 +442,9 @@ export class TaskClient extends SafeEmitter<TaskClientEvents> {
         ? start.result
         : this.#tracker.waitFor(start.task, options.signal, options.onAbort);
     }
-    const link = linkAbort(options.signal, total, () => new RequestTimeoutError(method, total ?? 0));
+    const link = linkAbort(options.signal, total, () =>
+      ownAbortReason(new RequestTimeoutError(method, total ?? 0)),
+    );
     try {
       const start = await this.#start<T>(method, params, { ...options, signal: link.signal }, check);
       return start.resultType === 'complete'

@@ -39,3 +39,22 @@ export function withTaskId<T>(reason: T, taskId: string): T {
   }
   return reason;
 }
+
+/** Abort reasons this library made for one call (its close, its time budget): see {@link ownAbortReason}. */
+const ownReasons = new WeakSet<object>();
+
+/**
+ * Marks `reason` as made by this library for one call alone (a `ClientClosedError` of `close()`, a
+ * `maxTotalTimeoutMs` `RequestTimeoutError`), so it may carry that call's `taskId`. A caller's abort reason is never
+ * marked: it may be shared by many calls (even when it is one of our errors the caller got earlier) and is never
+ * written to.
+ */
+export function ownAbortReason<T extends object>(reason: T): T {
+  ownReasons.add(reason);
+  return reason;
+}
+
+/** True when `reason` was marked by {@link ownAbortReason}. */
+export function isOwnAbortReason(reason: unknown): boolean {
+  return reason !== null && typeof reason === 'object' && ownReasons.has(reason);
+}

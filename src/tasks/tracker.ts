@@ -14,7 +14,6 @@ import {
   CancelNotConfirmedError,
   ClientClosedError,
   InvalidResponseError,
-  McpClientError,
   redactTaskId,
   TaskDetachedError,
   TaskFollowedElsewhereError,
@@ -23,7 +22,7 @@ import {
 } from '../errors.js';
 import { allowManyListeners, delay } from '../internal/abort.js';
 import { creatingSpanOf } from '../internal/telemetry.js';
-import { raceAbort, withTaskId } from '../internal/race-abort.js';
+import { isOwnAbortReason, raceAbort, withTaskId } from '../internal/race-abort.js';
 import {
   callGuarded,
   failureCarrier,
@@ -743,7 +742,7 @@ export class TaskTracker {
       // shared by many calls, each with a task of its own); our own errors (a close's ClientClosedError, a
       // maxTotalTimeoutMs RequestTimeoutError: one per call) and what this call's own callback threw carry `taskId`
       // themselves, unless they cannot (a frozen error, or one that already names another task).
-      const own = from === 'callback' || reason instanceof McpClientError;
+      const own = from === 'callback' || isOwnAbortReason(reason);
       const tagged = own ? withTaskId(reason, handle.taskId) : undefined;
       return (tagged as { taskId?: unknown } | null | undefined)?.taskId === handle.taskId
         ? tagged
