@@ -159,7 +159,11 @@ export class CancelNotConfirmedError extends TaskError {
     options?: ErrorOptions & { invalidAck?: boolean },
   ) {
     const last = `last status ${task?.status ?? 'unknown'}`;
-    const detail = (options?.cause as { detail?: unknown } | undefined)?.detail;
+    // Only an invalid acknowledgement's cause is ours to read; otherwise it is the caller's abort reason, untouched
+    // (it may be anything, even a revoked Proxy that throws on any property read).
+    const detail = options?.invalidAck
+      ? (options.cause as { detail?: unknown } | undefined)?.detail
+      : undefined;
     const reply = typeof detail === 'string' ? `: ${detail}` : '';
     super(
       options?.invalidAck

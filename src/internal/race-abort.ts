@@ -22,20 +22,25 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefine
 /**
  * Attaches `taskId` to an abort reason or a failure (a non-enumerable property, when the reason is an extensible
  * object without one; an own `taskId` left `undefined` is filled in), so a caller learns which task the call had
- * started.
+ * started. Never throws: a reason whose property traps throw is returned untouched.
  */
 export function withTaskId<T>(reason: T, taskId: string): T {
   if (reason === null || typeof reason !== 'object') return reason;
-  const own = Object.getOwnPropertyDescriptor(reason, 'taskId');
-  if (!own && Object.isExtensible(reason)) {
-    Object.defineProperty(reason, 'taskId', {
-      value: taskId,
-      enumerable: false,
-      configurable: true,
-      writable: true,
-    });
-  } else if (own && own.value === undefined && own.writable) {
-    (reason as { taskId?: string }).taskId = taskId;
+  try {
+    const own = Object.getOwnPropertyDescriptor(reason, 'taskId');
+    if (!own && Object.isExtensible(reason)) {
+      Object.defineProperty(reason, 'taskId', {
+        value: taskId,
+        enumerable: false,
+        configurable: true,
+        writable: true,
+      });
+    } else if (own && own.value === undefined && own.writable) {
+      (reason as { taskId?: string }).taskId = taskId;
+    }
+  } catch {
+    // A reason that cannot be inspected or written (a revoked Proxy, a Proxy whose traps throw) stays as it is:
+    // what the abort goes on to do (cancel the task by id, report it) must not fail on the caller's reason.
   }
   return reason;
 }

@@ -352,18 +352,36 @@ const LATE = Symbol('late');
 export async function boundedCancel(
   engine: Engine,
   taskId: string,
-  cancelling: Promise<unknown>,
+  cancelling: Promise<Thrown>,
   tagged: unknown,
-): Promise<unknown> {
+): Promise<Thrown> {
   const first = await withinGrace(engine.config.limits.abortGraceMs, cancelling);
   if (first !== LATE) return first;
-  void cancelling.then((result) => {
-    if (result !== tagged)
+  void cancelling.then(({ error }) => {
+    if (error !== tagged)
       engine.events.warning(
-        `tasks/cancel for task ${redactTaskId(taskId)} (the caller aborted) ${cancelFailure(result)}; its record keeps cancelRequested`,
+        `tasks/cancel for task ${redactTaskId(taskId)} (the caller aborted) ${cancelFailure(error)}; its record keeps cancelRequested`,
       );
   });
-  return tagged;
+  return { error: tagged };
+}
+
+/** True when an abort reason is a {@link ClientClosedError}; false for one whose prototype cannot be read (a revoked Proxy). */
+function isClosedReason(reason: unknown): boolean {
+  try {
+    return reason instanceof ClientClosedError;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What a call rejects with, boxed: a caller's abort reason may be a thenable (or a Proxy whose `then` throws), and a
+ * promise resolved with it would adopt it (wait on it for ever, or reject with its trap's error) instead of passing
+ * it on.
+ */
+export interface Thrown {
+  readonly error: unknown;
 }
 
 /** The {@link ClientClosedError} a call rejects with when close() aborted it and its `tasks/cancel` failed (`cause`). */
@@ -635,7 +653,7 @@ export class TaskTracker {
       // The server gave a task this client already follows (an idempotent re-send): one follower, shared, handed
       // out once its creator recorded it.
       await followed.ready;
-      if (abort) throw await this.afterAbort(followed.handle, options.onAbort, abort.reason);
+      if (abort) throw (await this.afterAbort(followed.handle, options.onAbort, abort.reason)).error;
       return followed.handle as TaskHandle<T>;
     }
     const driver = this.driverFor(backend);
@@ -703,12 +721,14 @@ export class TaskTracker {
         `${method}: a task callback threw for task ${redactTaskId(task.taskId)} after the call was aborted: ${String(thrown.error)}`,
       );
     if (abort ?? thrown)
-      throw await this.afterAbort(
-        handle,
-        options.onAbort,
-        abort ? abort.reason : thrown?.error,
-        abort ? 'abort' : 'callback',
-      );
+      throw (
+        await this.afterAbort(
+          handle,
+          options.onAbort,
+          abort ? abort.reason : thrown?.error,
+          abort ? 'abort' : 'callback',
+        )
+      ).error;
     return handle;
   }
 
@@ -728,15 +748,15 @@ export class TaskTracker {
    * is); an error of ours (`ClientClosedError`, `RequestTimeoutError`) or what the call's own callback threw
    * (`from: 'callback'`) carries `taskId` instead.
    *
-   * @returns the error the call rejects with: the abort reason carrying `taskId`, {@link TaskDetachedError}, or
-   *   {@link CancelDeliveryError}.
+   * @returns the error the call rejects with (boxed: a caller's reason may be a thenable, which a promise must never
+   *   resolve with): the abort reason carrying `taskId`, {@link TaskDetachedError}, or {@link CancelDeliveryError}.
    */
   async afterAbort(
     handle: TaskHandle<unknown>,
     policy: 'cancel' | 'detach' | undefined,
     reason: unknown,
     from: 'abort' | 'callback' = 'abort',
-  ): Promise<unknown> {
+  ): Promise<Thrown> {
     if (policy === 'detach') {
       // The rejection names the task left running. A caller's abort reason is never written to (one reason may be
       // shared by many calls, each with a task of its own); our own errors (a close's ClientClosedError, a
@@ -744,26 +764,32 @@ export class TaskTracker {
       // themselves, unless they cannot (a frozen error, or one that already names another task).
       const own = from === 'callback' || isOwnAbortReason(reason);
       const tagged = own ? withTaskId(reason, handle.taskId) : undefined;
-      return (tagged as { taskId?: unknown } | null | undefined)?.taskId === handle.taskId
-        ? tagged
-        : new TaskDetachedError(handle.method, handle.taskId, handle.task, { cause: reason });
+      return {
+        error:
+          (tagged as { taskId?: unknown } | null | undefined)?.taskId === handle.taskId
+            ? tagged
+            : new TaskDetachedError(handle.method, handle.taskId, handle.task, { cause: reason }),
+      };
     }
     const tagged = withTaskId(reason, handle.taskId);
-    if (this.#awaited(handle)) return tagged;
+    if (this.#awaited(handle)) return { error: tagged };
     const cancelling = handle.cancel().then(
-      () => {
+      (): Thrown => {
         handle.stopFollowing(new CancelNotConfirmedError(handle.taskId, handle.task, { cause: reason }));
-        return tagged;
+        return { error: tagged };
       },
-      (error: unknown) => {
+      (error: unknown): Thrown => {
         if (error instanceof CancelDeliveryError) error.abortReason = reason;
         handle.stopFollowing(error);
         // The cancel reached the server (its reply was no valid acknowledgement, a serverViolation event says so).
-        return error instanceof CancelNotConfirmedError
-          ? tagged
-          : reason instanceof ClientClosedError
-            ? closedWithCause(handle.taskId, error)
-            : error;
+        return {
+          error:
+            error instanceof CancelNotConfirmedError
+              ? tagged
+              : isClosedReason(reason)
+                ? closedWithCause(handle.taskId, error)
+                : error,
+        };
       },
     );
     // Abort latency: the caller waits at most abortGraceMs for the cancel; it is then delivered in the background.
@@ -787,7 +813,7 @@ export class TaskTracker {
     } catch (error) {
       leave(); // this caller no longer waits: an abort cancels only when nobody else does
       if (signal?.aborted && error === signal.reason && !handle.done)
-        throw await this.afterAbort(h, policy, signal.reason);
+        throw (await this.afterAbort(h, policy, signal.reason)).error;
       throw await afterFollowFailure(this, this.#created.get(h), h, policy, error, () => this.drained(h));
     } finally {
       leave();
