@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, expect, vi } from 'vitest';
 import { StreamableHttpTransport, TaskClient, type TaskClientOptions } from '../../src/node.js';
 import { type Hostile4, startHostile4, turn } from './hostile4-server.js';
+import { settledBox } from './hostile3-harness.js';
 import '../helpers/no-jitter.js';
 
 export interface Bench4 {
@@ -15,14 +16,7 @@ export interface Bench4 {
 }
 
 /** A promise's outcome, readable at any time (never an unhandled rejection). */
-export function box<T>(p: Promise<T>): { settled: boolean; value?: T; error?: unknown } {
-  const b: { settled: boolean; value?: T; error?: unknown } = { settled: false };
-  p.then(
-    (value) => Object.assign(b, { settled: true, value }),
-    (error: unknown) => Object.assign(b, { settled: true, error }),
-  );
-  return b;
-}
+export const box = settledBox;
 
 /** Moves the fake clock by `ms` in `step`s, letting real I/O run between them. */
 export async function advance(ms: number, step = 100): Promise<void> {

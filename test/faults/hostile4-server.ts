@@ -115,15 +115,5 @@ export async function startHostile4(): Promise<Hostile4> {
   return Object.assign(state, { url: started.url });
 }
 
-/** A task as this server writes it. */
-export function task(taskId: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    taskId,
-    status: 'working',
-    createdAt: '2026-08-01T09:00:00Z',
-    lastUpdatedAt: '2026-08-01T09:00:00Z',
-    ttlMs: 600_000,
-    pollIntervalMs: 1_000,
-    ...extra,
-  };
-}
+/** A task as a server writes it (the wire shape only: the same helper as the hostile3 tests'). */
+export { wireTask as task } from './hostile3-server.js';
