@@ -1,0 +1,156 @@
+/**
+ * The framework's abort while a call's creating request is on its way (CLIENT-REQUIREMENTS: never orphan work): the
+ * adapter's `onAbort` applies from the creation on. With `'detach'` the task the server created anyway keeps
+ * running and is reported by id (to `onStatus` and to the task tools) while the call rejects with the framework's
+ * own reason; with `'cancel'` it gets one `tasks/cancel`. Each adapter through its real framework package
+ * (`ai`'s tool `execute`, LangChain's `DynamicStructuredTool.invoke`, the Agents SDK `MCPServer.callTool`), against
+ * the reference server over loopback HTTP. The tool's job aborts the framework's signal as soon as the server
+ * starts it, so the abort lands while the `tools/call` response (a `CreateTaskResult` after the server's inline
+ * budget) is still on its way: no timing window involved.
+ */
+import type { ToolSet } from 'ai';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createTaskTools as aiSdkTools } from '../../src/adapters/ai-sdk/index.js';
+import { createTaskTools as langChainTools } from '../../src/adapters/langchain/index.js';
+import { TaskMcpServer } from '../../src/adapters/openai-agents/index.js';
+import type { TaskToolsOptions, TaskToolUpdate } from '../../src/adapters/shared/options.js';
+import { StreamableHttpTransport, TaskClient, type TaskHandle } from '../../src/index.js';
+import { createTaskServer, type TaskServer } from '../../src/testing/index.js';
+import { createGate, gatedTool, type Gate } from './helpers.js';
+
+let server: TaskServer;
+let gate: Gate = createGate();
+let onJobStart: (() => void) | undefined;
+const clients: TaskClient[] = [];
+
+beforeAll(async () => {
+  const gated = gatedTool(() => gate);
+  server = await createTaskServer({
+    inlineBudgetMs: 20,
+    pollIntervalMs: 20,
+    timeScale: 0.2,
+    catalog: {
+      tools: [
+        {
+          ...gated,
+          run: (ctx) => {
+            onJobStart?.();
+            return gated.run(ctx);
+          },
+        },
+      ],
+    },
+  });
+});
+afterEach(async () => {
+  gate.open();
+  onJobStart = undefined;
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+  gate = createGate();
+});
+afterAll(() => server.close());
+
+function newClient(): TaskClient {
+  const client = new TaskClient({
+    transport: new StreamableHttpTransport(server.url),
+    polling: { minIntervalMs: 10 },
+  });
+  clients.push(client);
+  return client;
+}
+
+/** One adapter's way to call a tool by name with the framework's signal; resolves with the text the model reads. */
+type Caller = (name: string, args: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>;
+
+const ADAPTERS: Record<string, (client: TaskClient, options: TaskToolsOptions) => Promise<Caller>> = {
+  'ai-sdk': async (client, options) => {
+    const tools: ToolSet = await aiSdkTools(client, options);
+    return (name, args, abortSignal) =>
+      (
+        tools[name]?.execute as (
+          input: unknown,
+          options: { toolCallId: string; messages: []; abortSignal?: AbortSignal },
+        ) => Promise<unknown>
+      )(args, { toolCallId: 'call-1', messages: [], abortSignal });
+  },
+  langchain: async (client, options) => {
+    const tools = await langChainTools(client, options);
+    return (name, args, signal) => {
+      const tool = tools.find((t) => t.name === name);
+      if (!tool) throw new Error(`no tool ${name}`);
+      return tool.invoke(args, { signal });
+    };
+  },
+  'openai-agents': async (client, options) => {
+    const mcp = new TaskMcpServer(client, { ...options, closeClient: false });
+    await mcp.connect();
+    return (name, args, signal) => mcp.callTool(name, args, null, { signal });
+  },
+};
+
+describe.each(Object.keys(ADAPTERS))('%s: an abort while the task is being created', (adapter) => {
+  const adapt = ADAPTERS[adapter] as (typeof ADAPTERS)[string];
+
+  it("onAbort 'detach': the task keeps running, onStatus and task_status report it by id, the call rejects with the framework's reason", async () => {
+    const client = newClient();
+    let reportedId!: (taskId: string) => void;
+    const reported = new Promise<string>((resolve) => (reportedId = resolve));
+    const updates: TaskToolUpdate[] = [];
+    const call = await adapt(client, {
+      onAbort: 'detach',
+      maxWaitMs: 1_000,
+      onStatus: (u) => {
+        updates.push(u);
+        if (u.taskId) reportedId(u.taskId);
+      },
+    });
+    const created = new Promise<TaskHandle<unknown>>((resolve) => client.once('task', resolve));
+    const abort = new AbortController();
+    const reason = new Error('the user pressed stop');
+    onJobStart = () => abort.abort(reason);
+    const rejection = call('slow_report', { title: 'x' }, abort.signal).then(
+      () => 'resolved',
+      (error: unknown) => error,
+    );
+    const handle = await created;
+    // Before the fix the creation's abort cancelled the task (the client's default) and nobody heard of its id.
+    const first = await Promise.race([
+      reported,
+      handle.result().then(
+        () => 'settled',
+        (error: { code?: string }) => `settled: ${error.code}`,
+      ),
+    ]);
+    expect(first).toBe(handle.taskId);
+    expect(updates.find((u) => u.taskId)).toMatchObject({ toolName: 'slow_report', status: 'working' });
+    const error = await rejection;
+    if (adapter !== 'langchain') expect(error).toBe(reason); // LangChain rejects with its own "Aborted" first
+    expect(error).not.toBe('resolved');
+    expect(server.stats.taskCancels(handle.taskId)).toHaveLength(0);
+    // The task tools know it by id (no store needed): the model can come back to it.
+    const status = await call('task_status', { taskId: handle.taskId });
+    expect(JSON.stringify(status)).toContain(`Task ${handle.taskId} is working (drafting).`);
+    gate.open();
+    await expect(handle.result()).resolves.toMatchObject({ structuredContent: { title: 'x', pages: 3 } });
+    expect(server.stats.taskCancels(handle.taskId)).toHaveLength(0);
+  });
+
+  it("onAbort 'cancel' (the default): the task created during the abort gets one tasks/cancel", async () => {
+    const client = newClient();
+    const call = await adapt(client, {});
+    const created = new Promise<TaskHandle<unknown>>((resolve) => client.once('task', resolve));
+    const abort = new AbortController();
+    const reason = new Error('stop');
+    onJobStart = () => abort.abort(reason);
+    const rejection = call('slow_report', { title: 'y' }, abort.signal).catch((error: unknown) => error);
+    const handle = await created;
+    // Cancelled and acknowledged, then no longer followed (the outcome stays the server's to report).
+    await expect(handle.result()).rejects.toMatchObject({
+      code: 'CANCEL_NOT_CONFIRMED',
+      taskId: handle.taskId,
+    });
+    if (adapter !== 'langchain') expect(await rejection).toBe(reason);
+    else await rejection;
+    expect(server.stats.taskCancels(handle.taskId)).toHaveLength(1);
+  });
+});
