@@ -8,15 +8,11 @@
  * starts it, so the abort lands while the `tools/call` response (a `CreateTaskResult` after the server's inline
  * budget) is still on its way: no timing window involved.
  */
-import type { ToolSet } from 'ai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTaskTools as aiSdkTools } from '../../src/adapters/ai-sdk/index.js';
-import { createTaskTools as langChainTools } from '../../src/adapters/langchain/index.js';
-import { TaskMcpServer } from '../../src/adapters/openai-agents/index.js';
-import type { TaskToolsOptions, TaskToolUpdate } from '../../src/adapters/shared/options.js';
+import type { TaskToolUpdate } from '../../src/adapters/shared/options.js';
 import { StreamableHttpTransport, TaskClient, type TaskHandle } from '../../src/index.js';
 import { createTaskServer, type TaskServer } from '../../src/testing/index.js';
-import { createGate, gatedTool, type Gate } from './helpers.js';
+import { ADAPTERS, createGate, gatedTool, type Gate } from './helpers.js';
 
 let server: TaskServer;
 let gate: Gate = createGate();
@@ -58,35 +54,6 @@ function newClient(): TaskClient {
   clients.push(client);
   return client;
 }
-
-/** One adapter's way to call a tool by name with the framework's signal; resolves with the text the model reads. */
-type Caller = (name: string, args: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>;
-
-const ADAPTERS: Record<string, (client: TaskClient, options: TaskToolsOptions) => Promise<Caller>> = {
-  'ai-sdk': async (client, options) => {
-    const tools: ToolSet = await aiSdkTools(client, options);
-    return (name, args, abortSignal) =>
-      (
-        tools[name]?.execute as (
-          input: unknown,
-          options: { toolCallId: string; messages: []; abortSignal?: AbortSignal },
-        ) => Promise<unknown>
-      )(args, { toolCallId: 'call-1', messages: [], abortSignal });
-  },
-  langchain: async (client, options) => {
-    const tools = await langChainTools(client, options);
-    return (name, args, signal) => {
-      const tool = tools.find((t) => t.name === name);
-      if (!tool) throw new Error(`no tool ${name}`);
-      return tool.invoke(args, { signal });
-    };
-  },
-  'openai-agents': async (client, options) => {
-    const mcp = new TaskMcpServer(client, { ...options, closeClient: false });
-    await mcp.connect();
-    return (name, args, signal) => mcp.callTool(name, args, null, { signal });
-  },
-};
 
 describe.each(Object.keys(ADAPTERS))('%s: an abort while the task is being created', (adapter) => {
   const adapt = ADAPTERS[adapter] as (typeof ADAPTERS)[string];

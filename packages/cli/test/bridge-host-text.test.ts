@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { HostPrompts } from '../src/bridge/host-names.js';
-import { hostLine, hostQuoted, hostText } from '../src/bridge/host-text.js';
+import { hostLine, hostQuoted, hostText } from 'mcp-tasks-client/tool-runtime';
 
 const HIDDEN = 'a\u200bb\u2060c\u180ed\u{e0041}e\ufeff\u202e';
 
