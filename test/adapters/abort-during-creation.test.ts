@@ -10,56 +10,28 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TaskToolUpdate } from '../../src/adapters/shared/options.js';
-import { StreamableHttpTransport, TaskClient, type TaskHandle } from '../../src/index.js';
-import { createTaskServer, type TaskServer } from '../../src/testing/index.js';
-import { ADAPTERS, createGate, gatedTool, type Gate } from './helpers.js';
+import type { TaskHandle } from '../../src/index.js';
+import { ADAPTERS, Fixture, gatedTool } from './helpers.js';
 
-let server: TaskServer;
-let gate: Gate = createGate();
+const fx = new Fixture();
 let onJobStart: (() => void) | undefined;
-const clients: TaskClient[] = [];
 
-beforeAll(async () => {
-  const gated = gatedTool(() => gate);
-  server = await createTaskServer({
-    inlineBudgetMs: 20,
-    pollIntervalMs: 20,
-    timeScale: 0.2,
-    catalog: {
-      tools: [
-        {
-          ...gated,
-          run: (ctx) => {
-            onJobStart?.();
-            return gated.run(ctx);
-          },
-        },
-      ],
-    },
-  });
+beforeAll(() => {
+  const gated = gatedTool(() => fx.gate);
+  // The gated tool, whose job first runs the test's hook (the framework's abort).
+  return fx.start([{ ...gated, run: (ctx) => (onJobStart?.(), gated.run(ctx)) }]);
 });
-afterEach(async () => {
-  gate.open();
+afterEach(() => {
   onJobStart = undefined;
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-  gate = createGate();
+  return fx.reset();
 });
-afterAll(() => server.close());
-
-function newClient(): TaskClient {
-  const client = new TaskClient({
-    transport: new StreamableHttpTransport(server.url),
-    polling: { minIntervalMs: 10 },
-  });
-  clients.push(client);
-  return client;
-}
+afterAll(() => fx.stop());
 
 describe.each(Object.keys(ADAPTERS))('%s: an abort while the task is being created', (adapter) => {
   const adapt = ADAPTERS[adapter] as (typeof ADAPTERS)[string];
 
   it("onAbort 'detach': the task keeps running, onStatus and task_status report it by id, the call rejects with the framework's reason", async () => {
-    const client = newClient();
+    const client = fx.client();
     let reportedId!: (taskId: string) => void;
     const reported = new Promise<string>((resolve) => (reportedId = resolve));
     const updates: TaskToolUpdate[] = [];
@@ -93,17 +65,17 @@ describe.each(Object.keys(ADAPTERS))('%s: an abort while the task is being creat
     const error = await rejection;
     if (adapter !== 'langchain') expect(error).toBe(reason); // LangChain rejects with its own "Aborted" first
     expect(error).not.toBe('resolved');
-    expect(server.stats.taskCancels(handle.taskId)).toHaveLength(0);
+    expect(fx.server.stats.taskCancels(handle.taskId)).toHaveLength(0);
     // The task tools know it by id (no store needed): the model can come back to it.
     const status = await call('task_status', { taskId: handle.taskId });
     expect(JSON.stringify(status)).toContain(`Task ${handle.taskId} is working (drafting).`);
-    gate.open();
+    fx.gate.open();
     await expect(handle.result()).resolves.toMatchObject({ structuredContent: { title: 'x', pages: 3 } });
-    expect(server.stats.taskCancels(handle.taskId)).toHaveLength(0);
+    expect(fx.server.stats.taskCancels(handle.taskId)).toHaveLength(0);
   });
 
   it("onAbort 'cancel' (the default): the task created during the abort gets one tasks/cancel", async () => {
-    const client = newClient();
+    const client = fx.client();
     const call = await adapt(client, {});
     const created = new Promise<TaskHandle<unknown>>((resolve) => client.once('task', resolve));
     const abort = new AbortController();
@@ -118,6 +90,6 @@ describe.each(Object.keys(ADAPTERS))('%s: an abort while the task is being creat
     });
     if (adapter !== 'langchain') expect(await rejection).toBe(reason);
     else await rejection;
-    expect(server.stats.taskCancels(handle.taskId)).toHaveLength(1);
+    expect(fx.server.stats.taskCancels(handle.taskId)).toHaveLength(1);
   });
 });

@@ -61,12 +61,13 @@ export class Fixture {
   gate = createGate();
   readonly clients: TaskClient[] = [];
 
-  async start(): Promise<void> {
+  /** Starts the server with `tools` (default: the reference catalog plus `slow_report`, gated by {@link gate}). */
+  async start(tools?: ToolDefinition[]): Promise<void> {
     this.server = await createTaskServer({
       inlineBudgetMs: 20,
       pollIntervalMs: 20,
       timeScale: 0.2,
-      catalog: { tools: [gatedTool(() => this.gate)] },
+      catalog: { tools: tools ?? [gatedTool(() => this.gate)] },
     });
   }
 
