@@ -178,21 +178,20 @@ export class CancelNotConfirmedError extends TaskError {
 }
 
 /**
- * The call was aborted with `onAbort: 'detach'` and the task it had started was left running, and the caller's abort
- * reason cannot name that task: a string or other primitive, a frozen or non-extensible object, or one reason shared
- * by several calls (one `AbortSignal`) that already names another task. The call rejects with this error instead of
- * the reason, so that each call still reports the task it started: `taskId` is the task left running (follow it with
- * `client.task(taskId)` or cancel it by id), `cause` is the caller's abort reason, untouched. When the reason can
- * carry the id, the call rejects with the reason itself, its `taskId` set: read `taskId` off the rejection in both
- * cases.
+ * The caller aborted a call with `onAbort: 'detach'` after the server had created its task: the task is left running
+ * and the call rejects with this error, not with the abort reason, so that each call names the task it started even
+ * when many calls share one `AbortSignal` (and so one reason object, which is never written to). `taskId` is the task
+ * left running (follow it with `client.task(taskId)` or cancel it by id); `cause` is the caller's abort reason,
+ * untouched. The client's own errors (`ClientClosedError` after `close()`, `RequestTimeoutError` past
+ * `maxTotalTimeoutMs`) and what the call's own task callback threw carry `taskId` themselves and are rejected with as
+ * they are; only when one of them cannot carry it (a frozen error) is it wrapped in this error too.
  * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-cancellation)
  *
  * @example
  * try {
  *   await client.callTool('reindex', {}, { signal: shutdown, onAbort: 'detach' });
  * } catch (error) {
- *   const taskId = (error as { taskId?: unknown }).taskId; // the reason itself, or TaskDetachedError
- *   if (typeof taskId === 'string') console.log(`left running: ${taskId}`);
+ *   if (error instanceof TaskDetachedError) console.log(`left running: ${error.taskId}`, error.cause);
  * }
  */
 export class TaskDetachedError extends TaskError {

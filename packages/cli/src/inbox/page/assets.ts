@@ -60,6 +60,7 @@ li.task { background: #fff; border: 1px solid #d8dde3; border-radius: 8px; paddi
 li.task.waiting { border-color: #bf8700; box-shadow: 0 0 0 2px #fff8c5 inset; }
 li.task.ended { opacity: .85; }
 .row { display: flex; gap: .75rem; align-items: baseline; flex-wrap: wrap; }
+.actions { display: inline-flex; gap: .5rem; }
 .tool { font-weight: 600; }
 .status { font-size: .8rem; padding: .1rem .45rem; border-radius: 999px; background: #eaeef2; }
 .status.input_required { background: #fff8c5; }
