@@ -3,6 +3,11 @@
  * job waits on a gate the test opens (so "still running after maxWaitMs" holds without a real-clock race), and a
  * client per test.
  */
+import type { ToolSet } from 'ai';
+import { createTaskTools as aiSdkTools } from '../../src/adapters/ai-sdk/index.js';
+import { createTaskTools as langChainTools } from '../../src/adapters/langchain/index.js';
+import { TaskMcpServer } from '../../src/adapters/openai-agents/index.js';
+import type { TaskToolsOptions } from '../../src/adapters/shared/options.js';
 import {
   MemoryTaskStore,
   StreamableHttpTransport,
@@ -56,12 +61,13 @@ export class Fixture {
   gate = createGate();
   readonly clients: TaskClient[] = [];
 
-  async start(): Promise<void> {
+  /** Starts the server with `tools` (default: the reference catalog plus `slow_report`, gated by {@link gate}). */
+  async start(tools?: ToolDefinition[]): Promise<void> {
     this.server = await createTaskServer({
       inlineBudgetMs: 20,
       pollIntervalMs: 20,
       timeScale: 0.2,
-      catalog: { tools: [gatedTool(() => this.gate)] },
+      catalog: { tools: tools ?? [gatedTool(() => this.gate)] },
     });
   }
 
@@ -93,3 +99,37 @@ export class Fixture {
 }
 
 export { MemoryTaskStore };
+
+/**
+ * One adapter's way to call a tool by name with the framework's signal, through its real package: resolves with what
+ * the framework hands the model (an AI SDK tool output, LangChain's content string, the Agents SDK's content) and
+ * rejects with a tool error (or the abort).
+ */
+export type Caller = (name: string, args: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>;
+
+/** Each adapter's tool set over `client`, as a {@link Caller}. */
+export const ADAPTERS: Record<string, (client: TaskClient, options: TaskToolsOptions) => Promise<Caller>> = {
+  'ai-sdk': async (client, options) => {
+    const tools: ToolSet = await aiSdkTools(client, options);
+    return (name, args, abortSignal) =>
+      (
+        tools[name]?.execute as (
+          input: unknown,
+          options: { toolCallId: string; messages: []; abortSignal?: AbortSignal },
+        ) => Promise<unknown>
+      )(args, { toolCallId: 'call-1', messages: [], abortSignal });
+  },
+  langchain: async (client, options) => {
+    const tools = await langChainTools(client, options);
+    return (name, args, signal) => {
+      const tool = tools.find((t) => t.name === name);
+      if (!tool) throw new Error(`no tool ${name}`);
+      return tool.invoke(args, { signal });
+    };
+  },
+  'openai-agents': async (client, options) => {
+    const mcp = new TaskMcpServer(client, { ...options, closeClient: false });
+    await mcp.connect();
+    return (name, args, signal) => mcp.callTool(name, args, null, { signal });
+  },
+};

@@ -154,6 +154,18 @@ describe('texts for the model', () => {
 });
 
 describe('hostile tool names', () => {
+  it("a hostile tool name and task id in toolErrorFrom's sentences are escaped (ids and names never raw)", () => {
+    const id = 't-1\u202e\u200b\u{e0041}\n';
+    const cancelled = toolErrorFrom('deploy\u001b[2J\u2060', new TaskCancelledError(id));
+    expect(cancelled.message).toBe(
+      'The tool "deploy\\u001b[2J\\u2060" was cancelled before it finished (task t-1\\u202e\\u200b\\u{e0041}\\x0a). Its work may be partly done; call it again only if it is still needed.',
+    );
+    expect(cancelled.taskId).toBe(id); // the field stays exact
+    expect(toolErrorFrom('x', new TaskNotFoundError(id)).message).toMatch(
+      /^The server does not know task t-1\\u202e\\u200b\\u\{e0041\}\\x0a of the tool "x"/,
+    );
+  });
+
   it('a server tool named "__proto__" is an ordinary key of the AI SDK tool set', async () => {
     const { createTaskTools } = await import('../../src/adapters/ai-sdk/index.js');
     const stub = {

@@ -45,7 +45,18 @@ describe('the built package', () => {
     ['ai-sdk', ['createTaskTools', 'TaskToolError']],
     ['langchain', ['createTaskTools', 'TaskToolError']],
     ['openai-agents', ['TaskMcpServer', 'TaskToolError', 'taskToolErrorFunction']],
-    ['tool-runtime', ['TaskToolRuntime', 'TaskToolError', 'questionOf', 'inputNeededText']],
+    [
+      'tool-runtime',
+      [
+        'TaskToolRuntime',
+        'TaskToolError',
+        'questionOf',
+        'inputNeededText',
+        'hostLine',
+        'hostText',
+        'hostQuoted',
+      ],
+    ],
   ])('entry %s loads from ESM and CJS', async (entry, names) => {
     const esm = await import(new URL(`${entry}.js`, dist).href);
     const cjs = require(new URL(`${entry}.cjs`, dist).pathname);

@@ -5,17 +5,19 @@
  */
 import { describe, expect, it } from 'vitest';
 import { HostPrompts } from '../src/bridge/host-names.js';
-import { hostLine, hostQuoted, hostText } from '../src/bridge/host-text.js';
+import { hostLine, hostQuoted, hostText } from 'mcp-tasks-client/tool-runtime';
 
 const HIDDEN = 'a\u200bb\u2060c\u180ed\u{e0041}e\ufeff\u202e';
 
 describe('host text', () => {
-  it('escapes what safeLine escapes and the invisible characters; keeps joiners and ordinary text', () => {
+  it('escapes what safeLine escapes and the invisible characters; multi-line text keeps joiners and ordinary text', () => {
     expect(hostLine(HIDDEN)).toBe('a\\u200bb\\u2060c\\u180ed\\u{e0041}e\\ufeff\\u202e');
     expect(hostLine('one\ntwo\tthree')).toBe('one\\x0atwo\\x09three');
     expect(hostText('one\ntwo\tthree\u001b[2J')).toBe('one\ntwo\tthree\\x1b[2J');
-    // Joiners stay: an emoji family and Persian text need them.
-    expect(hostLine('👨\u200d👩 می\u200cخواهم é')).toBe('👨\u200d👩 می\u200cخواهم é');
+    // Joiners stay in multi-line text (an emoji family and Persian text need them); a one-line field escapes them,
+    // as safeLine does (there they only hide text).
+    expect(hostText('👨\u200d👩 می\u200cخواهم é')).toBe('👨\u200d👩 می\u200cخواهم é');
+    expect(hostLine('t-1\u200d')).toBe('t-1\\u200d');
   });
 
   it('quotes an id so that its JSON parses back to the exact value, with nothing unsafe left raw', () => {

@@ -30,6 +30,7 @@ import type { RunnableConfig } from '@langchain/core/runnables';
 import { DynamicStructuredTool } from '@langchain/core/tools';
 import type { TaskClient } from '../../client/task-client.js';
 import { toJsonText } from '../../internal/deep-json.js';
+import { hostJson } from '../shared/host-text.js';
 import type { TaskToolsOptions, TaskToolUpdate } from '../shared/options.js';
 import { resultText, type ToolOutcome } from '../shared/outcome.js';
 import { TaskToolRuntime, type AdaptedTool } from '../shared/runtime.js';
@@ -99,7 +100,7 @@ function toMessage(outcome: ToolOutcome, name: string, toolCallId: string | unde
     });
   }
   if (outcome.kind === 'pending') {
-    const content = JSON.stringify(outcome.pending);
+    const content = hostJson(outcome.pending); // the taskId parses back exact; no raw control or invisible character
     return toolCallId
       ? new ToolMessage({
           content,

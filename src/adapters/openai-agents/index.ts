@@ -34,6 +34,7 @@ import {
   type MCPToolErrorFunction,
 } from '@openai/agents-core';
 import type { TaskClient } from '../../client/task-client.js';
+import { hostJson, hostQuoted } from '../shared/host-text.js';
 import type { TaskToolsOptions } from '../shared/options.js';
 import { TaskToolError, type ToolOutcome } from '../shared/outcome.js';
 import { TaskToolRuntime, type AdaptedTool } from '../shared/runtime.js';
@@ -171,7 +172,7 @@ export class TaskMcpServer implements MCPServer {
     const tools = this.#tools ?? (await this.#load());
     const tool = tools.get(toolName);
     if (!tool)
-      throw new TaskToolError('CALL_FAILED', `There is no tool ${JSON.stringify(toolName)} on this server.`);
+      throw new TaskToolError('CALL_FAILED', `There is no tool ${hostQuoted(toolName)} on this server.`);
     return toAgents(await tool.run(args ?? {}, { signal: options?.signal }));
   }
 
@@ -193,7 +194,7 @@ function toAgents(outcome: ToolOutcome): AgentsCallToolResult {
   if (outcome.kind === 'error') throw outcome.error;
   if (outcome.kind === 'pending') {
     return {
-      content: [{ type: 'text', text: JSON.stringify(outcome.pending) }],
+      content: [{ type: 'text', text: hostJson(outcome.pending) }],
       structuredContent: { ...outcome.pending },
     } as AgentsCallToolResult;
   }

@@ -47,7 +47,10 @@ export interface TaskToolUpdate {
   taskId?: string;
   /** The task's status as the server last reported it. */
   status?: TaskStatus;
-  /** The server's `statusMessage`. */
+  /**
+   * The server's `statusMessage`, exactly as it came (it may hold control or invisible characters: escape it with
+   * `hostLine` from `mcp-tasks-client/tool-runtime`, or `safeLine`, before showing it).
+   */
   statusMessage?: string;
   /** A `notifications/progress` of the creating request. */
   progress?: Progress;

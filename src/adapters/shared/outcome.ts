@@ -6,10 +6,10 @@
  */
 import { isMcpClientError, McpError, type TaskError, type TaskExpiredError } from '../../errors.js';
 import { nestsDeeperThan, toJsonText } from '../../internal/deep-json.js';
-import { safeJson } from '../../protocol/printable.js';
 import type { CallToolResult } from '../../protocol/results.js';
 import type { TaskStatus } from '../../protocol/tasks.js';
 import type { TaskHandle } from '../../tasks/task-handle.js';
+import { hostLine, hostQuoted } from './host-text.js';
 import { TASK_TOOL_NAMES } from './options.js';
 
 /** Stable codes of {@link TaskToolError}s. Spec: https://github.com/modelcontextprotocol/ext-tasks (task outcomes) */
@@ -35,11 +35,14 @@ export interface PendingTaskResult {
   status: 'pending';
   /** The server's task id; pass it to `task_result`, `task_status` or `task_cancel`. */
   taskId: string;
-  /** The MCP tool that started it. */
+  /** The MCP tool that started it (as the server names it, escaped like `statusMessage`). */
   toolName: string;
   /** The task's status as the server last reported it (`working` or `input_required`). */
   taskStatus: TaskStatus;
-  /** The server's `statusMessage`, if any. */
+  /**
+   * The server's `statusMessage`, if any, escaped for the model and the person reading the transcript: control,
+   * bidi and invisible characters written as visible escapes (see `hostLine`). `taskId` stays exact.
+   */
   statusMessage?: string;
   /** Wait at least this long, in ms, before checking again (the server's `pollIntervalMs` floor). */
   checkAgainAfterMs: number;
@@ -129,8 +132,11 @@ export function carriedResult(result: CallToolResult): { result: CallToolResult;
       budget -= json.length;
     } else {
       const type = typeof block?.type === 'string' ? block.type : 'unknown';
-      content.push({ type: 'text', text: `[${type} content of ${json.length} characters of JSON left out]` });
-      cuts.push(`a block of type "${type}" (${json.length} characters of JSON) was left out`);
+      content.push({
+        type: 'text',
+        text: `[${hostLine(type)} content of ${json.length} characters of JSON left out]`,
+      });
+      cuts.push(`a block of type ${hostQuoted(type)} (${json.length} characters of JSON) was left out`);
       changed = true;
     }
   }
@@ -187,26 +193,32 @@ export function outcomeOfResult(
   const notes = [note, carried.note].filter((n): n is string => n !== undefined && n !== '');
   const fullNote = notes.length > 0 ? notes.join('\n') : undefined;
   if (result.isError !== true) return { kind: 'ok', result, note: fullNote };
-  const text = resultText(result) || `the tool "${toolName}" reported an error`;
+  const text = resultText(result) || `the tool ${hostQuoted(toolName)} reported an error`;
   return {
     kind: 'error',
     error: new TaskToolError('TOOL_ERROR', fullNote ? `${text}\n${fullNote}` : text, taskId, result),
   };
 }
 
-/** Maps an error of the client to a {@link TaskToolError} whose message tells the model what happened and what to do. */
+/**
+ * Maps an error of the client to a {@link TaskToolError} whose message tells the model what happened and what to do.
+ * The upstream's words in it (the tool's name, the task id, the server's error or status message) are escaped: one
+ * line, no control, bidi or invisible character (see `hostLine`).
+ */
 export function toolErrorFrom(toolName: string, error: unknown, taskId?: string): TaskToolError {
-  const tool = toolName ? `the tool ${JSON.stringify(toolName)}` : 'the tool';
-  const Tool = toolName ? `The tool ${JSON.stringify(toolName)}` : 'The tool';
+  const tool = toolName ? `the tool ${hostQuoted(toolName)}` : 'the tool';
+  const Tool = toolName ? `The tool ${hostQuoted(toolName)}` : 'The tool';
   if (error instanceof TaskToolError) return error;
   if (isMcpClientError(error, 'TASK_FAILED')) {
     const e = error as TaskError & { error?: { message: string; code: number } };
     const why = e.error
-      ? `${e.error.message} (JSON-RPC ${e.error.code})`
-      : (e.task?.statusMessage ?? 'no reason given');
+      ? `${hostLine(String(e.error.message))} (JSON-RPC ${e.error.code})`
+      : e.task?.statusMessage !== undefined
+        ? hostLine(e.task.statusMessage)
+        : 'no reason given';
     return new TaskToolError(
       'TASK_FAILED',
-      `${Tool} failed on the server (task ${e.taskId}): ${why}.`,
+      `${Tool} failed on the server (task ${hostLine(e.taskId)}): ${why}.`,
       e.taskId,
       undefined,
       { cause: error },
@@ -214,10 +226,10 @@ export function toolErrorFrom(toolName: string, error: unknown, taskId?: string)
   }
   if (isMcpClientError(error, 'TASK_CANCELLED')) {
     const e = error as TaskError;
-    const why = e.task?.statusMessage ? ` (${e.task.statusMessage})` : '';
+    const why = e.task?.statusMessage ? ` (${hostLine(e.task.statusMessage)})` : '';
     return new TaskToolError(
       'TASK_CANCELLED',
-      `${Tool} was cancelled before it finished (task ${e.taskId})${why}. Its work may be partly done; call it again only if it is still needed.`,
+      `${Tool} was cancelled before it finished (task ${hostLine(e.taskId)})${why}. Its work may be partly done; call it again only if it is still needed.`,
       e.taskId,
       undefined,
       { cause: error },
@@ -227,7 +239,7 @@ export function toolErrorFrom(toolName: string, error: unknown, taskId?: string)
     const e = error as TaskExpiredError;
     return new TaskToolError(
       'TASK_EXPIRED',
-      `The server no longer keeps task ${e.taskId} of ${tool} (it expired at ${new Date(e.expiredAt).toISOString()}), so its outcome cannot be known. Call it again if the work is still needed.`,
+      `The server no longer keeps task ${hostLine(e.taskId)} of ${tool} (it expired at ${new Date(e.expiredAt).toISOString()}), so its outcome cannot be known. Call it again if the work is still needed.`,
       e.taskId,
       undefined,
       { cause: error },
@@ -237,7 +249,7 @@ export function toolErrorFrom(toolName: string, error: unknown, taskId?: string)
     const e = error as TaskError;
     return new TaskToolError(
       'TASK_NOT_FOUND',
-      `The server does not know task ${e.taskId} of ${tool}, so its outcome is unknown. Do not assume it finished; call it again if the work is still needed.`,
+      `The server does not know task ${hostLine(e.taskId)} of ${tool}, so its outcome is unknown. Do not assume it finished; call it again if the work is still needed.`,
       e.taskId,
       undefined,
       { cause: error },
@@ -266,23 +278,29 @@ export function toolErrorFrom(toolName: string, error: unknown, taskId?: string)
     const e = error as McpError;
     return new TaskToolError(
       'SERVER_ERROR',
-      `The server rejected the call to ${tool}: ${e.message}`,
+      `The server rejected the call to ${tool}: ${hostLine(e.message)}`,
       taskId,
       undefined,
       { cause: error },
     );
   }
   const message = error instanceof Error ? error.message : String(error);
-  return new TaskToolError('CALL_FAILED', `The call to ${tool} failed: ${message}`, taskId, undefined, {
-    cause: error,
-  });
+  return new TaskToolError(
+    'CALL_FAILED',
+    `The call to ${tool} failed: ${hostLine(message)}`,
+    taskId,
+    undefined,
+    {
+      cause: error,
+    },
+  );
 }
 
 /** The sentence that tells the model a person's input was needed and nobody gave it. */
 export function inputNeededText(toolName: string | undefined, question: string | undefined): string {
-  // Quoted as JSON, with what JSON leaves raw (bidi overrides, C1 controls, U+2028) escaped too.
-  const tool = toolName ? `The tool ${safeJson(JSON.stringify(toolName))}` : 'The tool';
-  const what = question ? ` (${safeJson(JSON.stringify(question))})` : '';
+  // Quoted as JSON, with what JSON leaves raw (bidi overrides, C1 controls, U+2028, invisible characters) escaped too.
+  const tool = toolName ? `The tool ${hostQuoted(toolName)}` : 'The tool';
+  const what = question ? ` (${hostQuoted(question)})` : '';
   return `${tool} needed a person's input${what} and no one was available to answer, so it was declined. Ask the user, then call the tool again if they agree.`;
 }
 
@@ -293,12 +311,12 @@ export function pendingOf(toolName: string, handle: TaskHandle<unknown>, prefix:
   const pending: PendingTaskResult = {
     status: 'pending',
     taskId: handle.taskId,
-    toolName,
+    toolName: hostLine(toolName),
     taskStatus: task.status,
     checkAgainAfterMs: handle.pollIntervalMs,
-    message: `The task is still running on the server. Call ${prefix}${TASK_TOOL_NAMES.result} with {"taskId": ${JSON.stringify(handle.taskId)}} for its outcome, ${prefix}${TASK_TOOL_NAMES.status} to check on it, or ${prefix}${TASK_TOOL_NAMES.cancel} to stop it.`,
+    message: `The task is still running on the server. Call ${prefix}${TASK_TOOL_NAMES.result} with {"taskId": ${hostQuoted(handle.taskId)}} for its outcome, ${prefix}${TASK_TOOL_NAMES.status} to check on it, or ${prefix}${TASK_TOOL_NAMES.cancel} to stop it.`,
   };
-  if (task.statusMessage !== undefined) pending.statusMessage = task.statusMessage;
+  if (task.statusMessage !== undefined) pending.statusMessage = hostLine(task.statusMessage);
   if (expiresAt !== null) pending.expiresAt = new Date(expiresAt).toISOString();
   return pending;
 }

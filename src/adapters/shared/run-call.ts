@@ -8,6 +8,7 @@
  */
 import type { TaskClient } from '../../client/task-client.js';
 import type { CallToolResult } from '../../protocol/results.js';
+import type { TaskHandle } from '../../tasks/task-handle.js';
 import type { InputRouter, StartingCall } from './input-router.js';
 import type { ResolvedTaskToolsOptions, TaskToolUpdate } from './options.js';
 import {
@@ -67,8 +68,9 @@ function updater(
  * Runs `toolName` with `args`.
  *
  * @returns the outcome (results, pending hand-offs and failures are all values).
- * @throws `context.signal.reason` when the framework aborts the call (a task it created is cancelled first, unless
- *   `onAbort: 'detach'`).
+ * @throws `context.signal.reason` when the framework aborts the call, also while the creating request is on its way:
+ *   a task it created is cancelled first, or with `onAbort: 'detach'` left running and known by id (to the task
+ *   tools, and to `onStatus` with its `taskId`).
  */
 export async function runToolCall(
   rt: CallRuntime,
@@ -87,18 +89,32 @@ export async function runToolCall(
     toolCallId: context.toolCallId,
     declined: [],
     stop: () => {
+      if (controller.signal.aborted) return; // the framework's abort came first: that is what stopped the call
       stopped = true;
       controller.abort(new InputStop('a question could not be answered'));
     },
   };
   const endStart = rt.router.beginStart(starting);
+  // The task the server created, as soon as the client has it: also when the call then rejects (an abort while the
+  // creating request was on its way), so that a task the adapter's `onAbort` leaves running is still known by id.
+  let created: TaskHandle<CallToolResult> | undefined;
   let start: Awaited<ReturnType<TaskClient['startTool']>>;
   try {
     start = await rt.client.startTool(toolName, args, {
       signal: controller.signal,
+      onAbort: rt.options.onAbort,
+      onTask: (handle) => void (created = handle),
       onProgress: update && ((progress) => update({ progress })),
     });
   } catch (error) {
+    const detached = created !== undefined && rt.options.onAbort === 'detach' && !created.done;
+    if (stopped && detached && created) {
+      // The router stopped the call (a question nobody could answer), not the framework: the task cannot go on.
+      created.cancel().catch(() => undefined); // a failed cancel leaves it recorded (and reported, below, by id)
+    } else if (detached && created) {
+      // Left running per `onAbort: 'detach'`: known to the task tools and to `onStatus`, as after the creation.
+      adopt(rt, created, toolName, starting.declined, context.toolCallId, update);
+    }
     if (signal?.aborted) throw signal.reason;
     if (stopped)
       return {
@@ -106,12 +122,12 @@ export async function runToolCall(
         error: new TaskToolError(
           'INPUT_REQUIRED',
           inputNeededText(toolName, starting.declined.join('; ')),
-          undefined,
+          created?.taskId,
           undefined,
           { cause: error },
         ),
       };
-    return { kind: 'error', error: toolErrorFrom(toolName, error) };
+    return { kind: 'error', error: toolErrorFrom(toolName, error, created?.taskId) };
   } finally {
     endStart();
     controller.dispose();
@@ -119,20 +135,34 @@ export async function runToolCall(
   const note =
     starting.declined.length > 0 ? inputNeededText(toolName, starting.declined.join('; ')) : undefined;
   if (start.resultType === 'complete') return outcomeOfResult(toolName, start.result, note);
-  const entry = rt.registry.track(start.task, toolName);
-  entry.declined.push(...starting.declined);
-  rt.router.attach(entry, context.toolCallId);
-  if (update) {
-    const handle = start.task;
-    const onStatus = (): void =>
-      update({ taskId: handle.taskId, status: handle.task.status, statusMessage: handle.task.statusMessage });
-    onStatus();
-    handle.on('status', onStatus);
-    const forget = (): void => void handle.off('status', onStatus);
-    handle.whenSettled(forget);
-    return awaitOutcome(rt, entry, signal, rt.options.onAbort === 'cancel').finally(forget);
-  }
-  return awaitOutcome(rt, entry, signal, rt.options.onAbort === 'cancel');
+  const handle = start.task;
+  const { entry, forget } = adopt(rt, handle, toolName, starting.declined, context.toolCallId, update);
+  return awaitOutcome(rt, entry, signal, rt.options.onAbort === 'cancel').finally(forget);
+}
+
+/**
+ * Makes a task the call created known by id: tracked for the task tools, its questions routed, its status sent to
+ * `update` (the first one at once, with its `taskId`) until `forget` is called or it settles.
+ */
+function adopt(
+  rt: CallRuntime,
+  handle: TaskHandle<CallToolResult>,
+  toolName: string,
+  declined: readonly string[],
+  toolCallId: string | undefined,
+  update: ReturnType<typeof updater>,
+): { entry: TrackedTask; forget: () => void } {
+  const entry = rt.registry.track(handle, toolName);
+  entry.declined.push(...declined);
+  rt.router.attach(entry, toolCallId);
+  if (!update) return { entry, forget: () => undefined };
+  const onStatus = (): void =>
+    update({ taskId: handle.taskId, status: handle.task.status, statusMessage: handle.task.statusMessage });
+  onStatus();
+  handle.on('status', onStatus);
+  const forget = (): void => void handle.off('status', onStatus);
+  handle.whenSettled(forget);
+  return { entry, forget };
 }
 
 /**

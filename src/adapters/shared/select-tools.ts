@@ -5,6 +5,7 @@
  * @module
  */
 import type { Tool } from '../../protocol/results.js';
+import { hostQuoted } from './host-text.js';
 import type { ResolvedTaskToolsOptions } from './options.js';
 
 /** A server tool and the name the framework sees. */
@@ -32,7 +33,7 @@ export function selectTools(
     const exposedName = options.prefix + tool.name;
     if (names.has(exposedName)) {
       throw new TypeError(
-        `createTaskTools: two tools would be named ${JSON.stringify(exposedName)}; set "prefix", or "exclude" ${JSON.stringify(tool.name)}`,
+        `createTaskTools: two tools would be named ${hostQuoted(exposedName)}; set "prefix", or "exclude" ${hostQuoted(tool.name)}`,
       );
     }
     names.add(exposedName);

@@ -10,6 +10,7 @@
 import type { CallToolResult } from '../../protocol/results.js';
 import type { CallContext, CallRuntime } from './run-call.js';
 import { awaitOutcome } from './run-call.js';
+import { hostLine, hostQuoted } from './host-text.js';
 import { TASK_TOOL_NAMES } from './options.js';
 import { TaskToolError, toolErrorFrom, type ToolOutcome } from './outcome.js';
 import type { TrackedTask } from './task-registry.js';
@@ -46,7 +47,7 @@ async function lookup(
       kind: 'error',
       error: new TaskToolError(
         'CALL_FAILED',
-        `${tool} needs {"taskId": "<id from a pending result>"}; got ${JSON.stringify(taskId ?? null)}.`,
+        `${tool} needs {"taskId": "<id from a pending result>"}; got ${hostLine(JSON.stringify(taskId ?? null))}.`,
       ),
     };
   }
@@ -60,7 +61,7 @@ async function lookup(
     kind: 'error',
     error: new TaskToolError(
       'TASK_NOT_FOUND',
-      `No task ${JSON.stringify(taskId)} is known here: it was not started by these tools and the client's store has no record of it.`,
+      `No task ${hostQuoted(taskId)} is known here: it was not started by these tools and the client's store has no record of it.`,
       taskId,
     ),
   };
@@ -68,11 +69,12 @@ async function lookup(
 
 const isOutcome = (value: TrackedTask | ToolOutcome): value is ToolOutcome => 'kind' in value;
 
+/** The task's status for the model: `taskId` exact (the model sends it back), the server's words escaped. */
 function statusOf(entry: TrackedTask): Record<string, unknown> {
   const { handle } = entry;
   const status: Record<string, unknown> = { taskId: handle.taskId, status: handle.status, done: handle.done };
-  if (entry.toolName) status.toolName = entry.toolName;
-  if (handle.task.statusMessage !== undefined) status.statusMessage = handle.task.statusMessage;
+  if (entry.toolName) status.toolName = hostLine(entry.toolName);
+  if (handle.task.statusMessage !== undefined) status.statusMessage = hostLine(handle.task.statusMessage);
   if (!handle.done) status.checkAgainAfterMs = handle.pollIntervalMs;
   if (handle.expiresAt !== null) status.expiresAt = new Date(handle.expiresAt).toISOString();
   return status;
@@ -88,8 +90,8 @@ const taskStatus: LocalToolDefinition = {
     const entry = await lookup(rt, args, TASK_TOOL_NAMES.status);
     if (isOutcome(entry)) return entry;
     const status = statusOf(entry);
-    const message = entry.handle.task.statusMessage ? ` (${entry.handle.task.statusMessage})` : '';
-    return okJson(status, `Task ${entry.handle.taskId} is ${entry.handle.status}${message}.`);
+    const message = entry.handle.task.statusMessage ? ` (${hostLine(entry.handle.task.statusMessage)})` : '';
+    return okJson(status, `Task ${hostLine(entry.handle.taskId)} is ${entry.handle.status}${message}.`);
   },
 };
 
@@ -119,7 +121,7 @@ const taskCancel: LocalToolDefinition = {
     if (handle.done)
       return okJson(
         statusOf(entry),
-        `Task ${handle.taskId} had already ended (${handle.status}); nothing to cancel.`,
+        `Task ${hostLine(handle.taskId)} had already ended (${handle.status}); nothing to cancel.`,
       );
     try {
       await handle.cancel();
@@ -128,7 +130,7 @@ const taskCancel: LocalToolDefinition = {
     }
     return okJson(
       { ...statusOf(entry), cancelRequested: true },
-      `Cancellation of task ${handle.taskId} was requested and acknowledged by the server.`,
+      `Cancellation of task ${hostLine(handle.taskId)} was requested and acknowledged by the server.`,
     );
   },
 };

@@ -30,6 +30,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { isMcpClientError, type CallToolResult, type InputResponse, type TaskClient } from 'mcp-tasks-client';
 import {
+  hostLine,
+  hostQuoted,
   TASK_TOOL_NAMES,
   TaskToolRuntime,
   type AdaptedTool,
@@ -46,7 +48,6 @@ import {
   withQuestions,
 } from './host-results.js';
 import { HostPrompts, hostFacingTools, hostPrompt, hostResources, printableQuestion } from './host-names.js';
-import { hostLine, hostQuoted } from './host-text.js';
 import { BridgeTaskStore } from './native-tasks.js';
 import { ProgressPump } from './progress-pump.js';
 

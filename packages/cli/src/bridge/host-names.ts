@@ -2,7 +2,7 @@
  * The upstream's tools as the host may see them. A hostile upstream can put control characters, terminal escape
  * sequences (ESC `[31m`…) or bidi overrides (U+202A–U+202E, U+2066–U+2069) in a tool's name, title or description,
  * which would reach the host's model and its UI as they are. Here every `title` and `description` is escaped the way
- * the library's printable helpers write server text (`\x1b`, `\u202e`: visible, never acted on; see host-text.ts),
+ * the library's printable helpers write server text (`\x1b`, `\u202e`: visible, never acted on; see `hostLine` in `mcp-tasks-client/tool-runtime`),
  * and a name that is not a valid MCP tool name (1–128 of `A-Z a-z 0-9 _ - .`), or that is the bridge's own
  * `task_answer`, is replaced by a valid, unique one. The call still goes upstream under the tool's original name:
  * each adapted tool keeps its own `run`. Prompts get the same treatment (a name or argument name with characters
@@ -13,7 +13,7 @@
  * @module
  */
 import type { AdaptedTool } from 'mcp-tasks-client/tool-runtime';
-import { hostLine, hostQuoted, hostText } from './host-text.js';
+import { hostLine, hostQuoted, hostText } from 'mcp-tasks-client/tool-runtime';
 
 /** A valid MCP tool name (2025-11-25): 1 to 128 ASCII letters, digits, `_`, `-` and `.`. */
 const VALID_NAME = /^[A-Za-z0-9_.-]{1,128}$/;

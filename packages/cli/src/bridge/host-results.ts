@@ -11,9 +11,8 @@
  */
 import { CallToolResultSchema, ContentBlockSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, InputRequests, TaskHandle } from 'mcp-tasks-client';
-import { questionOf, type ToolOutcome } from 'mcp-tasks-client/tool-runtime';
 import { printableTexts } from './host-names.js';
-import { hostLine, hostQuoted, hostText } from './host-text.js';
+import { hostLine, hostQuoted, hostText, questionOf, type ToolOutcome } from 'mcp-tasks-client/tool-runtime';
 
 /** The name of the bridge's own tool that answers a task's open question (before `--prefix`). */
 export const TASK_ANSWER_TOOL = 'task_answer';

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { hostLine } from './host-text.js';
+import { hostLine } from 'mcp-tasks-client/tool-runtime';
 
 /** What the pump sends through: the host request's `sendNotification`. */
 export type SendProgress = (notification: {
