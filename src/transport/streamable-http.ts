@@ -103,7 +103,12 @@ export class StreamableHttpTransport implements Transport {
       );
     }
     if (this.url.protocol !== 'http:' && this.url.protocol !== 'https:') {
-      throw new TypeError(`StreamableHttpTransport: url must be http(s), got ${this.url.protocol}`);
+      // `localhost:3000/mcp` parses as the scheme "localhost:": offer the URL that was meant.
+      const text = String(url);
+      const meant = /^[A-Za-z0-9.-]+:\d{1,5}(?:[/?#]|$)/.test(text)
+        ? ` (did you mean ${JSON.stringify(`http://${text}`)}?)`
+        : '';
+      throw new TypeError(`StreamableHttpTransport: url must be http(s), got ${this.url.protocol}${meant}`);
     }
     const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     if (!(maxBytes > 0))

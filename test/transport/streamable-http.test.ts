@@ -100,6 +100,12 @@ describe('StreamableHttpTransport', () => {
       expect(() => new StreamableHttpTransport('ftp://x/y')).toThrow(
         new TypeError('StreamableHttpTransport: url must be http(s), got ftp:'),
       );
+      // A host and port without the scheme parses as the scheme "localhost:": the message offers the URL meant.
+      expect(() => new StreamableHttpTransport('localhost:3000/mcp')).toThrow(
+        new TypeError(
+          'StreamableHttpTransport: url must be http(s), got localhost: (did you mean "http://localhost:3000/mcp"?)',
+        ),
+      );
       expect(() => new StreamableHttpTransport(URL_, { maxResponseBytes: 0 })).toThrow(TypeError);
     });
   });

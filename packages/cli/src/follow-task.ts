@@ -21,6 +21,7 @@ import {
 } from './exit-codes.js';
 import { exampleValue, readFields } from './input/schema-fields.js';
 import { afterStop, cancelSentence, type CancelState } from './cancel-state.js';
+import { explainError } from './explain-error.js';
 import { comeBack } from './resume-hint.js';
 import type { Session } from './session.js';
 
@@ -124,7 +125,8 @@ export async function followTask(
       output.emit({
         event: 'poll-error',
         taskId,
-        message: error instanceof Error ? error.message : String(error),
+        // In words, as for a failed call: "connection refused by host:port: …", not "fetch failed".
+        message: explainError(error, session.target),
         ...retryAfter(error),
       }),
   );

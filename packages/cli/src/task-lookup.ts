@@ -12,6 +12,9 @@ import type { Session } from './session.js';
 import { openRecordStore } from './record-store.js';
 import { safeLine } from 'mcp-tasks-client';
 
+/** The shortest start of a task id looked up among the records when no record has the whole id. */
+const MIN_ID_PREFIX = 4;
+
 /** Where a task lives, and its record if this machine has one. */
 export interface LocatedTask {
   target: ServerTarget;
@@ -39,11 +42,19 @@ export async function locateTask(
   }
   if (options.env?.length || options.cwd !== undefined || options.header?.length)
     await resolveTarget(server, options); // the usage error
-  const record = await store.get(taskId);
-  if (!record)
+  // One read of the records (a bad file is reported once): the task's, or those whose id it begins.
+  const records = await store.list();
+  const record = records.find((r) => r.taskId === taskId);
+  if (!record) {
+    // The start of an id (a shortened display, a narrow terminal) names the recorded tasks it begins.
+    const started =
+      taskId.length >= MIN_ID_PREFIX ? records.filter((r) => r.taskId.startsWith(taskId)).slice(0, 3) : [];
+    const meant =
+      started.length > 0 ? `; did you mean ${started.map((r) => safeLine(r.taskId)).join(' or ')}?` : '';
     throw new UnknownTaskError(
-      `no local record of task ${safeLine(taskId)}; name its server: --server <url or config name>, or --stdio "<command>"`,
+      `no local record of task ${safeLine(taskId)}${meant}; name its server: --server <url or config name>, or --stdio "<command>"`,
     );
+  }
   // Records name the server by its target identity (hook for --stdio and config servers).
   return { target: await targetFromIdentity(record.server, options), record };
 }

@@ -118,4 +118,25 @@ describe('the upstream down', () => {
       `MCP error -32603: the upstream server ${url} did not answer tools/list: connection refused by 127.0.0.1:${port}: no server is listening there. Nothing was sent. The bridge keeps running: list the tools again once the upstream is up.`,
     );
   });
+
+  it('prompts and resources fail with the same reason as tools/list, naming the upstream and the request', async () => {
+    const port = await closedPort();
+    const url = `http://127.0.0.1:${port}/mcp`;
+    const { client } = await sdkHost(url, home);
+    hosts.push(client);
+    const why = `connection refused by 127.0.0.1:${port}: no server is listening there. Nothing was sent.`;
+    const requests: [string, () => Promise<unknown>][] = [
+      ['prompts/list', () => client.listPrompts()],
+      ['prompts/get', () => client.getPrompt({ name: 'greet' })],
+      ['resources/list', () => client.listResources()],
+      ['resources/templates/list', () => client.listResourceTemplates()],
+      ['resources/read', () => client.readResource({ uri: 'demo://a' })],
+    ];
+    for (const [method, send] of requests) {
+      const error = await send().catch((e: Error) => e);
+      expect((error as Error).message).toBe(
+        `MCP error -32603: the upstream server ${url} did not answer ${method}: ${why} The bridge keeps running: send ${method} again once the upstream is up.`,
+      );
+    }
+  });
 });

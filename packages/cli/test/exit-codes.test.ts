@@ -154,6 +154,10 @@ describe('exit codes, each from a real run', () => {
     const status = await cli(['status', taskId]);
     expect(status.code).toBe(0);
     expect(status.stdout).toContain(`Task ${taskId}: input_required`);
+    // Only the start of the id (as a narrow terminal or a shortened message shows it): the record it names is offered.
+    const short = await cli(['status', taskId.slice(0, 8)]);
+    expect(short.code).toBe(6);
+    expect(short.stderr).toContain(`no local record of task ${taskId.slice(0, 8)}; did you mean ${taskId}?`);
     // Resumable: answer it later from a file.
     const answers = join(home, 'answers-7.json');
     await writeFile(answers, JSON.stringify({ confirm: { confirm: true, note: 'later' } }));

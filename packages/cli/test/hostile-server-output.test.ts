@@ -142,6 +142,30 @@ describe('a poll answered with HTTP 429 and a huge Retry-After', () => {
   }, 60_000);
 });
 
+describe('a server that goes away while its task is followed', () => {
+  it('each poll-failed line says why in words (connection refused, nothing sent), not "fetch failed"', async () => {
+    let gets = 0;
+    const upstream = await serve({
+      call: () => ({ resultType: 'task', ...taskOf('t-gone', 'working') }),
+      get: () => {
+        gets++;
+        return { resultType: 'complete', ...taskOf('t-gone', 'working') };
+      },
+    });
+    const run = startCli(['call', upstream.url, 'go'], home);
+    run.child.stdin.end();
+    await run.waitFor(/t-gone started/);
+    while (gets === 0) await new Promise((r) => setTimeout(r, 20));
+    await upstream.close();
+    const [line] = await run.waitFor(/t-gone poll failed.*\n/);
+    run.child.kill('SIGKILL');
+    const { host } = new URL(upstream.url);
+    expect(line).toContain(
+      `t-gone poll failed, retrying: connection refused by ${host}: no server is listening there. Nothing was sent.`,
+    );
+  }, 60_000);
+});
+
 describe('--era', () => {
   it('legacy speaks 2025-11-25 only (initialize, never server/discover); a bad value is a usage error', async () => {
     const upstream = await serve({ call: () => ({ content: [{ type: 'text', text: 'inline' }] }) });

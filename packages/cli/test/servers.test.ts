@@ -141,6 +141,16 @@ describe('config files', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('no server of that name');
     expect(missing.stderr).toContain('ref (');
+    // A URL typed without its scheme: the usage error offers it with http://.
+    const schemeless = await runCliIn(
+      workspace,
+      ['tools', `127.0.0.1:${new URL(env.server.url).port}/mcp`],
+      {},
+    );
+    expect(schemeless.code).toBe(2);
+    expect(schemeless.stderr).toContain(
+      `; did you mean "http://127.0.0.1:${new URL(env.server.url).port}/mcp"?`,
+    );
   });
 });
 

@@ -168,6 +168,19 @@ describe('answers file', () => {
     expect(({} as Record<string, unknown>).kept).toBeUndefined();
   });
 
+  it('names a key that is a typo of the question key or of a field name, with the name it likely meant', async () => {
+    const path = join(dir, 'typo.json');
+    writeFileSync(path, JSON.stringify({ confrim: { ok: true }, okk: true, unrelated: 1 }));
+    const file = await AnswersFile.load(path);
+    expect(file.lookup('confirm', form)).toEqual({ kind: 'none' });
+    expect(file.nearMisses('confirm', form)).toBe(
+      '"confrim" (did you mean "confirm"?), "okk" (did you mean "ok"?)',
+    );
+    expect(file.nearMisses('deploy', form)).toBe('"okk" (did you mean "ok"?)');
+    writeFileSync(path, JSON.stringify({ confirm: { ok: true } }));
+    expect((await AnswersFile.load(path)).nearMisses('confirm', form)).toBe('');
+  });
+
   it('rejects a file that is not a JSON object', async () => {
     const path = join(dir, 'b.json');
     writeFileSync(path, '[1, 2]');

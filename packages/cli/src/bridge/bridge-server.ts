@@ -248,7 +248,7 @@ export class Bridge {
       try {
         return await this.#client.readResource(r.params.uri, { signal: extra.signal });
       } catch (error) {
-        throw jsonRpcError(error);
+        throw extra.signal.aborted ? jsonRpcError(error) : this.#unreachable(error, 'resources/read');
       }
     });
     s.setRequestHandler(ListPromptsRequestSchema, (r, extra) =>
@@ -259,7 +259,7 @@ export class Bridge {
         const { name, arguments: args } = this.#prompts.upstream(r.params.name, r.params.arguments);
         return hostPrompt(await this.#client.getPrompt(name, args, { signal: extra.signal }));
       } catch (error) {
-        throw jsonRpcError(error);
+        throw extra.signal.aborted ? jsonRpcError(error) : this.#unreachable(error, 'prompts/get');
       }
     });
   }
@@ -279,8 +279,9 @@ export class Bridge {
     try {
       listed = await this.#client.request(method, rest, { signal: extra.signal });
     } catch (error) {
-      if (!extra.signal.aborted) this.#listingFailed(error);
-      throw jsonRpcError(error);
+      if (extra.signal.aborted) throw jsonRpcError(error);
+      this.#listingFailed(error);
+      throw this.#unreachable(error, method);
     }
     this.#listingAnswered();
     // Titles, descriptions and names reach the host's model and UI escaped, as the tools' do.
@@ -338,15 +339,17 @@ export class Bridge {
   }
 
   /**
-   * A failed upstream `tools/list` as the host's error: the upstream's own JSON-RPC error as it is; otherwise (it is
-   * down, refused the connection, timed out) a message naming the upstream and saying the bridge runs on.
+   * A failed upstream `method` (`tools/list`, or a prompts or resources request passed on) as the host's error: the
+   * upstream's own JSON-RPC error as it is; otherwise (it is down, refused the connection, timed out) a message naming
+   * the upstream, the request and why, and saying the bridge runs on.
    */
-  #unreachable(error: unknown): Error {
+  #unreachable(error: unknown, method = 'tools/list'): Error {
     if (isMcpClientError(error) && typeof error.code === 'number') return jsonRpcError(error);
     const why = (this.#options.explain ?? reasonText)(error);
+    const again = method === 'tools/list' ? 'list the tools again' : `send ${method} again`;
     return hostError(
       ErrorCode.InternalError,
-      `the upstream server ${this.#options.upstream !== undefined ? `${hostLine(this.#options.upstream)} ` : ''}did not answer tools/list: ${hostLine(why)} The bridge keeps running: list the tools again once the upstream is up.`,
+      `the upstream server ${this.#options.upstream !== undefined ? `${hostLine(this.#options.upstream)} ` : ''}did not answer ${method}: ${hostLine(why)} The bridge keeps running: ${again} once the upstream is up.`,
     );
   }
 

@@ -211,14 +211,16 @@ export class InputAnswerer {
           return this.#isStopped ? undefined : { why: (error as Error).message };
         }
       case 'elicitation/create': {
-        if (!interactive)
+        if (!interactive) {
+          const near = answers?.nearMisses(event.key, request);
           return {
             why:
               fileProblem ??
               (answers
-                ? `no answer for it in ${answers.path} and ${noAsk}`
+                ? `no answer for it in ${answers.path}${near ? `, which has ${near},` : ''} and ${noAsk}`
                 : `${noAsk} (give --answers <file.json>)`),
           };
+        }
         // Its own abort, so that endPrompt() ends this prompt only; closing the answerer ends it too.
         const abort = new AbortController();
         const stop = (): void => abort.abort();

@@ -16,6 +16,7 @@
 import { readFile } from 'node:fs/promises';
 import { safeLine, type InputRequest, type InputResponse } from 'mcp-tasks-client';
 import { UsageError } from '../exit-codes.js';
+import { closestNames } from '../suggest.js';
 import { checkContent, readFields } from './schema-fields.js';
 
 /** How many characters of the file are quoted on each side of the place JSON.parse stopped. */
@@ -108,6 +109,26 @@ export class AnswersFile {
               problems: [`${key}: a roots answer looks like {"roots": [{"uri": "file:///path"}]}`],
             };
     }
+  }
+
+  /**
+   * The file's keys that are neither the question's key nor one of its form's field names but close to one (a typo
+   * such as `confrim`), each with the name it likely meant, as one phrase: `"confrim" (did you mean "confirm"?)`.
+   * Empty when there is none. Names are quoted as JSON and escaped for a terminal.
+   */
+  nearMisses(key: string, request: InputRequest): string {
+    const names =
+      request.method === 'elicitation/create' && request.params.mode !== 'url'
+        ? [key, ...readFields(request.params.requestedSchema).map((f) => f.name)]
+        : [key];
+    const quoted = (name: string): string => safeLine(JSON.stringify(name));
+    return Object.keys(this.#data)
+      .filter((typed) => !names.includes(typed))
+      .flatMap((typed) => {
+        const meant = closestNames(typed, names, 1)[0];
+        return meant === undefined ? [] : [`${quoted(typed)} (did you mean ${quoted(meant)}?)`];
+      })
+      .join(', ');
   }
 
   #url(entry: unknown): AnswerLookup {

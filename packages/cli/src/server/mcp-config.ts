@@ -179,6 +179,9 @@ export interface FoundServer {
  */
 export type ConfigConsent = (config: LoadedConfig, name: string, named: boolean) => Promise<void>;
 
+/** A host and port (`localhost:3000`, `127.0.0.1:3000/mcp`): a URL whose `http://` was left out. */
+const HOST_AND_PORT = /^[A-Za-z0-9.-]+:\d{1,5}(?:[/?#]|$)/;
+
 /**
  * Finds server `name`: in `configPath` only when given, else in {@link defaultConfigPaths}. Any file that is not
  * one of the user's own goes through `consent` first.
@@ -218,7 +221,9 @@ export async function findConfigServer(
     return { path: chosen.path, server: readConfigServer(chosen, name, env) };
   }
   const searched = configPath !== undefined ? paths[0] : `any of:\n  ${paths.join('\n  ')}`;
-  const close = closestNames(name, [...new Set(allNames)]);
+  // "localhost:3000/mcp" is a URL without its scheme far more often than a server's name.
+  const asUrl = HOST_AND_PORT.test(name) ? [`http://${name}`] : [];
+  const close = [...asUrl, ...closestNames(name, [...new Set(allNames)])];
   const hint = close.length > 0 ? `; did you mean ${close.map((n) => JSON.stringify(n)).join(', ')}?` : '';
   const names = known.length > 0 ? `\nservers found: ${known.join(', ')}` : '';
   throw new UsageError(
