@@ -417,7 +417,7 @@ export class TaskHandle<TResult = Record<string, unknown>> extends SafeEmitter<T
    * Waits for the outcome. Aborting `signal` only stops this wait (the task keeps running; use {@link cancel}).
    * (https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/draft/tasks.md#task-polling)
    *
-   * With a store, it settles only once the outcome's record write has finished, at most {@link RECORD_FLUSH_WAIT_MS}
+   * With a store, it settles only once the outcome's record write has finished, waiting at most 10 s for it
    * (a failed write, or one still unfinished then, is a `warning`).
    *
    * @returns the method's final result (a `CallToolResult` with `isError: true` is a result).
